@@ -1,0 +1,36 @@
+#pragma once
+// Renderers for kverify's results: compiler-style text, JSON (DESIGN.md's schema),
+// SARIF 2.1.0 for code-scanning UIs, JUnit XML for CI test tabs, and one
+// self-contained HTML report. Each takes the analysis' plain result data.
+
+#include <string>
+#include <vector>
+
+#include "analysis/result.hpp"
+
+namespace kverify::reports {
+
+using analysis::RunResult;
+
+// Findings as a compiler prints them (error at the first access with its source
+// line, note at the second, the witness below), one line per kernel's verdict.
+std::string render_text(const RunResult& run, bool color);
+
+// "kverify: 12 kernels in 3 files: 9 verified, 2 race, 1 unsupported (1 template skipped)"
+std::string render_summary(const RunResult& run);
+
+std::string render_json(const RunResult& run);
+std::string render_sarif(const RunResult& run);
+std::string render_junit(const RunResult& run);
+
+// A property suite's outcome, for the HTML report's second table.
+struct PropertyOutcome {
+  std::string suite;
+  std::string name;
+  std::string status;   // "passed", "failed", "skipped"
+  std::string message;  // counterexample and reproduce string for failures, reason for skips
+};
+
+std::string render_html(const RunResult& run, const std::vector<PropertyOutcome>& properties = {});
+
+}  // namespace kverify::reports

@@ -1,0 +1,58 @@
+#include "common.hpp"
+
+#include <set>
+#include <sstream>
+
+namespace kverify::reports {
+
+std::string triple(const std::array<uint64_t, 3>& v) {
+  std::ostringstream os;
+  os << "(" << v[0] << "," << v[1] << "," << v[2] << ")";
+  return os.str();
+}
+
+std::string witness_line(const analysis::Finding& f) {
+  const auto& w = f.witness;
+  std::ostringstream os;
+  os << "thread " << triple(w.thread1.thread_idx) << " of block " << triple(w.thread1.block_idx);
+  if (f.kind != analysis::Verdict::Oob)
+    os << " and thread " << triple(w.thread2.thread_idx) << " of block "
+       << triple(w.thread2.block_idx);
+  os << "; blockDim=" << triple(w.block_dim) << " gridDim=" << triple(w.grid_dim);
+  for (const auto& [name, value] : w.params) os << "; " << name << "=" << value;
+  for (const auto& [name, value] : w.loops) os << "; " << name << "=" << value;
+  if (!w.index.empty()) os << "; index " << w.index;
+  return os.str();
+}
+
+std::string location(const model::SourceRange& r) {
+  std::ostringstream os;
+  os << r.file << ":" << r.line << ":" << r.col;
+  return os.str();
+}
+
+std::map<analysis::Verdict, unsigned> verdict_counts(const analysis::RunResult& run) {
+  std::map<analysis::Verdict, unsigned> counts;
+  for (const auto& k : run.kernels) ++counts[k.verdict];
+  return counts;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default:
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') break;  // not XML 1.0
+        out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace kverify::reports

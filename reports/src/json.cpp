@@ -1,0 +1,193 @@
+// JSON (DESIGN.md's schema) and SARIF 2.1.0, both through llvm::json.
+#include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/JSON.h>
+
+#include <set>
+
+#include "common.hpp"
+#include "kverify/reports/render.hpp"
+
+namespace kverify::reports {
+namespace {
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+Value triple_json(const std::array<uint64_t, 3>& v) {
+  return Array{static_cast<int64_t>(v[0]), static_cast<int64_t>(v[1]), static_cast<int64_t>(v[2])};
+}
+
+Value pairs_json(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  Object o;
+  for (const auto& [k, v] : pairs) o[k] = v;
+  return o;
+}
+
+Value thread_json(const analysis::ThreadCoords& t) {
+  return Object{{"threadIdx", triple_json(t.thread_idx)}, {"blockIdx", triple_json(t.block_idx)}};
+}
+
+Value witness_json(const analysis::Finding& f) {
+  const auto& w = f.witness;
+  Object o{{"thread1", thread_json(w.thread1)},
+           {"blockDim", triple_json(w.block_dim)},
+           {"gridDim", triple_json(w.grid_dim)},
+           {"params", pairs_json(w.params)},
+           {"loops", pairs_json(w.loops)},
+           {"validated", w.validated}};
+  if (f.kind != analysis::Verdict::Oob) o["thread2"] = thread_json(w.thread2);
+  if (!w.index.empty()) o["index"] = w.index;
+  return o;
+}
+
+Value range_fields(Object o, const model::SourceRange& r) {
+  o["file"] = r.file;
+  o["line"] = static_cast<int64_t>(r.line);
+  o["col"] = static_cast<int64_t>(r.col);
+  return o;
+}
+
+Value finding_json(const analysis::Finding& f) {
+  Array accesses;
+  for (const auto& a : f.accesses)
+    accesses.push_back(range_fields(Object{{"kind", a.kind}, {"text", a.text}}, a.range));
+  Object o{{"kind", analysis::verdictName(f.kind)},
+           {"message", f.message},
+           {"accesses", std::move(accesses)},
+           {"witness", witness_json(f)}};
+  if (!f.array.empty()) o["array"] = f.array;
+  if (!f.space.empty()) o["space"] = f.space;
+  if (!f.explanation.empty()) o["explanation"] = f.explanation;
+  return o;
+}
+
+Value kernel_json(const analysis::KernelResult& k) {
+  Array findings, unsupported, diagnostics, assumptions;
+  for (const auto& f : k.findings) findings.push_back(finding_json(f));
+  for (const auto& u : k.unsupported)
+    unsupported.push_back(
+        range_fields(Object{{"construct", u.construct}, {"detail", u.detail}}, u.range));
+  for (const auto& d : k.diagnostics)
+    diagnostics.push_back(
+        range_fields(Object{{"severity", d.severity}, {"message", d.message}}, d.range));
+  for (const auto& a : k.assumptions) assumptions.push_back(a);
+  Object o{{"file", k.file},
+           {"name", k.name},
+           {"line", static_cast<int64_t>(k.range.line)},
+           {"verdict", analysis::verdictName(k.verdict)},
+           {"time_ms", k.time_ms},
+           {"findings", std::move(findings)},
+           {"assumptions", std::move(assumptions)}};
+  if (!unsupported.empty()) o["unsupported"] = std::move(unsupported);
+  if (!diagnostics.empty()) o["diagnostics"] = std::move(diagnostics);
+  if (!k.unknown_query.empty()) o["unknown_query"] = k.unknown_query;
+  return o;
+}
+
+std::string pretty(const Value& v) { return llvm::formatv("{0:2}", v).str() + "\n"; }
+
+// SARIF rule ids, one per finding kind (and per non-verdict outcome).
+const char* rule_id(analysis::Verdict v) {
+  switch (v) {
+    case analysis::Verdict::Race: return "KV001-data-race";
+    case analysis::Verdict::Divergence: return "KV002-barrier-divergence";
+    case analysis::Verdict::Oob: return "KV003-shared-out-of-bounds";
+    case analysis::Verdict::Unknown: return "KV004-unknown";
+    case analysis::Verdict::Unsupported: return "KV005-unsupported";
+    default: return "KV006-error";
+  }
+}
+
+Value sarif_location(const model::SourceRange& r, const std::string& message) {
+  Object region{{"startLine", static_cast<int64_t>(r.line)},
+                {"startColumn", static_cast<int64_t>(r.col)}};
+  if (r.end_line) {
+    region["endLine"] = static_cast<int64_t>(r.end_line);
+    region["endColumn"] = static_cast<int64_t>(r.end_col + 1);  // SARIF: exclusive end
+  }
+  Object loc{{"physicalLocation",
+              Object{{"artifactLocation", Object{{"uri", r.file}}}, {"region", std::move(region)}}}};
+  if (!message.empty()) loc["message"] = Object{{"text", message}};
+  return loc;
+}
+
+Value sarif_result(analysis::Verdict kind, const std::string& level, const std::string& text,
+                   const model::SourceRange& at) {
+  return Object{{"ruleId", rule_id(kind)},
+                {"level", level},
+                {"message", Object{{"text", text}}},
+                {"locations", Array{sarif_location(at, "")}}};
+}
+
+}  // namespace
+
+std::string render_json(const RunResult& run) {
+  Array kernels;
+  for (const auto& k : run.kernels) kernels.push_back(kernel_json(k));
+  Object summary{{"kernels", static_cast<int64_t>(run.kernels.size())}};
+  for (const auto& [verdict, n] : verdict_counts(run))
+    summary[analysis::verdictName(verdict)] = static_cast<int64_t>(n);
+  Array skipped;
+  for (const auto& s : run.skipped)
+    skipped.push_back(range_fields(Object{{"name", s.name}, {"reason", s.reason}}, s.range));
+  summary["skipped_templates"] = static_cast<int64_t>(run.skipped.size());
+  return pretty(Object{{"kernels", std::move(kernels)},
+                       {"skipped", std::move(skipped)},
+                       {"summary", std::move(summary)}});
+}
+
+std::string render_sarif(const RunResult& run) {
+  Array rules;
+  for (auto v : {analysis::Verdict::Race, analysis::Verdict::Divergence, analysis::Verdict::Oob,
+                 analysis::Verdict::Unknown, analysis::Verdict::Unsupported,
+                 analysis::Verdict::Error})
+    rules.push_back(Object{{"id", rule_id(v)},
+                           {"name", analysis::verdictName(v)},
+                           {"shortDescription", Object{{"text", analysis::verdictName(v)}}}});
+  Array results;
+  for (const auto& k : run.kernels) {
+    for (const auto& f : k.findings) {
+      model::SourceRange at = f.accesses.empty() ? k.range : f.accesses.front().range;
+      Object r = *sarif_result(f.kind, "error",
+                               f.message + " in kernel '" + k.name + "'; witness: " +
+                                   witness_line(f),
+                               at)
+                      .getAsObject();
+      Array related;
+      for (std::size_t i = 1; i < f.accesses.size(); ++i) {
+        Object loc = *sarif_location(f.accesses[i].range,
+                                     f.accesses[i].kind + ": " + f.accesses[i].text)
+                          .getAsObject();
+        loc["id"] = static_cast<int64_t>(i);
+        related.push_back(std::move(loc));
+      }
+      if (!related.empty()) r["relatedLocations"] = std::move(related);
+      r["properties"] = Object{{"kernel", k.name}, {"witness", witness_json(f)}};
+      results.push_back(std::move(r));
+    }
+    if (k.verdict == analysis::Verdict::Unknown)
+      results.push_back(sarif_result(k.verdict, "warning",
+                                     "kernel '" + k.name + "': solver returned unknown " +
+                                         k.unknown_query,
+                                     k.range));
+    for (const auto& u : k.unsupported)
+      results.push_back(sarif_result(analysis::Verdict::Unsupported, "error",
+                                     "kernel '" + k.name + "' uses an unsupported construct: " +
+                                         u.construct,
+                                     u.range));
+    for (const auto& d : k.diagnostics)
+      if (d.severity == "error" || d.severity == "fatal")
+        results.push_back(sarif_result(analysis::Verdict::Error, "error", d.message, d.range));
+  }
+  Object driver{{"name", "kverify"},
+                {"version", "0.1.0"},
+                {"rules", std::move(rules)}};
+  return pretty(Object{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", Array{Object{{"tool", Object{{"driver", std::move(driver)}}},
+                            {"results", std::move(results)}}}}});
+}
+
+}  // namespace kverify::reports

@@ -1,0 +1,80 @@
+// JUnit XML for CI test tabs: a testsuite per file, a testcase per kernel.
+// race/divergence/oob are failures, error is an error, unknown/unsupported are
+// skipped with the reason (they are not passes).
+#include <map>
+#include <sstream>
+
+#include "common.hpp"
+#include "kverify/reports/render.hpp"
+
+namespace kverify::reports {
+
+std::string render_junit(const RunResult& run) {
+  std::map<std::string, std::vector<const analysis::KernelResult*>> by_file;
+  for (const auto& k : run.kernels) by_file[k.file].push_back(&k);
+
+  std::ostringstream os;
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kverify\">\n";
+  for (const auto& [file, kernels] : by_file) {
+    unsigned failures = 0, errors = 0, skipped = 0;
+    double seconds = 0;
+    for (const auto* k : kernels) {
+      seconds += k->time_ms / 1000;
+      switch (k->verdict) {
+        case analysis::Verdict::Race:
+        case analysis::Verdict::Divergence:
+        case analysis::Verdict::Oob: ++failures; break;
+        case analysis::Verdict::Error: ++errors; break;
+        case analysis::Verdict::Unknown:
+        case analysis::Verdict::Unsupported: ++skipped; break;
+        case analysis::Verdict::Verified: break;
+      }
+    }
+    os << "  <testsuite name=\"" << xml_escape(file) << "\" tests=\"" << kernels.size()
+       << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped
+       << "\" time=\"" << seconds << "\">\n";
+    for (const auto* k : kernels) {
+      os << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(k->name)
+         << "\" time=\"" << k->time_ms / 1000 << "\">";
+      const char* verdict = analysis::verdictName(k->verdict);
+      switch (k->verdict) {
+        case analysis::Verdict::Verified: break;
+        case analysis::Verdict::Race:
+        case analysis::Verdict::Divergence:
+        case analysis::Verdict::Oob:
+          for (const auto& f : k->findings) {
+            os << "\n      <failure type=\"" << verdict << "\" message=\"" << xml_escape(f.message)
+               << "\">";
+            for (const auto& a : f.accesses)
+              os << xml_escape(location(a.range) + ": " + a.kind + ": " + a.text) << "\n";
+            os << xml_escape("witness: " + witness_line(f)) << "</failure>";
+          }
+          os << "\n    ";
+          break;
+        case analysis::Verdict::Error: {
+          std::string text;
+          for (const auto& d : k->diagnostics)
+            text += location(d.range) + ": " + d.severity + ": " + d.message + "\n";
+          os << "\n      <error type=\"error\" message=\"does not parse\">" << xml_escape(text)
+             << "</error>\n    ";
+          break;
+        }
+        case analysis::Verdict::Unknown:
+        case analysis::Verdict::Unsupported: {
+          std::string why = k->verdict == analysis::Verdict::Unknown
+                                ? "unknown: solver could not decide " + k->unknown_query
+                                : "unsupported";
+          for (const auto& u : k->unsupported) why += ": " + u.construct + " at " + location(u.range);
+          os << "\n      <skipped message=\"" << xml_escape(why) << "\"/>\n    ";
+          break;
+        }
+      }
+      os << "</testcase>\n";
+    }
+    os << "  </testsuite>\n";
+  }
+  os << "</testsuites>\n";
+  return os.str();
+}
+
+}  // namespace kverify::reports

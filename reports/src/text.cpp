@@ -1,0 +1,136 @@
+// Compiler-style text: "file:line:col: error: ..." with the source line and a caret
+// underline, "note:" at related locations, the witness below.
+#include <set>
+#include <sstream>
+
+#include "common.hpp"
+#include "kverify/reports/render.hpp"
+#include "source_cache.hpp"
+
+namespace kverify::reports {
+namespace {
+
+using analysis::Verdict;
+
+struct Style {
+  bool color;
+  std::string bold(const std::string& s) const { return color ? "\033[1m" + s + "\033[0m" : s; }
+  std::string paint(const char* code, const std::string& s) const {
+    return color ? std::string("\033[1;") + code + "m" + s + "\033[0m" : s;
+  }
+  std::string error() const { return paint("31", "error:"); }
+  std::string warning() const { return paint("35", "warning:"); }
+  std::string note() const { return paint("30", "note:"); }
+  std::string remark() const { return paint("34", "remark:"); }
+};
+
+class TextWriter {
+ public:
+  explicit TextWriter(bool color) : style_{color} {}
+
+  void diagnostic(const model::SourceRange& r, const std::string& label, const std::string& msg) {
+    if (r.valid()) os_ << style_.bold(location(r) + ":") << " ";
+    os_ << label << " " << style_.bold(msg) << "\n";
+    excerpt(r);
+  }
+
+  void kernel(const analysis::KernelResult& k) {
+    const std::string who = "kernel '" + k.name + "'";
+    switch (k.verdict) {
+      case Verdict::Verified:
+        diagnostic_line(k.range, style_.remark(), who + " verified");
+        break;
+      case Verdict::Race:
+      case Verdict::Divergence:
+      case Verdict::Oob:
+        for (const auto& f : k.findings) finding(k, f);
+        break;
+      case Verdict::Unknown:
+        diagnostic(k.range, style_.warning(),
+                   who + ": the solver could not decide" +
+                       (k.unknown_query.empty() ? "" : " " + k.unknown_query) +
+                       "; no verdict (raise --timeout?)");
+        break;
+      case Verdict::Unsupported:
+        for (const auto& u : k.unsupported)
+          diagnostic(u.range, style_.error(),
+                     who + " uses an unsupported construct: " + u.construct +
+                         (u.detail.empty() ? "" : " (" + u.detail + ")"));
+        if (k.unsupported.empty())
+          diagnostic(k.range, style_.error(), who + " uses an unsupported construct");
+        break;
+      case Verdict::Error:
+        for (const auto& d : k.diagnostics) diagnostic(d.range, d.severity + ":", d.message);
+        if (k.diagnostics.empty()) diagnostic(k.range, style_.error(), who + " could not be analysed");
+        break;
+    }
+  }
+
+  std::string str() const { return os_.str(); }
+
+ private:
+  void diagnostic_line(const model::SourceRange& r, const std::string& label,
+                       const std::string& msg) {
+    if (r.valid()) os_ << style_.bold(location(r) + ":") << " ";
+    os_ << label << " " << msg << "\n";
+  }
+
+  void finding(const analysis::KernelResult& k, const analysis::Finding& f) {
+    const auto& acc = f.accesses;
+    model::SourceRange at = acc.empty() ? k.range : acc.front().range;
+    diagnostic(at, style_.error(), f.message + " in kernel '" + k.name + "'");
+    for (std::size_t i = 1; i < acc.size(); ++i)
+      diagnostic(acc[i].range, style_.note(),
+                 (acc[i].kind == "barrier" ? "barrier: " : "conflicting " + acc[i].kind + ": ") +
+                     acc[i].text);
+    if (!f.explanation.empty()) os_ << style_.note() << " " << f.explanation << "\n";
+    os_ << style_.note() << " witness: " << witness_line(f)
+        << (f.witness.validated ? "" : " (not re-validated)") << "\n";
+  }
+
+  // The source line with a caret under the range, as clang prints it.
+  void excerpt(const model::SourceRange& r) {
+    if (!r.valid()) return;
+    const std::string& text = sources_.line(r.file, r.line);
+    if (text.empty()) return;
+    std::string gutter = std::to_string(r.line);
+    os_ << " " << gutter << " | " << text << "\n";
+    os_ << " " << std::string(gutter.size(), ' ') << " | ";
+    unsigned start = r.col ? r.col - 1 : 0;
+    unsigned end = (r.end_line == r.line && r.end_col >= r.col) ? r.end_col : r.col;
+    for (unsigned i = 0; i < start && i < text.size(); ++i) os_ << (text[i] == '\t' ? '\t' : ' ');
+    os_ << style_.paint("32", "^" + std::string(end > start + 1 ? end - start - 1 : 0, '~'))
+        << "\n";
+  }
+
+  Style style_;
+  SourceCache sources_;
+  std::ostringstream os_;
+};
+
+}  // namespace
+
+std::string render_text(const RunResult& run, bool color) {
+  TextWriter w(color);
+  for (const auto& k : run.kernels) w.kernel(k);
+  return w.str();
+}
+
+std::string render_summary(const RunResult& run) {
+  std::set<std::string> files;
+  for (const auto& k : run.kernels) files.insert(k.file);
+  std::ostringstream os;
+  os << "kverify: " << run.kernels.size() << " kernel" << (run.kernels.size() == 1 ? "" : "s")
+     << " in " << files.size() << " file" << (files.size() == 1 ? "" : "s");
+  const char* sep = ": ";
+  for (const auto& [verdict, n] : verdict_counts(run)) {
+    os << sep << n << " " << analysis::verdictName(verdict);
+    sep = ", ";
+  }
+  if (!run.skipped.empty())
+    os << " (" << run.skipped.size() << " uninstantiated template"
+       << (run.skipped.size() == 1 ? "" : "s") << " skipped)";
+  return os.str();
+}
+
+}  // namespace kverify::reports

@@ -1,0 +1,199 @@
+#include <gtest/gtest.h>
+#include <llvm/Support/JSON.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "kverify/reports/render.hpp"
+
+namespace kv = kverify;
+using kv::analysis::Verdict;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+// A small racy kernel written to a temporary file, so excerpts have real lines.
+class RenderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = ::testing::TempDir() + "kv_render_test.cu";
+    std::ofstream(path_) << "__global__ void reduce(int* out) {\n"            // 1
+                            "  __shared__ int sdata[64];\n"                   // 2
+                            "  sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"  // 3
+                            "  // <script>alert('x')</script> & co\n"          // 4
+                            "}\n";
+  }
+  void TearDown() override { std::remove(path_.c_str()); }
+
+  kv::model::SourceRange at(unsigned line, unsigned col, unsigned end_col) const {
+    kv::model::SourceRange r;
+    r.file = path_;
+    r.line = r.end_line = line;
+    r.col = col;
+    r.end_col = end_col;
+    return r;
+  }
+
+  kv::analysis::RunResult run() const {
+    kv::analysis::KernelResult racy;
+    racy.file = path_;
+    racy.name = "reduce";
+    racy.range = at(1, 17, 22);
+    racy.verdict = Verdict::Race;
+    racy.time_ms = 12.5;
+    kv::analysis::Finding f;
+    f.kind = Verdict::Race;
+    f.array = "sdata";
+    f.space = "shared";
+    f.message = "data race on 'sdata' (write/read)";
+    f.accesses = {{"write", at(3, 3, 20), "sdata[threadIdx.x]"},
+                  {"read", at(3, 25, 46), "sdata[threadIdx.x + 1]"}};
+    f.witness.thread1.thread_idx = {1, 0, 0};
+    f.witness.thread2.thread_idx = {0, 0, 0};
+    f.witness.block_dim = {2, 1, 1};
+    f.witness.grid_dim = {1, 1, 1};
+    f.witness.params = {{"n", "4"}};
+    f.witness.index = "1";
+    f.witness.validated = true;
+    racy.findings.push_back(f);
+    racy.assumptions = {"distinct pointer parameters do not alias"};
+
+    kv::analysis::KernelResult ok;
+    ok.file = path_;
+    ok.name = "copy<int>";
+    ok.range = at(1, 1, 5);
+    ok.verdict = Verdict::Verified;
+
+    kv::analysis::KernelResult odd;
+    odd.file = "other.cu";
+    odd.name = "fib";
+    odd.verdict = Verdict::Unsupported;
+    kv::model::Unsupported u;
+    u.construct = "recursion";
+    u.detail = "fib calls itself";
+    u.range.file = "other.cu";
+    u.range.line = 7;
+    u.range.col = 10;
+    odd.unsupported.push_back(u);
+
+    kv::analysis::RunResult r;
+    r.kernels = {racy, ok, odd};
+    kv::model::SkippedKernel s;
+    s.name = "scan<T>";
+    s.reason = "never instantiated";
+    r.skipped.push_back(s);
+    return r;
+  }
+
+  std::string path_;
+};
+
+}  // namespace
+
+TEST_F(RenderTest, TextReadsLikeACompiler) {
+  const std::string text = kv::reports::render_text(run(), false);
+  EXPECT_TRUE(contains(text, path_ + ":3:3: error: data race on 'sdata' (write/read) in kernel 'reduce'\n"
+                               " 3 |   sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"
+                               "   |   ^" + std::string(17, '~') + "\n"))
+      << text;
+  EXPECT_TRUE(contains(text, path_ + ":3:25: note: conflicting read: sdata[threadIdx.x + 1]\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "note: witness: thread (1,0,0) of block (0,0,0) and thread (0,0,0) of "
+                             "block (0,0,0); blockDim=(2,1,1) gridDim=(1,1,1); n=4; index 1\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "remark: kernel 'copy<int>' verified")) << text;
+  EXPECT_TRUE(contains(text, "other.cu:7:10: error: kernel 'fib' uses an unsupported construct: "
+                             "recursion (fib calls itself)"))
+      << text;
+  EXPECT_FALSE(contains(text, "\033[")) << "no colour unless asked";
+  EXPECT_TRUE(contains(kv::reports::render_text(run(), true), "\033[1;31merror:"));
+}
+
+TEST_F(RenderTest, SummaryCountsVerdicts) {
+  EXPECT_EQ(kv::reports::render_summary(run()),
+            "kverify: 3 kernels in 2 files: 1 verified, 1 race, 1 unsupported "
+            "(1 uninstantiated template skipped)");
+}
+
+TEST_F(RenderTest, JsonFollowsTheSchema) {
+  auto parsed = llvm::json::parse(kv::reports::render_json(run()));
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  const auto* root = parsed->getAsObject();
+  const auto* kernels = root->getArray("kernels");
+  ASSERT_EQ(kernels->size(), 3u);
+  const auto* k = (*kernels)[0].getAsObject();
+  EXPECT_EQ(k->getString("name"), "reduce");
+  EXPECT_EQ(k->getString("verdict"), "race");
+  EXPECT_EQ(k->getNumber("time_ms"), 12.5);
+  const auto* f = k->getArray("findings")->front().getAsObject();
+  EXPECT_EQ(f->getString("kind"), "race");
+  EXPECT_EQ(f->getString("array"), "sdata");
+  const auto* acc = f->getArray("accesses");
+  ASSERT_EQ(acc->size(), 2u);
+  EXPECT_EQ((*acc)[1].getAsObject()->getInteger("col"), 25);
+  EXPECT_EQ((*acc)[1].getAsObject()->getString("kind"), "read");
+  const auto* w = f->getObject("witness");
+  EXPECT_EQ(w->getString("index"), "1");
+  EXPECT_EQ((*w->getObject("thread1")->getArray("threadIdx"))[0].getAsInteger(), 1);
+  EXPECT_EQ(w->getObject("params")->getString("n"), "4");
+  const auto* summary = root->getObject("summary");
+  EXPECT_EQ(summary->getInteger("kernels"), 3);
+  EXPECT_EQ(summary->getInteger("race"), 1);
+  EXPECT_EQ(summary->getInteger("skipped_templates"), 1);
+}
+
+TEST_F(RenderTest, SarifHasRulesResultsAndRelatedLocations) {
+  auto parsed = llvm::json::parse(kv::reports::render_sarif(run()));
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  const auto* root = parsed->getAsObject();
+  EXPECT_EQ(root->getString("version"), "2.1.0");
+  const auto* sarif_run = root->getArray("runs")->front().getAsObject();
+  EXPECT_EQ(sarif_run->getObject("tool")->getObject("driver")->getString("name"), "kverify");
+  const auto* results = sarif_run->getArray("results");
+  ASSERT_EQ(results->size(), 2u);  // the race and the unsupported construct
+  const auto* race = (*results)[0].getAsObject();
+  EXPECT_EQ(race->getString("ruleId"), "KV001-data-race");
+  EXPECT_EQ(race->getString("level"), "error");
+  const auto* region = race->getArray("locations")
+                           ->front()
+                           .getAsObject()
+                           ->getObject("physicalLocation")
+                           ->getObject("region");
+  EXPECT_EQ(region->getInteger("startLine"), 3);
+  EXPECT_EQ(region->getInteger("startColumn"), 3);
+  EXPECT_EQ(race->getArray("relatedLocations")->size(), 1u);
+  EXPECT_EQ((*results)[1].getAsObject()->getString("ruleId"), "KV005-unsupported");
+}
+
+TEST_F(RenderTest, JUnitCountsFailuresAndSkips) {
+  const std::string xml = kv::reports::render_junit(run());
+  EXPECT_TRUE(contains(xml, "tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\"")) << xml;
+  EXPECT_TRUE(contains(xml, "name=\"other.cu\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""))
+      << xml;
+  EXPECT_TRUE(contains(xml, "name=\"copy&lt;int&gt;\"")) << "names are escaped:\n" << xml;
+  EXPECT_TRUE(contains(xml, "<failure type=\"race\" message=\"data race on &#39;sdata&#39; (write/read)\">"))
+      << xml;
+  EXPECT_TRUE(contains(xml, "<skipped message=\"unsupported: recursion at other.cu:7:10\"/>")) << xml;
+}
+
+TEST_F(RenderTest, HtmlIsSelfContainedAndEscaped) {
+  kv::reports::PropertyOutcome p{"ScanProps", "inclusive<float>", "failed",
+                                 "counterexample: n=<257>"};
+  const std::string html = kv::reports::render_html(run(), {p});
+  EXPECT_TRUE(contains(html, "<!DOCTYPE html>"));
+  EXPECT_FALSE(contains(html, "<script")) << "source text must be escaped";
+  EXPECT_FALSE(contains(html, "src=")) << "no external resources";
+  EXPECT_FALSE(contains(html, "<link")) << "no external resources";
+  // Both accesses of the race highlighted in the excerpt.
+  EXPECT_TRUE(contains(html, "<mark class=\"a0\">sdata[threadIdx.x]</mark> += "
+                             "<mark class=\"a1\">sdata[threadIdx.x + 1]</mark>"))
+      << html;
+  EXPECT_TRUE(contains(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co"));
+  EXPECT_TRUE(contains(html, "counterexample: n=&lt;257&gt;"));
+  EXPECT_TRUE(contains(html, "<span class=\"v race\">race</span>"));
+  EXPECT_TRUE(contains(html, "copy&lt;int&gt;"));
+}
