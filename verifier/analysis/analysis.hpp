@@ -1,0 +1,53 @@
+#pragma once
+// The analysis: kernel models in, verdicts with findings and witnesses out.
+// Clang-free and Z3-free interface; the Z3 encoding lives in encode.cpp.
+//
+// Passes (Faial-style, see DESIGN.md):
+//   1. per-thread symbolic execution of the structured body into events (accesses,
+//      barriers) with path conditions, loop counters with closed forms or havoc, and
+//      for each event its "last barrier instance" (which barrier, at which iterations);
+//   2. barrier divergence: SAT(path(t1) != path(t2)) at the same loop iterations;
+//   3. races: two accesses of distinct threads are concurrent when (same block and the
+//      same last barrier instance) or (global memory and different blocks);
+//   4. bounds for shared arrays of known size.
+// Every finding's witness is re-evaluated at the solver's model before it is reported.
+
+#include "analysis/result.hpp"
+#include "model/model.hpp"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kverify::analysis {
+
+struct Options {
+  // Concrete launch configuration; unset dimensions are symbolic within CUDA's limits.
+  std::array<std::optional<uint64_t>, 3> block_dim{}, grid_dim{};
+  std::vector<std::string> assumes;  // --assume expressions (C syntax)
+  double timeout_s = 10;             // per solver query
+  bool assume_no_alias = true;       // distinct pointer parameters do not alias
+};
+
+// Parses `--block-dim=256`, `--block-dim=16,16`, `[32,1]` forms into dims.
+// Returns false on a malformed value.
+bool parseDims(const std::string &text, std::array<std::optional<uint64_t>, 3> &dims);
+
+// Applies a `// kverify:` option string (the same flags as the CLI) on top of `base`.
+// Unknown flags are reported in `error` (and return false).
+bool applyOptionString(const std::string &text, Options &base, std::string &error);
+
+// Parses an --assume / KV_ASSUME-style expression over the kernel's scalar parameters
+// and the CUDA builtins into a model expression (bool). Empty result and `error` set
+// when it does not parse or names something unknown.
+model::ExprPtr parseAssumption(const std::string &text, const model::Kernel &kernel,
+                               std::string &error);
+
+// Analyzes one kernel.
+KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options);
+
+// A kernel result for a file that did not parse (verdict Error, clang's diagnostics).
+KernelResult parseErrorResult(const model::TranslationUnitModel &tu);
+
+}  // namespace kverify::analysis

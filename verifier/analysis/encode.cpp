@@ -1,0 +1,1280 @@
+// The Z3 encoding: per-thread symbolic execution, barrier divergence, races, bounds,
+// witnesses. See analysis.hpp for the passes and DESIGN.md for the semantics.
+#include "analysis/analysis.hpp"
+
+#include <z3++.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+namespace kverify::analysis {
+namespace {
+
+using model::AccessKind;
+using model::AddressSpace;
+using model::BinaryOp;
+using model::Expr;
+using model::ExprPtr;
+using model::Kernel;
+using model::Stmt;
+using model::Type;
+using model::UnaryOp;
+
+constexpr int kEntry = -1;    // "no barrier passed yet"
+constexpr int kUnknown = -2;  // matches any barrier instance (sound fallback)
+constexpr int kStartBase = -1000;  // placeholders for "the start of loop L's iteration"
+
+// One candidate for the last barrier instance a thread passed: under `cond`, it is
+// static barrier `barrier` at the iterations `ks` of its enclosing barrier loops.
+struct Cand {
+  z3::expr cond;
+  int barrier;
+  std::vector<z3::expr> ks;
+};
+using LB = std::vector<Cand>;
+
+struct LoopRef {
+  std::string label;
+  z3::expr k;
+};
+
+struct AccessEv {
+  const Stmt *s;
+  z3::expr pc;
+  z3::expr index;  // bv64, signed
+  LB lbB, lbW;
+  std::vector<LoopRef> loops;
+};
+
+struct SyncEv {  // a barrier, or a break/return inside a barrier loop
+  const Stmt *s;
+  z3::expr pc;
+  std::vector<z3::expr> ks;  // all enclosing loops
+  bool warp;
+  std::optional<z3::expr> mask;
+};
+
+struct Thread {
+  int t;
+  std::vector<z3::expr> tid, bid;  // u32 x,y,z
+  std::vector<AccessEv> accesses;
+  std::vector<SyncEv> syncs;
+  std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
+};
+
+std::string loc(const model::SourceRange &r) {
+  return std::to_string(r.line) + ":" + std::to_string(r.col);
+}
+
+// Which loops contain barriers (block, or any incl. full-mask warp barriers).
+struct BarrierInfo {
+  bool block = false, any = false;
+};
+
+bool isFullMask(const Stmt &s) {
+  if (s.barrier != model::BarrierKind::Warp) return true;
+  if (!s.mask) return true;
+  const Expr *m = s.mask.get();
+  while (m->kind == Expr::Kind::Cast) m = m->args[0].get();
+  return m->kind == Expr::Kind::Const && (static_cast<uint64_t>(m->int_value) & 0xffffffffu) == 0xffffffffu;
+}
+
+void scanBarriers(const std::vector<Stmt> &body, BarrierInfo &bi) {
+  for (const Stmt &s : body) {
+    switch (s.kind) {
+    case Stmt::Kind::Barrier:
+      if (s.barrier == model::BarrierKind::Block || s.barrier == model::BarrierKind::Grid)
+        bi.block = bi.any = true;
+      else if (isFullMask(s))
+        bi.any = true;
+      break;
+    case Stmt::Kind::If:
+      scanBarriers(s.then_body, bi);
+      scanBarriers(s.else_body, bi);
+      break;
+    case Stmt::Kind::Loop:
+      scanBarriers(s.body, bi);
+      scanBarriers(s.step, bi);
+      break;
+    case Stmt::Kind::Inlined: scanBarriers(s.body, bi); break;
+    default: break;
+    }
+  }
+}
+
+bool hasKind(const std::vector<Stmt> &body, Stmt::Kind k, bool into_loops) {
+  for (const Stmt &s : body) {
+    if (s.kind == k) return true;
+    if (s.kind == Stmt::Kind::If &&
+        (hasKind(s.then_body, k, into_loops) || hasKind(s.else_body, k, into_loops)))
+      return true;
+    if (s.kind == Stmt::Kind::Inlined && hasKind(s.body, k, into_loops)) return true;
+    if (s.kind == Stmt::Kind::Loop && into_loops &&
+        (hasKind(s.body, k, into_loops) || hasKind(s.step, k, into_loops)))
+      return true;
+  }
+  return false;
+}
+
+// Locals assigned anywhere in `body`: id -> number of assignments.
+void assignedLocals(const std::vector<Stmt> &body, std::map<unsigned, int> &out) {
+  for (const Stmt &s : body) {
+    switch (s.kind) {
+    case Stmt::Kind::Assign: out[s.local.id]++; break;
+    case Stmt::Kind::If:
+      assignedLocals(s.then_body, out);
+      assignedLocals(s.else_body, out);
+      break;
+    case Stmt::Kind::Loop:
+      // an inner loop's assignments happen an unknown number of times
+      {
+        std::map<unsigned, int> inner;
+        assignedLocals(s.body, inner);
+        assignedLocals(s.step, inner);
+        for (auto &[id, n] : inner) out[id] += 2 + n;
+      }
+      break;
+    case Stmt::Kind::Inlined: assignedLocals(s.body, out); break;
+    default: break;
+    }
+  }
+}
+
+bool mentions(const Expr &e, const std::map<unsigned, int> &mods, bool &opaque) {
+  if (e.kind == Expr::Kind::Local && mods.count(e.id)) return true;
+  if (e.kind == Expr::Kind::Opaque) opaque = true;
+  for (auto &a : e.args)
+    if (mentions(*a, mods, opaque)) return true;
+  return false;
+}
+
+const Expr *stripSameWidthCasts(const Expr *e) {
+  while (e->kind == Expr::Kind::Cast && e->type.kind == Type::Kind::Int &&
+         e->args[0]->type.kind == Type::Kind::Int && e->args[0]->type.bits == e->type.bits)
+    e = e->args[0].get();
+  return e;
+}
+
+// A recognised loop update `x = x op c`.
+struct ClosedForm {
+  enum Op { Add, Sub, Shl, LShr, AShr } op;
+  Type op_type;   // the type the arithmetic happens in (same width as x)
+  ExprPtr step;   // c (loop-invariant); for shifts a constant amount
+  int64_t shift = 0;
+};
+
+std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
+                                   const std::map<unsigned, int> &mods) {
+  if (x.type.kind != Type::Kind::Int) return std::nullopt;
+  const Expr *v = stripSameWidthCasts(&value);
+  if (v->kind != Expr::Kind::Binary || v->type.kind != Type::Kind::Int ||
+      v->type.bits != x.type.bits)
+    return std::nullopt;
+  auto isX = [&](const ExprPtr &e) {
+    const Expr *s = stripSameWidthCasts(e.get());
+    return s->kind == Expr::Kind::Local && s->id == x.id;
+  };
+  auto invariant = [&](const ExprPtr &e) {
+    bool opq = false;
+    return !mentions(*e, mods, opq) && !opq;
+  };
+  auto constOf = [](const ExprPtr &e, int64_t &c) {
+    const Expr *s = e.get();
+    while (s->kind == Expr::Kind::Cast) s = s->args[0].get();
+    if (s->kind != Expr::Kind::Const || s->type.kind != Type::Kind::Int) return false;
+    c = s->int_value;
+    return true;
+  };
+  const ExprPtr &a = v->args[0], &b = v->args[1];
+  ClosedForm cf{ClosedForm::Add, v->type, nullptr, 0};
+  int64_t c = 0;
+  switch (v->binary_op) {
+  case BinaryOp::Add:
+    if (isX(a) && invariant(b)) cf.step = b;
+    else if (isX(b) && invariant(a)) cf.step = a;
+    else return std::nullopt;
+    return cf;
+  case BinaryOp::Sub:
+    if (!isX(a) || !invariant(b)) return std::nullopt;
+    cf.op = ClosedForm::Sub;
+    cf.step = b;
+    return cf;
+  case BinaryOp::Shl:
+  case BinaryOp::Shr:
+    if (!isX(a) || !constOf(b, c) || c < 0 || c >= 64) return std::nullopt;
+    cf.op = v->binary_op == BinaryOp::Shl ? ClosedForm::Shl
+            : v->type.is_signed           ? ClosedForm::AShr
+                                          : ClosedForm::LShr;
+    cf.shift = c;
+    return cf;
+  case BinaryOp::Mul:
+  case BinaryOp::Div: {
+    const ExprPtr *other = nullptr;
+    if (isX(a)) other = &b;
+    else if (v->binary_op == BinaryOp::Mul && isX(b)) other = &a;
+    if (!other || !constOf(*other, c) || c <= 0 || (c & (c - 1)) != 0) return std::nullopt;
+    int sh = 0;
+    while ((int64_t(1) << sh) != c) ++sh;
+    if (v->binary_op == BinaryOp::Div) {
+      if (v->type.is_signed) return std::nullopt;
+      cf.op = ClosedForm::LShr;
+    } else {
+      cf.op = ClosedForm::Shl;
+    }
+    cf.shift = sh;
+    return cf;
+  }
+  default: return std::nullopt;
+  }
+}
+
+// ---------------------------------------------------------------------------------
+
+class Encoder;
+
+class Exec {
+public:
+  Exec(Encoder &E, Thread &T) : E(E), T(T) {}
+  void run(const Kernel &k);
+
+private:
+  Encoder &E;
+  Thread &T;
+  std::map<unsigned, z3::expr> env;
+  z3::expr pc() const { return *pc_; }
+  std::optional<z3::expr> pc_;
+  LB lbB, lbW;
+  struct LoopCtx {
+    z3::expr k;
+    bool block, any;
+    std::string label;
+    std::optional<z3::expr> brk, cont;
+  };
+  std::vector<LoopCtx> loops;
+  std::vector<std::optional<z3::expr>> rets;  // per inlined region (innermost last)
+  int loop_counter = 0;
+
+  void block(const std::vector<Stmt> &body);
+  void stmt(const Stmt &s);
+  void loop(const Stmt &s);
+  std::vector<z3::expr> barrierKs(bool block_kind) const;
+  std::vector<z3::expr> allKs() const;
+
+public:
+  z3::expr eval(const Expr &e);
+  z3::expr boolOf(const Expr &e);
+  z3::expr fresh(const Type &t, const std::string &name);
+};
+
+class Encoder {
+public:
+  z3::context c;
+  const Kernel &K;
+  const Options &O;
+  std::vector<z3::expr> bdim, gdim;  // u32
+  std::map<std::string, z3::expr> params;
+  std::vector<z3::expr> base;  // launch constraints and --assume, both threads share
+  unsigned fresh_id = 0;
+  std::map<const Stmt *, int> barrier_ids;
+  std::map<const Stmt *, BarrierInfo> loop_barriers;
+  std::map<const Stmt *, z3::func_decl> shared_trip;  // barrier loops: N per block
+  std::vector<std::string> assumptions;
+  std::string error;
+
+  Encoder(const Kernel &K, const Options &O) : K(K), O(O) {}
+
+  z3::sort bv(unsigned w) { return c.bv_sort(w); }
+  z3::expr u32(uint64_t v) { return c.bv_val(static_cast<uint64_t>(v), 32); }
+  z3::expr freshConst(const std::string &name, z3::sort s) {
+    return c.constant((name + "!" + std::to_string(fresh_id++)).c_str(), s);
+  }
+
+  void setup();
+  Thread makeThread(int t);
+  int barrierId(const Stmt *s) {
+    auto it = barrier_ids.find(s);
+    if (it != barrier_ids.end()) return it->second;
+    int id = static_cast<int>(barrier_ids.size());
+    barrier_ids[s] = id;
+    return id;
+  }
+};
+
+void Encoder::setup() {
+  const char *dn[] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d) {
+    bdim.push_back(c.bv_const((std::string("blockDim.") + dn[d]).c_str(), 32));
+    gdim.push_back(c.bv_const((std::string("gridDim.") + dn[d]).c_str(), 32));
+  }
+  auto z64 = [&](const z3::expr &e) { return z3::zext(e, 32); };
+  for (int d = 0; d < 3; ++d) {
+    base.push_back(z3::uge(bdim[d], u32(1)));
+    base.push_back(z3::uge(gdim[d], u32(1)));
+    if (O.block_dim[d]) base.push_back(bdim[d] == u32(*O.block_dim[d]));
+    if (O.grid_dim[d]) base.push_back(gdim[d] == u32(*O.grid_dim[d]));
+  }
+  base.push_back(z3::ule(bdim[0], u32(1024)));
+  base.push_back(z3::ule(bdim[1], u32(1024)));
+  base.push_back(z3::ule(bdim[2], u32(64)));
+  base.push_back(z3::ule(z64(bdim[0]) * z64(bdim[1]) * z64(bdim[2]), c.bv_val(1024, 64)));
+  base.push_back(z3::ult(gdim[0], u32(uint64_t(1) << 31)));
+  base.push_back(z3::ule(gdim[1], u32(65535)));
+  base.push_back(z3::ule(gdim[2], u32(65535)));
+  for (int d = 0; d < 3; ++d)
+    base.push_back(z3::ule(z64(gdim[d]) * z64(bdim[d]), c.bv_val(uint64_t(1) << 31, 64)));
+  assumptions.push_back("distinct pointer parameters do not alias");
+  assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
+  assumptions.push_back("gridDim*blockDim < 2^31 in each dimension");
+  assumptions.push_back("loop induction variables do not wrap around");
+
+  for (const model::Param &p : K.params) {
+    if (p.array) continue;
+    z3::sort s = p.type.kind == Type::Kind::Bool ? c.bool_sort()
+                 : p.type.bits ? bv(p.type.bits) : bv(64);
+    params.emplace(p.name, c.constant(("param." + p.name).c_str(), s));
+  }
+}
+
+Thread Encoder::makeThread(int t) {
+  Thread T;
+  T.t = t;
+  const char *dn[] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d) {
+    T.tid.push_back(c.bv_const(("t" + std::to_string(t) + ".threadIdx." + dn[d]).c_str(), 32));
+    T.bid.push_back(c.bv_const(("t" + std::to_string(t) + ".blockIdx." + dn[d]).c_str(), 32));
+    base.push_back(z3::ult(T.tid[d], bdim[d]));
+    base.push_back(z3::ult(T.bid[d], gdim[d]));
+  }
+  Exec X(*this, T);
+  X.run(K);
+  // --assume expressions, evaluated for this thread
+  for (const std::string &a : O.assumes) {
+    std::string err;
+    ExprPtr e = parseAssumption(a, K, err);
+    if (!e) {
+      error = "--assume='" + a + "': " + err;
+      continue;
+    }
+    T.side.push_back(X.boolOf(*e));
+  }
+  return T;
+}
+
+// --- expressions -----------------------------------------------------------------
+
+z3::expr Exec::fresh(const Type &t, const std::string &name) {
+  if (t.kind == Type::Kind::Bool) return E.freshConst(name, E.c.bool_sort());
+  return E.freshConst(name, E.bv(t.bits ? t.bits : 64));
+}
+
+z3::expr Exec::boolOf(const Expr &e) {
+  z3::expr v = eval(e);
+  if (v.is_bool()) return v;
+  return v != E.c.bv_val(0, v.get_sort().bv_size());
+}
+
+static z3::expr resize(const z3::expr &v, unsigned to, bool is_signed) {
+  unsigned from = v.get_sort().bv_size();
+  if (from == to) return v;
+  if (from > to) return v.extract(to - 1, 0);
+  return is_signed ? z3::sext(v, to - from) : z3::zext(v, to - from);
+}
+
+z3::expr Exec::eval(const Expr &e) {
+  z3::context &c = E.c;
+  const Type &ty = e.type;
+  bool isInt = ty.kind == Type::Kind::Int, isBool = ty.kind == Type::Kind::Bool;
+  if (!isInt && !isBool) {
+    // floats, pointers, structs: not modelled, a fresh value (evaluate args for UB side
+    // conditions anyway? no: their integer sub-expressions cannot race by themselves)
+    if (e.kind == Expr::Kind::Param) {
+      auto it = E.params.find(e.name);
+      if (it != E.params.end()) return it->second;
+    }
+    return fresh(Type::integer(ty.bits ? ty.bits : 64, false), "val");
+  }
+  switch (e.kind) {
+  case Expr::Kind::Const:
+    if (isBool) return c.bool_val(e.int_value != 0);
+    return c.bv_val(static_cast<uint64_t>(e.int_value), ty.bits);
+  case Expr::Kind::Param: {
+    auto it = E.params.find(e.name);
+    if (it != E.params.end()) {
+      z3::expr v = it->second;
+      if (isBool && !v.is_bool()) return v != c.bv_val(0, v.get_sort().bv_size());
+      if (isInt && v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+      if (isInt && v.get_sort().bv_size() != ty.bits) return resize(v, ty.bits, ty.is_signed);
+      return v;
+    }
+    z3::expr v = isBool ? c.bool_const(("param." + e.name).c_str())
+                        : c.bv_const(("param." + e.name).c_str(), ty.bits);
+    E.params.emplace(e.name, v);
+    return v;
+  }
+  case Expr::Kind::Builtin: {
+    int b = static_cast<int>(e.builtin);
+    z3::expr v = c.bv_val(32, 32);
+    if (b < 3) v = T.tid[b];
+    else if (b < 6) v = T.bid[b - 3];
+    else if (b < 9) v = E.bdim[b - 6];
+    else if (b < 12) v = E.gdim[b - 9];
+    return isBool ? v != c.bv_val(0, 32) : resize(v, ty.bits, false);
+  }
+  case Expr::Kind::Local: {
+    auto it = env.find(e.id);
+    if (it == env.end()) {
+      z3::expr v = fresh(ty, "uninit." + e.name);
+      env.emplace(e.id, v);
+      return v;
+    }
+    z3::expr v = it->second;
+    if (isBool && !v.is_bool()) return v != c.bv_val(0, v.get_sort().bv_size());
+    if (isInt && v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+    if (isInt && v.get_sort().bv_size() != ty.bits) return resize(v, ty.bits, ty.is_signed);
+    return v;
+  }
+  case Expr::Kind::Opaque:
+    return fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
+  case Expr::Kind::Unary: {
+    const Expr &a = *e.args[0];
+    if (e.unary_op == UnaryOp::LNot) {
+      z3::expr b = boolOf(a);
+      return isBool ? !b : z3::ite(!b, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+    }
+    if (a.type.kind != Type::Kind::Int || !isInt) return fresh(ty, "val");
+    z3::expr v = resize(eval(a), ty.bits, a.type.is_signed);
+    if (e.unary_op == UnaryOp::BitNot) return ~v;
+    if (ty.is_signed) T.side.push_back(z3::implies(pc(), z3::bvneg_no_overflow(v)));
+    return -v;
+  }
+  case Expr::Kind::Select: {
+    z3::expr cnd = boolOf(*e.args[0]);
+    z3::expr a = eval(*e.args[1]), b = eval(*e.args[2]);
+    if (a.is_bool() != b.is_bool() ||
+        (!a.is_bool() && a.get_sort().bv_size() != b.get_sort().bv_size()))
+      return fresh(ty, "val");
+    return z3::ite(cnd, a, b);
+  }
+  case Expr::Kind::Cast: {
+    const Expr &a = *e.args[0];
+    if (a.type.kind == Type::Kind::Int || a.type.kind == Type::Kind::Bool) {
+      if (isBool) return boolOf(a);
+      z3::expr v = eval(a);
+      if (v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+      return resize(v, ty.bits, a.type.is_signed);
+    }
+    return fresh(ty, "cast");
+  }
+  case Expr::Kind::Binary: {
+    BinaryOp op = e.binary_op;
+    const Expr &A = *e.args[0], &B = *e.args[1];
+    if (op == BinaryOp::LAnd) return boolOf(A) && boolOf(B);
+    if (op == BinaryOp::LOr) return boolOf(A) || boolOf(B);
+    bool cmp = op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt ||
+               op == BinaryOp::Ge || op == BinaryOp::Eq || op == BinaryOp::Ne;
+    if (cmp) {
+      bool ai = A.type.isIntegral(), bi = B.type.isIntegral();
+      if (!ai || !bi) return fresh(Type::boolean(), "cmp");
+      z3::expr a = eval(A), b = eval(B);
+      if (a.is_bool() && b.is_bool()) {
+        if (op == BinaryOp::Eq) return a == b;
+        if (op == BinaryOp::Ne) return a != b;
+      }
+      if (a.is_bool()) a = z3::ite(a, c.bv_val(1, 32), c.bv_val(0, 32));
+      if (b.is_bool()) b = z3::ite(b, c.bv_val(1, 32), c.bv_val(0, 32));
+      unsigned w = std::max(a.get_sort().bv_size(), b.get_sort().bv_size());
+      bool sg = A.type.is_signed && B.type.is_signed;
+      a = resize(a, w, A.type.is_signed);
+      b = resize(b, w, B.type.is_signed);
+      switch (op) {
+      case BinaryOp::Lt: return sg ? z3::slt(a, b) : z3::ult(a, b);
+      case BinaryOp::Le: return sg ? z3::sle(a, b) : z3::ule(a, b);
+      case BinaryOp::Gt: return sg ? z3::sgt(a, b) : z3::ugt(a, b);
+      case BinaryOp::Ge: return sg ? z3::sge(a, b) : z3::uge(a, b);
+      case BinaryOp::Eq: return a == b;
+      default: return a != b;
+      }
+    }
+    if (!isInt || !A.type.isIntegral() || !B.type.isIntegral()) return fresh(ty, "val");
+    unsigned w = ty.bits;
+    z3::expr a = eval(A), b = eval(B);
+    if (a.is_bool()) a = z3::ite(a, c.bv_val(1, w), c.bv_val(0, w));
+    if (b.is_bool()) b = z3::ite(b, c.bv_val(1, w), c.bv_val(0, w));
+    a = resize(a, w, A.type.is_signed);
+    b = resize(b, w, B.type.is_signed);
+    bool sg = ty.is_signed;
+    auto side = [&](const z3::expr &ok) { T.side.push_back(z3::implies(pc(), ok)); };
+    switch (op) {
+    case BinaryOp::Add:
+      if (sg) side(z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b));
+      return a + b;
+    case BinaryOp::Sub:
+      if (sg) side(z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true));
+      return a - b;
+    case BinaryOp::Mul:
+      if (sg) side(z3::bvmul_no_overflow(a, b, true) && z3::bvmul_no_underflow(a, b));
+      return a * b;
+    case BinaryOp::Div:
+    case BinaryOp::Rem:
+      side(b != c.bv_val(0, w));
+      if (sg) side(z3::bvsdiv_no_overflow(a, b));
+      if (op == BinaryOp::Div) return sg ? a / b : z3::udiv(a, b);
+      return sg ? z3::srem(a, b) : z3::urem(a, b);
+    case BinaryOp::Shl: return z3::shl(a, b);
+    case BinaryOp::Shr: return sg ? z3::ashr(a, b) : z3::lshr(a, b);
+    case BinaryOp::BitAnd: return a & b;
+    case BinaryOp::BitOr: return a | b;
+    case BinaryOp::BitXor: return a ^ b;
+    default: return fresh(ty, "val");
+    }
+  }
+  }
+  return fresh(ty, "val");
+}
+
+// --- statements ------------------------------------------------------------------
+
+std::vector<z3::expr> Exec::barrierKs(bool block_kind) const {
+  std::vector<z3::expr> ks;
+  for (const LoopCtx &l : loops)
+    if (block_kind ? l.block : l.any) ks.push_back(l.k);
+  return ks;
+}
+std::vector<z3::expr> Exec::allKs() const {
+  std::vector<z3::expr> ks;
+  for (const LoopCtx &l : loops) ks.push_back(l.k);
+  return ks;
+}
+
+void Exec::run(const Kernel &k) {
+  pc_ = E.c.bool_val(true);
+  lbB = {Cand{E.c.bool_val(true), kEntry, {}}};
+  lbW = lbB;
+  rets.push_back(std::nullopt);
+  block(k.body);
+}
+
+void Exec::block(const std::vector<Stmt> &body) {
+  for (const Stmt &s : body) stmt(s);
+}
+
+static z3::expr orOpt(const std::optional<z3::expr> &a, const z3::expr &b) {
+  return a ? (*a || b) : b;
+}
+
+// Merge two LBs after an If.
+static LB mergeLB(const LB &a, const LB &b, const z3::expr &c) {
+  LB r;
+  for (const Cand &x : a) r.push_back(Cand{x.cond && c, x.barrier, x.ks});
+  for (const Cand &x : b) r.push_back(Cand{x.cond && !c, x.barrier, x.ks});
+  return r;
+}
+
+void Exec::stmt(const Stmt &s) {
+  z3::context &c = E.c;
+  switch (s.kind) {
+  case Stmt::Kind::Access: {
+    z3::expr idx = s.index ? eval(*s.index) : c.bv_val(0, 64);
+    if (idx.is_bool()) idx = z3::ite(idx, c.bv_val(1, 64), c.bv_val(0, 64));
+    bool sg = s.index ? s.index->type.is_signed : true;
+    idx = resize(idx, 64, sg);
+    std::vector<LoopRef> ls;
+    for (const LoopCtx &l : loops) ls.push_back(LoopRef{l.label, l.k});
+    T.accesses.push_back(AccessEv{&s, pc(), idx, lbB, lbW, ls});
+    break;
+  }
+  case Stmt::Kind::Barrier: {
+    bool warp = s.barrier == model::BarrierKind::Warp;
+    std::optional<z3::expr> mask;
+    if (warp && s.mask) mask = resize(eval(*s.mask), 32, false);
+    if (s.cond) eval(*s.cond);
+    T.syncs.push_back(SyncEv{&s, pc(), allKs(), warp, mask});
+    int id = E.barrierId(&s);
+    if (!warp) lbB = {Cand{c.bool_val(true), id, barrierKs(true)}};
+    if (!warp || isFullMask(s)) lbW = {Cand{c.bool_val(true), id, barrierKs(false)}};
+    break;
+  }
+  case Stmt::Kind::Fence: break;
+  case Stmt::Kind::If: {
+    z3::expr cond = boolOf(*s.cond);
+    z3::expr pc0 = pc();
+    LB b0 = lbB, w0 = lbW;
+    auto env0 = env;
+    pc_ = pc0 && cond;
+    block(s.then_body);
+    z3::expr pcT = pc();
+    LB bT = lbB, wT = lbW;
+    auto envT = env;
+    env = env0;
+    lbB = b0;
+    lbW = w0;
+    pc_ = pc0 && !cond;
+    block(s.else_body);
+    bool jumps = hasKind(s.then_body, Stmt::Kind::Return, true) ||
+                 hasKind(s.else_body, Stmt::Kind::Return, true) ||
+                 hasKind(s.then_body, Stmt::Kind::Break, false) ||
+                 hasKind(s.else_body, Stmt::Kind::Break, false) ||
+                 hasKind(s.then_body, Stmt::Kind::Continue, false) ||
+                 hasKind(s.else_body, Stmt::Kind::Continue, false);
+    pc_ = jumps ? (pcT || pc()) : pc0;
+    // merge environments
+    for (auto &[id, v] : envT) {
+      auto it = env.find(id);
+      if (it == env.end()) {
+        env.emplace(id, v);  // declared in then-branch only
+        continue;
+      }
+      if (z3::eq(it->second, v)) continue;
+      if (it->second.is_bool() != v.is_bool() ||
+          (!v.is_bool() && v.get_sort().bv_size() != it->second.get_sort().bv_size()))
+        continue;
+      it->second = z3::ite(cond, v, it->second);
+    }
+    BarrierInfo bi;
+    scanBarriers(s.then_body, bi);
+    scanBarriers(s.else_body, bi);
+    if (bi.block) lbB = mergeLB(bT, lbB, cond);
+    if (bi.any) lbW = mergeLB(wT, lbW, cond);
+    break;
+  }
+  case Stmt::Kind::Loop: loop(s); break;
+  case Stmt::Kind::Assign: {
+    if (!s.value) {
+      env.insert_or_assign(s.local.id, fresh(s.local.type, s.local.name));
+      break;
+    }
+    z3::expr v = eval(*s.value);
+    const Type &lt = s.local.type;
+    if (lt.kind == Type::Kind::Int) {
+      if (v.is_bool()) v = z3::ite(v, c.bv_val(1, lt.bits), c.bv_val(0, lt.bits));
+      else v = resize(v, lt.bits, s.value->type.is_signed);
+    } else if (lt.kind == Type::Kind::Bool) {
+      if (!v.is_bool()) v = v != c.bv_val(0, v.get_sort().bv_size());
+    }
+    env.insert_or_assign(s.local.id, v);
+    break;
+  }
+  case Stmt::Kind::Assume:
+    T.side.push_back(z3::implies(pc(), boolOf(*s.cond)));
+    break;
+  case Stmt::Kind::Return:
+    for (const LoopCtx &l : loops)
+      if (l.block || l.any) {
+        T.syncs.push_back(SyncEv{&s, pc(), allKs(), !l.block, std::nullopt});
+        break;
+      }
+    rets.back() = orOpt(rets.back(), pc());
+    pc_ = c.bool_val(false);
+    break;
+  case Stmt::Kind::Break:
+  case Stmt::Kind::Continue:
+    if (loops.empty()) break;
+    if (s.kind == Stmt::Kind::Break) {
+      if (loops.back().block || loops.back().any)
+        T.syncs.push_back(SyncEv{&s, pc(), allKs(), !loops.back().block, std::nullopt});
+      loops.back().brk = orOpt(loops.back().brk, pc());
+    } else {
+      loops.back().cont = orOpt(loops.back().cont, pc());
+    }
+    pc_ = c.bool_val(false);
+    break;
+  case Stmt::Kind::Inlined: {
+    rets.push_back(std::nullopt);
+    block(s.body);
+    if (rets.back()) pc_ = pc() || *rets.back();
+    rets.pop_back();
+    break;
+  }
+  }
+}
+
+// Replace the placeholder `marker` in lb with `start`.
+static LB expandLB(const LB &lb, int marker, const LB &start) {
+  bool has = false;
+  for (const Cand &x : lb) has |= x.barrier == marker;
+  if (!has) return lb;
+  LB r;
+  for (const Cand &x : lb) {
+    if (x.barrier != marker) {
+      r.push_back(x);
+      continue;
+    }
+    for (const Cand &s : start) r.push_back(Cand{x.cond && s.cond, s.barrier, s.ks});
+  }
+  return r;
+}
+
+static LB substLB(const LB &lb, const z3::expr &from, const z3::expr &to) {
+  z3::expr_vector src(from.ctx()), dst(from.ctx());
+  src.push_back(from);
+  dst.push_back(to);
+  LB r;
+  for (const Cand &x : lb) {
+    Cand y{z3::expr(x.cond).substitute(src, dst), x.barrier, {}};
+    for (const z3::expr &k : x.ks) y.ks.push_back(z3::expr(k).substitute(src, dst));
+    r.push_back(y);
+  }
+  return r;
+}
+
+void Exec::loop(const Stmt &s) {
+  z3::context &c = E.c;
+  int id = loop_counter++;
+  BarrierInfo bi;
+  scanBarriers(s.body, bi);
+  scanBarriers(s.step, bi);
+  std::string label = "k (loop at " + loc(s.range) + ")";
+  std::string tag = "t" + std::to_string(T.t) + ".L" + std::to_string(id);
+
+  std::map<unsigned, int> mods;
+  assignedLocals(s.body, mods);
+  assignedLocals(s.step, mods);
+  bool body_cont = hasKind(s.body, Stmt::Kind::Continue, false);
+  bool has_break = hasKind(s.body, Stmt::Kind::Break, false) ||
+                   hasKind(s.body, Stmt::Kind::Return, true);
+  // top-level updates with a closed form
+  std::map<unsigned, ClosedForm> forms;
+  auto scanTop = [&](const std::vector<Stmt> &list, bool ok) {
+    if (!ok) return;
+    for (const Stmt &st : list)
+      if (st.kind == Stmt::Kind::Assign && st.value && mods[st.local.id] == 1)
+        if (auto cf = classify(st.local, *st.value, mods)) forms.emplace(st.local.id, *cf);
+  };
+  scanTop(s.body, !body_cont);
+  scanTop(s.step, true);
+
+  z3::expr k = E.freshConst(tag + ".k", E.bv(64));
+  std::vector<z3::expr> outer = allKs();
+  // trip count N: shared by a block for loops with block barriers
+  z3::expr N = k;
+  if (bi.block && !has_break) {
+    auto it = E.shared_trip.find(&s);
+    if (it == E.shared_trip.end()) {
+      z3::sort_vector dom(c);
+      for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32));
+      for (size_t i = 0; i < outer.size(); ++i) dom.push_back(E.bv(64));
+      z3::func_decl f = c.function(("N.L" + std::to_string(id)).c_str(), dom, E.bv(64));
+      it = E.shared_trip.emplace(&s, f).first;
+    }
+    z3::expr_vector args(c);
+    for (int d = 0; d < 3; ++d) args.push_back(T.bid[d]);
+    for (auto &o : outer) args.push_back(o);
+    N = it->second(args);
+  } else {
+    z3::sort_vector dom(c);
+    for (size_t i = 0; i < outer.size(); ++i) dom.push_back(E.bv(64));
+    z3::func_decl f = c.function((tag + ".N").c_str(), dom, E.bv(64));
+    z3::expr_vector args(c);
+    for (auto &o : outer) args.push_back(o);
+    N = f(args);
+  }
+
+  // the state at the start of iteration j (j = k for the body, j = N at the exit)
+  auto env0 = env;
+  z3::expr pc0 = pc();
+  std::map<unsigned, z3::func_decl> havoc;
+  auto stateAt = [&](const z3::expr &j, std::vector<z3::expr> &side) {
+    std::map<unsigned, z3::expr> st = env0;
+    for (auto &[lid, n] : mods) {
+      (void)n;
+      // the local's type: from its Local entry
+      const model::Local *L = nullptr;
+      for (const model::Local &l : E.K.locals)
+        if (l.id == lid) L = &l;
+      Type lt = L ? L->type : Type::i64();
+      auto f = forms.find(lid);
+      auto it0 = env0.find(lid);
+      if (f != forms.end() && it0 != env0.end() && !it0->second.is_bool() &&
+          it0->second.get_sort().bv_size() == lt.bits) {
+        const ClosedForm &cf = f->second;
+        unsigned w = lt.bits;
+        z3::expr x0 = it0->second;
+        z3::expr kw = resize(j, w, false);
+        z3::expr v = x0;
+        if (cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub) {
+          z3::expr st0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
+          z3::expr prod = kw * st0;
+          bool sg = cf.op_type.is_signed;
+          // the counter does not wrap (signed: UB; unsigned: stated assumption)
+          if (w < 64) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << (sg ? w - 1 : w), 64)));
+          else if (sg) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << 63, 64)));
+          side.push_back(z3::bvmul_no_overflow(kw, st0, sg));
+          if (sg) side.push_back(z3::bvmul_no_underflow(kw, st0));
+          if (cf.op == ClosedForm::Add) {
+            side.push_back(z3::bvadd_no_overflow(x0, prod, sg));
+            if (sg) side.push_back(z3::bvadd_no_underflow(x0, prod));
+            v = x0 + prod;
+          } else {
+            side.push_back(z3::bvsub_no_underflow(x0, prod, sg));
+            if (sg) side.push_back(z3::bvsub_no_overflow(x0, prod));
+            v = x0 - prod;
+          }
+        } else if (cf.shift != 0) {
+          z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
+                                   j * c.bv_val(static_cast<uint64_t>(cf.shift), 64));
+          z3::expr amt = w >= 64 ? amt64
+                                 : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w),
+                                           amt64.extract(w - 1, 0));
+          if (w == 64) amt = amt64;
+          v = cf.op == ClosedForm::Shl    ? z3::shl(x0, amt)
+              : cf.op == ClosedForm::LShr ? z3::lshr(x0, amt)
+                                          : z3::ashr(x0, amt);
+        }
+        st.insert_or_assign(lid, v);
+        continue;
+      }
+      // havoc: a value depending on the iteration only through an unknown function
+      auto h = havoc.find(lid);
+      if (h == havoc.end()) {
+        z3::sort_vector dom(c);
+        for (size_t i = 0; i < outer.size() + 1; ++i) dom.push_back(E.bv(64));
+        z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(lt.bits ? lt.bits : 64);
+        h = havoc.emplace(lid, c.function((tag + ".havoc" + std::to_string(lid)).c_str(), dom, rs))
+                .first;
+      }
+      z3::expr_vector args(c);
+      for (auto &o : outer) args.push_back(o);
+      args.push_back(j);
+      st.insert_or_assign(lid, h->second(args));
+    }
+    return st;
+  };
+
+  // iteration k
+  std::vector<z3::expr> side;
+  env = stateAt(k, side);
+  z3::expr condK = s.cond ? boolOf(*s.cond) : c.bool_val(true);
+  z3::expr inIter = z3::ult(k, N);
+  z3::expr enter = s.loop == model::LoopKind::Do ? (k == c.bv_val(0, 64) || condK) : condK;
+  pc_ = pc0 && inIter && enter;
+  for (auto &sd : side) T.side.push_back(z3::implies(pc(), sd));
+
+  LB lbB0 = lbB, lbW0 = lbW;
+  int markerB = kStartBase - 2 * id, markerW = kStartBase - 2 * id - 1;
+  if (bi.block) lbB = {Cand{c.bool_val(true), markerB, {}}};
+  if (bi.any) lbW = {Cand{c.bool_val(true), markerW, {}}};
+  size_t firstAccess = T.accesses.size();
+  loops.push_back(LoopCtx{k, bi.block, bi.any, label, std::nullopt, std::nullopt});
+  block(s.body);
+  if (loops.back().cont) pc_ = pc() || *loops.back().cont;
+  block(s.step);
+  std::optional<z3::expr> brk = loops.back().brk;
+  loops.pop_back();
+
+  // fix up the last-barrier candidates at the start of iteration k
+  auto startOf = [&](const LB &end, const LB &before, int marker) {
+    LB prev;
+    for (const Cand &x : end)
+      prev.push_back(x.barrier == marker ? Cand{x.cond, kUnknown, {}} : x);
+    prev = substLB(prev, k, k - c.bv_val(1, 64));
+    LB r;
+    z3::expr first = k == c.bv_val(0, 64);
+    for (const Cand &x : before) r.push_back(Cand{x.cond && first, x.barrier, x.ks});
+    for (const Cand &x : prev) r.push_back(Cand{x.cond && !first, x.barrier, x.ks});
+    return r;
+  };
+  LB endB = lbB, endW = lbW;
+  LB startB = bi.block ? startOf(endB, lbB0, markerB) : lbB0;
+  LB startW = bi.any ? startOf(endW, lbW0, markerW) : lbW0;
+  for (size_t i = firstAccess; i < T.accesses.size(); ++i) {
+    if (bi.block) T.accesses[i].lbB = expandLB(T.accesses[i].lbB, markerB, startB);
+    if (bi.any) T.accesses[i].lbW = expandLB(T.accesses[i].lbW, markerW, startW);
+  }
+
+  // after the loop: iteration N's state, the exit condition
+  std::vector<z3::expr> exitSide;
+  env = stateAt(N, exitSide);
+  pc_ = pc0;
+  z3::expr exitOk = c.bool_val(true);
+  if (!brk && !has_break) {
+    z3::expr condN = s.cond ? boolOf(*s.cond) : c.bool_val(true);
+    exitOk = !condN;
+    if (s.loop == model::LoopKind::Do) exitOk = exitOk && z3::uge(N, c.bv_val(1, 64));
+  } else if (s.loop == model::LoopKind::Do) {
+    exitOk = z3::uge(N, c.bv_val(1, 64));
+  }
+  pc_ = pc0 && exitOk;
+  for (auto &sd : exitSide) T.side.push_back(z3::implies(pc(), sd));
+
+  auto after = [&](const LB &end, const LB &start, const LB &before, int marker) {
+    if (brk || has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};
+    LB full = substLB(expandLB(end, marker, start), k, N - c.bv_val(1, 64));
+    LB r;
+    z3::expr zero = N == c.bv_val(0, 64);
+    for (const Cand &x : before) r.push_back(Cand{x.cond && zero, x.barrier, x.ks});
+    for (const Cand &x : full) r.push_back(Cand{x.cond && !zero, x.barrier, x.ks});
+    return r;
+  };
+  lbB = bi.block ? after(endB, startB, lbB0, markerB) : lbB0;
+  lbW = bi.any ? after(endW, startW, lbW0, markerW) : lbW0;
+}
+
+// --- queries ---------------------------------------------------------------------
+
+z3::expr samePhase(z3::context &c, const LB &a, const LB &b) {
+  z3::expr_vector ors(c);
+  for (const Cand &x : a)
+    for (const Cand &y : b) {
+      if (x.barrier == kUnknown || y.barrier == kUnknown) {
+        ors.push_back(x.cond && y.cond);
+        continue;
+      }
+      if (x.barrier != y.barrier || x.ks.size() != y.ks.size()) continue;
+      z3::expr e = x.cond && y.cond;
+      for (size_t i = 0; i < x.ks.size(); ++i) e = e && x.ks[i] == y.ks[i];
+      ors.push_back(e);
+    }
+  return ors.empty() ? c.bool_val(false) : z3::mk_or(ors);
+}
+
+std::string accessText(const Stmt &s, const Kernel &k) {
+  if (!s.text.empty()) return s.text;
+  return k.arrays[s.array].name + "[" + model::toString(s.index) + "]";
+}
+
+AccessRef refOf(const Stmt &s, const Kernel &k) {
+  AccessRef r;
+  if (s.kind == Stmt::Kind::Access) {
+    r.kind = model::accessKindName(s.access);
+    r.text = accessText(s, k);
+  } else if (s.kind == Stmt::Kind::Barrier) {
+    r.kind = "barrier";
+    r.text = s.what.empty() ? "__syncthreads()" : s.what + "()";
+  } else {
+    r.kind = "barrier";
+    r.text = s.kind == Stmt::Kind::Return ? "return" : "break";
+  }
+  r.range = s.range;
+  return r;
+}
+
+uint64_t num(const z3::model &m, const z3::expr &e) {
+  z3::expr v = m.eval(e, true);
+  uint64_t out = 0;
+  if (v.is_numeral_u64(out)) return out;
+  if (v.is_true()) return 1;
+  return 0;
+}
+
+std::string signedStr(uint64_t v, unsigned bits, bool is_signed) {
+  if (!is_signed || bits == 0) return std::to_string(v);
+  if (bits < 64 && (v >> (bits - 1)) & 1) v |= ~uint64_t(0) << bits;
+  return std::to_string(static_cast<int64_t>(v));
+}
+
+class Checker {
+public:
+  Checker(Encoder &E, KernelResult &R) : E(E), R(R), S(E.c) {}
+  void run();
+
+private:
+  Encoder &E;
+  KernelResult &R;
+  z3::solver S;
+  std::optional<Thread> T1, T2;
+  bool unknown = false;
+
+  z3::check_result check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m);
+  Witness witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
+                  const std::vector<int> &which, const z3::expr &index, bool two);
+  z3::expr sameBlock() {
+    return T1->bid[0] == T2->bid[0] && T1->bid[1] == T2->bid[1] && T1->bid[2] == T2->bid[2];
+  }
+  z3::expr distinctThreads() {
+    return T1->tid[0] != T2->tid[0] || T1->tid[1] != T2->tid[1] || T1->tid[2] != T2->tid[2];
+  }
+  z3::expr linear(const Thread &T) {
+    return T.tid[0] + T.tid[1] * E.bdim[0] + T.tid[2] * E.bdim[0] * E.bdim[1];
+  }
+  z3::expr sameWarp() {
+    return z3::udiv(linear(*T1), E.u32(32)) == z3::udiv(linear(*T2), E.u32(32));
+  }
+  z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
+  void divergence();
+  void races();
+  void bounds();
+};
+
+z3::check_result Checker::check(const z3::expr &q, const std::string &name,
+                                std::optional<z3::model> &m) {
+  S.push();
+  S.add(q);
+  z3::check_result r = z3::unknown;
+  try {
+    r = S.check();
+  } catch (const z3::exception &) {
+    r = z3::unknown;
+  }
+  if (r == z3::sat) m = S.get_model();
+  S.pop();
+  if (r == z3::unknown && !unknown) {
+    unknown = true;
+    R.unknown_query = name;
+  }
+  return r;
+}
+
+Witness Checker::witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
+                         const std::vector<int> &which, const z3::expr &index, bool two) {
+  Witness w;
+  for (int d = 0; d < 3; ++d) {
+    w.thread1.thread_idx[d] = num(m, T1->tid[d]);
+    w.thread1.block_idx[d] = num(m, T1->bid[d]);
+    if (two) {
+      w.thread2.thread_idx[d] = num(m, T2->tid[d]);
+      w.thread2.block_idx[d] = num(m, T2->bid[d]);
+    }
+    w.block_dim[d] = num(m, E.bdim[d]);
+    w.grid_dim[d] = num(m, E.gdim[d]);
+  }
+  for (const model::Param &p : E.K.params) {
+    auto it = E.params.find(p.name);
+    if (it == E.params.end() || p.array) continue;
+    if (p.type.kind == Type::Kind::Float || p.type.kind == Type::Kind::Other) continue;
+    uint64_t v = num(m, it->second);
+    w.params.emplace_back(p.name, p.type.kind == Type::Kind::Bool
+                                      ? (v ? "true" : "false")
+                                      : signedStr(v, p.type.bits, p.type.is_signed));
+  }
+  for (size_t i = 0; i < loops.size(); ++i)
+    for (const LoopRef &l : *loops[i]) {
+      std::string name = l.label;
+      if (two) name = "thread " + std::to_string(which[i]) + ": " + name;
+      w.loops.emplace_back(name, std::to_string(num(m, l.k)));
+    }
+  w.index = signedStr(num(m, index), 64, true);
+  return w;
+}
+
+void Checker::run() {
+  z3::params p(E.c);
+  unsigned ms = static_cast<unsigned>(std::max(1.0, E.O.timeout_s * 1000.0));
+  p.set("timeout", ms);
+  S.set(p);
+  T1 = E.makeThread(1);
+  T2 = E.makeThread(2);
+  for (auto &b : E.base) S.add(b);
+  for (auto &b : T1->side) S.add(b);
+  for (auto &b : T2->side) S.add(b);
+  divergence();
+  bool divergent = !R.findings.empty();
+  if (!divergent) races();
+  bounds();
+}
+
+void Checker::divergence() {
+  for (size_t i = 0; i < T1->syncs.size(); ++i) {
+    const SyncEv &a = T1->syncs[i], &b = T2->syncs[i];
+    z3::expr q = sameBlock() && distinctThreads() && (a.pc != b.pc);
+    for (size_t j = 0; j < a.ks.size(); ++j) q = q && a.ks[j] == b.ks[j];
+    if (a.warp) {
+      q = q && sameWarp();
+      if (a.mask) {
+        z3::expr one = E.u32(1);
+        q = q && (z3::lshr(*a.mask, lane(*T1)) & one) == one &&
+            (z3::lshr(*b.mask, lane(*T2)) & one) == one;
+      }
+    }
+    std::optional<z3::model> m;
+    std::string what = a.s->kind == Stmt::Kind::Barrier ? "barrier" : "exit";
+    if (check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
+    Finding f;
+    f.kind = Verdict::Divergence;
+    bool on1 = num(*m, a.pc) != 0;
+    AccessRef r = refOf(*a.s, E.K);
+    f.message = a.s->kind == Stmt::Kind::Barrier
+                    ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
+                          (a.warp ? "warp" : "block")
+                    : "barrier divergence: '" + r.text +
+                          "' inside a loop with barriers is taken by only part of the block";
+    f.explanation = std::string("thread ") + (on1 ? "1" : "2") + " reaches it, thread " +
+                    (on1 ? "2" : "1") + " does not (at the same loop iterations)";
+    f.accesses.push_back(r);
+    std::vector<LoopRef> ls;
+    f.witness = witness(*m, {}, {}, E.c.bv_val(0, 64), true);
+    f.witness.index.clear();
+    // validate: the two path conditions really differ at the model
+    f.witness.validated = m->eval(a.pc, true).is_true() != m->eval(b.pc, true).is_true();
+    if (!f.witness.validated) {
+      if (!unknown) R.unknown_query = "witness validation of divergence at " + loc(a.s->range);
+      unknown = true;
+      continue;
+    }
+    R.findings.push_back(f);
+  }
+}
+
+void Checker::races() {
+  const auto &A1 = T1->accesses, &A2 = T2->accesses;
+  std::set<std::pair<unsigned, unsigned>> reported;  // one finding per array pair of stmts
+  std::set<unsigned> racyArrays;
+  for (size_t i = 0; i < A1.size(); ++i) {
+    for (size_t j = i; j < A2.size(); ++j) {
+      const AccessEv &a = A1[i], &b = A2[j];
+      const Stmt &sa = *a.s, &sb = *b.s;
+      if (sa.array != sb.array) continue;
+      if (sa.array >= E.K.arrays.size()) continue;
+      const model::Array &arr = E.K.arrays[sa.array];
+      if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) continue;
+      bool wa = sa.access != AccessKind::Read, wb = sb.access != AccessKind::Read;
+      if (!wa && !wb) continue;
+      if (sa.access == AccessKind::Atomic && sb.access == AccessKind::Atomic) continue;
+      if (racyArrays.count(sa.array)) continue;  // one finding per array
+      z3::expr ia = a.index, ib = b.index;
+      z3::expr ca = E.c.bv_val(sa.count ? sa.count : 1, 64), cb = E.c.bv_val(sb.count ? sb.count : 1, 64);
+      z3::expr overlap = z3::sle(ia, ib + cb - E.c.bv_val(1, 64)) &&
+                         z3::sle(ib, ia + ca - E.c.bv_val(1, 64));
+      if (sa.count <= 1 && sb.count <= 1) overlap = ia == ib;
+      z3::expr both = a.pc && b.pc && overlap;
+      z3::expr warpOrdered = sameWarp() && !samePhase(E.c, a.lbW, b.lbW);
+      z3::expr intra = sameBlock() && distinctThreads() && samePhase(E.c, a.lbB, b.lbB) &&
+                       !warpOrdered;
+      std::string qname = "race on '" + arr.name + "' between " + loc(sa.range) + " and " +
+                          loc(sb.range);
+      std::optional<z3::model> m;
+      bool found = false, warpOnly = false;
+      z3::expr used = both && intra;
+      if (check(both && intra, qname, m) == z3::sat) {
+        found = true;
+        // warp-synchronous? look for a witness in different warps
+        if (num(*m, sameWarp())) {
+          std::optional<z3::model> m2;
+          z3::check_result r2 = check(both && intra && !sameWarp(), qname + " (across warps)", m2);
+          if (r2 == z3::sat) m = m2, used = both && intra && !sameWarp();
+          else if (r2 == z3::unsat) warpOnly = true;
+        }
+      } else if (arr.space == AddressSpace::Global) {
+        used = both && !sameBlock();
+        if (check(used, qname + " (across blocks)", m) == z3::sat) found = true;
+      }
+      if (!found) continue;
+      Finding f;
+      f.kind = Verdict::Race;
+      f.array = arr.name;
+      f.space = model::addressSpaceName(arr.space);
+      f.message = "data race on '" + arr.name + "' (" + model::accessKindName(sa.access) +
+                  "/" + model::accessKindName(sb.access) + ")";
+      if (warpOnly)
+        f.explanation =
+            "the colliding threads are in the same warp and no __syncwarp() orders them: "
+            "warp-synchronous code is a race on sm_70+ (independent thread scheduling); "
+            "add __syncwarp() between the accesses";
+      else if (!num(*m, sameBlock()))
+        f.explanation = "the threads are in different blocks: barriers do not order them";
+      f.accesses.push_back(refOf(sa, E.K));
+      f.accesses.push_back(refOf(sb, E.K));
+      f.witness = witness(*m, {&a.loops, &b.loops}, {1, 2}, ia, true);
+      // validate by evaluating the encoding's expressions at the model
+      bool ok = m->eval(used, true).is_true() && m->eval(a.pc, true).is_true() &&
+                m->eval(b.pc, true).is_true();
+      uint64_t va = num(*m, ia), vb = num(*m, ib);
+      int64_t sa_i = static_cast<int64_t>(va), sb_i = static_cast<int64_t>(vb);
+      ok = ok && sa_i <= sb_i + int64_t(sb.count ? sb.count : 1) - 1 &&
+           sb_i <= sa_i + int64_t(sa.count ? sa.count : 1) - 1;
+      ok = ok && (f.witness.thread1.thread_idx != f.witness.thread2.thread_idx ||
+                  f.witness.thread1.block_idx != f.witness.thread2.block_idx);
+      for (int d = 0; d < 3; ++d)
+        ok = ok && f.witness.thread1.thread_idx[d] < f.witness.block_dim[d] &&
+             f.witness.thread2.thread_idx[d] < f.witness.block_dim[d] &&
+             f.witness.thread1.block_idx[d] < f.witness.grid_dim[d] &&
+             f.witness.thread2.block_idx[d] < f.witness.grid_dim[d];
+      for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
+      for (auto &sd : T2->side) ok = ok && m->eval(sd, true).is_true();
+      f.witness.validated = ok;
+      if (!ok) {
+        if (!unknown) R.unknown_query = "witness validation of " + qname;
+        unknown = true;
+        continue;
+      }
+      racyArrays.insert(sa.array);
+      R.findings.push_back(f);
+    }
+  }
+}
+
+void Checker::bounds() {
+  std::set<unsigned> done;
+  for (const AccessEv &a : T1->accesses) {
+    const Stmt &s = *a.s;
+    if (s.array >= E.K.arrays.size() || done.count(s.array)) continue;
+    const model::Array &arr = E.K.arrays[s.array];
+    if (arr.space != AddressSpace::Shared || !arr.size || arr.is_extern) continue;
+    z3::expr size = E.c.bv_val(*arr.size, 64);
+    z3::expr cnt = E.c.bv_val(s.count ? s.count : 1, 64);
+    z3::expr q = a.pc && (z3::slt(a.index, E.c.bv_val(0, 64)) || z3::sgt(a.index, size - cnt));
+    std::optional<z3::model> m;
+    if (check(q, "bounds of '" + arr.name + "' at " + loc(s.range), m) != z3::sat) continue;
+    Finding f;
+    f.kind = Verdict::Oob;
+    f.array = arr.name;
+    f.space = "shared";
+    f.accesses.push_back(refOf(s, E.K));
+    f.witness = witness(*m, {&a.loops}, {1}, a.index, false);
+    f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) + " of '" +
+                arr.name + "': index " + f.witness.index + " outside [0, " +
+                std::to_string(*arr.size) + ")";
+    int64_t v = static_cast<int64_t>(num(*m, a.index));
+    bool ok = m->eval(a.pc, true).is_true() &&
+              (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size));
+    for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
+    f.witness.validated = ok;
+    if (!ok) {
+      if (!unknown) R.unknown_query = "witness validation of bounds of '" + arr.name + "'";
+      unknown = true;
+      continue;
+    }
+    done.insert(s.array);
+    R.findings.push_back(f);
+  }
+}
+
+}  // namespace
+
+KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) {
+  auto t0 = std::chrono::steady_clock::now();
+  KernelResult R;
+  R.file = kernel.file;
+  R.name = kernel.name;
+  R.range = kernel.range;
+  R.unsupported = kernel.unsupported;
+  if (!kernel.unsupported.empty()) {
+    R.verdict = Verdict::Unsupported;
+  } else {
+    try {
+      Encoder E(kernel, options);
+      E.setup();
+      Checker C(E, R);
+      C.run();
+      R.assumptions = E.assumptions;
+      for (const std::string &a : options.assumes) R.assumptions.push_back("assumed: " + a);
+      if (!E.error.empty()) {
+        R.verdict = Verdict::Error;
+        model::Diagnostic d;
+        d.severity = "error";
+        d.message = E.error;
+        d.range = kernel.range;
+        R.diagnostics.push_back(d);
+      } else if (!R.findings.empty()) {
+        Verdict v = Verdict::Verified;
+        for (const Finding &f : R.findings) v = std::max(v, f.kind);
+        R.verdict = v;
+      } else if (!R.unknown_query.empty()) {
+        R.verdict = Verdict::Unknown;
+      } else {
+        R.verdict = Verdict::Verified;
+      }
+    } catch (const z3::exception &e) {
+      R.verdict = Verdict::Unknown;
+      R.unknown_query = std::string("solver error: ") + e.msg();
+    }
+  }
+  R.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return R;
+}
+
+}  // namespace kverify::analysis

@@ -1,0 +1,49 @@
+#include "frontend/builtins.hpp"
+
+namespace kverify::frontend {
+
+static bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+BuiltinInfo classifyBuiltin(std::string_view name) {
+  using K = BuiltinKind;
+  if (name == "__syncthreads")
+    return {K::BlockBarrier};
+  if (name == "__syncthreads_count" || name == "__syncthreads_and" ||
+      name == "__syncthreads_or")
+    return {K::PredicateBarrier};
+  if (name == "__syncwarp")
+    return {K::WarpBarrier};
+  if (name == "__kverify_grid_sync")
+    return {K::GridBarrier};
+  if (name == "__threadfence_block")
+    return {K::Fence, model::FenceScope::Block};
+  if (name == "__threadfence")
+    return {K::Fence, model::FenceScope::Device};
+  if (name == "__threadfence_system")
+    return {K::Fence, model::FenceScope::System};
+  if (name == "__kverify_assume")
+    return {K::Assume};
+  if (startsWith(name, "atomic"))
+    return {K::Atomic};
+  if (name == "__ldg")
+    return {K::Ldg};
+  if (name == "min" || name == "umin")
+    return {K::Min};
+  if (name == "max" || name == "umax")
+    return {K::Max};
+  if (name == "abs" || name == "labs" || name == "llabs")
+    return {K::Abs};
+  if (name == "__mul24")
+    return {K::Mul24};
+  if (name == "__umul24")
+    return {K::UMul24};
+  if (startsWith(name, "surf") && name.find("write") != std::string_view::npos)
+    return {K::SurfaceWrite};
+  if (startsWith(name, "make_"))
+    return {K::MakeVector};
+  return {K::Opaque};
+}
+
+}  // namespace kverify::frontend

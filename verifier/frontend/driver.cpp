@@ -1,0 +1,206 @@
+// Runs clang (libTooling) on one file with kverify's CUDA prelude and hands the AST to
+// the extractor. Also turns a compile_commands.json entry into clang arguments.
+#include "frontend/extractor.hpp"
+#include "frontend/frontend.hpp"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace kverify::frontend {
+namespace {
+
+// Records clang's diagnostics in the model and, optionally, prints them as clang would.
+class RecordingConsumer : public clang::DiagnosticConsumer {
+public:
+  RecordingConsumer(model::TranslationUnitModel &tu, bool print) : tu_(tu) {
+    if (print) {
+      opts_ = new clang::DiagnosticOptions();
+      opts_->ShowColors = llvm::errs().has_colors();
+      printer_ = std::make_unique<clang::TextDiagnosticPrinter>(llvm::errs(), opts_.get());
+    }
+  }
+  void BeginSourceFile(const clang::LangOptions &lo, const clang::Preprocessor *pp) override {
+    if (printer_)
+      printer_->BeginSourceFile(lo, pp);
+  }
+  void EndSourceFile() override {
+    if (printer_)
+      printer_->EndSourceFile();
+  }
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (printer_)
+      printer_->HandleDiagnostic(level, info);
+    model::Diagnostic d;
+    switch (level) {
+    case clang::DiagnosticsEngine::Fatal: d.severity = "fatal"; break;
+    case clang::DiagnosticsEngine::Error: d.severity = "error"; break;
+    case clang::DiagnosticsEngine::Warning: d.severity = "warning"; break;
+    case clang::DiagnosticsEngine::Note: d.severity = "note"; break;
+    default: return;
+    }
+    llvm::SmallString<128> msg;
+    info.FormatDiagnostic(msg);
+    d.message = std::string(msg);
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      clang::PresumedLoc p =
+          info.getSourceManager().getPresumedLoc(info.getSourceManager().getExpansionLoc(
+              info.getLocation()));
+      if (p.isValid()) {
+        d.range.file = p.getFilename();
+        d.range.line = d.range.end_line = p.getLine();
+        d.range.col = d.range.end_col = p.getColumn();
+      }
+    }
+    tu_.diagnostics.push_back(std::move(d));
+  }
+
+private:
+  model::TranslationUnitModel &tu_;
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts_;
+  std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
+};
+
+class ExtractConsumer : public clang::ASTConsumer {
+public:
+  ExtractConsumer(model::TranslationUnitModel &tu, std::string prelude)
+      : tu_(tu), prelude_(std::move(prelude)) {}
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred())
+      return;  // never model a file that does not compile
+    extractTranslationUnit(ctx, prelude_, tu_);
+    tu_.parsed = true;
+  }
+
+private:
+  model::TranslationUnitModel &tu_;
+  std::string prelude_;
+};
+
+class ExtractAction : public clang::ASTFrontendAction {
+public:
+  ExtractAction(model::TranslationUnitModel &tu, std::string prelude)
+      : tu_(tu), prelude_(std::move(prelude)) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
+                                                        llvm::StringRef) override {
+    return std::make_unique<ExtractConsumer>(tu_, prelude_);
+  }
+
+private:
+  model::TranslationUnitModel &tu_;
+  std::string prelude_;
+};
+
+// The arguments of a compile_commands.json entry that matter for parsing: include
+// paths, macros, forced includes, the language standard. Everything else (nvcc's
+// code-generation flags, outputs) is dropped. Response files are expanded.
+void keepParsingFlags(const std::vector<std::string> &cmd, const std::string &dir,
+                      std::vector<std::string> &out) {
+  static const char *const with_value[] = {"-I", "-D", "-U", "-isystem", "-include",
+                                           "-iquote", "-idirafter"};
+  for (size_t i = 1; i < cmd.size(); ++i) {
+    llvm::StringRef a = cmd[i];
+    if (a == "--options-file" || a.starts_with("@")) {
+      std::string file = a == "--options-file" && i + 1 < cmd.size() ? cmd[++i] : a.drop_front().str();
+      llvm::SmallString<256> path(file);
+      if (!llvm::sys::path::is_absolute(path))
+        path = dir + "/" + file;
+      if (auto buf = llvm::MemoryBuffer::getFile(path)) {
+        llvm::SmallVector<llvm::StringRef, 16> words;
+        (*buf)->getBuffer().split(words, ' ', -1, false);
+        std::vector<std::string> inner{"rsp"};
+        for (llvm::StringRef w : words)
+          if (!w.trim().empty())
+            inner.push_back(w.trim().str());
+        keepParsingFlags(inner, dir, out);
+      }
+      continue;
+    }
+    if (a.starts_with("-std=") || a.starts_with("--std=")) {
+      out.push_back(a.starts_with("--") ? a.drop_front().str() : a.str());
+      continue;
+    }
+    for (const char *flag : with_value) {
+      if (a == flag && i + 1 < cmd.size()) {
+        out.push_back(flag);
+        out.push_back(cmd[++i]);
+        break;
+      }
+      if (a.starts_with(flag) && a.size() > llvm::StringRef(flag).size() &&
+          (a.starts_with("-I") || a.starts_with("-D") || a.starts_with("-U"))) {
+        out.push_back(a.str());
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> clangArguments(const std::string &path, const Options &options) {
+  std::string prelude = options.prelude_dir.empty() ? locatePrelude() : options.prelude_dir;
+  std::vector<std::string> args = {
+      "clang++", "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+      "-fsyntax-only", "-Wno-unknown-cuda-version", "-Wno-pragma-once-outside-header",
+      "-resource-dir=" KVERIFY_CLANG_RESOURCE_DIR,
+      "-isystem", prelude + "/include",
+      "-include", prelude + "/kverify_prelude.h"};
+  bool arch_given = false;
+  for (const std::string &a : options.extra_args)
+    arch_given |= llvm::StringRef(a).starts_with("--cuda-gpu-arch") ||
+                  llvm::StringRef(a).starts_with("--offload-arch");
+  if (!arch_given)
+    args.push_back("--cuda-gpu-arch=sm_90");
+  if (!options.compile_commands_dir.empty()) {
+    std::string error;
+    auto db = clang::tooling::CompilationDatabase::loadFromDirectory(
+        options.compile_commands_dir, error);
+    llvm::SmallString<256> abs(path);
+    llvm::sys::fs::make_absolute(abs);
+    if (db)
+      for (const clang::tooling::CompileCommand &cc : db->getCompileCommands(abs))
+        keepParsingFlags(cc.CommandLine, cc.Directory, args);
+  }
+  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
+  args.push_back(path);
+  return args;
+}
+
+model::TranslationUnitModel parseFile(const std::string &path, const Options &options) {
+  model::TranslationUnitModel tu;
+  tu.file = path;
+  std::string prelude = options.prelude_dir.empty() ? locatePrelude() : options.prelude_dir;
+  if (!options.compile_commands_dir.empty()) {
+    std::string error;
+    if (!clang::tooling::CompilationDatabase::loadFromDirectory(options.compile_commands_dir,
+                                                                error)) {
+      tu.diagnostics.push_back({"fatal", "cannot load compilation database: " + error, {}});
+      if (options.print_diagnostics)
+        llvm::errs() << "kverify: error: cannot load compilation database: " << error << "\n";
+      return tu;
+    }
+  }
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions()));
+  RecordingConsumer diagnostics(tu, options.print_diagnostics);
+  clang::tooling::ToolInvocation invocation(
+      clangArguments(path, options), std::make_unique<ExtractAction>(tu, prelude), files.get());
+  invocation.setDiagnosticConsumer(&diagnostics);
+  bool ok = invocation.run();
+  if (!ok || diagnostics.getNumErrors() > 0)
+    tu.parsed = false;
+  return tu;
+}
+
+}  // namespace kverify::frontend

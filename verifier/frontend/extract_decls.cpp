@@ -1,0 +1,512 @@
+// Kernels, parameters, arrays and variables: the declaration side of the extractor.
+#include "frontend/extractor.hpp"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace kverify::frontend {
+namespace detail {
+
+using model::Type;
+
+KernelExtractor::KernelExtractor(clang::ASTContext &ctx, std::string prelude_dir,
+                                 model::Kernel &kernel)
+    : ctx_(ctx), sm_(ctx.getSourceManager()), prelude_dir_(std::move(prelude_dir)),
+      k_(kernel) {}
+
+// --- types, locations, text ------------------------------------------------------------
+
+model::Type KernelExtractor::typeOf(clang::QualType t) const {
+  t = t.getNonReferenceType().getCanonicalType();
+  if (t->isBooleanType())
+    return Type::boolean();
+  if (t->isIntegralOrEnumerationType() && !t->isDependentType())
+    return Type::integer(static_cast<unsigned>(ctx_.getIntWidth(t)),
+                         t->isSignedIntegerOrEnumerationType());
+  if (t->isRealFloatingType())
+    return Type::floating(static_cast<unsigned>(ctx_.getTypeSize(t)));
+  if (t->isPointerType())
+    return Type::pointer();
+  return Type::other();
+}
+
+uint64_t KernelExtractor::sizeOf(clang::QualType t) const {
+  t = t.getNonReferenceType();
+  if (t->isVoidType() || t->isIncompleteType() || t->isDependentType() ||
+      t->isFunctionType())
+    return 1;
+  return static_cast<uint64_t>(ctx_.getTypeSizeInChars(t).getQuantity());
+}
+
+model::SourceRange KernelExtractor::rangeOf(clang::SourceRange r) const {
+  model::SourceRange out;
+  clang::SourceLocation b = sm_.getExpansionLoc(r.getBegin());
+  clang::SourceLocation e = sm_.getExpansionRange(r.getEnd()).getEnd();
+  clang::PresumedLoc pb = sm_.getPresumedLoc(b);
+  if (pb.isInvalid())
+    return out;
+  out.file = pb.getFilename();
+  out.line = pb.getLine();
+  out.col = pb.getColumn();
+  clang::PresumedLoc pe = sm_.getPresumedLoc(e);
+  if (pe.isValid()) {
+    // End at the last character of the last token.
+    unsigned len = clang::Lexer::MeasureTokenLength(e, sm_, ctx_.getLangOpts());
+    out.end_line = pe.getLine();
+    out.end_col = pe.getColumn() + (len ? len - 1 : 0);
+  }
+  return out;
+}
+
+std::string KernelExtractor::textOf(clang::SourceRange r) const {
+  clang::CharSourceRange cr = clang::CharSourceRange::getTokenRange(
+      sm_.getExpansionLoc(r.getBegin()), sm_.getExpansionRange(r.getEnd()).getEnd());
+  return clang::Lexer::getSourceText(cr, sm_, ctx_.getLangOpts()).str();
+}
+
+bool KernelExtractor::inPrelude(const clang::Decl *d) const {
+  clang::SourceLocation loc = sm_.getExpansionLoc(d->getLocation());
+  llvm::StringRef file = sm_.getFilename(loc);
+  return !prelude_dir_.empty() && file.starts_with(prelude_dir_);
+}
+
+void KernelExtractor::unsupported(std::string construct, std::string detail,
+                                  clang::SourceRange where) {
+  model::SourceRange r = rangeOf(where);
+  for (const model::Unsupported &u : k_.unsupported)  // a construct inlined twice: once
+    if (u.construct == construct && u.range.line == r.line && u.range.col == r.col &&
+        u.range.file == r.file)
+      return;
+  k_.unsupported.push_back({std::move(construct), std::move(detail), r});
+}
+
+model::Local KernelExtractor::newLocal(const std::string &name, model::Type type) {
+  model::Local l{name, newId(), type};
+  k_.locals.push_back(l);
+  return l;
+}
+
+BindingPtr KernelExtractor::lookup(const clang::ValueDecl *d) {
+  auto &vars = frames_.back().vars;
+  auto it = vars.find(d);
+  return it == vars.end() ? nullptr : it->second;
+}
+
+// --- arrays ---------------------------------------------------------------------------
+
+// Peels constant array dimensions off `t` into `dims`; returns the element type.
+static clang::QualType peelDims(clang::ASTContext &ctx, clang::QualType t,
+                                std::vector<uint64_t> &dims, bool &incomplete) {
+  incomplete = false;
+  while (const clang::ArrayType *at = ctx.getAsArrayType(t)) {
+    if (const auto *ca = llvm::dyn_cast<clang::ConstantArrayType>(at))
+      dims.push_back(ca->getSize().getZExtValue());
+    else
+      incomplete = true;
+    t = at->getElementType();
+  }
+  return t;
+}
+
+std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) {
+  if (auto it = global_arrays_.find(var); it != global_arrays_.end())
+    return it->second;
+  model::Array a;
+  if (var->hasAttr<clang::CUDASharedAttr>()) {
+    a.space = model::AddressSpace::Shared;
+    a.origin = "shared";
+  } else if (var->hasAttr<clang::CUDAConstantAttr>()) {
+    a.space = model::AddressSpace::Constant;
+    a.origin = "constant_var";
+  } else if (var->hasAttr<clang::CUDADeviceAttr>() && var->hasGlobalStorage()) {
+    a.space = model::AddressSpace::Global;
+    a.origin = "device_var";
+  } else {
+    return std::nullopt;
+  }
+  bool incomplete = false;
+  clang::QualType elem = peelDims(ctx_, var->getType(), a.dims, incomplete);
+  a.name = var->getNameAsString();
+  a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  a.elem = typeOf(elem);
+  a.elem_size = static_cast<unsigned>(sizeOf(elem));
+  a.is_const = elem.isConstQualified() || a.space == model::AddressSpace::Constant;
+  a.range = rangeOf(var->getSourceRange());
+  if (a.space == model::AddressSpace::Shared && incomplete) {
+    // Every extern __shared__ array starts at the same address: model them as one.
+    a.is_extern = true;
+    if (extern_shared_) {
+      const model::Array &base = k_.arrays[*extern_shared_];
+      if (a.elem_size % base.elem_size != 0)
+        unsupported("extern __shared__ aliasing",
+                    "'" + a.name + "' has elements smaller than those of '" + base.name +
+                        "', which it aliases",
+                    var->getSourceRange());
+      global_arrays_[var] = *extern_shared_;
+      return *extern_shared_;
+    }
+  } else if (!incomplete) {
+    uint64_t size = 1;
+    for (uint64_t d : a.dims)
+      size *= d;
+    a.size = size;
+  }
+  a.id = static_cast<unsigned>(k_.arrays.size());
+  k_.arrays.push_back(a);
+  global_arrays_[var] = a.id;
+  if (a.is_extern)
+    extern_shared_ = a.id;
+  return a.id;
+}
+
+// --- variables ----------------------------------------------------------------------
+
+BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &name) {
+  auto b = std::make_shared<Binding>();
+  b->kind = Binding::Kind::Struct;
+  const clang::RecordDecl *rd = t.getNonReferenceType()->getAsRecordDecl();
+  if (!rd || !rd->getDefinition())
+    return b;
+  for (const clang::FieldDecl *f : rd->getDefinition()->fields()) {
+    std::string fname = name + "." + f->getNameAsString();
+    clang::QualType ft = f->getType();
+    if (ft->isRecordType()) {
+      b->fields[f] = freshStruct(ft, fname);
+    } else {
+      auto leaf = std::make_shared<Binding>();
+      leaf->kind = Binding::Kind::Local;
+      leaf->local = newLocal(fname, typeOf(ft));
+      b->fields[f] = leaf;
+      if (!ft->isScalarType())
+        unsupported("struct local with a non-scalar field",
+                    "field '" + fname + "' of type '" + ft.getAsString() + "'",
+                    f->getSourceRange());
+    }
+  }
+  return b;
+}
+
+void KernelExtractor::declareLocal(const clang::VarDecl *var) {
+  clang::SourceRange where = var->getSourceRange();
+  if (globalArray(var))
+    return;  // __shared__ (or device/constant) variables: one per block, not per thread
+  if (var->isStaticLocal() || var->hasGlobalStorage()) {
+    unsupported("static local variable", "'" + var->getNameAsString() + "'", where);
+    return;
+  }
+  std::string name = frames_.back().prefix + var->getNameAsString();
+  clang::QualType t = var->getType();
+  const clang::Expr *init = var->getInit();
+  auto b = std::make_shared<Binding>();
+  frames_.back().vars[var] = b;
+  if (t->isReferenceType()) {
+    if (init && init->isGLValue() && !t->getPointeeType()->isRecordType()) {
+      b->kind = Binding::Kind::Ref;
+      b->ref = lvalue(init);
+    } else if (init && t->getPointeeType()->isRecordType()) {
+      LValue lv = lvalue(init);
+      if (lv.kind == LValue::Kind::Struct) {
+        *b = *lv.binding;
+      } else {
+        *b = *freshStruct(t->getPointeeType(), name);
+        assignStruct(b, init);
+      }
+    } else {
+      b->kind = Binding::Kind::Local;
+      b->local = newLocal(name, typeOf(t));
+      if (init)
+        emitAssign(b->local, model::Expr::cast(b->local.type, rvalue(init)), where);
+    }
+    return;
+  }
+  if (const clang::ArrayType *at = ctx_.getAsArrayType(t)) {
+    (void)at;
+    model::Array a;
+    bool incomplete = false;
+    clang::QualType elem = peelDims(ctx_, t, a.dims, incomplete);
+    a.id = static_cast<unsigned>(k_.arrays.size());
+    a.name = name;
+    a.space = model::AddressSpace::Local;
+    a.origin = "local";
+    a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    a.elem = typeOf(elem);
+    a.elem_size = static_cast<unsigned>(sizeOf(elem));
+    uint64_t size = 1;
+    for (uint64_t d : a.dims)
+      size *= d;
+    a.size = size;
+    a.range = rangeOf(where);
+    k_.arrays.push_back(a);
+    b->kind = Binding::Kind::Pointer;
+    b->pointer = Pointer{Pointer::Kind::Memory, a.id,
+                         model::Expr::intConst(Type::i64(), 0), 1, {}};
+    if (init)  // element values are not tracked (loads are opaque); side effects are
+      discard(init);
+    return;
+  }
+  if (t->isPointerType()) {
+    b->kind = Binding::Kind::Pointer;
+    b->pointer.array = ~0u;  // no base yet: set by the first assignment
+    b->offset = newLocal(name + ".offset", Type::i64());
+    if (init)
+      assignPointer(b, init, where);
+    return;
+  }
+  if (t->isRecordType()) {
+    *b = *freshStruct(t, name);
+    if (init)
+      assignStruct(b, init);
+    return;
+  }
+  if (!t->isScalarType()) {
+    unsupported("local variable type", "'" + name + "' of type '" + t.getAsString() + "'",
+                where);
+    return;
+  }
+  b->kind = Binding::Kind::Local;
+  b->local = newLocal(name, typeOf(t));
+  model::ExprPtr value = init ? rvalue(init)
+                              : model::Expr::opaque(b->local.type, newId(),
+                                                    "uninitialized " + b->local.name);
+  emitAssign(b->local, model::Expr::cast(b->local.type, value), where);
+}
+
+// --- kernels ----------------------------------------------------------------------
+
+// The kernel parameters its body assigns (or whose address it takes): they become
+// Locals initialised from the parameter's value.
+struct ModifiedParams : clang::RecursiveASTVisitor<ModifiedParams> {
+  std::set<const clang::ValueDecl *> &out;
+  explicit ModifiedParams(std::set<const clang::ValueDecl *> &o) : out(o) {}
+  void mark(const clang::Expr *e) {
+    e = e->IgnoreParenImpCasts();
+    while (const auto *m = llvm::dyn_cast<clang::MemberExpr>(e))
+      e = m->getBase()->IgnoreParenImpCasts();
+    if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (llvm::isa<clang::ParmVarDecl>(d->getDecl()))
+        out.insert(d->getDecl());
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *b) {
+    if (b->isAssignmentOp())
+      mark(b->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator *u) {
+    if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf)
+      mark(u->getSubExpr());
+    return true;
+  }
+};
+
+// Binds one kernel parameter (or a field of one, `name` being its path) and lists it.
+static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &ctx,
+                      unsigned position, const std::string &name, clang::QualType t,
+                      const clang::Decl *decl, bool modified, BindingPtr &b,
+                      std::vector<model::Stmt> &prologue) {
+  b = std::make_shared<Binding>();
+  model::Param p;
+  p.position = position;
+  p.name = name;
+  p.c_type = t.getAsString(ctx.getPrintingPolicy());
+  p.type = x.typeOf(t);
+  p.range = x.rangeOf(decl->getSourceRange());
+  if (const clang::RecordDecl *rd = t->getAsRecordDecl(); rd && rd->getDefinition()) {
+    b->kind = Binding::Kind::Struct;
+    for (const clang::FieldDecl *f : rd->getDefinition()->fields())
+      bindParam(x, k, ctx, position, name + "." + f->getNameAsString(), f->getType(), f,
+                modified, b->fields[f], prologue);
+    return;
+  }
+  if (t->isPointerType() || ctx.getAsArrayType(t)) {
+    // Pointers point into global memory; array fields of a struct parameter live in
+    // (read-only) parameter space.
+    bool is_array = ctx.getAsArrayType(t) != nullptr;
+    model::Array a;
+    a.id = static_cast<unsigned>(k.arrays.size());
+    a.name = name;
+    a.origin = "param";
+    a.space = is_array ? model::AddressSpace::Constant : model::AddressSpace::Global;
+    clang::QualType elem = is_array ? t : t->getPointeeType();
+    while (const clang::ArrayType *at = ctx.getAsArrayType(elem)) {
+      if (const auto *ca = llvm::dyn_cast<clang::ConstantArrayType>(at))
+        a.dims.push_back(ca->getSize().getZExtValue());
+      elem = at->getElementType();
+    }
+    if (is_array) {
+      uint64_t size = 1;
+      for (uint64_t d : a.dims)
+        size *= d;
+      a.size = size;
+    }
+    a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx.getPrintingPolicy());
+    a.elem = x.typeOf(elem);
+    a.elem_size = static_cast<unsigned>(x.sizeOf(elem));
+    a.is_const = elem.isConstQualified() || is_array;
+    a.is_restrict = t.isRestrictQualified();
+    a.range = p.range;
+    k.arrays.push_back(a);
+    p.array = a.id;
+    b->kind = Binding::Kind::Pointer;
+    b->pointer = Pointer{Pointer::Kind::Memory, a.id,
+                         model::Expr::intConst(Type::i64(), 0), 1, {}};
+    if (modified && !is_array) {
+      b->offset = x.newLocal(name + ".offset", Type::i64());
+      model::Stmt s;
+      s.kind = model::Stmt::Kind::Assign;
+      s.local = *b->offset;
+      s.value = b->pointer.offset;
+      s.range = p.range;
+      prologue.push_back(s);
+    }
+  } else if (t->isScalarType()) {
+    model::ExprPtr value = model::Expr::param(p.type, name);
+    if (modified) {
+      b->kind = Binding::Kind::Local;
+      b->local = x.newLocal(name, p.type);
+      model::Stmt s;
+      s.kind = model::Stmt::Kind::Assign;
+      s.local = b->local;
+      s.value = value;
+      s.range = p.range;
+      prologue.push_back(s);
+    } else {
+      b->kind = Binding::Kind::Value;
+      b->value = value;
+    }
+  } else {
+    x.unsupported("parameter type", "'" + name + "' of type '" + p.c_type + "'",
+                  decl->getSourceRange());
+  }
+  k.params.push_back(p);
+}
+
+void KernelExtractor::run(const clang::FunctionDecl *kernel) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  kernel->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), /*Qualified=*/true);
+  k_.name = os.str();
+  k_.range = rangeOf(kernel->getSourceRange());
+  k_.file = k_.range.file;
+
+  ModifiedParams(modified_).TraverseStmt(kernel->getBody());
+  frames_.push_back(Frame{});
+  frames_.back().fn = kernel;
+  out_.push_back(&k_.body);
+  for (unsigned i = 0; i < kernel->getNumParams(); ++i) {
+    const clang::ParmVarDecl *p = kernel->getParamDecl(i);
+    bindParam(*this, k_, ctx_, i, p->getNameAsString(), p->getType(), p,
+              modified_.count(p) != 0, frames_.back().vars[p], k_.body);
+  }
+  stmt(kernel->getBody());
+  out_.pop_back();
+  frames_.pop_back();
+}
+
+}  // namespace detail
+
+// --- the translation unit ----------------------------------------------------------
+
+// The text after "kverify:" in the `//` comment lines right above line `line` (1-based)
+// of `text`, or at the top of the file when line == 0.
+static std::string optionsComment(llvm::StringRef text, unsigned line) {
+  llvm::SmallVector<llvm::StringRef, 0> lines;
+  text.split(lines, '\n');
+  std::string found;
+  auto take = [&](llvm::StringRef l) {
+    size_t at = l.find("kverify:");
+    if (at != llvm::StringRef::npos) {
+      if (!found.empty())
+        found += " ";
+      found += l.substr(at + 8).trim().str();
+    }
+  };
+  if (line == 0) {
+    for (llvm::StringRef l : lines) {
+      l = l.trim();
+      if (l.empty())
+        continue;
+      if (!l.starts_with("//"))
+        break;
+      take(l);
+    }
+    return found;
+  }
+  for (unsigned i = line - 1; i-- > 0;) {
+    llvm::StringRef l = lines[i].trim();
+    if (!l.starts_with("//"))
+      break;
+    take(l);
+  }
+  return found;
+}
+
+namespace {
+struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
+  clang::SourceManager &sm;
+  std::vector<const clang::FunctionDecl *> kernels;
+  std::vector<const clang::FunctionTemplateDecl *> uninstantiated;
+  std::set<const clang::FunctionDecl *> seen;
+  explicit KernelFinder(clang::SourceManager &s) : sm(s) {}
+
+  bool isKernelHere(const clang::FunctionDecl *fd) const {
+    return fd->hasAttr<clang::CUDAGlobalAttr>() &&
+           sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
+  }
+  void add(const clang::FunctionDecl *fd) {
+    if (fd->doesThisDeclarationHaveABody() && seen.insert(fd).second)
+      kernels.push_back(fd);
+  }
+  bool VisitFunctionDecl(clang::FunctionDecl *fd) {
+    if (isKernelHere(fd) && !fd->isDependentContext())
+      add(fd);
+    return true;
+  }
+  bool VisitFunctionTemplateDecl(clang::FunctionTemplateDecl *td) {
+    const clang::FunctionDecl *fd = td->getTemplatedDecl();
+    if (!isKernelHere(fd) || !fd->doesThisDeclarationHaveABody())
+      return true;
+    bool any = false;
+    for (const clang::FunctionDecl *spec : td->specializations()) {
+      if (spec->isTemplateInstantiation() && spec->doesThisDeclarationHaveABody()) {
+        add(spec);
+        any = true;
+      }
+    }
+    if (!any)
+      uninstantiated.push_back(td);
+    return true;
+  }
+};
+}  // namespace
+
+void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir,
+                            model::TranslationUnitModel &tu) {
+  clang::SourceManager &sm = ctx.getSourceManager();
+  llvm::StringRef text = sm.getBufferData(sm.getMainFileID());
+  tu.options = optionsComment(text, 0);
+
+  KernelFinder finder(sm);
+  finder.TraverseAST(ctx);
+  for (const clang::FunctionDecl *fd : finder.kernels) {
+    model::Kernel k;
+    detail::KernelExtractor(ctx, prelude_dir, k).run(fd);
+    const clang::Decl *outer = fd;
+    if (const clang::FunctionTemplateDecl *td = fd->getPrimaryTemplate())
+      outer = td;
+    clang::SourceLocation begin = sm.getExpansionLoc(outer->getBeginLoc());
+    k.options = optionsComment(text, sm.getSpellingLineNumber(begin));
+    tu.kernels.push_back(std::move(k));
+  }
+  for (const clang::FunctionTemplateDecl *td : finder.uninstantiated) {
+    model::Kernel scratch;  // only for its range helper
+    detail::KernelExtractor x(ctx, prelude_dir, scratch);
+    tu.skipped.push_back({td->getQualifiedNameAsString(),
+                          "template kernel never instantiated in this file",
+                          x.rangeOf(td->getSourceRange())});
+  }
+}
+
+}  // namespace kverify::frontend

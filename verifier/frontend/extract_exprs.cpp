@@ -1,0 +1,1347 @@
+// Expressions: rvalues, lvalues, pointers, calls (builtins and inlining), structs.
+// C semantics stay visible: every conversion is an explicit Cast, every memory read or
+// write an Access statement, every value kverify cannot compute an Opaque.
+#include "frontend/extractor.hpp"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/DeclCXX.h"
+
+namespace kverify::frontend::detail {
+
+using model::Expr;
+using model::ExprPtr;
+using model::Stmt;
+using model::Type;
+
+static const ExprPtr &zero64() {
+  static const ExprPtr z = Expr::intConst(Type::i64(), 0);
+  return z;
+}
+
+static ExprPtr addIndex(ExprPtr base, ExprPtr idx, uint64_t scale, bool subtract = false) {
+  idx = Expr::cast(Type::i64(), std::move(idx));
+  if (scale != 1)
+    idx = Expr::binary(Type::i64(), model::BinaryOp::Mul, idx,
+                       Expr::intConst(Type::i64(), static_cast<int64_t>(scale)));
+  if (base->kind == Expr::Kind::Const && base->int_value == 0 && !subtract)
+    return idx;
+  return Expr::binary(Type::i64(), subtract ? model::BinaryOp::Sub : model::BinaryOp::Add,
+                      std::move(base), idx);
+}
+
+// Strips the wrappers that do not change what an expression computes.
+static const clang::Expr *strip(const clang::Expr *e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e))
+      e = w->getSubExpr();
+    else if (const auto *c = llvm::dyn_cast<clang::ConstantExpr>(e))
+      e = c->getSubExpr();
+    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
+      e = b->getSubExpr();
+    else if (const auto *s = llvm::dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e))
+      e = s->getReplacement();
+    else if (const auto *d = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e))
+      e = d->getExpr();
+    else if (const auto *di = llvm::dyn_cast<clang::CXXDefaultInitExpr>(e))
+      e = di->getExpr();
+    else
+      return e;
+  }
+}
+
+ExprPtr KernelExtractor::opaque(clang::QualType t, const std::string &what) {
+  return Expr::opaque(typeOf(t), newId(), what);
+}
+
+ExprPtr KernelExtractor::unsupportedValue(clang::QualType t, std::string construct,
+                                          std::string detail, clang::SourceRange where) {
+  unsupported(construct, std::move(detail), where);
+  return opaque(t, "unsupported " + construct);
+}
+
+BindingPtr KernelExtractor::valueBinding(ExprPtr v) {
+  auto b = std::make_shared<Binding>();
+  b->kind = Binding::Kind::Value;
+  b->value = std::move(v);
+  return b;
+}
+
+ExprPtr KernelExtractor::snapshot(ExprPtr v, const std::string &name, clang::SourceRange where) {
+  switch (v->kind) {
+  case Expr::Kind::Const: case Expr::Kind::Param: case Expr::Kind::Builtin:
+    return v;
+  default: break;
+  }
+  model::Local tmp = newLocal(frames_.back().prefix + name, v->type);
+  emitAssign(tmp, v, where);
+  return Expr::local(tmp);
+}
+
+// --- rvalues ---------------------------------------------------------------------------
+
+ExprPtr KernelExtractor::condition(const clang::Expr *e) {
+  return Expr::cast(Type::boolean(), rvalue(e));
+}
+
+void KernelExtractor::discard(const clang::Expr *e) {
+  e = strip(e);
+  if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e);
+      u && u->isIncrementDecrementOp()) {
+    incDecValue(u, /*value_used=*/false);
+    return;
+  }
+  if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(e)) {
+    for (const clang::Expr *i : il->inits())
+      discard(i);
+    return;
+  }
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) {
+    call(c);
+    return;
+  }
+  if (e->isGLValue() && !llvm::isa<clang::BinaryOperator>(e) &&
+      !llvm::isa<clang::UnaryOperator>(e) && !llvm::isa<clang::CallExpr>(e))
+    return;  // a bare name or subscript: no load in C++ (e.g. `(void)x;`)
+  if (e->getType()->isRecordType()) {
+    BindingPtr scratch = freshStruct(e->getType(), "discarded");
+    assignStruct(scratch, e);
+    return;
+  }
+  if (e->getType()->isPointerType()) {
+    pointer(e);
+    return;
+  }
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e);
+      c && c->getCastKind() == clang::CK_ToVoid) {
+    discard(c->getSubExpr());
+    return;
+  }
+  rvalue(e);
+}
+
+ExprPtr KernelExtractor::rvalue(const clang::Expr *e) {
+  e = strip(e);
+  clang::QualType t = e->getType();
+  // Integer constant expressions (literals, enumerators, sizeof, constexpr and
+  // template constants) fold to their value.
+  if (!e->isValueDependent() && t->isIntegralOrEnumerationType() &&
+      !e->HasSideEffects(ctx_)) {
+    clang::Expr::EvalResult r;
+    if (e->EvaluateAsInt(r, ctx_) && r.Val.getInt().getBitWidth() <= 64) {
+      const llvm::APSInt &v = r.Val.getInt();
+      return Expr::intConst(typeOf(t), v.isSigned() ? v.getSExtValue()
+                                                    : static_cast<int64_t>(v.getZExtValue()));
+    }
+  }
+  if (t->isPointerType()) {
+    pointer(e);  // side effects only: pointers are values of the model only as offsets
+    return opaque(t, "pointer value " + textOf(e->getSourceRange()));
+  }
+  if (const auto *f = llvm::dyn_cast<clang::FloatingLiteral>(e))
+    return Expr::floatConst(typeOf(t), f->getValueAsApproximateDouble());
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e))
+    return cast(c);
+  if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+    Type ty = typeOf(t);
+    switch (u->getOpcode()) {
+    case clang::UO_Minus:
+      return Expr::unary(ty, model::UnaryOp::Neg, rvalue(u->getSubExpr()));
+    case clang::UO_Not:
+      return Expr::unary(ty, model::UnaryOp::BitNot, rvalue(u->getSubExpr()));
+    case clang::UO_LNot:
+      return Expr::unary(ty, model::UnaryOp::LNot, condition(u->getSubExpr()));
+    case clang::UO_Plus:
+    case clang::UO_Extension:
+      return rvalue(u->getSubExpr());
+    case clang::UO_PreInc: case clang::UO_PreDec:
+    case clang::UO_PostInc: case clang::UO_PostDec:
+      return incDecValue(u, true);
+    default:
+      break;
+    }
+  }
+  if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e))
+    return binaryOp(b);
+  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e))
+    return conditional(c);
+  if (llvm::isa<clang::CUDAKernelCallExpr>(e))
+    return unsupportedValue(t, "dynamic parallelism", "kernel launch from device code",
+                            e->getSourceRange());
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e))
+    return bindingValue(call(c), e);
+  if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+    return rvalue(m->getSubExpr());
+  if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(e); il && il->getNumInits() <= 1)
+    return il->getNumInits() ? Expr::cast(typeOf(t), rvalue(il->getInit(0)))
+                             : Expr::intConst(typeOf(t), 0);
+  if (llvm::isa<clang::CXXScalarValueInitExpr>(e) || llvm::isa<clang::ImplicitValueInitExpr>(e))
+    return t->isRealFloatingType() ? Expr::floatConst(typeOf(t), 0) : Expr::intConst(typeOf(t), 0);
+  if (e->isGLValue())
+    return load(lvalue(e), e);
+  if (llvm::isa<clang::LambdaExpr>(e))
+    return unsupportedValue(t, "lambda", textOf(e->getSourceRange()), e->getSourceRange());
+  return unsupportedValue(t, "expression", e->getStmtClassName(), e->getSourceRange());
+}
+
+ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
+  const clang::Expr *sub = c->getSubExpr();
+  Type to = typeOf(c->getType());
+  switch (c->getCastKind()) {
+  case clang::CK_LValueToRValue:
+    return load(lvalue(sub), sub);
+  case clang::CK_NoOp:
+  case clang::CK_UserDefinedConversion:
+    return Expr::cast(to, rvalue(sub));
+  case clang::CK_IntegralCast:
+  case clang::CK_IntegralToBoolean:
+  case clang::CK_FloatingToIntegral:
+  case clang::CK_IntegralToFloating:
+  case clang::CK_FloatingCast:
+  case clang::CK_FloatingToBoolean:
+    return Expr::cast(to, rvalue(sub));
+  case clang::CK_BooleanToSignedIntegral:
+    return Expr::select(condition(sub), Expr::intConst(to, -1), Expr::intConst(to, 0));
+  case clang::CK_PointerToBoolean:
+    pointer(sub);
+    return opaque(c->getType(), "pointer " + textOf(sub->getSourceRange()) + " is not null");
+  case clang::CK_ToVoid:
+    discard(sub);
+    return Expr::intConst(Type::other(), 0);
+  default:
+    return unsupportedValue(c->getType(), "cast", c->getCastKindName(), c->getSourceRange());
+  }
+}
+
+static model::BinaryOp binaryOpOf(clang::BinaryOperatorKind op, bool &ok) {
+  using B = model::BinaryOp;
+  ok = true;
+  switch (op) {
+  case clang::BO_Mul: case clang::BO_MulAssign: return B::Mul;
+  case clang::BO_Div: case clang::BO_DivAssign: return B::Div;
+  case clang::BO_Rem: case clang::BO_RemAssign: return B::Rem;
+  case clang::BO_Add: case clang::BO_AddAssign: return B::Add;
+  case clang::BO_Sub: case clang::BO_SubAssign: return B::Sub;
+  case clang::BO_Shl: case clang::BO_ShlAssign: return B::Shl;
+  case clang::BO_Shr: case clang::BO_ShrAssign: return B::Shr;
+  case clang::BO_And: case clang::BO_AndAssign: return B::BitAnd;
+  case clang::BO_Xor: case clang::BO_XorAssign: return B::BitXor;
+  case clang::BO_Or: case clang::BO_OrAssign: return B::BitOr;
+  case clang::BO_LT: return B::Lt;
+  case clang::BO_GT: return B::Gt;
+  case clang::BO_LE: return B::Le;
+  case clang::BO_GE: return B::Ge;
+  case clang::BO_EQ: return B::Eq;
+  case clang::BO_NE: return B::Ne;
+  case clang::BO_LAnd: return B::LAnd;
+  case clang::BO_LOr: return B::LOr;
+  default: ok = false; return B::Add;
+  }
+}
+
+ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
+  if (b->isAssignmentOp())
+    return assignment(b);
+  if (b->getOpcode() == clang::BO_Comma) {
+    discard(b->getLHS());
+    return rvalue(b->getRHS());
+  }
+  if (b->isLogicalOp())
+    return shortCircuit(b);
+  bool ok = false;
+  model::BinaryOp op = binaryOpOf(b->getOpcode(), ok);
+  if (!ok)
+    return unsupportedValue(b->getType(), "operator", b->getOpcodeStr().str(),
+                            b->getSourceRange());
+  Type t = typeOf(b->getType());
+  const clang::Expr *l = b->getLHS(), *r = b->getRHS();
+  if (l->getType()->isPointerType() && r->getType()->isPointerType()) {
+    // Pointer difference and comparison: meaningful within one array.
+    std::optional<Pointer> pl = pointer(l), pr = pointer(r);
+    if (pl && pr && pl->kind == Pointer::Kind::Memory && pr->kind == Pointer::Kind::Memory &&
+        pl->array == pr->array && pl->scale == pr->scale) {
+      if (op == model::BinaryOp::Sub)
+        return Expr::cast(t, Expr::binary(Type::i64(), model::BinaryOp::Div,
+                                          Expr::binary(Type::i64(), op, pl->offset, pr->offset),
+                                          Expr::intConst(Type::i64(),
+                                                         static_cast<int64_t>(pl->scale))));
+      return Expr::binary(t, op, pl->offset, pr->offset);
+    }
+    return opaque(b->getType(), "comparison of pointers " + textOf(b->getSourceRange()));
+  }
+  ExprPtr lv = rvalue(l), rv = rvalue(r);
+  if (op == model::BinaryOp::Shl || op == model::BinaryOp::Shr)
+    rv = Expr::cast(t, rv);  // the model's shifts take operands of one type
+  return Expr::binary(t, op, lv, rv);
+}
+
+ExprPtr KernelExtractor::shortCircuit(const clang::BinaryOperator *b) {
+  bool ok = false;
+  model::BinaryOp op = binaryOpOf(b->getOpcode(), ok);
+  ExprPtr l = condition(b->getLHS());
+  ExprPtr r;
+  std::vector<Stmt> rhs_effects = nested([&] { r = condition(b->getRHS()); });
+  if (!rhs_effects.empty()) {
+    // The right operand's accesses and calls happen only when the left one does not
+    // decide the result.
+    l = snapshot(l, "lhs", b->getLHS()->getSourceRange());
+    Stmt s;
+    s.kind = Stmt::Kind::If;
+    s.range = rangeOf(b->getSourceRange());
+    s.cond = op == model::BinaryOp::LAnd
+                 ? l
+                 : Expr::unary(Type::boolean(), model::UnaryOp::LNot, l);
+    s.then_body = std::move(rhs_effects);
+    emit(std::move(s));
+  }
+  return Expr::binary(Type::boolean(), op, l, r);
+}
+
+ExprPtr KernelExtractor::conditional(const clang::ConditionalOperator *c) {
+  if (c->getType()->isRecordType())
+    return unsupportedValue(c->getType(), "conditional of structs",
+                            textOf(c->getSourceRange()), c->getSourceRange());
+  Type t = typeOf(c->getType());
+  ExprPtr cond = condition(c->getCond());
+  ExprPtr a, b;
+  std::vector<Stmt> then_effects = nested([&] { a = rvalue(c->getTrueExpr()); });
+  std::vector<Stmt> else_effects = nested([&] { b = rvalue(c->getFalseExpr()); });
+  if (!then_effects.empty() || !else_effects.empty()) {
+    cond = snapshot(cond, "cond", c->getCond()->getSourceRange());
+    Stmt s;
+    s.kind = Stmt::Kind::If;
+    s.range = rangeOf(c->getSourceRange());
+    s.cond = cond;
+    s.then_body = std::move(then_effects);
+    s.else_body = std::move(else_effects);
+    emit(std::move(s));
+  }
+  return Expr::select(cond, Expr::cast(t, a), Expr::cast(t, b));
+}
+
+ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
+  const clang::Expr *lhs = b->getLHS();
+  clang::QualType lt = lhs->getType();
+  Type ty = typeOf(lt);
+  if (lt->isPointerType()) {
+    LValue lv = lvalue(lhs);
+    if (lv.kind != LValue::Kind::PointerVar) {
+      pointer(b->getRHS());
+      if (lv.kind == LValue::Kind::Memory) {
+        store(lv, opaque(lt, "pointer"), lhs);
+        return opaque(lt, "pointer");
+      }
+      return unsupportedValue(lt, "pointer assignment", textOf(b->getSourceRange()),
+                              b->getSourceRange());
+    }
+    if (b->getOpcode() == clang::BO_Assign) {
+      assignPointer(lv.binding, b->getRHS(), b->getSourceRange());
+    } else if (b->getOpcode() == clang::BO_AddAssign || b->getOpcode() == clang::BO_SubAssign) {
+      ExprPtr k = rvalue(b->getRHS());
+      std::optional<Pointer> p = pointerOfBinding(lv.binding);
+      if (p && p->kind == Pointer::Kind::Memory && lv.binding->offset)
+        emitAssign(*lv.binding->offset,
+                   addIndex(p->offset, k, p->scale, b->getOpcode() == clang::BO_SubAssign),
+                   b->getSourceRange());
+      else
+        unsupported("pointer arithmetic", textOf(b->getSourceRange()), b->getSourceRange());
+    } else {
+      unsupported("pointer arithmetic", textOf(b->getSourceRange()), b->getSourceRange());
+    }
+    return opaque(lt, "pointer");
+  }
+  // C++17: the right operand is sequenced before the left one.
+  ExprPtr value = rvalue(b->getRHS());
+  LValue lv = lvalue(lhs);
+  if (b->getOpcode() != clang::BO_Assign) {
+    const auto *ca = llvm::cast<clang::CompoundAssignOperator>(b);
+    bool ok = false;
+    model::BinaryOp op = binaryOpOf(b->getOpcode(), ok);
+    Type comp = typeOf(ca->getComputationLHSType());
+    Type res = typeOf(ca->getComputationResultType());
+    ExprPtr old = load(lv, lhs);
+    value = Expr::binary(res, op, Expr::cast(comp, old), Expr::cast(comp, value));
+  }
+  value = Expr::cast(ty, value);
+  if (lv.kind == LValue::Kind::Local) {
+    store(lv, value, lhs);
+    return Expr::local(lv.local);
+  }
+  store(lv, value, lhs);
+  return value;
+}
+
+ExprPtr KernelExtractor::incDecValue(const clang::UnaryOperator *u, bool value_used) {
+  const clang::Expr *sub = u->getSubExpr();
+  clang::QualType t = sub->getType();
+  bool inc = u->isIncrementOp();
+  if (t->isPointerType()) {
+    pointer(u);  // the pointer case lives with the pointers
+    return opaque(t, "pointer");
+  }
+  Type ty = typeOf(t);
+  LValue lv = lvalue(sub);
+  ExprPtr old = load(lv, sub);
+  if (value_used && u->isPostfix())
+    old = snapshot(old, "old", sub->getSourceRange());
+  ExprPtr one = ty.kind == Type::Kind::Float ? Expr::floatConst(ty, 1) : Expr::intConst(ty, 1);
+  ExprPtr updated =
+      Expr::binary(ty, inc ? model::BinaryOp::Add : model::BinaryOp::Sub, old, one);
+  store(lv, updated, sub);
+  if (u->isPostfix())
+    return old;
+  return lv.kind == LValue::Kind::Local ? Expr::local(lv.local) : updated;
+}
+
+// --- lvalues and memory ----------------------------------------------------------------
+
+static bool isBuiltinVar(llvm::StringRef n) {
+  return n == "threadIdx" || n == "blockIdx" || n == "blockDim" || n == "gridDim" ||
+         n == "warpSize";
+}
+
+static model::Builtin builtinOf(llvm::StringRef var, llvm::StringRef field) {
+  int base = var == "threadIdx" ? 0 : var == "blockIdx" ? 3 : var == "blockDim" ? 6 : 9;
+  int off = field == "x" ? 0 : field == "y" ? 1 : 2;
+  return static_cast<model::Builtin>(base + off);
+}
+
+LValue KernelExtractor::fromBinding(const BindingPtr &b, clang::QualType t,
+                                    const clang::Expr *where) {
+  LValue lv;
+  switch (b->kind) {
+  case Binding::Kind::Value:
+    lv.kind = LValue::Kind::Value;
+    lv.value = b->value;
+    break;
+  case Binding::Kind::Local:
+    lv.kind = LValue::Kind::Local;
+    lv.local = b->local;
+    break;
+  case Binding::Kind::Struct:
+    lv.kind = LValue::Kind::Struct;
+    lv.binding = b;
+    break;
+  case Binding::Kind::Ref:
+    return b->ref;
+  case Binding::Kind::Pointer:
+    if (ctx_.getAsArrayType(t)) {  // an array variable designates its memory
+      std::optional<Pointer> p = pointerOfBinding(b);
+      if (!p || p->kind != Pointer::Kind::Memory)
+        return lv;
+      lv.kind = LValue::Kind::Memory;
+      lv.array = p->array;
+      lv.index = p->offset;
+      uint64_t es = k_.arrays[p->array].elem_size;
+      lv.count = std::max<uint64_t>(1, sizeOf(t) / (es ? es : 1));
+    } else {
+      lv.kind = LValue::Kind::PointerVar;
+      lv.binding = b;
+    }
+    break;
+  }
+  (void)where;
+  return lv;
+}
+
+LValue KernelExtractor::declLValue(const clang::ValueDecl *d, const clang::Expr *where) {
+  const auto *var = llvm::dyn_cast<clang::VarDecl>(d);
+  if (var && inPrelude(var) && isBuiltinVar(var->getName())) {
+    if (var->getName() == "warpSize")
+      return fromBinding(valueBinding(Expr::builtinVar(model::Builtin::WarpSize)),
+                         var->getType(), where);
+    auto b = std::make_shared<Binding>();
+    b->kind = Binding::Kind::Struct;
+    if (const clang::RecordDecl *rd = var->getType()->getAsRecordDecl())
+      for (const clang::FieldDecl *f : rd->fields())
+        b->fields[f] = valueBinding(Expr::builtinVar(builtinOf(var->getName(), f->getName())));
+    return fromBinding(b, var->getType(), where);
+  }
+  if (BindingPtr b = lookup(d))
+    return fromBinding(b, d->getType(), where);
+  if (var) {
+    if (std::optional<unsigned> id = globalArray(var)) {
+      LValue lv;
+      lv.kind = LValue::Kind::Memory;
+      lv.array = *id;
+      lv.index = zero64();
+      uint64_t es = k_.arrays[*id].elem_size;
+      lv.count = std::max<uint64_t>(1, sizeOf(var->getType()) / (es ? es : 1));
+      return lv;
+    }
+    // A namespace-scope constant of floating type (integers fold earlier).
+    if (var->getType().isConstQualified() && var->getType()->isRealFloatingType())
+      if (const clang::APValue *v = var->evaluateValue(); v && v->isFloat())
+        return fromBinding(valueBinding(Expr::floatConst(typeOf(var->getType()),
+                                                         v->getFloat().convertToDouble())),
+                           var->getType(), where);
+  }
+  unsupported("reference to a variable kverify does not model",
+              "'" + d->getNameAsString() + "'", where->getSourceRange());
+  return {};
+}
+
+LValue KernelExtractor::memberLValue(const clang::MemberExpr *m) {
+  const auto *field = llvm::dyn_cast<clang::FieldDecl>(m->getMemberDecl());
+  if (!field) {
+    unsupported("member", "'" + m->getMemberDecl()->getNameAsString() + "' is not a field",
+                m->getSourceRange());
+    return {};
+  }
+  const clang::Expr *base = strip(m->getBase());
+  LValue object;
+  if (m->isArrow()) {
+    if (llvm::isa<clang::CXXThisExpr>(base->IgnoreImpCasts())) {
+      if (!frames_.back().this_object) {
+        unsupported("member of 'this'", textOf(m->getSourceRange()), m->getSourceRange());
+        return {};
+      }
+      object.kind = LValue::Kind::Struct;
+      object.binding = frames_.back().this_object;
+    } else {
+      std::optional<Pointer> p = pointer(base);
+      if (!p)
+        return {};
+      if (p->kind == Pointer::Kind::Local) {
+        unsupported("member through a pointer to a local", textOf(m->getSourceRange()),
+                    m->getSourceRange());
+        return {};
+      }
+      // p->f accesses (the whole of) the element p points to.
+      object.kind = LValue::Kind::Memory;
+      object.array = p->array;
+      object.index = p->offset;
+      object.count = p->scale;
+    }
+  } else {
+    object = lvalue(base);
+  }
+  if (object.kind == LValue::Kind::Struct) {
+    auto it = object.binding->fields.find(field);
+    if (it == object.binding->fields.end()) {
+      unsupported("member", "'" + field->getNameAsString() + "'", m->getSourceRange());
+      return {};
+    }
+    return fromBinding(it->second, field->getType(), m);
+  }
+  if (object.kind == LValue::Kind::Memory) {
+    // Field granularity is the whole element: p[i].f and p[i].g are both element i.
+    if (ctx_.getAsArrayType(field->getType())) {
+      unsupported("array field of an element in memory", textOf(m->getSourceRange()),
+                  m->getSourceRange());
+      return {};
+    }
+    return object;
+  }
+  if (object.kind != LValue::Kind::Invalid)
+    unsupported("member access", textOf(m->getSourceRange()), m->getSourceRange());
+  return {};
+}
+
+LValue KernelExtractor::lvalue(const clang::Expr *e) {
+  e = strip(e);
+  if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
+    return declLValue(d->getDecl(), e);
+  if (const auto *m = llvm::dyn_cast<clang::MemberExpr>(e))
+    return memberLValue(m);
+  if (const auto *a = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+    std::optional<Pointer> p = pointer(a->getBase());
+    ExprPtr idx = rvalue(a->getIdx());
+    if (!p)
+      return {};
+    if (p->kind == Pointer::Kind::Local) {
+      unsupported("subscript of a pointer to a local", textOf(e->getSourceRange()),
+                  e->getSourceRange());
+      return {};
+    }
+    LValue lv;
+    lv.kind = LValue::Kind::Memory;
+    lv.array = p->array;
+    lv.index = addIndex(p->offset, idx, p->scale);
+    lv.count = p->scale;
+    return lv;
+  }
+  if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+    if (u->getOpcode() == clang::UO_Deref) {
+      std::optional<Pointer> p = pointer(u->getSubExpr());
+      if (!p)
+        return {};
+      LValue lv;
+      if (p->kind == Pointer::Kind::Local) {
+        lv.kind = LValue::Kind::Local;
+        lv.local = p->local;
+        return lv;
+      }
+      lv.kind = LValue::Kind::Memory;
+      lv.array = p->array;
+      lv.index = p->offset;
+      lv.count = p->scale;
+      return lv;
+    }
+    if ((u->getOpcode() == clang::UO_PreInc || u->getOpcode() == clang::UO_PreDec) &&
+        llvm::isa<clang::DeclRefExpr>(strip(u->getSubExpr()))) {
+      incDecValue(u, false);
+      return lvalue(u->getSubExpr());
+    }
+  }
+  if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+    if (b->getOpcode() == clang::BO_Comma) {
+      discard(b->getLHS());
+      return lvalue(b->getRHS());
+    }
+    if (b->isAssignmentOp() && llvm::isa<clang::DeclRefExpr>(strip(b->getLHS()))) {
+      assignment(b);
+      return lvalue(b->getLHS());
+    }
+  }
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) {
+    if (c->getCastKind() == clang::CK_NoOp || c->getCastKind() == clang::CK_LValueBitCast ||
+        c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+        c->getCastKind() == clang::CK_DerivedToBase)
+      return lvalue(c->getSubExpr());
+  }
+  if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) {
+    const clang::Expr *sub = m->getSubExpr();
+    if (sub->getType()->isRecordType()) {
+      LValue lv;
+      lv.kind = LValue::Kind::Struct;
+      lv.binding = freshStruct(sub->getType(), "temporary");
+      assignStruct(lv.binding, sub);
+      return lv;
+    }
+    if (sub->isGLValue())
+      return lvalue(sub);
+    LValue lv;
+    lv.kind = LValue::Kind::Value;
+    lv.value = rvalue(sub);
+    return lv;
+  }
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) {
+    BindingPtr b = call(c);
+    if (b && b->kind == Binding::Kind::Struct) {
+      LValue lv;
+      lv.kind = LValue::Kind::Struct;
+      lv.binding = b;
+      return lv;
+    }
+    if (b && c->getCallReturnType(ctx_)->isReferenceType() && b->kind == Binding::Kind::Ref)
+      return b->ref;
+  }
+  unsupported("lvalue", std::string(e->getStmtClassName()) + " " + textOf(e->getSourceRange()),
+              e->getSourceRange());
+  return {};
+}
+
+ExprPtr KernelExtractor::load(const LValue &lv, const clang::Expr *where) {
+  clang::QualType t = where->getType();
+  switch (lv.kind) {
+  case LValue::Kind::Value:
+    return lv.value;
+  case LValue::Kind::Local:
+    return Expr::local(lv.local);
+  case LValue::Kind::Memory: {
+    Stmt s;
+    s.kind = Stmt::Kind::Access;
+    s.id = newId();
+    s.access = model::AccessKind::Read;
+    s.array = lv.array;
+    s.index = lv.index;
+    s.count = static_cast<unsigned>(lv.count);
+    s.text = textOf(where->getSourceRange());
+    s.range = rangeOf(where->getSourceRange());
+    unsigned id = s.id;
+    emit(std::move(s));
+    return Expr::opaque(typeOf(t), id, "load of " + k_.arrays[lv.array].name);
+  }
+  case LValue::Kind::Struct:
+  case LValue::Kind::PointerVar:
+    return opaque(t, "value of " + textOf(where->getSourceRange()));
+  case LValue::Kind::Invalid:
+    break;
+  }
+  return opaque(t, "unsupported");
+}
+
+void KernelExtractor::store(const LValue &lv, ExprPtr value, const clang::Expr *where) {
+  switch (lv.kind) {
+  case LValue::Kind::Local:
+    emitAssign(lv.local, std::move(value), where->getSourceRange());
+    return;
+  case LValue::Kind::Memory: {
+    Stmt s;
+    s.kind = Stmt::Kind::Access;
+    s.id = newId();
+    s.access = model::AccessKind::Write;
+    s.array = lv.array;
+    s.index = lv.index;
+    s.count = static_cast<unsigned>(lv.count);
+    s.text = textOf(where->getSourceRange());
+    s.range = rangeOf(where->getSourceRange());
+    emit(std::move(s));
+    return;
+  }
+  case LValue::Kind::Value:
+    unsupported("write to a read-only value", textOf(where->getSourceRange()),
+                where->getSourceRange());
+    return;
+  case LValue::Kind::Struct:
+  case LValue::Kind::PointerVar:
+    unsupported("write", textOf(where->getSourceRange()), where->getSourceRange());
+    return;
+  case LValue::Kind::Invalid:
+    return;
+  }
+}
+
+// --- pointers ------------------------------------------------------------------------
+
+uint64_t KernelExtractor::scaleOf(unsigned array, clang::QualType pointee,
+                                  const clang::Expr *where) {
+  pointee = pointee.getNonReferenceType();
+  if (pointee->isVoidType())
+    return 1;
+  uint64_t es = k_.arrays[array].elem_size, s = sizeOf(pointee);
+  if (es == 0 || s % es != 0) {
+    unsupported("pointer cast to a smaller element type",
+                "'" + k_.arrays[array].name + "' has " + std::to_string(es) +
+                    "-byte elements, accessed as '" + pointee.getAsString() + "' (" +
+                    std::to_string(s) + " bytes)",
+                where->getSourceRange());
+    return 1;
+  }
+  return s / es;
+}
+
+std::optional<Pointer> KernelExtractor::pointerOfBinding(const BindingPtr &b) {
+  if (!b || b->kind != Binding::Kind::Pointer)
+    return std::nullopt;
+  if (b->pointer.kind == Pointer::Kind::Local)
+    return b->pointer;
+  if (b->pointer.array == ~0u)
+    return std::nullopt;
+  Pointer p = b->pointer;
+  if (b->offset)
+    p.offset = Expr::local(*b->offset);
+  return p;
+}
+
+std::optional<Pointer> KernelExtractor::decay(const LValue &lv, clang::QualType pointee,
+                                              const clang::Expr *e) {
+  if (lv.kind == LValue::Kind::Memory)
+    return Pointer{Pointer::Kind::Memory, lv.array, lv.index, scaleOf(lv.array, pointee, e), {}};
+  if (lv.kind != LValue::Kind::Invalid)
+    unsupported("array", textOf(e->getSourceRange()), e->getSourceRange());
+  return std::nullopt;
+}
+
+void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *src,
+                                    clang::SourceRange where) {
+  std::optional<Pointer> p = pointer(src);
+  if (!p)
+    return;
+  bool unset = dst->pointer.array == ~0u && dst->pointer.kind == Pointer::Kind::Memory;
+  if (p->kind == Pointer::Kind::Local) {
+    if (unset)
+      dst->pointer = *p;
+    else
+      unsupported("pointer to a local variable reassigned", textOf(where), where);
+    return;
+  }
+  if (unset) {
+    dst->pointer = Pointer{Pointer::Kind::Memory, p->array, zero64(), p->scale, {}};
+  } else if (dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.array != p->array ||
+             dst->pointer.scale != p->scale) {
+    unsupported("pointer that may point into different arrays",
+                textOf(where) + " (kverify fixes a pointer variable's array at its first "
+                                "assignment)",
+                where);
+    return;
+  }
+  if (dst->offset)
+    emitAssign(*dst->offset, p->offset, where);
+  else
+    unsupported("pointer assignment", textOf(where), where);
+}
+
+std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
+  e = strip(e);
+  clang::SourceRange where = e->getSourceRange();
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) {
+    const clang::Expr *sub = c->getSubExpr();
+    switch (c->getCastKind()) {
+    case clang::CK_ArrayToPointerDecay:
+      return decay(lvalue(sub), e->getType()->getPointeeType(), e);
+    case clang::CK_LValueToRValue: {
+      LValue lv = lvalue(sub);
+      if (lv.kind == LValue::Kind::PointerVar) {
+        std::optional<Pointer> p = pointerOfBinding(lv.binding);
+        if (!p)
+          unsupported("pointer used before it is assigned", textOf(where), where);
+        return p;
+      }
+      if (lv.kind == LValue::Kind::Memory) {
+        load(lv, sub);
+        unsupported("pointer loaded from memory", textOf(where), where);
+      } else if (lv.kind != LValue::Kind::Invalid) {
+        unsupported("pointer value", textOf(where), where);
+      }
+      return std::nullopt;
+    }
+    case clang::CK_NoOp:
+    case clang::CK_BitCast:
+    case clang::CK_UncheckedDerivedToBase:
+    case clang::CK_DerivedToBase: {
+      std::optional<Pointer> p = pointer(sub);
+      if (p && p->kind == Pointer::Kind::Memory) {
+        clang::QualType pointee = e->getType()->getPointeeType();
+        if (!pointee->isVoidType())
+          p->scale = scaleOf(p->array, pointee, e);
+      }
+      return p;
+    }
+    default:
+      unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where),
+                  where);
+      return std::nullopt;
+    }
+  }
+  if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+    if (u->getOpcode() == clang::UO_AddrOf) {
+      LValue lv = lvalue(u->getSubExpr());
+      if (lv.kind == LValue::Kind::Memory)
+        return Pointer{Pointer::Kind::Memory, lv.array, lv.index,
+                       scaleOf(lv.array, u->getSubExpr()->getType(), e), {}};
+      if (lv.kind == LValue::Kind::Local)
+        return Pointer{Pointer::Kind::Local, 0, zero64(), 1, lv.local};
+      if (lv.kind != LValue::Kind::Invalid)
+        unsupported("address of", textOf(where), where);
+      return std::nullopt;
+    }
+    if (u->isIncrementDecrementOp()) {
+      LValue lv = lvalue(u->getSubExpr());
+      std::optional<Pointer> p =
+          lv.kind == LValue::Kind::PointerVar ? pointerOfBinding(lv.binding) : std::nullopt;
+      if (!p || p->kind != Pointer::Kind::Memory || !lv.binding->offset) {
+        unsupported("pointer increment", textOf(where), where);
+        return std::nullopt;
+      }
+      Pointer old = *p;
+      if (u->isPostfix())
+        old.offset = snapshot(p->offset, "old", where);
+      ExprPtr updated = addIndex(old.offset, Expr::intConst(Type::i64(), 1), p->scale,
+                                 u->isDecrementOp());
+      emitAssign(*lv.binding->offset, updated, where);
+      if (u->isPostfix())
+        return old;
+      return pointerOfBinding(lv.binding);
+    }
+  }
+  if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+    if (b->isAdditiveOp()) {
+      bool ptr_left = b->getLHS()->getType()->isPointerType();
+      std::optional<Pointer> p = pointer(ptr_left ? b->getLHS() : b->getRHS());
+      ExprPtr k = rvalue(ptr_left ? b->getRHS() : b->getLHS());
+      if (!p)
+        return std::nullopt;
+      if (p->kind != Pointer::Kind::Memory) {
+        unsupported("arithmetic on a pointer to a local", textOf(where), where);
+        return std::nullopt;
+      }
+      p->offset = addIndex(p->offset, k, p->scale, b->getOpcode() == clang::BO_Sub);
+      return p;
+    }
+    if (b->getOpcode() == clang::BO_Comma) {
+      discard(b->getLHS());
+      return pointer(b->getRHS());
+    }
+  }
+  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
+    ExprPtr cond = condition(c->getCond());
+    std::optional<Pointer> a = pointer(c->getTrueExpr()), b = pointer(c->getFalseExpr());
+    if (a && b && a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory &&
+        a->array == b->array && a->scale == b->scale)
+      return Pointer{Pointer::Kind::Memory, a->array, Expr::select(cond, a->offset, b->offset),
+                     a->scale, {}};
+    if (a && b)
+      unsupported("pointer that may point into different arrays", textOf(where), where);
+    return std::nullopt;
+  }
+  if (llvm::isa<clang::CallExpr>(e)) {
+    call(llvm::cast<clang::CallExpr>(e));
+    unsupported("call returning a pointer", textOf(where), where);
+    return std::nullopt;
+  }
+  if (e->isGLValue()) {  // e.g. a pointer variable used as an lvalue of pointer type
+    LValue lv = lvalue(e);
+    if (lv.kind == LValue::Kind::PointerVar)
+      return pointerOfBinding(lv.binding);
+    return std::nullopt;
+  }
+  unsupported("pointer expression", std::string(e->getStmtClassName()) + " " + textOf(where),
+              where);
+  return std::nullopt;
+}
+
+// --- structs ---------------------------------------------------------------------------
+
+static ExprPtr leafValue(const BindingPtr &b) {
+  if (b->kind == Binding::Kind::Local)
+    return Expr::local(b->local);
+  if (b->kind == Binding::Kind::Value)
+    return b->value;
+  return nullptr;
+}
+
+void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what,
+                                  clang::SourceRange where) {
+  for (auto &[field, leaf] : dst->fields) {
+    if (leaf->kind == Binding::Kind::Struct)
+      havocStruct(leaf, what, where);
+    else if (leaf->kind == Binding::Kind::Local)
+      emitAssign(leaf->local, Expr::opaque(leaf->local.type, newId(), what), where);
+  }
+}
+
+void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src,
+                                 clang::SourceRange where) {
+  for (auto &[field, leaf] : dst->fields) {
+    auto it = src->fields.find(field);
+    if (it == src->fields.end()) {
+      unsupported("struct copy between different types", textOf(where), where);
+      return;
+    }
+    if (leaf->kind == Binding::Kind::Struct)
+      copyStruct(leaf, it->second, where);
+    else if (leaf->kind == Binding::Kind::Local)
+      if (ExprPtr v = leafValue(it->second))
+        emitAssign(leaf->local, v, where);
+  }
+}
+
+// Assigns `values` (in field order) to the leaves of `dst`, recursing into sub-structs.
+static std::vector<const clang::FieldDecl *> fieldsOf(clang::QualType t) {
+  std::vector<const clang::FieldDecl *> out;
+  if (const clang::RecordDecl *rd = t->getAsRecordDecl(); rd && rd->getDefinition())
+    for (const clang::FieldDecl *f : rd->getDefinition()->fields())
+      out.push_back(f);
+  return out;
+}
+
+void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src) {
+  src = strip(src);
+  clang::SourceRange where = src->getSourceRange();
+  if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(src))
+    return assignStruct(dst, m->getSubExpr());
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(src);
+      c && (c->getCastKind() == clang::CK_NoOp ||
+            c->getCastKind() == clang::CK_ConstructorConversion ||
+            llvm::isa<clang::CXXFunctionalCastExpr>(c)))
+    return assignStruct(dst, c->getSubExpr());
+  if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(src)) {
+    const clang::CXXConstructorDecl *ctor = ce->getConstructor();
+    if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1)
+      return assignStruct(dst, ce->getArg(0));
+    if (ctor->isDefaultConstructor() && ctor->isTrivial())
+      return havocStruct(dst, "uninitialized", where);
+    if (dst->fields.empty()) {  // an empty class (a cooperative group): nothing to model
+      for (const clang::Expr *a : ce->arguments())
+        discard(a);
+      return;
+    }
+    unsupported("constructor call", textOf(where), where);
+    return havocStruct(dst, "unsupported constructor", where);
+  }
+  if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(src)) {
+    std::vector<const clang::FieldDecl *> fields = fieldsOf(src->getType());
+    for (size_t i = 0; i < fields.size(); ++i) {
+      BindingPtr leaf = dst->fields[fields[i]];
+      const clang::Expr *init = i < il->getNumInits() ? il->getInit(i) : nullptr;
+      if (leaf->kind == Binding::Kind::Struct) {
+        if (init)
+          assignStruct(leaf, init);
+        else
+          havocStruct(leaf, "zero", where);
+      } else if (leaf->kind == Binding::Kind::Local) {
+        emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0),
+                   where);
+      }
+    }
+    return;
+  }
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(src)) {
+    const clang::FunctionDecl *fn = c->getDirectCallee();
+    if (fn && inPrelude(fn) && !fn->hasBody() &&
+        classifyBuiltin(fn->getName().str()).kind == BuiltinKind::MakeVector) {
+      std::vector<const clang::FieldDecl *> fields = fieldsOf(src->getType());
+      for (size_t i = 0; i < fields.size() && i < c->getNumArgs(); ++i)
+        if (BindingPtr leaf = dst->fields[fields[i]]; leaf->kind == Binding::Kind::Local)
+          emitAssign(leaf->local, rvalue(c->getArg(i)), where);
+      return;
+    }
+    BindingPtr result = call(c);
+    if (result && result->kind == Binding::Kind::Struct)
+      return copyStruct(dst, result, where);
+    if (result && result->kind == Binding::Kind::Ref && result->ref.binding)
+      return copyStruct(dst, result->ref.binding, where);
+    return havocStruct(dst, "result of " + textOf(where), where);
+  }
+  if (src->isGLValue()) {
+    LValue lv = lvalue(src);
+    if (lv.kind == LValue::Kind::Struct)
+      return copyStruct(dst, lv.binding, where);
+    if (lv.kind == LValue::Kind::Memory) {
+      load(lv, src);
+      return havocStruct(dst, "load of " + k_.arrays[lv.array].name, where);
+    }
+    return havocStruct(dst, "unsupported", where);
+  }
+  unsupported("struct value", std::string(src->getStmtClassName()) + " " + textOf(where), where);
+  havocStruct(dst, "unsupported", where);
+}
+
+// --- calls ---------------------------------------------------------------------------
+
+ExprPtr KernelExtractor::bindingValue(const BindingPtr &b, const clang::Expr *where) {
+  if (b) {
+    if (ExprPtr v = leafValue(b))
+      return v;
+    if (b->kind == Binding::Kind::Ref)
+      return load(b->ref, where);
+  }
+  return opaque(where->getType(), "value of " + textOf(where->getSourceRange()));
+}
+
+static bool hasPointerParams(const clang::FunctionDecl *fn) {
+  for (const clang::ParmVarDecl *p : fn->parameters()) {
+    clang::QualType t = p->getType();
+    if (t->isPointerType() || t->isReferenceType() || t->isArrayType())
+      return true;
+  }
+  return fn->isVariadic();
+}
+
+BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
+  clang::SourceRange where = c->getSourceRange();
+  if (llvm::isa<clang::CUDAKernelCallExpr>(c)) {
+    unsupported("dynamic parallelism", "kernel launch from device code: " + textOf(where),
+                where);
+    return nullptr;
+  }
+  const clang::FunctionDecl *fn = c->getDirectCallee();
+  if (!fn) {
+    unsupported("call through a function pointer", textOf(where), where);
+    return nullptr;
+  }
+  // Assignment of structs is a call of the implicit operator=.
+  if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(c);
+      op && op->getOperator() == clang::OO_Equal) {
+    const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(fn);
+    if (method && (method->isTrivial() || method->isDefaulted()) && c->getNumArgs() == 2) {
+      LValue lv = lvalue(c->getArg(0));
+      if (lv.kind == LValue::Kind::Struct) {
+        assignStruct(lv.binding, c->getArg(1));
+        auto b = std::make_shared<Binding>();
+        b->kind = Binding::Kind::Ref;
+        b->ref = lv;
+        return b;
+      }
+      BindingPtr scratch = freshStruct(c->getArg(1)->getType(), "value");
+      assignStruct(scratch, c->getArg(1));
+      store(lv, opaque(c->getType(), "struct"), c->getArg(0));
+      return nullptr;
+    }
+  }
+  if (inPrelude(fn) && !fn->hasBody())  // before clang's builtins: __syncthreads is both
+    return builtin(c, fn);
+  if (fn->getBuiltinID() != 0) {
+    if (fn->getBuiltinID() == clang::Builtin::BI__builtin_expect && c->getNumArgs() == 2)
+      return valueBinding(rvalue(c->getArg(0)));
+    if (hasPointerParams(fn)) {
+      unsupported("builtin function with pointer arguments", fn->getNameAsString(), where);
+      return nullptr;
+    }
+    for (const clang::Expr *a : c->arguments())
+      discard(a);
+    return fn->getReturnType()->isVoidType()
+               ? nullptr
+               : valueBinding(opaque(fn->getReturnType(), "call of " + fn->getNameAsString()));
+  }
+  const clang::FunctionDecl *def = nullptr;
+  if (fn->hasBody(def))
+    return inlineCall(c, def);
+  if (hasPointerParams(fn)) {
+    unsupported("unknown external function with pointer arguments",
+                "'" + fn->getQualifiedNameAsString() + "' has no body kverify can see",
+                where);
+    return nullptr;
+  }
+  for (const clang::Expr *a : c->arguments())
+    discard(a);
+  if (fn->getReturnType()->isVoidType())
+    return nullptr;
+  return valueBinding(opaque(fn->getReturnType(), "call of " + fn->getNameAsString()));
+}
+
+BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
+  std::string name = fn->getNameAsString();
+  clang::SourceRange where = c->getSourceRange();
+  BuiltinInfo info = classifyBuiltin(name);
+  clang::QualType ret = fn->getReturnType();
+  auto arg = [&](unsigned i) { return c->getArg(i); };
+  auto barrier = [&](model::BarrierKind kind, ExprPtr mask, ExprPtr pred) {
+    Stmt s;
+    s.kind = Stmt::Kind::Barrier;
+    s.barrier = kind;
+    s.what = name;
+    s.mask = std::move(mask);
+    s.cond = std::move(pred);
+    s.range = rangeOf(where);
+    emit(std::move(s));
+  };
+  auto memoryAccess = [&](model::AccessKind kind, const clang::Expr *ptr) -> std::optional<unsigned> {
+    std::optional<Pointer> p = pointer(ptr);
+    if (!p)
+      return std::nullopt;
+    if (p->kind == Pointer::Kind::Local) {  // e.g. sincosf(x, &s, &c)
+      if (kind != model::AccessKind::Read)
+        emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
+      return std::nullopt;
+    }
+    Stmt s;
+    s.kind = Stmt::Kind::Access;
+    s.id = newId();
+    s.access = kind;
+    s.array = p->array;
+    s.index = p->offset;
+    s.count = static_cast<unsigned>(p->scale);
+    if (kind == model::AccessKind::Atomic)
+      s.atomic_op = name;
+    s.text = textOf(where);
+    s.range = rangeOf(where);
+    unsigned id = s.id;
+    emit(std::move(s));
+    return id;
+  };
+  auto twoInts = [&](ExprPtr &a, ExprPtr &b) {
+    Type t = typeOf(ret);
+    a = snapshot(Expr::cast(t, rvalue(arg(0))), name + ".a", where);
+    b = snapshot(Expr::cast(t, rvalue(arg(1))), name + ".b", where);
+  };
+  switch (info.kind) {
+  case BuiltinKind::BlockBarrier:
+    barrier(model::BarrierKind::Block, nullptr, nullptr);
+    return nullptr;
+  case BuiltinKind::PredicateBarrier:
+    barrier(model::BarrierKind::Block, nullptr, condition(arg(0)));
+    return valueBinding(opaque(ret, "result of " + name));
+  case BuiltinKind::WarpBarrier:
+    barrier(model::BarrierKind::Warp, Expr::cast(Type::u32(), rvalue(arg(0))), nullptr);
+    return nullptr;
+  case BuiltinKind::GridBarrier:
+    barrier(model::BarrierKind::Grid, nullptr, nullptr);
+    return nullptr;
+  case BuiltinKind::Fence: {
+    Stmt s;
+    s.kind = Stmt::Kind::Fence;
+    s.fence = info.scope;
+    s.what = name;
+    s.range = rangeOf(where);
+    emit(std::move(s));
+    return nullptr;
+  }
+  case BuiltinKind::Assume: {
+    Stmt s;
+    s.kind = Stmt::Kind::Assume;
+    s.cond = condition(arg(0));
+    s.range = rangeOf(where);
+    emit(std::move(s));
+    return nullptr;
+  }
+  case BuiltinKind::Atomic: {
+    for (unsigned i = 1; i < c->getNumArgs(); ++i)
+      discard(arg(i));
+    memoryAccess(model::AccessKind::Atomic, arg(0));
+    return valueBinding(opaque(ret, "result of " + name));
+  }
+  case BuiltinKind::Ldg: {
+    std::optional<unsigned> id = memoryAccess(model::AccessKind::Read, arg(0));
+    if (id)
+      return valueBinding(Expr::opaque(typeOf(ret), *id, "load via __ldg"));
+    return valueBinding(opaque(ret, "load via __ldg"));
+  }
+  case BuiltinKind::Min:
+  case BuiltinKind::Max:
+    if (typeOf(ret).kind == Type::Kind::Int) {
+      ExprPtr a, b;
+      twoInts(a, b);
+      auto lt = Expr::binary(Type::boolean(), model::BinaryOp::Lt, a, b);
+      return valueBinding(info.kind == BuiltinKind::Min ? Expr::select(lt, a, b)
+                                                        : Expr::select(lt, b, a));
+    }
+    break;
+  case BuiltinKind::Abs:
+    if (typeOf(ret).kind == Type::Kind::Int) {
+      Type t = typeOf(ret);
+      ExprPtr x = snapshot(Expr::cast(t, rvalue(arg(0))), name + ".x", where);
+      auto neg = Expr::binary(Type::boolean(), model::BinaryOp::Lt, x, Expr::intConst(t, 0));
+      return valueBinding(Expr::select(neg, Expr::unary(t, model::UnaryOp::Neg, x), x));
+    }
+    break;
+  case BuiltinKind::Mul24: {
+    // The product of the sign-extended low 24 bits of each operand.
+    ExprPtr a, b;
+    twoInts(a, b);
+    auto eight = Expr::intConst(Type::i32(), 8);
+    auto sext24 = [&](ExprPtr x) {
+      return Expr::binary(Type::i32(), model::BinaryOp::Shr,
+                          Expr::binary(Type::i32(), model::BinaryOp::Shl, x, eight), eight);
+    };
+    return valueBinding(Expr::binary(Type::i32(), model::BinaryOp::Mul, sext24(a), sext24(b)));
+  }
+  case BuiltinKind::UMul24: {
+    ExprPtr a, b;
+    twoInts(a, b);
+    auto low = Expr::intConst(Type::u32(), 0xffffff);
+    return valueBinding(Expr::binary(
+        Type::u32(), model::BinaryOp::Mul,
+        Expr::binary(Type::u32(), model::BinaryOp::BitAnd, a, low),
+        Expr::binary(Type::u32(), model::BinaryOp::BitAnd, b, low)));
+  }
+  case BuiltinKind::SurfaceWrite:
+    unsupported("surface write", textOf(where), where);
+    return nullptr;
+  case BuiltinKind::MakeVector: {
+    BindingPtr b = freshStruct(ret, name);
+    assignStruct(b, c);
+    return b;
+  }
+  case BuiltinKind::Opaque:
+    break;
+  }
+  // Opaque: math, conversions, shuffles, votes, texture reads, printf. Pointer
+  // arguments (other than string literals) are out-parameters or reads.
+  for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+    const clang::Expr *a = arg(i);
+    if (llvm::isa<clang::StringLiteral>(a->IgnoreParenImpCasts()))
+      continue;
+    if (a->getType()->isPointerType()) {
+      bool read_only = a->getType()->getPointeeType().isConstQualified();
+      memoryAccess(read_only ? model::AccessKind::Read : model::AccessKind::Write, a);
+    } else {
+      discard(a);
+    }
+  }
+  if (ret->isVoidType())
+    return nullptr;
+  return valueBinding(opaque(ret, "call of " + name));
+}
+
+void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param,
+                                   const clang::Expr *arg) {
+  clang::QualType t = param->getType();
+  std::string name = frame.prefix + param->getNameAsString();
+  auto b = std::make_shared<Binding>();
+  clang::SourceRange where = arg->getSourceRange();
+  if (t->isReferenceType() && t->getPointeeType()->isRecordType()) {
+    LValue lv = lvalue(arg);
+    if (lv.kind == LValue::Kind::Struct) {
+      b = lv.binding;
+    } else {
+      b = freshStruct(t->getPointeeType(), name);
+      if (lv.kind == LValue::Kind::Memory)
+        load(lv, arg);
+      havocStruct(b, "struct argument", where);
+    }
+  } else if (t->isReferenceType()) {
+    b->kind = Binding::Kind::Ref;
+    b->ref = lvalue(arg);
+    if (b->ref.kind == LValue::Kind::Memory)  // the callee sees the address at call time
+      b->ref.index = snapshot(b->ref.index, name + ".index", where);
+  } else if (t->isPointerType()) {
+    b->kind = Binding::Kind::Pointer;
+    b->pointer.array = ~0u;
+    b->offset = newLocal(name + ".offset", Type::i64());
+    assignPointer(b, arg, where);
+  } else if (t->isRecordType()) {
+    b = freshStruct(t, name);
+    assignStruct(b, arg);
+  } else if (t->isScalarType()) {
+    b->kind = Binding::Kind::Local;
+    b->local = newLocal(name, typeOf(t));
+    emitAssign(b->local, rvalue(arg), where);
+  } else {
+    unsupported("parameter type", "'" + name + "' of type '" + t.getAsString() + "'", where);
+  }
+  frame.vars[param] = b;
+}
+
+BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
+  clang::SourceRange where = c->getSourceRange();
+  for (const Frame &f : frames_) {
+    if (f.fn && f.fn->getCanonicalDecl() == fn->getCanonicalDecl()) {
+      unsupported("recursion", "'" + fn->getQualifiedNameAsString() + "' calls itself", where);
+      return nullptr;
+    }
+  }
+  Frame frame;
+  frame.fn = fn;
+  frame.prefix = fn->getNameAsString() + ".";
+  Stmt inl;
+  inl.kind = Stmt::Kind::Inlined;
+  inl.function = fn->getQualifiedNameAsString();
+  inl.range = rangeOf(where);
+  inl.body = nested([&] {
+    // Arguments are evaluated in the caller's frame.
+    unsigned first = 0;
+    const clang::Expr *object = nullptr;
+    if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(c)) {
+      object = mc->getImplicitObjectArgument();
+    } else if (llvm::isa<clang::CXXOperatorCallExpr>(c) && llvm::isa<clang::CXXMethodDecl>(fn)) {
+      object = c->getArg(0);
+      first = 1;
+    }
+    if (object) {
+      const clang::Expr *o = strip(object)->IgnoreImpCasts();
+      if (llvm::isa<clang::CXXThisExpr>(o)) {
+        frame.this_object = frames_.back().this_object;
+      } else if (!object->getType()->isPointerType()) {
+        LValue lv = lvalue(object);
+        if (lv.kind == LValue::Kind::Struct)
+          frame.this_object = lv.binding;
+      }
+      if (!frame.this_object) {
+        const auto *rd = llvm::cast<clang::CXXMethodDecl>(fn)->getParent();
+        if (!rd->field_empty())
+          unsupported("member call on an object kverify does not model", textOf(where), where);
+        frame.this_object = std::make_shared<Binding>();
+        frame.this_object->kind = Binding::Kind::Struct;
+      }
+    }
+    if (c->getNumArgs() - first > fn->getNumParams())
+      unsupported("variadic function", fn->getQualifiedNameAsString(), where);
+    for (unsigned i = 0; i < fn->getNumParams() && first + i < c->getNumArgs(); ++i)
+      bindArgument(frame, fn->getParamDecl(i), c->getArg(first + i));
+    clang::QualType ret = fn->getReturnType();
+    if (ret->isRecordType()) {
+      frame.result = freshStruct(ret, frame.prefix + "result");
+    } else if (ret->isPointerType() || ret->isReferenceType()) {
+      unsupported("function returning a pointer or reference",
+                  "'" + fn->getQualifiedNameAsString() + "'", where);
+    } else if (!ret->isVoidType()) {
+      frame.result = std::make_shared<Binding>();
+      frame.result->kind = Binding::Kind::Local;
+      frame.result->local = newLocal(frame.prefix + "result", typeOf(ret));
+    }
+    if (const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(fn->getBody());
+        body && !body->body_empty())
+      frame.last = body->body_back();
+    frames_.push_back(frame);
+    stmt(fn->getBody());
+    frame.result = frames_.back().result;
+    frames_.pop_back();
+  });
+  emit(std::move(inl));
+  return frame.result;
+}
+
+}  // namespace kverify::frontend::detail

@@ -1,0 +1,148 @@
+// Statements: control flow, declarations, returns. Unknown statement kinds are
+// reported as unsupported, never skipped.
+#include "frontend/extractor.hpp"
+
+#include "clang/AST/StmtCXX.h"
+
+namespace kverify::frontend::detail {
+
+using model::Expr;
+using model::Stmt;
+
+void KernelExtractor::emitAssign(const model::Local &l, model::ExprPtr value,
+                                 clang::SourceRange where) {
+  Stmt s;
+  s.kind = Stmt::Kind::Assign;
+  s.local = l;
+  s.value = Expr::cast(l.type, std::move(value));
+  s.range = rangeOf(where);
+  emit(std::move(s));
+}
+
+static Stmt simple(Stmt::Kind kind, model::SourceRange range) {
+  Stmt s;
+  s.kind = kind;
+  s.range = std::move(range);
+  return s;
+}
+
+void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
+                           const clang::Expr *cond, const clang::VarDecl *cond_var,
+                           const clang::Stmt *body, const clang::Expr *inc,
+                           clang::SourceRange where) {
+  if (init)
+    stmt(init);
+  Stmt l = simple(Stmt::Kind::Loop, rangeOf(where));
+  l.loop = kind;
+  model::ExprPtr c;
+  std::vector<Stmt> pre;
+  if (kind != model::LoopKind::Do) {
+    pre = nested([&] {
+      if (cond_var)
+        declareLocal(cond_var);
+      if (cond)
+        c = condition(cond);
+    });
+  }
+  l.body = nested([&] {
+    if (!pre.empty()) {
+      // A condition with side effects is evaluated at the top of each iteration.
+      for (Stmt &s : pre)
+        emit(std::move(s));
+      Stmt exit = simple(Stmt::Kind::If, rangeOf(cond ? cond->getSourceRange() : where));
+      exit.cond = Expr::unary(model::Type::boolean(), model::UnaryOp::LNot, c);
+      exit.then_body.push_back(simple(Stmt::Kind::Break, exit.range));
+      emit(std::move(exit));
+      c = nullptr;
+    }
+    stmt(body);
+  });
+  l.step = nested([&] {
+    if (inc)
+      discard(inc);
+    if (kind == model::LoopKind::Do)
+      c = condition(cond);
+  });
+  l.cond = c;
+  emit(std::move(l));
+}
+
+void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {
+  Frame &f = frames_.back();
+  const clang::Expr *value = r->getRetValue();
+  if (value && f.result) {
+    if (f.result->kind == Binding::Kind::Struct)
+      assignStruct(f.result, value);
+    else
+      emitAssign(f.result->local, rvalue(value), r->getSourceRange());
+  } else if (value) {
+    discard(value);
+  }
+  if (frames_.size() == 1 || r != f.last)
+    emit(simple(Stmt::Kind::Return, rangeOf(r->getSourceRange())));
+}
+
+void KernelExtractor::stmt(const clang::Stmt *s) {
+  if (!s)
+    return;
+  clang::SourceRange where = s->getSourceRange();
+  if (const auto *cs = llvm::dyn_cast<clang::CompoundStmt>(s)) {
+    for (const clang::Stmt *c : cs->body())
+      stmt(c);
+  } else if (const auto *ds = llvm::dyn_cast<clang::DeclStmt>(s)) {
+    for (const clang::Decl *d : ds->decls())
+      if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d))
+        declareLocal(v);
+  } else if (llvm::isa<clang::NullStmt>(s)) {
+  } else if (const auto *as = llvm::dyn_cast<clang::AttributedStmt>(s)) {
+    stmt(as->getSubStmt());  // #pragma unroll and the like
+  } else if (const auto *ls = llvm::dyn_cast<clang::LabelStmt>(s)) {
+    stmt(ls->getSubStmt());
+  } else if (const auto *is = llvm::dyn_cast<clang::IfStmt>(s)) {
+    if (is->getInit())
+      stmt(is->getInit());
+    if (is->isConstexpr()) {
+      bool taken = is->getCond()->EvaluateKnownConstInt(ctx_).getBoolValue();
+      stmt(taken ? is->getThen() : is->getElse());
+      return;
+    }
+    if (is->getConditionVariable())
+      declareLocal(is->getConditionVariable());
+    Stmt i = simple(Stmt::Kind::If, rangeOf(where));
+    i.cond = condition(is->getCond());
+    i.then_body = nested([&] { stmt(is->getThen()); });
+    i.else_body = nested([&] { stmt(is->getElse()); });
+    emit(std::move(i));
+  } else if (const auto *fs = llvm::dyn_cast<clang::ForStmt>(s)) {
+    loop(model::LoopKind::For, fs->getInit(), fs->getCond(), fs->getConditionVariable(),
+         fs->getBody(), fs->getInc(), where);
+  } else if (const auto *ws = llvm::dyn_cast<clang::WhileStmt>(s)) {
+    loop(model::LoopKind::While, nullptr, ws->getCond(), ws->getConditionVariable(),
+         ws->getBody(), nullptr, where);
+  } else if (const auto *dos = llvm::dyn_cast<clang::DoStmt>(s)) {
+    loop(model::LoopKind::Do, nullptr, dos->getCond(), nullptr, dos->getBody(), nullptr,
+         where);
+  } else if (const auto *rs = llvm::dyn_cast<clang::ReturnStmt>(s)) {
+    returnStmt(rs);
+  } else if (llvm::isa<clang::BreakStmt>(s)) {
+    emit(simple(Stmt::Kind::Break, rangeOf(where)));
+  } else if (llvm::isa<clang::ContinueStmt>(s)) {
+    emit(simple(Stmt::Kind::Continue, rangeOf(where)));
+  } else if (llvm::isa<clang::GotoStmt>(s) || llvm::isa<clang::IndirectGotoStmt>(s)) {
+    unsupported("goto", textOf(where), where);
+  } else if (llvm::isa<clang::AsmStmt>(s)) {
+    unsupported("inline asm", textOf(where), where);
+  } else if (llvm::isa<clang::SwitchStmt>(s)) {
+    unsupported("switch", "switch statements are not modelled; use if/else", where);
+  } else if (llvm::isa<clang::CXXForRangeStmt>(s)) {
+    unsupported("range-based for", textOf(where), where);
+  } else if (llvm::isa<clang::CXXTryStmt>(s)) {
+    unsupported("try", "exceptions in device code", where);
+  } else if (const auto *e = llvm::dyn_cast<clang::Expr>(s)) {
+    discard(e);
+  } else {
+    unsupported("statement", s->getStmtClassName(), where);
+  }
+}
+
+}  // namespace kverify::frontend::detail

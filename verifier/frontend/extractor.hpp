@@ -1,0 +1,172 @@
+#pragma once
+// Internal to the front end: the AST -> model translation of one kernel, split over
+// extract_decls.cpp (kernels, parameters, arrays, variables), extract_stmts.cpp
+// (statements) and extract_exprs.cpp (expressions, lvalues, pointers, calls).
+//
+// Translation is a single walk that emits model statements into the innermost open
+// statement list (`out_`), the way a code generator emits instructions: expression
+// side effects (loads, stores, inlined calls) are emitted before the statement that
+// uses their value, conditional ones under an If.
+
+#include "frontend/builtins.hpp"
+#include "model/model.hpp"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kverify::frontend {
+
+// Models every kernel defined in the main file of `ctx` into `tu`.
+void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir,
+                            model::TranslationUnitModel &tu);
+
+namespace detail {
+
+struct Binding;
+using BindingPtr = std::shared_ptr<Binding>;
+
+// A pointer value: `offset` (i64) elements of the array's element type from the
+// array's start; one pointee element spans `scale` array elements. Kind::Local is
+// the address of a scalar local (no arithmetic allowed).
+struct Pointer {
+  enum class Kind { Memory, Local } kind = Kind::Memory;
+  unsigned array = 0;
+  model::ExprPtr offset;
+  uint64_t scale = 1;
+  model::Local local;
+};
+
+// What an lvalue expression designates.
+struct LValue {
+  enum class Kind { Invalid, Value, Local, Memory, Struct, PointerVar } kind = Kind::Invalid;
+  model::ExprPtr value;  // Value: read-only (a kernel parameter, a builtin)
+  model::Local local;    // Local
+  unsigned array = 0;    // Memory: `count` elements of `array` from `index`
+  model::ExprPtr index;
+  uint64_t count = 1;
+  BindingPtr binding;    // Struct, PointerVar: the variable
+};
+
+// What a C variable (or struct field, or reference) stands for.
+struct Binding {
+  enum class Kind { Value, Local, Pointer, Struct, Ref } kind = Kind::Value;
+  model::ExprPtr value;                 // Value
+  model::Local local;                   // Local
+  Pointer pointer;                      // Pointer: the base and initial offset
+  std::optional<model::Local> offset;   // Pointer: the mutable offset, when assigned
+  std::map<const clang::FieldDecl *, BindingPtr> fields;  // Struct
+  LValue ref;                           // Ref
+};
+
+// One function being translated: the kernel, or an inlined __device__ function.
+struct Frame {
+  const clang::FunctionDecl *fn = nullptr;
+  std::map<const clang::ValueDecl *, BindingPtr> vars;
+  BindingPtr this_object;            // member calls: the object
+  BindingPtr result;                 // non-void callees: where `return e` puts e
+  const clang::Stmt *last = nullptr; // the body's last statement: its return needs no Return
+  std::string prefix;                // prepended to local names ("f.")
+};
+
+class KernelExtractor {
+public:
+  KernelExtractor(clang::ASTContext &ctx, std::string prelude_dir, model::Kernel &kernel);
+  void run(const clang::FunctionDecl *kernel);
+
+  // --- extract_decls.cpp
+  model::Type typeOf(clang::QualType t) const;
+  uint64_t sizeOf(clang::QualType t) const;
+  model::SourceRange rangeOf(clang::SourceRange r) const;
+  std::string textOf(clang::SourceRange r) const;
+  bool inPrelude(const clang::Decl *d) const;
+  void unsupported(std::string construct, std::string detail, clang::SourceRange where);
+  model::Local newLocal(const std::string &name, model::Type type);
+  unsigned newId() { return next_id_++; }
+  // The array of a __shared__, __device__ or __constant__ variable, registering it.
+  std::optional<unsigned> globalArray(const clang::VarDecl *var);
+  void declareLocal(const clang::VarDecl *var);
+  // A binding of fresh Locals for every scalar leaf of a struct type.
+  BindingPtr freshStruct(clang::QualType t, const std::string &name);
+  BindingPtr lookup(const clang::ValueDecl *d);
+
+  // --- extract_stmts.cpp
+  void stmt(const clang::Stmt *s);
+  void emit(model::Stmt s) { out_.back()->push_back(std::move(s)); }
+  // Runs `body` with statements going into a fresh list, which it returns.
+  template <class F> std::vector<model::Stmt> nested(F body) {
+    std::vector<model::Stmt> list;
+    out_.push_back(&list);
+    body();
+    out_.pop_back();
+    return list;
+  }
+  void emitAssign(const model::Local &l, model::ExprPtr value, clang::SourceRange where);
+
+  // --- extract_exprs.cpp
+  model::ExprPtr rvalue(const clang::Expr *e);
+  model::ExprPtr condition(const clang::Expr *e);  // as bool
+  void discard(const clang::Expr *e);
+  LValue lvalue(const clang::Expr *e);
+  std::optional<Pointer> pointer(const clang::Expr *e);
+  model::ExprPtr load(const LValue &lv, const clang::Expr *where);
+  void store(const LValue &lv, model::ExprPtr value, const clang::Expr *where);
+  // Initialises or assigns struct `dst` from `src`.
+  void assignStruct(const BindingPtr &dst, const clang::Expr *src);
+  void assignPointer(const BindingPtr &dst, const clang::Expr *src, clang::SourceRange where);
+  // Calls: the result as a Binding (scalar Local/Value, Struct), or null for void.
+  BindingPtr call(const clang::CallExpr *c);
+
+private:
+  model::ExprPtr opaque(clang::QualType t, const std::string &what);
+  model::ExprPtr unsupportedValue(clang::QualType t, std::string construct,
+                                  std::string detail, clang::SourceRange where);
+  model::ExprPtr binaryOp(const clang::BinaryOperator *b);
+  model::ExprPtr assignment(const clang::BinaryOperator *b);
+  model::ExprPtr conditional(const clang::ConditionalOperator *c);
+  model::ExprPtr shortCircuit(const clang::BinaryOperator *b);
+  model::ExprPtr cast(const clang::CastExpr *c);
+  model::ExprPtr bindingValue(const BindingPtr &b, const clang::Expr *where);
+  LValue memberLValue(const clang::MemberExpr *m);
+  LValue declLValue(const clang::ValueDecl *d, const clang::Expr *where);
+  std::optional<Pointer> pointerOfBinding(const BindingPtr &b);
+  std::optional<Pointer> decay(const LValue &lv, clang::QualType pointee, const clang::Expr *e);
+  uint64_t scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where);
+  BindingPtr builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  BindingPtr inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  void bindArgument(Frame &frame, const clang::ParmVarDecl *param, const clang::Expr *arg);
+  BindingPtr valueBinding(model::ExprPtr v);
+  model::ExprPtr snapshot(model::ExprPtr v, const std::string &name, clang::SourceRange where);
+  LValue fromBinding(const BindingPtr &b, clang::QualType t, const clang::Expr *where);
+  void copyStruct(const BindingPtr &dst, const BindingPtr &src, clang::SourceRange where);
+  void havocStruct(const BindingPtr &dst, const std::string &what, clang::SourceRange where);
+  model::ExprPtr incDecValue(const clang::UnaryOperator *u, bool value_used);
+  void loop(model::LoopKind kind, const clang::Stmt *init, const clang::Expr *cond,
+            const clang::VarDecl *cond_var, const clang::Stmt *body, const clang::Expr *inc,
+            clang::SourceRange where);
+  void returnStmt(const clang::ReturnStmt *r);
+
+  clang::ASTContext &ctx_;
+  clang::SourceManager &sm_;
+  std::string prelude_dir_;
+  model::Kernel &k_;
+  std::vector<Frame> frames_;
+  std::vector<std::vector<model::Stmt> *> out_;
+  std::map<const clang::VarDecl *, unsigned> global_arrays_;
+  std::optional<unsigned> extern_shared_;  // all extern __shared__ arrays alias this one
+  std::set<const clang::ValueDecl *> modified_;  // kernel parameters the body assigns
+  unsigned next_id_ = 1;                         // ids of Locals, Accesses, Opaques
+
+  friend struct ModifiedParams;
+};
+
+}  // namespace detail
+}  // namespace kverify::frontend

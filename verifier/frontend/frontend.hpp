@@ -1,0 +1,35 @@
+#pragma once
+// The front end: .cu sources in, kernel models out (see model/model.hpp).
+// Clang-free interface; the libTooling work happens in driver.cpp and extract_*.cpp.
+
+#include "model/model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace kverify::frontend {
+
+struct Options {
+  std::vector<std::string> extra_args;  // compiler arguments given after `--`
+  std::string compile_commands_dir;     // -p: a directory holding compile_commands.json
+  std::string prelude_dir;              // empty: locatePrelude()
+  bool print_diagnostics = true;        // clang's diagnostics to stderr, like a compiler
+};
+
+// Parses one file and models each kernel defined in it. Never throws: a file that does
+// not parse gives parsed == false and clang's diagnostics.
+model::TranslationUnitModel parseFile(const std::string &path, const Options &options);
+
+// The clang command line used for `path` (for tests and --verbose use).
+std::vector<std::string> clangArguments(const std::string &path, const Options &options);
+
+// Expands the command line's inputs: files as given, directories searched recursively
+// for *.cu and *.cuh (sorted). Appends a message to `errors` for each missing input.
+std::vector<std::string> collectSources(const std::vector<std::string> &inputs,
+                                        std::vector<std::string> &errors);
+
+// The prelude directory: $KVERIFY_PRELUDE_DIR, else <exe>/../share/kverify/prelude when
+// installed, else the source tree's verifier/frontend/prelude.
+std::string locatePrelude();
+
+}  // namespace kverify::frontend

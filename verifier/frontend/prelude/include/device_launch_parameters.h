@@ -1,0 +1,2 @@
+// kverify stub: threadIdx, blockIdx, blockDim, gridDim, warpSize come from the prelude.
+#pragma once

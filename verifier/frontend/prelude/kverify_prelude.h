@@ -1,0 +1,232 @@
+// kverify's CUDA prelude: force-included before every parsed file, in place of the CUDA
+// toolkit headers (clang 19 cannot parse CUDA 13's). It declares what device code uses;
+// the front end recognises the body-less functions declared here by name (see
+// frontend/builtins.cpp), so a declaration here is a promise that the front end models it.
+// Functions defined here with bodies (cooperative groups) are inlined like user code.
+#pragma once
+#define __KVERIFY__ 1
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 12000
+#endif
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+#define __KV_DH__ __host__ __device__
+
+typedef unsigned long __kv_size_t;
+
+// --- built-in variables and vector types -------------------------------------------
+#define __KV_VEC1(name, T) struct name##1 { T x; };
+#define __KV_VEC2(name, T, A) struct __align__(A) name##2 { T x, y; };
+#define __KV_VEC3(name, T) struct name##3 { T x, y, z; };
+#define __KV_VEC4(name, T, A) struct __align__(A) name##4 { T x, y, z, w; };
+#define __KV_VECS(name, T)                                                               \
+  __KV_VEC1(name, T) __KV_VEC2(name, T, 2 * sizeof(T)) __KV_VEC3(name, T)                \
+  __KV_VEC4(name, T, (4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))                          \
+  __KV_DH__ name##1 make_##name##1(T x);                                                 \
+  __KV_DH__ name##2 make_##name##2(T x, T y);                                            \
+  __KV_DH__ name##3 make_##name##3(T x, T y, T z);                                       \
+  __KV_DH__ name##4 make_##name##4(T x, T y, T z, T w);
+__KV_VECS(char, signed char)
+__KV_VECS(uchar, unsigned char)
+__KV_VECS(short, short)
+__KV_VECS(ushort, unsigned short)
+__KV_VECS(int, int)
+__KV_VECS(uint, unsigned int)
+__KV_VECS(long, long)
+__KV_VECS(ulong, unsigned long)
+__KV_VECS(longlong, long long)
+__KV_VECS(ulonglong, unsigned long long)
+__KV_VECS(float, float)
+__KV_VECS(double, double)
+#undef __KV_VEC1
+#undef __KV_VEC2
+#undef __KV_VEC3
+#undef __KV_VEC4
+#undef __KV_VECS
+
+struct dim3 {
+  unsigned int x, y, z;
+  __KV_DH__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  __KV_DH__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+
+extern const __device__ uint3 threadIdx;
+extern const __device__ uint3 blockIdx;
+extern const __device__ dim3 blockDim;
+extern const __device__ dim3 gridDim;
+extern const __device__ int warpSize;
+
+// --- synchronisation ---------------------------------------------------------------
+__device__ void __syncthreads();
+__device__ int __syncthreads_count(int predicate);
+__device__ int __syncthreads_and(int predicate);
+__device__ int __syncthreads_or(int predicate);
+__device__ void __syncwarp(unsigned int mask = 0xffffffffu);
+__device__ void __threadfence_block();
+__device__ void __threadfence();
+__device__ void __threadfence_system();
+__device__ void __kverify_grid_sync();          // grid-wide barrier (cooperative groups)
+__device__ void __kverify_assume(bool cond);    // see <kverify.h>: KV_ASSUME(cond)
+
+// --- atomics (all families, with _block and _system scopes) ---------------------------
+#define __KV_ATOMIC(name, T) \
+  __device__ T name(T *address, T val); \
+  __device__ T name##_block(T *address, T val); \
+  __device__ T name##_system(T *address, T val);
+#define __KV_ATOMIC_CAS(T) \
+  __device__ T atomicCAS(T *address, T compare, T val); \
+  __device__ T atomicCAS_block(T *address, T compare, T val); \
+  __device__ T atomicCAS_system(T *address, T compare, T val);
+__KV_ATOMIC(atomicAdd, int) __KV_ATOMIC(atomicAdd, unsigned int)
+__KV_ATOMIC(atomicAdd, unsigned long long) __KV_ATOMIC(atomicAdd, float)
+__KV_ATOMIC(atomicAdd, double)
+__KV_ATOMIC(atomicSub, int) __KV_ATOMIC(atomicSub, unsigned int)
+__KV_ATOMIC(atomicExch, int) __KV_ATOMIC(atomicExch, unsigned int)
+__KV_ATOMIC(atomicExch, unsigned long long) __KV_ATOMIC(atomicExch, float)
+__KV_ATOMIC(atomicMin, int) __KV_ATOMIC(atomicMin, unsigned int)
+__KV_ATOMIC(atomicMin, unsigned long long) __KV_ATOMIC(atomicMin, long long)
+__KV_ATOMIC(atomicMax, int) __KV_ATOMIC(atomicMax, unsigned int)
+__KV_ATOMIC(atomicMax, unsigned long long) __KV_ATOMIC(atomicMax, long long)
+__KV_ATOMIC(atomicInc, unsigned int) __KV_ATOMIC(atomicDec, unsigned int)
+__KV_ATOMIC(atomicAnd, int) __KV_ATOMIC(atomicAnd, unsigned int)
+__KV_ATOMIC(atomicAnd, unsigned long long)
+__KV_ATOMIC(atomicOr, int) __KV_ATOMIC(atomicOr, unsigned int)
+__KV_ATOMIC(atomicOr, unsigned long long)
+__KV_ATOMIC(atomicXor, int) __KV_ATOMIC(atomicXor, unsigned int)
+__KV_ATOMIC(atomicXor, unsigned long long)
+__KV_ATOMIC_CAS(int) __KV_ATOMIC_CAS(unsigned int) __KV_ATOMIC_CAS(unsigned long long)
+__KV_ATOMIC_CAS(unsigned short)
+#undef __KV_ATOMIC
+#undef __KV_ATOMIC_CAS
+
+// --- warp shuffles and votes (values, not memory accesses) ---------------------------
+#define __KV_SHFL(T) \
+  __device__ T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32); \
+  __device__ T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32); \
+  __device__ T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32); \
+  __device__ T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32);
+__KV_SHFL(int) __KV_SHFL(unsigned int) __KV_SHFL(long) __KV_SHFL(unsigned long)
+__KV_SHFL(long long) __KV_SHFL(unsigned long long) __KV_SHFL(float) __KV_SHFL(double)
+#undef __KV_SHFL
+__device__ int __all_sync(unsigned mask, int predicate);
+__device__ int __any_sync(unsigned mask, int predicate);
+__device__ unsigned __ballot_sync(unsigned mask, int predicate);
+__device__ unsigned __activemask();
+__device__ unsigned __match_any_sync(unsigned mask, int value);
+__device__ int __reduce_add_sync(unsigned mask, int value);
+
+// --- integer intrinsics ----------------------------------------------------------------
+__device__ int __mul24(int x, int y);
+__device__ unsigned __umul24(unsigned x, unsigned y);
+__device__ int __mulhi(int x, int y);
+__device__ unsigned __umulhi(unsigned x, unsigned y);
+__device__ long long __mul64hi(long long x, long long y);
+__device__ unsigned long long __umul64hi(unsigned long long x, unsigned long long y);
+__device__ int __popc(unsigned x);
+__device__ int __popcll(unsigned long long x);
+__device__ int __clz(int x);
+__device__ int __clzll(long long x);
+__device__ int __ffs(int x);
+__device__ int __ffsll(long long x);
+__device__ unsigned __brev(unsigned x);
+__device__ unsigned long long __brevll(unsigned long long x);
+__device__ unsigned __byte_perm(unsigned x, unsigned y, unsigned s);
+__device__ unsigned __sad(int x, int y, unsigned z);
+__device__ unsigned __usad(unsigned x, unsigned y, unsigned z);
+__device__ int __hadd(int x, int y);
+__device__ int __rhadd(int x, int y);
+__device__ unsigned __uhadd(unsigned x, unsigned y);
+__device__ unsigned __urhadd(unsigned x, unsigned y);
+__KV_DH__ int min(int a, int b);
+__KV_DH__ unsigned min(unsigned a, unsigned b);
+__KV_DH__ long long min(long long a, long long b);
+__KV_DH__ unsigned long long min(unsigned long long a, unsigned long long b);
+__KV_DH__ float min(float a, float b);
+__KV_DH__ double min(double a, double b);
+__KV_DH__ int max(int a, int b);
+__KV_DH__ unsigned max(unsigned a, unsigned b);
+__KV_DH__ long long max(long long a, long long b);
+__KV_DH__ unsigned long long max(unsigned long long a, unsigned long long b);
+__KV_DH__ float max(float a, float b);
+__KV_DH__ double max(double a, double b);
+__KV_DH__ int umin(unsigned a, unsigned b);
+__KV_DH__ int umax(unsigned a, unsigned b);
+extern "C" __KV_DH__ int abs(int a);
+extern "C" __KV_DH__ long labs(long a);
+extern "C" __KV_DH__ long long llabs(long long a);
+
+// --- floating-point intrinsics and conversions ------------------------------------------
+__device__ float __saturatef(float x);
+__device__ float __expf(float x);
+__device__ float __exp10f(float x);
+__device__ float __logf(float x);
+__device__ float __log2f(float x);
+__device__ float __log10f(float x);
+__device__ float __powf(float x, float y);
+__device__ float __sinf(float x);
+__device__ float __cosf(float x);
+__device__ float __tanf(float x);
+__device__ void __sincosf(float x, float *s, float *c);
+__device__ float __fdividef(float x, float y);
+__device__ float __frcp_rn(float x);
+__device__ float __fsqrt_rn(float x);
+__device__ float __frsqrt_rn(float x);
+__device__ float __fadd_rn(float x, float y);
+__device__ float __fsub_rn(float x, float y);
+__device__ float __fmul_rn(float x, float y);
+__device__ float __fdiv_rn(float x, float y);
+__device__ float __fmaf_rn(float x, float y, float z);
+__device__ double __dadd_rn(double x, double y);
+__device__ double __dmul_rn(double x, double y);
+__device__ double __fma_rn(double x, double y, double z);
+__device__ int __float2int_rn(float x);
+__device__ int __float2int_rz(float x);
+__device__ int __float2int_rd(float x);
+__device__ int __float2int_ru(float x);
+__device__ unsigned __float2uint_rn(float x);
+__device__ unsigned __float2uint_rz(float x);
+__device__ float __int2float_rn(int x);
+__device__ float __uint2float_rn(unsigned x);
+__device__ int __float_as_int(float x);
+__device__ unsigned __float_as_uint(float x);
+__device__ float __int_as_float(int x);
+__device__ float __uint_as_float(unsigned x);
+__device__ long long __double_as_longlong(double x);
+__device__ double __longlong_as_double(long long x);
+__device__ int __double2int_rn(double x);
+__device__ float __double2float_rn(double x);
+
+// --- texture and surface objects: read-only opaque values --------------------------------
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t tex, int x);
+template <class T> __device__ T tex1D(cudaTextureObject_t tex, float x);
+template <class T> __device__ T tex2D(cudaTextureObject_t tex, float x, float y);
+template <class T> __device__ T tex3D(cudaTextureObject_t tex, float x, float y, float z);
+template <class T> __device__ T surf1Dread(cudaSurfaceObject_t surf, int x);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t surf, int x, int y);
+template <class T> __device__ void surf1Dwrite(T data, cudaSurfaceObject_t surf, int x);
+template <class T> __device__ void surf2Dwrite(T data, cudaSurfaceObject_t surf, int x, int y);
+
+// --- read-only cache loads: modelled as reads of *p ------------------------------------
+template <class T> __device__ T __ldg(const T *p);
+
+// --- the host side of kernel launches (parsed, never modelled) ---------------------------
+typedef struct CUstream_st *cudaStream_t;
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, __kv_size_t shared = 0,
+                                 cudaStream_t stream = 0);
+extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block,
+                                                __kv_size_t shared = 0, void *stream = 0);

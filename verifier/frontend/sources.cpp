@@ -1,0 +1,60 @@
+// Input expansion and prelude lookup: no Clang here, only LLVM Support.
+#include "frontend/frontend.hpp"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <algorithm>
+
+namespace kverify::frontend {
+
+static bool isCudaSource(llvm::StringRef path) {
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  return ext == ".cu" || ext == ".cuh";
+}
+
+std::vector<std::string> collectSources(const std::vector<std::string> &inputs,
+                                        std::vector<std::string> &errors) {
+  std::vector<std::string> files;
+  for (const std::string &input : inputs) {
+    if (!llvm::sys::fs::exists(input)) {
+      errors.push_back("no such file or directory: '" + input + "'");
+      continue;
+    }
+    if (!llvm::sys::fs::is_directory(input)) {
+      files.push_back(input);
+      continue;
+    }
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (llvm::sys::fs::recursive_directory_iterator it(input, ec), end; it != end && !ec;
+         it.increment(ec)) {
+      if (it->type() == llvm::sys::fs::file_type::regular_file && isCudaSource(it->path()))
+        found.push_back(it->path());
+    }
+    if (ec)
+      errors.push_back("cannot read directory '" + input + "': " + ec.message());
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+// Any function of this binary serves to find the executable's path.
+static void anchor() {}
+
+std::string locatePrelude() {
+  if (std::optional<std::string> env = llvm::sys::Process::GetEnv("KVERIFY_PRELUDE_DIR"))
+    return *env;
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, (void *)&anchor);
+  if (!exe.empty()) {
+    llvm::SmallString<256> installed(llvm::sys::path::parent_path(exe));
+    llvm::sys::path::append(installed, "..", "share", "kverify", "prelude");
+    if (llvm::sys::fs::exists(installed + "/kverify_prelude.h"))
+      return std::string(installed);
+  }
+  return KVERIFY_PRELUDE_SOURCE_DIR;
+}
+
+}  // namespace kverify::frontend

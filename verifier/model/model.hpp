@@ -1,0 +1,263 @@
+#pragma once
+// The kernel model: what kverify's front end understood of each CUDA kernel.
+//
+// A handful of small algebraic types (in the spirit of Faial's protocol IR):
+//   Type  - the C type of a value (integer width + signedness, bool, float, pointer)
+//   Expr  - immutable, shared expression trees over parameters, builtins, locals and
+//           opaque values
+//   Stmt  - the structured body: memory accesses, barriers, control flow, assignments
+//   Kernel, TranslationUnitModel - the containers
+// No Clang types appear here: the analysis builds on this header alone.
+// The JSON form (kverify --dump-model) is documented in SCHEMA.md next to this file.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kverify::model {
+
+// A place in a source file (1-based lines and columns; end is the last character).
+struct SourceRange {
+  std::string file;
+  unsigned line = 0, col = 0, end_line = 0, end_col = 0;
+  bool valid() const { return line != 0; }
+};
+
+// The C type of a value. Integers are bit-vectors of `bits` bits with C signedness;
+// bool is its own kind (1 bit). Pointers only appear in pointer comparisons.
+struct Type {
+  enum class Kind { Bool, Int, Float, Pointer, Other };
+  Kind kind = Kind::Other;
+  unsigned bits = 0;
+  bool is_signed = false;
+
+  static Type boolean() { return {Kind::Bool, 1, false}; }
+  static Type integer(unsigned bits, bool is_signed) { return {Kind::Int, bits, is_signed}; }
+  static Type i32() { return integer(32, true); }
+  static Type u32() { return integer(32, false); }
+  static Type i64() { return integer(64, true); }
+  static Type floating(unsigned bits) { return {Kind::Float, bits, true}; }
+  static Type pointer() { return {Kind::Pointer, 64, false}; }
+  static Type other() { return {Kind::Other, 0, false}; }
+
+  bool isIntegral() const { return kind == Kind::Bool || kind == Kind::Int; }
+  // "bool", "i32", "u8", "f32", "ptr", "other".
+  std::string name() const;
+  friend bool operator==(const Type &a, const Type &b) {
+    return a.kind == b.kind && a.bits == b.bits && a.is_signed == b.is_signed;
+  }
+  friend bool operator!=(const Type &a, const Type &b) { return !(a == b); }
+};
+
+// CUDA's built-in variables. All are u32 except warpSize (i32).
+enum class Builtin {
+  ThreadIdxX, ThreadIdxY, ThreadIdxZ,
+  BlockIdxX, BlockIdxY, BlockIdxZ,
+  BlockDimX, BlockDimY, BlockDimZ,
+  GridDimX, GridDimY, GridDimZ,
+  WarpSize,
+};
+const char *builtinName(Builtin b);  // "threadIdx.x", ..., "warpSize"
+
+enum class UnaryOp { Neg, LNot, BitNot };
+// C's binary operators. Comparisons and LAnd/LOr yield bool; operands of arithmetic
+// operators already have the common type (the usual conversions are explicit Casts).
+// Shr is arithmetic for signed operands and logical for unsigned ones; Div/Rem truncate.
+enum class BinaryOp {
+  Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
+  Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr,
+};
+const char *unaryOpName(UnaryOp op);    // "-", "!", "~"
+const char *binaryOpName(BinaryOp op);  // "+", "<", "&&", ...
+
+// A thread-private, mutable variable (a C local, a parameter of an inlined function,
+// a front-end temporary, or the offset of a pointer variable). `id` is unique within
+// a kernel; `name` is for people.
+struct Local {
+  std::string name;
+  unsigned id = 0;
+  Type type;
+};
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+// An expression. Which fields matter depends on `kind`:
+//   Const   - int_value (Int/Bool; 64-bit unsigned constants keep their bit pattern)
+//             or float_value (Float)
+//   Param   - name: a scalar kernel parameter, or a field path "p.n" of a struct one
+//   Builtin - builtin
+//   Local   - name, id (see Local)
+//   Opaque  - id, what: an unknown value, fresh per thread and per evaluation of the
+//             node (a load from memory, the result of an atomic, an unmodelled call).
+//             A load's opaque has the id of its Access statement.
+//   Unary   - unary_op, args[0]
+//   Binary  - binary_op, args[0], args[1]
+//   Select  - args[0] ? args[1] : args[2]
+//   Cast    - args[0] converted to `type` (C conversion: truncation, sign/zero
+//             extension by the source's signedness, int<->float, x != 0 for bool)
+struct Expr {
+  enum class Kind { Const, Param, Builtin, Local, Opaque, Unary, Binary, Select, Cast };
+  Kind kind = Kind::Const;
+  Type type;
+  int64_t int_value = 0;
+  double float_value = 0;
+  std::string name;
+  unsigned id = 0;
+  std::string what;
+  Builtin builtin = Builtin::ThreadIdxX;
+  UnaryOp unary_op = UnaryOp::Neg;
+  BinaryOp binary_op = BinaryOp::Add;
+  std::vector<ExprPtr> args;
+
+  static ExprPtr intConst(Type t, int64_t v);
+  static ExprPtr floatConst(Type t, double v);
+  static ExprPtr param(Type t, std::string name);
+  static ExprPtr builtinVar(Builtin b);
+  static ExprPtr local(const Local &l);
+  static ExprPtr opaque(Type t, unsigned id, std::string what);
+  static ExprPtr unary(Type t, UnaryOp op, ExprPtr a);
+  static ExprPtr binary(Type t, BinaryOp op, ExprPtr a, ExprPtr b);
+  static ExprPtr select(ExprPtr c, ExprPtr a, ExprPtr b);  // type of a
+  static ExprPtr cast(Type t, ExprPtr a);                  // no-op when a has type t
+};
+
+// C-like text of an expression, with explicit casts: "(i64)threadIdx.x * 16 + n".
+std::string toString(const Expr &e);
+inline std::string toString(const ExprPtr &e) { return e ? toString(*e) : "<none>"; }
+
+enum class AddressSpace { Global, Shared, Local, Constant };
+enum class AccessKind { Read, Write, Atomic };
+enum class BarrierKind { Block, Warp, Grid };
+enum class FenceScope { Block, Device, System };
+enum class LoopKind { For, While, Do };
+const char *addressSpaceName(AddressSpace s);  // "global", "shared", "local", "constant"
+const char *accessKindName(AccessKind k);      // "read", "write", "atomic"
+const char *barrierKindName(BarrierKind k);    // "block", "warp", "grid"
+const char *fenceScopeName(FenceScope s);      // "block", "device", "system"
+const char *loopKindName(LoopKind k);          // "for", "while", "do"
+
+// A statement. Which fields matter depends on `kind`:
+//   Access   - id, array, access, index, count, atomic_op, text: `count` consecutive
+//              elements starting at element `index` (an i64 Expr, in elements of the
+//              array's element type, multi-dimensional indices flattened row-major).
+//              `a[i] += v` and `a[i]++` are a Read then a Write.
+//   Barrier  - barrier, what ("__syncthreads", "__syncwarp", "cg::thread_block::sync"...),
+//              mask (Warp: the u32 lane mask; null otherwise), cond (the predicate of
+//              __syncthreads_count/_and/_or, else null)
+//   Fence    - fence (a __threadfence*: orders memory, does not synchronize)
+//   If       - cond, then_body, else_body
+//   Loop     - loop, cond (null means true), body, step. Semantics:
+//              For/While: while (cond) { body; step }   Do: do { body; step } while (cond)
+//              `continue` jumps to step. A `for` init is emitted before the Loop.
+//   Assign   - local = value
+//   Assume   - cond may be assumed (from __kverify_assume / KV_ASSUME)
+//   Return   - leaves the innermost Inlined region, or the kernel when there is none
+//   Break, Continue - of the innermost Loop
+//   Inlined  - function, body: an inlined __device__ call (parameters and the result
+//              are Locals assigned inside body)
+struct Stmt {
+  enum class Kind { Access, Barrier, Fence, If, Loop, Assign, Assume, Return, Break,
+                    Continue, Inlined };
+  Kind kind = Kind::Assign;
+  SourceRange range;
+  // Access
+  unsigned id = 0;
+  unsigned array = 0;  // index into Kernel::arrays
+  AccessKind access = AccessKind::Read;
+  ExprPtr index;
+  unsigned count = 1;
+  std::string atomic_op;
+  std::string text;
+  // Barrier / Fence
+  BarrierKind barrier = BarrierKind::Block;
+  FenceScope fence = FenceScope::Device;
+  std::string what;
+  ExprPtr mask;
+  // If / Loop / Assume / Barrier predicate
+  ExprPtr cond;
+  std::vector<Stmt> then_body, else_body;
+  // Loop
+  LoopKind loop = LoopKind::For;
+  std::vector<Stmt> body, step;
+  // Assign
+  Local local;
+  ExprPtr value;
+  // Inlined (body)
+  std::string function;
+};
+
+// A scalar kernel parameter, or a scalar leaf of a struct parameter ("p.n").
+// Pointer parameters (and pointer fields) are listed here too, with `array` naming the
+// Array they point into.
+struct Param {
+  unsigned position = 0;   // position in the kernel's parameter list
+  std::string name;        // "n", or "p.dst" for a field of struct parameter p
+  std::string c_type;      // as written, e.g. "const float *"
+  Type type;
+  std::optional<unsigned> array;  // pointers: index into Kernel::arrays
+  SourceRange range;
+};
+
+// A base object that accesses address: a pointer parameter's memory, a shared array
+// (or shared scalar), a thread-private local array, a __device__/__constant__ variable.
+struct Array {
+  unsigned id = 0;               // its index in Kernel::arrays
+  std::string name;
+  AddressSpace space = AddressSpace::Global;
+  std::string origin;            // "param", "shared", "local", "device_var", "constant_var"
+  std::string elem_c_type;       // "float"
+  Type elem;                     // Other for structs/vectors
+  unsigned elem_size = 0;        // bytes
+  std::vector<uint64_t> dims;    // static dimensions; empty for pointers and scalars
+  std::optional<uint64_t> size;  // total elements when known (scalars: 1)
+  bool is_extern = false;        // extern __shared__ (dynamic size)
+  bool is_const = false;         // pointee is const (read-only)
+  bool is_restrict = false;
+  SourceRange range;
+};
+
+// Something the front end does not model: the kernel's verdict must be `unsupported`.
+struct Unsupported {
+  std::string construct;  // "recursion", "inline asm", "goto", ...
+  std::string detail;
+  SourceRange range;
+};
+
+struct Kernel {
+  std::string name;  // with template arguments for instantiations: "reduce<256>"
+  std::string file;
+  SourceRange range;
+  std::vector<Param> params;
+  std::vector<Array> arrays;
+  std::vector<Local> locals;  // every Local the body uses
+  std::vector<Stmt> body;
+  std::vector<Unsupported> unsupported;
+  std::string options;        // text after "kverify:" in a comment just above the kernel
+};
+
+// A template kernel that was never instantiated: nothing to verify, listed so users see it.
+struct SkippedKernel {
+  std::string name;
+  std::string reason;
+  SourceRange range;
+};
+
+struct Diagnostic {
+  std::string severity;  // "error", "warning", "note", "fatal"
+  std::string message;
+  SourceRange range;
+};
+
+struct TranslationUnitModel {
+  std::string file;
+  bool parsed = false;  // false: the file does not parse; see diagnostics
+  std::vector<Kernel> kernels;
+  std::vector<SkippedKernel> skipped;
+  std::vector<Diagnostic> diagnostics;
+  std::string options;  // text after "kverify:" in a comment at the top of the file
+};
+
+}  // namespace kverify::model
