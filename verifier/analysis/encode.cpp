@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
@@ -325,11 +327,8 @@ void Encoder::setup() {
   base.push_back(z3::ult(gdim[0], u32(uint64_t(1) << 31)));
   base.push_back(z3::ule(gdim[1], u32(65535)));
   base.push_back(z3::ule(gdim[2], u32(65535)));
-  for (int d = 0; d < 3; ++d)
-    base.push_back(z3::ule(z64(gdim[d]) * z64(bdim[d]), c.bv_val(uint64_t(1) << 31, 64)));
   assumptions.push_back("distinct pointer parameters do not alias");
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
-  assumptions.push_back("gridDim*blockDim < 2^31 in each dimension");
   assumptions.push_back("loop induction variables do not wrap around");
 
   for (const model::Param &p : K.params) {
@@ -821,6 +820,7 @@ void Exec::loop(const Stmt &s) {
                                  : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w),
                                            amt64.extract(w - 1, 0));
           if (w == 64) amt = amt64;
+          if (cf.op == ClosedForm::Shl) side.push_back(z3::lshr(z3::shl(x0, amt), amt) == x0);
           v = cf.op == ClosedForm::Shl    ? z3::shl(x0, amt)
               : cf.op == ClosedForm::LShr ? z3::lshr(x0, amt)
                                           : z3::ashr(x0, amt);
@@ -1004,12 +1004,25 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                                 std::optional<z3::model> &m) {
   S.push();
   S.add(q);
+  if (const char *dump = std::getenv("KVERIFY_DUMP_QUERIES")) {
+    static int n = 0;
+    std::string path = std::string(dump) + "/q" + std::to_string(n++) + ".smt2";
+    if (FILE *f = std::fopen(path.c_str(), "w")) {
+      std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
+      std::fclose(f);
+    }
+  }
   z3::check_result r = z3::unknown;
+  auto t0 = std::chrono::steady_clock::now();
   try {
     r = S.check();
   } catch (const z3::exception &) {
     r = z3::unknown;
   }
+  if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+    std::fprintf(stderr, "[kverify] %s: %s in %.1f ms\n", name.c_str(),
+                 r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   if (r == z3::sat) m = S.get_model();
   S.pop();
   if (r == z3::unknown && !unknown) {

@@ -4,6 +4,7 @@
 #include "frontend/frontend.hpp"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -20,6 +21,15 @@ namespace kverify::frontend {
 namespace {
 
 // Records clang's diagnostics in the model and, optionally, prints them as clang would.
+// A diagnostic's %select argument, or -1.
+int64_t intArg(const clang::Diagnostic &info, unsigned i) {
+  if (info.getArgKind(i) == clang::DiagnosticsEngine::ak_sint)
+    return info.getArgSInt(i);
+  if (info.getArgKind(i) == clang::DiagnosticsEngine::ak_uint)
+    return static_cast<int64_t>(info.getArgUInt(i));
+  return -1;
+}
+
 class RecordingConsumer : public clang::DiagnosticConsumer {
 public:
   RecordingConsumer(model::TranslationUnitModel &tu, bool print) : tu_(tu) {
@@ -37,8 +47,23 @@ public:
     if (printer_)
       printer_->EndSourceFile();
   }
+  std::vector<model::SourceRange> device_launches;  // the suppressed errors' locations
+
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
+    // Clang rejects device-side kernel launches outright; kverify reports them as the
+    // unsupported construct "dynamic parallelism" instead (the extractor sees the launch).
+    if (level == clang::DiagnosticsEngine::Error &&
+        info.getID() == clang::diag::err_ref_bad_target && info.getNumArgs() >= 4 &&
+        intArg(info, 0) == 1 /* a __global__ */ && intArg(info, 1) == 0 /* function */ &&
+        (intArg(info, 3) == 0 || intArg(info, 3) == 1) /* in device code */) {
+      suppressed_note_ = true;
+      device_launches.push_back(rangeOf(info));
+      return;
+    }
+    if (level == clang::DiagnosticsEngine::Note && suppressed_note_)
+      return;  // the note that belongs to the suppressed error
+    suppressed_note_ = false;
     DiagnosticConsumer::HandleDiagnostic(level, info);
     if (printer_)
       printer_->HandleDiagnostic(level, info);
@@ -53,21 +78,28 @@ public:
     llvm::SmallString<128> msg;
     info.FormatDiagnostic(msg);
     d.message = std::string(msg);
+    d.range = rangeOf(info);
+    tu_.diagnostics.push_back(std::move(d));
+  }
+
+  static model::SourceRange rangeOf(const clang::Diagnostic &info) {
+    model::SourceRange r;
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       clang::PresumedLoc p =
           info.getSourceManager().getPresumedLoc(info.getSourceManager().getExpansionLoc(
               info.getLocation()));
       if (p.isValid()) {
-        d.range.file = p.getFilename();
-        d.range.line = d.range.end_line = p.getLine();
-        d.range.col = d.range.end_col = p.getColumn();
+        r.file = p.getFilename();
+        r.line = r.end_line = p.getLine();
+        r.col = r.end_col = p.getColumn();
       }
     }
-    tu_.diagnostics.push_back(std::move(d));
+    return r;
   }
 
 private:
   model::TranslationUnitModel &tu_;
+  bool suppressed_note_ = false;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts_;
   std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
 };
@@ -77,7 +109,7 @@ public:
   ExtractConsumer(model::TranslationUnitModel &tu, std::string prelude)
       : tu_(tu), prelude_(std::move(prelude)) {}
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
-    if (ctx.getDiagnostics().hasErrorOccurred())
+    if (ctx.getDiagnostics().getClient()->getNumErrors() > 0)
       return;  // never model a file that does not compile
     extractTranslationUnit(ctx, prelude_, tu_);
     tu_.parsed = true;
@@ -146,13 +178,36 @@ void keepParsingFlags(const std::vector<std::string> &cmd, const std::string &di
   }
 }
 
+// Clang drops device-side kernel launches from the AST (after the error we suppress),
+// so they are attributed here: to the kernel containing one, or, for a launch in a
+// __device__ function, to every kernel of the file.
+void reportDeviceLaunches(const std::vector<model::SourceRange> &launches,
+                          model::TranslationUnitModel &tu) {
+  for (const model::SourceRange &at : launches) {
+    bool inside = false;
+    for (model::Kernel &k : tu.kernels)
+      if (k.range.file == at.file && k.range.line <= at.line && at.line <= k.range.end_line) {
+        k.unsupported.push_back({"dynamic parallelism", "kernel launch from device code", at});
+        inside = true;
+      }
+    if (!inside)
+      for (model::Kernel &k : tu.kernels)
+        k.unsupported.push_back({"dynamic parallelism",
+                                 "kernel launch from a __device__ function at line " +
+                                     std::to_string(at.line) +
+                                     " (kverify cannot tell which kernels reach it)",
+                                 at});
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> clangArguments(const std::string &path, const Options &options) {
   std::string prelude = options.prelude_dir.empty() ? locatePrelude() : options.prelude_dir;
   std::vector<std::string> args = {
       "clang++", "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
-      "-fsyntax-only", "-Wno-unknown-cuda-version", "-Wno-pragma-once-outside-header",
+      "-fsyntax-only", "-fgpu-rdc",  // rdc: device-side launches parse (then: unsupported)
+      "-Wno-unknown-cuda-version", "-Wno-pragma-once-outside-header",
       "-resource-dir=" KVERIFY_CLANG_RESOURCE_DIR,
       "-isystem", prelude + "/include",
       "-include", prelude + "/kverify_prelude.h"};
@@ -197,9 +252,10 @@ model::TranslationUnitModel parseFile(const std::string &path, const Options &op
   clang::tooling::ToolInvocation invocation(
       clangArguments(path, options), std::make_unique<ExtractAction>(tu, prelude), files.get());
   invocation.setDiagnosticConsumer(&diagnostics);
-  bool ok = invocation.run();
-  if (!ok || diagnostics.getNumErrors() > 0)
+  invocation.run();  // false also for the suppressed errors: our consumer decides
+  if (diagnostics.getNumErrors() > 0)
     tu.parsed = false;
+  reportDeviceLaunches(diagnostics.device_launches, tu);
   return tu;
 }
 

@@ -799,6 +799,9 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
       }
       return p;
     }
+    case clang::CK_FunctionToPointerDecay:
+      unsupported("function pointer", textOf(where), where);
+      return std::nullopt;
     default:
       unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where),
                   where);

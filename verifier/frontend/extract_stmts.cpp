@@ -7,6 +7,7 @@
 namespace kverify::frontend::detail {
 
 using model::Expr;
+using model::ExprPtr;
 using model::Stmt;
 
 void KernelExtractor::emitAssign(const model::Local &l, model::ExprPtr value,
@@ -68,17 +69,21 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
 }
 
 void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {
-  Frame &f = frames_.back();
+  // Copies, not references: evaluating the value may inline calls (frames_ grows).
+  BindingPtr result = frames_.back().result;
+  bool last = r == frames_.back().last;
   const clang::Expr *value = r->getRetValue();
-  if (value && f.result) {
-    if (f.result->kind == Binding::Kind::Struct)
-      assignStruct(f.result, value);
-    else
-      emitAssign(f.result->local, rvalue(value), r->getSourceRange());
+  if (value && result) {
+    if (result->kind == Binding::Kind::Struct) {
+      assignStruct(result, value);
+    } else {
+      ExprPtr v = rvalue(value);
+      emitAssign(result->local, v, r->getSourceRange());
+    }
   } else if (value) {
     discard(value);
   }
-  if (frames_.size() == 1 || r != f.last)
+  if (frames_.size() == 1 || !last)
     emit(simple(Stmt::Kind::Return, rangeOf(r->getSourceRange())));
 }
 
