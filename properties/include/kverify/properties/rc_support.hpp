@@ -1,6 +1,7 @@
 // Glue between RapidCheck, GoogleTest and the tolerance models.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
@@ -11,13 +12,18 @@
 #include "kverify/properties/tolerance.hpp"
 
 // Inside a property: fail the case with the model's explanation.
-#define KV_RC_REQUIRE(verdict)                     \
-  do {                                             \
-    const ::kverify::prop::Verdict kv_v_ = (verdict); \
-    if (!kv_v_.ok) RC_FAIL(kv_v_.message);         \
+#define KV_RC_REQUIRE(verdict)                            \
+  do {                                                    \
+    const ::kverify::prop::Verdict kv_v_ = (verdict);     \
+    if (!kv_v_.ok) ::kverify::prop::fail(kv_v_.message);  \
   } while (0)
 
 namespace kverify::prop {
+
+// Fails the current RapidCheck case with a message (RC_FAIL for runtime text).
+[[noreturn]] inline void fail(const std::string& message) {
+  throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, message);
+}
 
 // Runs a property inside the current GoogleTest test (as RC_GTEST_PROP does,
 // but callable after a GTEST_SKIP check): a failure fails the test with
