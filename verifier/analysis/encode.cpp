@@ -969,13 +969,14 @@ std::string signedStr(uint64_t v, unsigned bits, bool is_signed) {
 
 class Checker {
 public:
-  Checker(Encoder &E, KernelResult &R) : E(E), R(R), S(E.c) {}
+  Checker(Encoder &E, KernelResult &R) : E(E), R(R), P(E.c) {}
   void run();
 
 private:
   Encoder &E;
   KernelResult &R;
-  z3::solver S;
+  z3::params P;
+  std::vector<z3::expr> baseline;
   std::optional<Thread> T1, T2;
   bool unknown = false;
 
@@ -1002,7 +1003,11 @@ private:
 
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                                 std::optional<z3::model> &m) {
-  S.push();
+  // A fresh, non-incremental solver per query: Z3's incremental core does not
+  // preprocess and bit-blast as well as its one-shot QF_BV strategy.
+  z3::solver S(E.c);
+  S.set(P);
+  for (const z3::expr &b : baseline) S.add(b);
   S.add(q);
   if (const char *dump = std::getenv("KVERIFY_DUMP_QUERIES")) {
     static int n = 0;
@@ -1024,7 +1029,6 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                  r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   if (r == z3::sat) m = S.get_model();
-  S.pop();
   if (r == z3::unknown && !unknown) {
     unknown = true;
     R.unknown_query = name;
@@ -1065,15 +1069,13 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
 }
 
 void Checker::run() {
-  z3::params p(E.c);
   unsigned ms = static_cast<unsigned>(std::max(1.0, E.O.timeout_s * 1000.0));
-  p.set("timeout", ms);
-  S.set(p);
+  P.set("timeout", ms);
   T1 = E.makeThread(1);
   T2 = E.makeThread(2);
-  for (auto &b : E.base) S.add(b);
-  for (auto &b : T1->side) S.add(b);
-  for (auto &b : T2->side) S.add(b);
+  for (auto &b : E.base) baseline.push_back(b);
+  for (auto &b : T1->side) baseline.push_back(b);
+  for (auto &b : T2->side) baseline.push_back(b);
   divergence();
   bool divergent = !R.findings.empty();
   if (!divergent) races();

@@ -1,0 +1,297 @@
+// Unit tests of the analysis on hand-built kernel models (no front end involved).
+#include "analysis/analysis.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kverify;
+using namespace kverify::analysis;
+using model::BinaryOp;
+using model::Builtin;
+using model::Expr;
+using model::ExprPtr;
+using model::Stmt;
+using model::Type;
+
+namespace {
+
+// A tiny builder for kernel models.
+struct KB {
+  model::Kernel k;
+  unsigned next_id = 1;
+  KB() {
+    k.name = "k";
+    k.file = "test.cu";
+    k.range = {"test.cu", 1, 1, 1, 1};
+  }
+  unsigned shared(const std::string &name, uint64_t size) {
+    model::Array a;
+    a.id = static_cast<unsigned>(k.arrays.size());
+    a.name = name;
+    a.space = model::AddressSpace::Shared;
+    a.origin = "shared";
+    a.elem = Type::integer(32, true);
+    a.elem_size = 4;
+    a.dims = {size};
+    a.size = size;
+    k.arrays.push_back(a);
+    return a.id;
+  }
+  unsigned global(const std::string &name) {
+    model::Array a;
+    a.id = static_cast<unsigned>(k.arrays.size());
+    a.name = name;
+    a.space = model::AddressSpace::Global;
+    a.origin = "param";
+    a.elem = Type::integer(32, true);
+    a.elem_size = 4;
+    k.arrays.push_back(a);
+    model::Param p;
+    p.position = static_cast<unsigned>(k.params.size());
+    p.name = name;
+    p.type = Type::pointer();
+    p.array = a.id;
+    k.params.push_back(p);
+    return a.id;
+  }
+  ExprPtr param(const std::string &name, Type t = Type::i32()) {
+    model::Param p;
+    p.position = static_cast<unsigned>(k.params.size());
+    p.name = name;
+    p.type = t;
+    k.params.push_back(p);
+    return Expr::param(t, name);
+  }
+  model::Local local(const std::string &name, Type t = Type::u32()) {
+    model::Local l{name, next_id++, t};
+    k.locals.push_back(l);
+    return l;
+  }
+  Stmt access(unsigned array, model::AccessKind kind, ExprPtr index, unsigned line) {
+    Stmt s;
+    s.kind = Stmt::Kind::Access;
+    s.id = next_id++;
+    s.array = array;
+    s.access = kind;
+    s.index = Expr::cast(Type::i64(), index);
+    s.range = {"test.cu", line, 5, line, 20};
+    s.text = k.arrays[array].name + "[...]";
+    return s;
+  }
+  static Stmt sync(unsigned line) {
+    Stmt s;
+    s.kind = Stmt::Kind::Barrier;
+    s.what = "__syncthreads";
+    s.range = {"test.cu", line, 5, line, 20};
+    return s;
+  }
+  static Stmt assign(const model::Local &l, ExprPtr v) {
+    Stmt s;
+    s.kind = Stmt::Kind::Assign;
+    s.local = l;
+    s.value = v;
+    return s;
+  }
+  static Stmt iff(ExprPtr c, std::vector<Stmt> then_body, std::vector<Stmt> else_body = {}) {
+    Stmt s;
+    s.kind = Stmt::Kind::If;
+    s.cond = c;
+    s.then_body = std::move(then_body);
+    s.else_body = std::move(else_body);
+    return s;
+  }
+  static Stmt loop(ExprPtr c, std::vector<Stmt> body, std::vector<Stmt> step, unsigned line) {
+    Stmt s;
+    s.kind = Stmt::Kind::Loop;
+    s.cond = c;
+    s.body = std::move(body);
+    s.step = std::move(step);
+    s.range = {"test.cu", line, 3, line, 3};
+    return s;
+  }
+};
+
+ExprPtr tid() { return Expr::builtinVar(Builtin::ThreadIdxX); }
+ExprPtr bid() { return Expr::builtinVar(Builtin::BlockIdxX); }
+ExprPtr bdim() { return Expr::builtinVar(Builtin::BlockDimX); }
+ExprPtr u(int64_t v) { return Expr::intConst(Type::u32(), v); }
+ExprPtr bin(BinaryOp op, ExprPtr a, ExprPtr b) {
+  bool cmp = op >= BinaryOp::Lt;
+  return Expr::binary(cmp ? Type::boolean() : a->type, op, a, b);
+}
+ExprPtr L(const model::Local &l) { return Expr::local(l); }
+
+using model::AccessKind;
+
+// The classic shared-memory tree reduction, with or without the barrier in the loop.
+model::Kernel reduction(bool with_barrier) {
+  KB b;
+  unsigned sdata = b.shared("sdata", 256);
+  unsigned out = b.global("out");
+  auto s = b.local("s");
+  std::vector<Stmt> body = {
+      KB::iff(bin(BinaryOp::Lt, tid(), L(s)),
+              {b.access(sdata, AccessKind::Read, bin(BinaryOp::Add, tid(), L(s)), 10),
+               b.access(sdata, AccessKind::Read, tid(), 10),
+               b.access(sdata, AccessKind::Write, tid(), 10)})};
+  if (with_barrier) body.push_back(KB::sync(11));
+  b.k.body = {
+      b.access(sdata, AccessKind::Write, tid(), 5),
+      KB::sync(6),
+      KB::assign(s, bin(BinaryOp::Shr, bdim(), u(1))),
+      KB::loop(bin(BinaryOp::Gt, L(s), u(0)), body,
+               {KB::assign(s, bin(BinaryOp::Shr, L(s), u(1)))}, 8),
+      KB::iff(bin(BinaryOp::Eq, tid(), u(0)),
+              {b.access(sdata, AccessKind::Read, u(0), 13),
+               b.access(out, AccessKind::Write, bid(), 13)}),
+  };
+  return b.k;
+}
+
+Options fixedBlock(uint64_t x, uint64_t grid = 64) {
+  Options o;
+  o.block_dim = {x, 1, 1};
+  o.grid_dim = {grid, 1, 1};
+  return o;
+}
+
+std::string describe(const KernelResult &r) {
+  std::string s = std::string(verdictName(r.verdict)) + " " + r.unknown_query;
+  for (const Finding &f : r.findings) {
+    s += "\n" + f.message + " t1=" + std::to_string(f.witness.thread1.thread_idx[0]) + "," +
+         std::to_string(f.witness.thread1.thread_idx[1]) + " b" +
+         std::to_string(f.witness.thread1.block_idx[0]) + " t2=" +
+         std::to_string(f.witness.thread2.thread_idx[0]) + "," +
+         std::to_string(f.witness.thread2.thread_idx[1]) + " b" +
+         std::to_string(f.witness.thread2.block_idx[0]) + " idx=" + f.witness.index;
+    for (auto &[k, v] : f.witness.loops) s += " [" + k + "=" + v + "]";
+    for (auto &[k, v] : f.witness.params) s += " " + k + "=" + v;
+  }
+  return s;
+}
+
+TEST(Analysis, ReductionWithBarrierIsVerified) {
+  KernelResult r = analyzeKernel(reduction(true), fixedBlock(256));
+  EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
+}
+
+TEST(Analysis, ReductionSymbolicBlockIsVerified) {
+  Options o;
+  o.assumes = {"blockDim.x == 256 && blockDim.y == 1 && blockDim.z == 1", "gridDim.y == 1 && gridDim.z == 1"};
+  KernelResult r = analyzeKernel(reduction(true), o);
+  EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
+}
+
+TEST(Analysis, ReductionWithoutBarrierRaces) {
+  KernelResult r = analyzeKernel(reduction(false), fixedBlock(256));
+  ASSERT_EQ(r.verdict, Verdict::Race);
+  EXPECT_EQ(r.findings[0].array, "sdata");
+  EXPECT_TRUE(r.findings[0].witness.validated);
+}
+
+TEST(Analysis, BarrierUnderThreadConditionDiverges) {
+  KB b;
+  b.k.body = {KB::iff(bin(BinaryOp::Lt, tid(), u(16)), {KB::sync(3)})};
+  KernelResult r = analyzeKernel(b.k, Options{});
+  ASSERT_EQ(r.verdict, Verdict::Divergence);
+  EXPECT_TRUE(r.findings[0].witness.validated);
+}
+
+TEST(Analysis, BarrierUnderUniformConditionIsFine) {
+  KB b;
+  ExprPtr n = b.param("n");
+  b.k.body = {KB::iff(bin(BinaryOp::Gt, n, Expr::intConst(Type::i32(), 0)), {KB::sync(3)})};
+  KernelResult r = analyzeKernel(b.k, Options{});
+  EXPECT_EQ(r.verdict, Verdict::Verified);
+}
+
+TEST(Analysis, GlobalPerThreadWriteIsVerified) {
+  KB b;
+  unsigned out = b.global("out");
+  ExprPtr i = bin(BinaryOp::Add, bin(BinaryOp::Mul, bid(), bdim()), tid());
+  b.k.body = {b.access(out, AccessKind::Write, i, 3)};
+  KernelResult r = analyzeKernel(b.k, fixedBlock(256));
+  EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
+  // symbolic launch: blockDim.y may be 2, threads (x,0) and (x,1) collide
+  EXPECT_EQ(analyzeKernel(b.k, Options{}).verdict, Verdict::Race);
+}
+
+TEST(Analysis, GlobalWriteByThreadIdOnlyRacesAcrossBlocks) {
+  KB b;
+  unsigned out = b.global("out");
+  b.k.body = {b.access(out, AccessKind::Write, tid(), 3)};
+  KernelResult r = analyzeKernel(b.k, fixedBlock(256));
+  ASSERT_EQ(r.verdict, Verdict::Race);
+  EXPECT_NE(r.findings[0].witness.thread1.block_idx, r.findings[0].witness.thread2.block_idx);
+}
+
+TEST(Analysis, AtomicsDoNotRace) {
+  KB b;
+  unsigned out = b.global("out");
+  b.k.body = {b.access(out, AccessKind::Atomic, u(0), 3)};
+  EXPECT_EQ(analyzeKernel(b.k, Options{}).verdict, Verdict::Verified);
+}
+
+TEST(Analysis, SharedOutOfBounds) {
+  KB b;
+  unsigned s = b.shared("s", 128);
+  b.k.body = {b.access(s, AccessKind::Write, tid(), 3)};
+  KernelResult r = analyzeKernel(b.k, fixedBlock(256));
+  ASSERT_EQ(r.verdict, Verdict::Oob);
+  EXPECT_TRUE(r.findings[0].witness.validated);
+  EXPECT_EQ(analyzeKernel(b.k, fixedBlock(128)).verdict, Verdict::Verified);
+}
+
+TEST(Analysis, GridStrideLoopIsVerified) {
+  KB b;
+  unsigned out = b.global("out");
+  ExprPtr n = b.param("n");
+  auto i = b.local("i", Type::i32());
+  ExprPtr start = Expr::cast(Type::i32(), bin(BinaryOp::Add, bin(BinaryOp::Mul, bid(), bdim()), tid()));
+  ExprPtr stride = Expr::cast(Type::i32(), bin(BinaryOp::Mul, bdim(), Expr::builtinVar(Builtin::GridDimX)));
+  b.k.body = {KB::assign(i, start),
+              KB::loop(bin(BinaryOp::Lt, L(i), n), {b.access(out, AccessKind::Write, L(i), 4)},
+                       {KB::assign(i, bin(BinaryOp::Add, L(i), stride))},
+                       3)};
+  KernelResult r = analyzeKernel(b.k, fixedBlock(128, 1000));
+  EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
+}
+
+TEST(Analysis, TimeoutGivesUnknown) {
+  KernelResult r = analyzeKernel(reduction(true), [] {
+    Options o;
+    o.timeout_s = 0.000001;
+    return o;
+  }());
+  EXPECT_NE(r.verdict, Verdict::Verified);
+}
+
+TEST(Options, Dims) {
+  std::array<std::optional<uint64_t>, 3> d{};
+  ASSERT_TRUE(parseDims("[32,2]", d));
+  EXPECT_EQ(*d[0], 32u);
+  EXPECT_EQ(*d[1], 2u);
+  EXPECT_EQ(*d[2], 1u);
+  EXPECT_FALSE(parseDims("0", d));
+  EXPECT_FALSE(parseDims("a,b", d));
+  Options o;
+  std::string err;
+  ASSERT_TRUE(applyOptionString("--blockDim=[64,1] --grid-dim=8 --assume='n == 2*blockDim.x'", o, err)) << err;
+  EXPECT_EQ(*o.block_dim[0], 64u);
+  EXPECT_EQ(*o.grid_dim[0], 8u);
+  ASSERT_EQ(o.assumes.size(), 1u);
+  EXPECT_EQ(o.assumes[0], "n == 2*blockDim.x");
+  EXPECT_FALSE(applyOptionString("--bogus", o, err));
+}
+
+TEST(Options, AssumptionParser) {
+  KB b;
+  b.param("n");
+  std::string err;
+  ExprPtr e = parseAssumption("n == 2*blockDim.x && n % 32 == 0", b.k, err);
+  ASSERT_TRUE(e) << err;
+  EXPECT_EQ(e->type.kind, Type::Kind::Bool);
+  EXPECT_FALSE(parseAssumption("m > 0", b.k, err));
+  EXPECT_FALSE(parseAssumption("n >", b.k, err));
+}
+
+}  // namespace
