@@ -424,12 +424,15 @@ static std::string optionsComment(llvm::StringRef text, unsigned line) {
     }
   };
   if (line == 0) {
+    // The file's first block of `//` lines (a blank line ends it).
+    bool started = false;
     for (llvm::StringRef l : lines) {
       l = l.trim();
-      if (l.empty())
+      if (l.empty() && !started)
         continue;
       if (!l.starts_with("//"))
         break;
+      started = true;
       take(l);
     }
     return found;

@@ -1,0 +1,165 @@
+// The kverify binary: exit statuses, messages, --dump-model, `--`, -p, directories.
+#include "llvm/Support/JSON.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace {
+
+struct CliRun {
+  int status = -1;  // the exit status; -1 when killed by a signal
+  std::string out, err;
+};
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CliRun kverify(const std::string &args, const std::string &env = "") {
+  // One pair of files per test: CTest runs tests in parallel.
+  std::string base = testing::TempDir() + "kverify_cli_" +
+                     testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::string out = base + ".out", err = base + ".err";
+  std::string cmd = "cd " KVERIFY_FIXTURES " && " + env + " " KVERIFY_BIN " " + args + " >" +
+                    out + " 2>" + err;
+  int raw = std::system(cmd.c_str());
+  CliRun r;
+  if (WIFEXITED(raw))
+    r.status = WEXITSTATUS(raw);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+bool has(const std::string &s, const std::string &needle) {
+  return s.find(needle) != std::string::npos;
+}
+
+// The kernels of a --dump-model output, or an empty array when it is not valid JSON.
+llvm::json::Array kernels(const std::string &json) {
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(json);
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    ADD_FAILURE() << "not JSON: " << json;
+    return {};
+  }
+  llvm::json::Array out;
+  for (const llvm::json::Value &f : *v->getAsObject()->getArray("files"))
+    for (const llvm::json::Value &k : *f.getAsObject()->getArray("kernels"))
+      out.push_back(k);
+  return out;
+}
+
+}  // namespace
+
+TEST(KverifyCli, DumpModelPrintsVersionedJson) {
+  CliRun r = kverify("--dump-model seed003/map.cu");
+  ASSERT_EQ(r.status, 0) << r.err;
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(r.out);
+  ASSERT_TRUE(bool(v));
+  EXPECT_EQ(v->getAsObject()->getString("schema"), "kverify-model/1");
+  llvm::json::Array ks = kernels(r.out);
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(ks[0].getAsObject()->getString("name"), "square_elements");
+}
+
+TEST(KverifyCli, SyntaxErrorPrintsClangDiagnosticsAndExits2) {
+  CliRun r = kverify("frontend/bad_syntax.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.err, "bad_syntax.cu:2:33: error: expected ')'")) << r.err;
+  EXPECT_TRUE(has(r.err, "does not parse")) << r.err;
+}
+
+TEST(KverifyCli, MissingIncludeExits2) {
+  CliRun r = kverify("--dump-model frontend/bad_missing_include.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.err, "'no_such_header.cuh' file not found")) << r.err;
+  EXPECT_TRUE(has(r.out, "\"parsed\": false")) << r.out;
+}
+
+TEST(KverifyCli, BinaryGarbageExits2WithoutCrashing) {
+  std::string path = testing::TempDir() + "kverify_cli_garbage.cu";
+  {
+    std::ofstream out(path, std::ios::binary);
+    for (int i = 0; i < 8192; ++i)
+      out.put(static_cast<char>((i * 7919 + 13) & 0xff));
+  }
+  CliRun r = kverify(path);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "does not parse"));
+}
+
+TEST(KverifyCli, EmptyFileIsNotAnError) {
+  CliRun r = kverify("frontend/bad_empty.cu");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(has(r.err, "no kernels")) << r.err;
+}
+
+TEST(KverifyCli, UsageErrorsExit2) {
+  EXPECT_EQ(kverify("").status, 2);
+  EXPECT_EQ(kverify("--no-such-flag seed003/map.cu").status, 2);
+  CliRun missing = kverify("no_such_file.cu");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_TRUE(has(missing.err, "no such file or directory: 'no_such_file.cu'")) << missing.err;
+}
+
+TEST(KverifyCli, UnsupportedConstructsAreNamedWithTheirLocation) {
+  CliRun r = kverify("--dump-model-text frontend/unsupported_goto.cu");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(has(r.out, "unsupported goto @8:5: goto again")) << r.out;
+  CliRun j = kverify("--dump-model frontend/unsupported_inline_asm.cu");
+  llvm::json::Array ks = kernels(j.out);
+  ASSERT_EQ(ks.size(), 1u);
+  const llvm::json::Array *u = ks[0].getAsObject()->getArray("unsupported");
+  ASSERT_TRUE(u && u->size() == 1u);
+  EXPECT_EQ((*u)[0].getAsObject()->getString("construct"), "inline asm");
+}
+
+TEST(KverifyCli, DirectoriesAreSearchedForCudaSources) {
+  CliRun r = kverify("--dump-model seed003");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(kernels(r.out).size(), 11u);
+}
+
+TEST(KverifyCli, KernelFilterMatchesTemplateNames) {
+  EXPECT_EQ(kernels(kverify("--dump-model --kernel=scale frontend/templates.cu").out).size(), 2u);
+  EXPECT_EQ(kernels(kverify("--dump-model --kernel='scale<64, int>' frontend/templates.cu").out).size(), 1u);
+  EXPECT_EQ(kernels(kverify("--dump-model --kernel=nothing frontend/templates.cu").out).size(), 0u);
+}
+
+TEST(KverifyCli, ExtraClangArgumentsAfterDoubleDash) {
+  EXPECT_EQ(kverify("frontend/needs_define.cu").status, 2);
+  CliRun r = kverify("--dump-model frontend/needs_define.cu -- -DTILE=32");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\"size\": 32")) << r.out;
+}
+
+TEST(KverifyCli, CompileCommandsGiveDefinesAndDropNvccFlags) {
+  std::string dir = testing::TempDir() + "kverify_ccdb";
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::string file = std::string(KVERIFY_FIXTURES) + "/frontend/needs_define.cu";
+  {
+    std::ofstream db(dir + "/compile_commands.json");
+    db << "[{\"directory\": \"" << dir << "\", \"file\": \"" << file
+       << "\", \"command\": \"/usr/local/cuda/bin/nvcc -DTILE=64 -I/tmp "
+          "--generate-code=arch=compute_90,code=[sm_90] -Xcompiler=-Wall -x cu -c " << file
+       << " -o x.o\"}]";
+  }
+  CliRun r = kverify("--dump-model -p " + dir + " frontend/needs_define.cu");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\"size\": 64")) << r.out;
+  EXPECT_EQ(kverify("-p /no/such/dir frontend/needs_define.cu").status, 2);
+}
+
+TEST(KverifyCli, PreludeDirectoryCanBeOverridden) {
+  CliRun r = kverify("seed003/map.cu", "KVERIFY_PRELUDE_DIR=/no/such/prelude");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.err, "/no/such/prelude")) << r.err;
+}

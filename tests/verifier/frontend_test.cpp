@@ -1,0 +1,501 @@
+// Extraction tests: each fixture under tests/fixtures/{frontend,seed003} is parsed and
+// the model checked, mostly through its C-like text form (model/print.hpp).
+#include "frontend/frontend.hpp"
+#include "model/print.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+using namespace kverify;
+using model::Stmt;
+
+namespace {
+
+model::TranslationUnitModel parse(const std::string &fixture) {
+  frontend::Options options;
+  options.print_diagnostics = false;
+  return frontend::parseFile(std::string(KVERIFY_FIXTURES) + "/" + fixture, options);
+}
+
+const model::Kernel &kernel(const model::TranslationUnitModel &tu, const std::string &name) {
+  for (const model::Kernel &k : tu.kernels)
+    if (k.name == name)
+      return k;
+  ADD_FAILURE() << "no kernel " << name << " in " << tu.file;
+  static const model::Kernel none;
+  return none;
+}
+
+void collect(const std::vector<Stmt> &body, Stmt::Kind kind, std::vector<const Stmt *> &out) {
+  for (const Stmt &s : body) {
+    if (s.kind == kind)
+      out.push_back(&s);
+    for (const auto *sub : {&s.then_body, &s.else_body, &s.body, &s.step})
+      collect(*sub, kind, out);
+  }
+}
+
+std::vector<const Stmt *> all(const model::Kernel &k, Stmt::Kind kind) {
+  std::vector<const Stmt *> out;
+  collect(k.body, kind, out);
+  return out;
+}
+
+// "write sdata[(i64)tid]" for each access, in program order.
+std::vector<std::string> accesses(const model::Kernel &k) {
+  std::vector<std::string> out;
+  for (const Stmt *s : all(k, Stmt::Kind::Access)) {
+    std::string line = std::string(model::accessKindName(s->access)) + " " +
+                       k.arrays[s->array].name + "[" + model::toString(s->index) + "]";
+    if (s->count != 1)
+      line += " x" + std::to_string(s->count);
+    out.push_back(line);
+  }
+  return out;
+}
+
+const model::Array *array(const model::Kernel &k, const std::string &name) {
+  for (const model::Array &a : k.arrays)
+    if (a.name == name)
+      return &a;
+  return nullptr;
+}
+
+bool contains(const std::string &haystack, const std::string &needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+#define EXPECT_HAS(text, needle) EXPECT_TRUE(contains(text, needle)) << "missing: " << needle << "\nin:\n" << text
+
+}  // namespace
+
+TEST(Frontend, BuiltinsAndMultiDimensionalIndices) {
+  auto tu = parse("frontend/builtins_indices.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "builtins_indices");
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "z = (i32)(blockIdx.z * blockDim.z + threadIdx.z)");
+  EXPECT_HAS(t, "lane = (i32)(threadIdx.x % (u32)warpSize)");
+  EXPECT_HAS(t, "total = (i32)(gridDim.x * gridDim.y * gridDim.z)");
+  EXPECT_EQ(accesses(k), std::vector<std::string>{"write out[(i64)((z * height + y) * width + x)]"});
+  ASSERT_EQ(k.params.size(), 3u);
+  EXPECT_EQ(k.params[1].name, "width");
+  EXPECT_EQ(k.params[1].type, model::Type::i32());
+  EXPECT_FALSE(k.params[1].array.has_value());
+  ASSERT_TRUE(k.params[0].array.has_value());
+  EXPECT_EQ(k.arrays[*k.params[0].array].space, model::AddressSpace::Global);
+}
+
+TEST(Frontend, SharedArraysStaticMultiDimExternAndScalar) {
+  auto tu = parse("frontend/shared_arrays.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "shared_arrays");
+  const model::Array *flat = array(k, "flat"), *tile = array(k, "tile"),
+                     *count = array(k, "count"), *dyn = array(k, "dyn");
+  ASSERT_TRUE(flat && tile && count && dyn);
+  EXPECT_EQ(flat->space, model::AddressSpace::Shared);
+  EXPECT_EQ(flat->size, 128u);
+  EXPECT_EQ(tile->dims, (std::vector<uint64_t>{16, 17}));
+  EXPECT_EQ(tile->size, 272u);
+  EXPECT_TRUE(count->dims.empty());
+  EXPECT_EQ(count->size, 1u);
+  EXPECT_TRUE(dyn->is_extern);
+  EXPECT_FALSE(dyn->size.has_value());
+  EXPECT_EQ(array(k, "dyn2"), nullptr) << "extern __shared__ arrays alias one array";
+  std::vector<std::string> a = accesses(k);
+  EXPECT_EQ(a, (std::vector<std::string>{
+                   "write count[0]", "write flat[(i64)t]",
+                   "write tile[(i64)threadIdx.y * 17 + (i64)threadIdx.x]", "write dyn[(i64)t]",
+                   "write dyn[(i64)t * 2] x2", "read flat[(i64)(127 - t)]", "read count[0]",
+                   "read tile[(i64)threadIdx.x * 17 + (i64)threadIdx.y]", "write out[(i64)t]"}));
+}
+
+TEST(Frontend, AccessFormsPointersFieldsAndReadModifyWrite) {
+  auto tu = parse("frontend/access_forms.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "access_forms");
+  EXPECT_TRUE(k.unsupported.empty());
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{
+                             "write a[(i64)i]",                 // *(a + i)
+                             "write a[p.offset]",               // *p, p = &a[2 * i]
+                             "write a[p.offset + (i64)1]",      // p[1]
+                             "read pairs[(i64)i]",              // pairs[i].a
+                             "write pairs[(i64)i]",             // pairs[i].b
+                             "read args.src[(i64)(i + 1)]",     // args.src[i + 1]
+                             "write args.dst[(i64)i]",          // args.dst[i]
+                             "read counts[(i64)i]", "write counts[(i64)i]",  // +=
+                             "read counts[(i64)(i + 1)]", "write counts[(i64)(i + 1)]",  // ++
+                             "write a[q.offset + (i64)0]"}));
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "p.offset = (i64)(2 * i)");
+  EXPECT_HAS(t, "q.offset = q.offset + (i64)i");
+  EXPECT_HAS(t, "if (i < args.n) {");
+}
+
+TEST(Frontend, GuardsFromIfConditionalShortCircuitReturnBreakContinue) {
+  auto tu = parse("frontend/guards.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "guards");
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "if (i >= n) {\n    return\n  }");
+  EXPECT_HAS(t, "} else {\n    write a[(i64)i]");
+  // ?: with a load: the load happens only under the condition.
+  EXPECT_HAS(t, "cond = i > 4\n  if (cond) {\n    read b[(i64)i]");
+  EXPECT_HAS(t, "v = cond ? opaque#");
+  // &&: the right operand's load only when the left one holds; ||: when it does not.
+  EXPECT_HAS(t, "lhs = i + 1 < n\n  if (lhs) {\n    read b[(i64)(i + 1)]");
+  EXPECT_HAS(t, "if (lhs && opaque#");
+  EXPECT_HAS(t, "lhs = i == 0\n  if (!lhs) {\n    read b[(i64)(i - 1)]");
+  EXPECT_EQ(all(k, Stmt::Kind::Return).size(), 1u);
+  EXPECT_EQ(all(k, Stmt::Kind::Break).size(), 1u);
+  EXPECT_EQ(all(k, Stmt::Kind::Continue).size(), 1u);
+}
+
+TEST(Frontend, LoopsForWhileDoAndMemoryConditions) {
+  auto tu = parse("frontend/loops.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "loops");
+  std::vector<const Stmt *> loops = all(k, Stmt::Kind::Loop);
+  ASSERT_EQ(loops.size(), 4u);
+  EXPECT_EQ(loops[0]->loop, model::LoopKind::For);
+  EXPECT_EQ(model::toString(loops[0]->cond), "s < n");
+  ASSERT_EQ(loops[0]->step.size(), 1u);
+  EXPECT_EQ(model::toString(loops[0]->step[0].value), "s * 2");
+  EXPECT_EQ(loops[1]->loop, model::LoopKind::While);
+  EXPECT_EQ(loops[2]->loop, model::LoopKind::Do);
+  EXPECT_EQ(model::toString(loops[2]->cond), "k < 4");
+  // A condition that reads memory is evaluated at the top of the body.
+  EXPECT_EQ(loops[3]->cond, nullptr);
+  ASSERT_GE(loops[3]->body.size(), 2u);
+  EXPECT_EQ(loops[3]->body[0].kind, Stmt::Kind::Access);
+  EXPECT_EQ(loops[3]->body[1].kind, Stmt::Kind::If);
+  EXPECT_EQ(loops[3]->body[1].then_body[0].kind, Stmt::Kind::Break);
+}
+
+TEST(Frontend, BarriersOfEachKindAndFences) {
+  auto tu = parse("frontend/barriers.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "barriers");
+  std::vector<std::string> seen;
+  for (const Stmt *s : all(k, Stmt::Kind::Barrier))
+    seen.push_back(std::string(model::barrierKindName(s->barrier)) + " " + s->what +
+                   (s->mask ? " mask=" + model::toString(s->mask) : "") + (s->cond ? " pred" : ""));
+  EXPECT_EQ(seen, (std::vector<std::string>{
+                      "block __syncthreads", "block __syncthreads_count pred",
+                      "block __syncthreads_and pred", "block __syncthreads_or pred",
+                      "warp __syncwarp mask=4294967295", "warp __syncwarp mask=65535",
+                      "block __syncthreads", "block __syncthreads"}));
+  std::vector<const Stmt *> fences = all(k, Stmt::Kind::Fence);
+  ASSERT_EQ(fences.size(), 3u);
+  EXPECT_EQ(fences[0]->fence, model::FenceScope::Block);
+  EXPECT_EQ(fences[2]->fence, model::FenceScope::System);
+  EXPECT_HAS(model::toText(k), "thread_rank.result = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x");
+
+  const model::Kernel &g = kernel(tu, "grid_barrier");
+  std::vector<const Stmt *> gb = all(g, Stmt::Kind::Barrier);
+  ASSERT_EQ(gb.size(), 1u);
+  EXPECT_EQ(gb[0]->barrier, model::BarrierKind::Grid);
+}
+
+TEST(Frontend, AtomicsOfEveryFamily) {
+  auto tu = parse("frontend/atomics.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "atomics");
+  std::vector<std::string> ops;
+  for (const Stmt *s : all(k, Stmt::Kind::Access))
+    if (s->access == model::AccessKind::Atomic)
+      ops.push_back(s->atomic_op);
+  EXPECT_EQ(ops, (std::vector<std::string>{
+                     "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
+                     "atomicInc", "atomicDec", "atomicCAS", "atomicAnd", "atomicOr",
+                     "atomicXor", "atomicAdd", "atomicAdd", "atomicAdd_block",
+                     "atomicAdd_system", "atomicAdd"}));
+  EXPECT_HAS(model::toText(k), "atomic bins[(i64)(t % 64)] atomicAdd");
+  EXPECT_EQ(array(k, "bins")->space, model::AddressSpace::Shared);
+}
+
+TEST(Frontend, DeviceFunctionsAreInlined) {
+  auto tu = parse("frontend/device_calls.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "device_calls");
+  EXPECT_TRUE(k.unsupported.empty());
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "inlined clamp_index {\n    clamp_index.i = i\n    clamp_index.n = n");
+  EXPECT_HAS(t, "clamp_index.result = 0\n      return");
+  EXPECT_HAS(t, "k = clamp_index.result");
+  EXPECT_HAS(t, "inlined bump {\n    k = k + 3\n  }");  // a reference parameter aliases k
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{
+                             "read in[load_twice.src.offset + (i64)clamp_index.result]",
+                             "read in[load_twice.src.offset + (i64)load_twice.i]",
+                             "write out[store_pair.dst.offset + (i64)store_pair.j]",
+                             "write out[store_pair.dst.offset + (i64)(store_pair.j + 1)]",
+                             "write s[store_pair.dst.offset + (i64)store_pair.j]",
+                             "write s[store_pair.dst.offset + (i64)(store_pair.j + 1)]"}));
+  EXPECT_EQ(all(k, Stmt::Kind::Inlined).size(), 6u);  // clamp_index twice, store_pair twice
+}
+
+TEST(Frontend, LocalArraysAreThreadPrivate) {
+  auto tu = parse("frontend/local_arrays.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "local_arrays");
+  const model::Array *buf = array(k, "buf"), *m = array(k, "m");
+  ASSERT_TRUE(buf && m);
+  EXPECT_EQ(buf->space, model::AddressSpace::Local);
+  EXPECT_EQ(m->dims, (std::vector<uint64_t>{2, 3}));
+  EXPECT_HAS(model::toText(k), "write buf[(i64)k]");
+}
+
+TEST(Frontend, LoadsAndCallsAreTypedOpaqueValues) {
+  auto tu = parse("frontend/opaque_values.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "opaque_values");
+  EXPECT_TRUE(k.unsupported.empty());
+  const Stmt *b = nullptr;
+  for (const Stmt *s : all(k, Stmt::Kind::Assign))
+    if (s->local.name == "b")
+      b = s;
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->local.type, model::Type::integer(8, false));
+  EXPECT_EQ(b->value->kind, model::Expr::Kind::Opaque);
+  EXPECT_EQ(b->value->type, model::Type::integer(8, false)) << "a load keeps its C width";
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "__mul24.a << 8 >> 8");
+  EXPECT_HAS(t, "min.a < 7 ? min.a : 7");
+  EXPECT_HAS(t, "read out[(i64)(t + 1)]");  // __ldg
+  EXPECT_HAS(t, "write out[(i64)opaque#");  // index loaded from memory
+  // Shuffles, votes and texture reads are values, not accesses.
+  EXPECT_EQ(all(k, Stmt::Kind::Access).size(), 4u);
+}
+
+TEST(Frontend, AssumeFromKvAssume) {
+  auto tu = parse("frontend/assume.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "assume");
+  std::vector<const Stmt *> as = all(k, Stmt::Kind::Assume);
+  ASSERT_EQ(as.size(), 2u);
+  EXPECT_EQ(model::toString(as[0]->cond), "(u32)n == 2 * blockDim.x");
+  EXPECT_EQ(model::toString(as[1]->cond), "blockDim.x <= 256");
+}
+
+TEST(Frontend, TemplateKernelsPerInstantiationAndSkipped) {
+  auto tu = parse("frontend/templates.cu");
+  ASSERT_TRUE(tu.parsed);
+  ASSERT_EQ(tu.kernels.size(), 2u);
+  EXPECT_EQ(array(kernel(tu, "scale<128, float>"), "cache")->size, 128u);
+  const model::Kernel &i = kernel(tu, "scale<64, int>");
+  EXPECT_EQ(array(i, "cache")->size, 64u);
+  EXPECT_EQ(array(i, "cache")->elem, model::Type::i32());
+  EXPECT_HAS(model::toText(i), "read cache[(i64)(63 - threadIdx.x)]");
+  ASSERT_EQ(tu.skipped.size(), 1u);
+  EXPECT_EQ(tu.skipped[0].name, "never_used");
+}
+
+TEST(Frontend, StructParametersFlattenByPath) {
+  auto tu = parse("frontend/struct_params.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "struct_params");
+  std::vector<std::string> names;
+  for (const model::Param &p : k.params) {
+    names.push_back(p.name);
+    EXPECT_EQ(p.position, 0u);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"o.in.ptr", "o.in.len", "o.scale", "o.dims"}));
+  EXPECT_EQ(accesses(k),
+            (std::vector<std::string>{"read o.dims[(i64)1]", "write o.in.ptr[(i64)t]"}));
+  EXPECT_HAS(model::toText(k), "if (t < o.in.len) {");
+}
+
+TEST(Frontend, VectorTypesWideAccesses) {
+  auto tu = parse("frontend/vector_types.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "vector_types");
+  EXPECT_TRUE(k.unsupported.empty());
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{"read in[(i64)t * 4] x4",
+                                                   "write out[(i64)t * 4] x4",
+                                                   "write out[(i64)p.y]"}));
+  EXPECT_HAS(model::toText(k), "p.y = t + 1");
+}
+
+TEST(Frontend, OptionsComments) {
+  auto tu = parse("frontend/options_comment.cu");
+  ASSERT_TRUE(tu.parsed);
+  EXPECT_EQ(tu.options, "--block-dim=256");
+  EXPECT_EQ(kernel(tu, "with_options").options, "--assume='n == 2*blockDim.x'");
+  EXPECT_EQ(kernel(tu, "without_options").options, "");
+}
+
+TEST(Frontend, HostCodeParsesAndOnlyKernelsAreModelled) {
+  auto tu = parse("frontend/host_code.cu");
+  ASSERT_TRUE(tu.parsed);
+  ASSERT_EQ(tu.kernels.size(), 1u);
+  EXPECT_EQ(accesses(tu.kernels[0]),
+            (std::vector<std::string>{"read v[(i64)i]", "write v[(i64)i]"}));
+  EXPECT_EQ(tu.kernels[0].range.line, 8u);
+}
+
+// --- unsupported constructs --------------------------------------------------------
+
+struct UnsupportedCase {
+  const char *fixture;
+  const char *construct;
+  unsigned line;
+};
+
+class Unsupported : public testing::TestWithParam<UnsupportedCase> {};
+
+TEST_P(Unsupported, IsReportedWithItsLocation) {
+  auto tu = parse(std::string("frontend/") + GetParam().fixture);
+  ASSERT_TRUE(tu.parsed);
+  ASSERT_FALSE(tu.kernels.empty());
+  bool found = false;
+  for (const model::Kernel &k : tu.kernels)
+    for (const model::Unsupported &u : k.unsupported)
+      if (u.construct == GetParam().construct) {
+        found = true;
+        EXPECT_EQ(u.range.line, GetParam().line);
+        EXPECT_TRUE(contains(u.range.file, GetParam().fixture));
+      }
+  EXPECT_TRUE(found) << "no '" << GetParam().construct << "' in " << model::toText(tu);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Frontend, Unsupported,
+    testing::Values(UnsupportedCase{"unsupported_recursion.cu", "recursion", 2},
+                    UnsupportedCase{"unsupported_function_pointer.cu", "call through a function pointer", 5},
+                    UnsupportedCase{"unsupported_inline_asm.cu", "inline asm", 4},
+                    UnsupportedCase{"unsupported_goto.cu", "goto", 8},
+                    UnsupportedCase{"unsupported_dynamic_parallelism.cu", "dynamic parallelism", 5},
+                    UnsupportedCase{"unsupported_external_call.cu", "unknown external function with pointer arguments", 7},
+                    UnsupportedCase{"unsupported_switch.cu", "switch", 3},
+                    UnsupportedCase{"unsupported_surface_write.cu", "surface write", 4},
+                    UnsupportedCase{"unsupported_pointer_select.cu", "pointer that may point into different arrays", 5}),
+    [](const testing::TestParamInfo<UnsupportedCase> &info) {
+      std::string n = info.param.fixture;
+      return n.substr(12, n.size() - 15);  // between "unsupported_" and ".cu"
+    });
+
+TEST(Frontend, ScalarExternalCallIsAnOpaqueValue) {
+  auto tu = parse("frontend/unsupported_external_call.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = tu.kernels[0];
+  ASSERT_EQ(k.unsupported.size(), 1u) << "scalar_only() is fine, fill() is not";
+}
+
+// --- bad input -------------------------------------------------------------------
+
+TEST(FrontendBadInput, EmptyFileHasNoKernels) {
+  auto tu = parse("frontend/bad_empty.cu");
+  EXPECT_TRUE(tu.parsed);
+  EXPECT_TRUE(tu.kernels.empty());
+}
+
+TEST(FrontendBadInput, SyntaxErrorsGiveClangDiagnostics) {
+  auto tu = parse("frontend/bad_syntax.cu");
+  EXPECT_FALSE(tu.parsed);
+  EXPECT_TRUE(tu.kernels.empty());
+  ASSERT_FALSE(tu.diagnostics.empty());
+  EXPECT_EQ(tu.diagnostics[0].severity, "error");
+  EXPECT_EQ(tu.diagnostics[0].range.line, 2u);
+  EXPECT_HAS(tu.diagnostics[0].message, "expected ')'");
+}
+
+TEST(FrontendBadInput, MissingIncludeIsFatal) {
+  auto tu = parse("frontend/bad_missing_include.cu");
+  EXPECT_FALSE(tu.parsed);
+  ASSERT_FALSE(tu.diagnostics.empty());
+  EXPECT_EQ(tu.diagnostics[0].severity, "fatal");
+  EXPECT_HAS(tu.diagnostics[0].message, "no_such_header.cuh");
+}
+
+TEST(FrontendBadInput, BinaryGarbageDoesNotParse) {
+  std::string path = testing::TempDir() + "kverify_garbage.cu";
+  {
+    std::ofstream out(path, std::ios::binary);
+    std::mt19937 rng(42);
+    for (int i = 0; i < 4096; ++i)
+      out.put(static_cast<char>(rng() & 0xff));
+  }
+  frontend::Options options;
+  options.print_diagnostics = false;
+  auto tu = frontend::parseFile(path, options);
+  EXPECT_FALSE(tu.parsed);
+  EXPECT_FALSE(tu.diagnostics.empty());
+  std::remove(path.c_str());
+}
+
+TEST(FrontendBadInput, MissingFileDoesNotParse) {
+  auto tu = parse("frontend/does_not_exist.cu");
+  EXPECT_FALSE(tu.parsed);
+  EXPECT_FALSE(tu.diagnostics.empty());
+}
+
+TEST(FrontendSources, DirectoriesExpandToSortedCudaSources) {
+  std::vector<std::string> errors;
+  std::vector<std::string> files = frontend::collectSources(
+      {std::string(KVERIFY_FIXTURES) + "/seed003", "no/such/dir"}, errors);
+  EXPECT_EQ(files.size(), 11u);
+  EXPECT_TRUE(std::is_sorted(files.begin(), files.end()));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_HAS(errors[0], "no/such/dir");
+}
+
+// --- the sample kernels of seeds/003 -----------------------------------------------------
+
+class Seed003 : public testing::TestWithParam<const char *> {};
+
+TEST_P(Seed003, ProducesAModel) {
+  auto tu = parse(std::string("seed003/") + GetParam());
+  ASSERT_TRUE(tu.parsed);
+  ASSERT_EQ(tu.kernels.size(), 1u);
+  EXPECT_TRUE(tu.kernels[0].unsupported.empty()) << model::toText(tu);
+  EXPECT_FALSE(all(tu.kernels[0], Stmt::Kind::Access).empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Frontend, Seed003,
+                         testing::Values("map.cu", "reduce.cu", "scan.cu", "vector_add.cu",
+                                         "grayscale.cu", "blur.cu", "matmul_naive.cu",
+                                         "matmul_shared.cu", "transpose_naive.cu",
+                                         "transpose_padded.cu", "histogram_atomic.cu"),
+                         [](const testing::TestParamInfo<const char *> &info) {
+                           std::string n = info.param;
+                           return n.substr(0, n.size() - 3);
+                         });
+
+TEST(Seed003Models, ReduceHasTheTreeLoopWithItsBarrier) {
+  auto tu = parse("seed003/reduce.cu");
+  ASSERT_EQ(tu.kernels.size(), 1u);
+  const model::Kernel &k = tu.kernels[0];
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "s = blockDim.x / 2\n  for (s > 0) {\n    if (tid < s) {\n      read sdata[(i64)(tid + s)]");
+  EXPECT_HAS(t, "    barrier block __syncthreads\n  } step {\n    s = s >> (u32)1");
+}
+
+TEST(Seed003Models, TransposePaddedUsesThePaddedPitch) {
+  auto tu = parse("seed003/transpose_padded.cu");
+  ASSERT_EQ(tu.kernels.size(), 1u);
+  const model::Kernel &k = tu.kernels[0];
+  EXPECT_EQ(array(k, "tile")->dims, (std::vector<uint64_t>{16, 17}));
+  EXPECT_HAS(model::toText(k), "read tile[(i64)threadIdx.x * 17 + (i64)threadIdx.y]");
+}
+
+TEST(Seed003Models, HistogramIsAnAtomicAtALoadedIndex) {
+  auto tu = parse("seed003/histogram_atomic.cu");
+  ASSERT_EQ(tu.kernels.size(), 1u);
+  const model::Kernel &k = tu.kernels[0];
+  EXPECT_EQ(accesses(k)[1].substr(0, 20), "atomic hist[(i64)opa");
+}
+
+TEST(Seed003Models, SharedMatmulHasTwoBarriersInTheTileLoop) {
+  auto tu = parse("seed003/matmul_shared.cu");
+  ASSERT_EQ(tu.kernels.size(), 1u);
+  const model::Kernel &k = tu.kernels[0];
+  std::vector<const Stmt *> loops = all(k, Stmt::Kind::Loop);
+  ASSERT_FALSE(loops.empty());
+  std::vector<const Stmt *> inner;
+  collect(loops[0]->body, Stmt::Kind::Barrier, inner);
+  EXPECT_EQ(inner.size(), 2u);
+}
