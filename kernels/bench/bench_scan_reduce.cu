@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kverify/kernels/device/lookback_scan.cuh"
 #include "kverify/kernels/reduce.hpp"
 #include "kverify/kernels/scan.hpp"
 #include "kverify/runtime/buffer.hpp"
@@ -122,6 +123,33 @@ void bench_type(const char* type, std::size_t n, cudaStream_t s, std::vector<Row
                   n * sizeof(T), same(red_ours.download(), red_cub.download())});
 }
 
+// Tuning: the look-back scan under other policies (threads x items) at one n.
+template <class T, unsigned Threads, unsigned Items>
+void tune_policy(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
+  using P = kk::device::LookbackPolicy<T, Threads, Items>;
+  rt::DeviceBuffer<T> in(n), out(n);
+  rt::launch("fill_kernel", fill_kernel<T>, rt::config_for(n, 256, 0, s), in.data(), n);
+  const std::size_t bytes = kk::device::LookbackTemp<T, P>(n).bytes;
+  rt::DeviceBuffer<unsigned char> temp(bytes);
+  const auto t = rt::time_on_stream(
+      [&](cudaStream_t st) {
+        kk::device::lookback_scan<T, kk::Sum, P>(false, in.data(), out.data(), n, temp.data(),
+                                                  bytes, st);
+      },
+      s);
+  std::printf("| %-5s | %4u x %-2u | %9.1f | %8.3f |\n", type, Threads, Items,
+              gbps(2 * n * sizeof(T), t.median_ms), cub_ms / t.median_ms);
+}
+
+template <class T>
+void tune(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
+  tune_policy<T, 128, 16>(type, n, cub_ms, s);
+  tune_policy<T, 256, 12>(type, n, cub_ms, s);
+  tune_policy<T, 256, 16>(type, n, cub_ms, s);
+  tune_policy<T, 256, 24>(type, n, cub_ms, s);
+  tune_policy<T, 512, 12>(type, n, cub_ms, s);
+}
+
 }  // namespace
 
 int main() {
@@ -152,6 +180,13 @@ int main() {
                   r.copy_ms / r.ours_ms, r.match ? "yes" : "NO");
       all_match = all_match && r.match;
     }
+    std::printf("\nlook-back scan policies at n = 2^28 (threads x items per thread)\n\n");
+    std::printf("| type  | policy    | GB/s      | vs CUB   |\n|-------|-----------|-----------|----------|\n");
+    for (const Row& r : rows)
+      if (r.op == "scan" && r.n == (std::size_t{1} << 28)) {
+        if (r.type == "float") tune<float>("float", r.n, r.cub_ms, stream.get());
+        else tune<std::int32_t>("int32", r.n, r.cub_ms, stream.get());
+      }
     return all_match ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "benchmark failed: %s\n", e.what());

@@ -42,17 +42,23 @@ __global__ void reduce_without_loop_barrier_kernel(const std::int32_t* a, std::i
   if (tid == 0) out[blockIdx.x] = sdata[0];
 }
 
+// Two consecutive elements per thread (the usual reason to go in place: a
+// tile twice the block in the same shared memory), updated in ascending order.
 __global__ void in_place_hillis_steele_kernel(const std::int32_t* in, std::int32_t* out,
                                               unsigned n) {
   __shared__ std::int32_t buf[1024];
   const unsigned t = threadIdx.x;
-  buf[t] = t < n ? in[t] : 0;
+  for (unsigned i = 2 * t; i < 2 * t + 2; ++i) buf[i] = i < n ? in[i] : 0;
   __syncthreads();
-  for (unsigned d = 1; d < blockDim.x; d <<= 1) {
-    if (t >= d) buf[t] += buf[t - d];  // BUG: reads a slot another thread writes this step
+  for (unsigned d = 1; d < 1024; d <<= 1) {
+    // BUG: element 2t + 1 reads element 2t + 1 - d after this step may have
+    // overwritten it (for d = 1, this very thread just did).
+    for (unsigned i = 2 * t; i < 2 * t + 2; ++i)
+      if (i >= d) buf[i] += buf[i - d];
     __syncthreads();
   }
-  if (t < n) out[t] = buf[t];
+  for (unsigned i = 2 * t; i < 2 * t + 2; ++i)
+    if (i < n) out[i] = buf[i];
 }
 
 __global__ void histogram_without_atomics_kernel(const std::uint32_t* values, std::size_t n,
@@ -94,7 +100,7 @@ void in_place_hillis_steele_scan(const rt::DeviceBuffer<std::int32_t>& in,
   check_same_size("in_place_hillis_steele_scan output", in.size(), out.size());
   if (in.size() > 1024) throw std::invalid_argument("in_place_hillis_steele_scan: n must be <= 1024");
   if (in.empty()) return;
-  rt::launch("in_place_hillis_steele_kernel", in_place_hillis_steele_kernel, rt::config_for(1024, 1024),
+  rt::launch("in_place_hillis_steele_kernel", in_place_hillis_steele_kernel, rt::config_for(512, 512),
              in.data(), out.data(), static_cast<unsigned>(in.size()));
 }
 

@@ -19,8 +19,11 @@ void upsweep_only_scan(const rt::DeviceBuffer<std::int32_t>& in,
 std::int32_t reduce_without_loop_barrier(const rt::DeviceBuffer<std::int32_t>& in,
                                          unsigned block_threads = 1024);
 
-// Hillis-Steele inclusive sum in a single buffer: in one step, thread t reads
-// x[t - d] while thread t - d overwrites it. One block of 1024 threads, n <= 1024.
+// Hillis-Steele inclusive sum in a single buffer, two consecutive elements
+// per thread: within a step, element i reads element i - d, which this step
+// may already have overwritten. One block of 512 threads, n <= 1024. The
+// thread's own order makes it deterministic: for n >= 4, element 3 reads the
+// new element 2 (x1 + x2) instead of x2.
 void in_place_hillis_steele_scan(const rt::DeviceBuffer<std::int32_t>& in,
                                  rt::DeviceBuffer<std::int32_t>& out);
 

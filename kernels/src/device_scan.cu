@@ -1,5 +1,5 @@
-// Host side of the single-pass look-back scan: temporary storage layout,
-// per-call reset of the tile flags, launch, explicit instantiations.
+// Host entry points of the single-pass look-back scan (default policy) and
+// their explicit instantiations.
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -10,55 +10,17 @@
 #include "kverify/runtime/launch.hpp"
 
 namespace kverify::kernels {
-namespace {
-
-constexpr std::size_t kAlign = 256;
-std::size_t align_up(std::size_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
-
-// [counter][flags: tiles][aggregates: tiles][prefixes: tiles], each aligned.
-template <class T>
-struct TempLayout {
-  std::size_t tiles, flags_offset, aggregates_offset, prefixes_offset, bytes;
-  explicit TempLayout(std::size_t n) {
-    tiles = rt::blocks_for(n, device::LookbackPolicy<T>::kTile);
-    flags_offset = kAlign;
-    aggregates_offset = flags_offset + align_up(tiles * sizeof(unsigned));
-    prefixes_offset = aggregates_offset + align_up(tiles * sizeof(T));
-    bytes = prefixes_offset + align_up(tiles * sizeof(T));
-  }
-};
-
-}  // namespace
 
 template <class T>
 std::size_t device_scan_temp_bytes(std::size_t n) {
-  return TempLayout<T>(n).bytes;
+  return device::LookbackTemp<T, device::LookbackPolicy<T>>(n).bytes;
 }
 
 template <class T, class Op>
 void device_scan(ScanKind kind, const T* in, T* out, std::size_t n, void* temp,
                  std::size_t temp_bytes, cudaStream_t stream) {
-  if (n == 0) return;
-  if (n > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-    throw std::invalid_argument("device_scan: n = " + std::to_string(n) +
-                                " exceeds the limit of 2^31 - 1 elements");
-  const TempLayout<T> layout(n);
-  if (temp == nullptr || temp_bytes < layout.bytes)
-    throw std::invalid_argument("device_scan: temporary storage of " + std::to_string(temp_bytes) +
-                                " bytes, need " + std::to_string(layout.bytes));
-  auto* base = static_cast<unsigned char*>(temp);
-  device::TileState<T> st{reinterpret_cast<unsigned*>(base),
-                          reinterpret_cast<unsigned*>(base + layout.flags_offset),
-                          reinterpret_cast<T*>(base + layout.aggregates_offset),
-                          reinterpret_cast<T*>(base + layout.prefixes_offset)};
-  // Counter and flags start at zero (kInvalid) on every call.
-  KV_CUDA_CHECK(cudaMemsetAsync(base, 0, layout.aggregates_offset, stream));
-  rt::LaunchConfig cfg;
-  cfg.grid = dim3(static_cast<unsigned>(layout.tiles));
-  cfg.block = dim3(device::LookbackPolicy<T>::kThreads);
-  cfg.stream = stream;
-  rt::launch("lookback_scan_kernel", device::lookback_scan_kernel<T, Op>, cfg, in, out, n, st,
-             kind == ScanKind::Exclusive);
+  device::lookback_scan<T, Op, device::LookbackPolicy<T>>(kind == ScanKind::Exclusive, in, out, n,
+                                                          temp, temp_bytes, stream);
 }
 
 template <class T, class Op>

@@ -4,14 +4,19 @@
 // Tiles are numbered in the order blocks start (an atomic counter), so every
 // tile a block waits on belongs to a block already running: no deadlock.
 // Each tile publishes its aggregate (flag A) as soon as it is known, and its
-// inclusive prefix (flag P) once its own look-back is done. Flags are stored
-// with release and loaded with acquire semantics (device scope), so a reader
-// that sees a flag also sees the value stored before it.
+// inclusive prefix (flag P) once its own look-back is done (see TileState for
+// how a reader that sees a flag also sees its value).
 #pragma once
 
 #include <cuda/atomic>
 
 #include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "kverify/kernels/scan.hpp"
+#include "kverify/runtime/launch.hpp"
 
 #include "kverify/kernels/ops.hpp"
 #include "kverify/kernels/warp/warp_scan.cuh"
@@ -20,31 +25,60 @@ namespace kverify::kernels::device {
 
 enum TileFlag : unsigned { kInvalid = 0, kAggregate = 1, kPrefix = 2 };
 
+// Per-tile published state. For 4-byte T the flag and the value share one
+// 64-bit word, stored and loaded whole (relaxed atomics: one access carries
+// both, nothing else needs ordering) - one L2 round trip per look. Wider T
+// keeps flag and value apart: the value is stored before the flag is
+// released, and read after the flag is acquired.
 template <class T>
 struct TileState {
-  unsigned* counter;  // next tile id
-  unsigned* flags;    // per tile: TileFlag
-  T* aggregates;      // per tile: reduction of the tile alone
-  T* prefixes;        // per tile: inclusive prefix up to and including the tile
+  static constexpr bool kPacked = sizeof(T) == 4;
+  unsigned* counter;          // next tile id
+  unsigned long long* words;  // packed: (flag << 32) | value bits
+  unsigned* flags;            // unpacked: TileFlag per tile
+  T* aggregates;              // unpacked: reduction of the tile alone
+  T* prefixes;                // unpacked: inclusive prefix through the tile
+
+  __device__ void publish(unsigned tile, unsigned flag, T value) const {
+    if constexpr (kPacked) {
+      unsigned bits;
+      memcpy(&bits, &value, sizeof bits);
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile])
+          .store((static_cast<unsigned long long>(flag) << 32) | bits, cuda::memory_order_relaxed);
+    } else {
+      (flag == kPrefix ? prefixes : aggregates)[tile] = value;
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile])
+          .store(flag, cuda::memory_order_release);
+    }
+  }
+
+  // The tile's flag; `value` is meaningful unless the flag is kInvalid.
+  __device__ unsigned read(unsigned tile, T& value) const {
+    if constexpr (kPacked) {
+      const unsigned long long w =
+          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile])
+              .load(cuda::memory_order_relaxed);
+      const auto bits = static_cast<unsigned>(w);
+      memcpy(&value, &bits, sizeof bits);
+      return static_cast<unsigned>(w >> 32);
+    } else {
+      const unsigned f = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile])
+                             .load(cuda::memory_order_acquire);
+      if (f != kInvalid) value = f == kPrefix ? prefixes[tile] : aggregates[tile];
+      return f;
+    }
+  }
 };
 
-// Tuning policy: 256 threads; 16 items per thread for 4-byte types (tile of
-// 4096), 8 for 8-byte types, so a tile is 16 KiB either way.
-template <class T>
+// Tuning policy: threads per block and items per thread. The default: 256
+// threads; 16 items per thread for 4-byte types (tile of 4096), 8 for 8-byte
+// types, so a tile is 16 KiB either way.
+template <class T, unsigned Threads = 256, unsigned Items = (sizeof(T) >= 8 ? 8 : 16)>
 struct LookbackPolicy {
-  static constexpr unsigned kThreads = 256;
-  static constexpr unsigned kItems = sizeof(T) >= 8 ? 8 : 16;
-  static constexpr unsigned kTile = kThreads * kItems;
+  static constexpr unsigned kThreads = Threads;
+  static constexpr unsigned kItems = Items;
+  static constexpr unsigned kTile = Threads * Items;
 };
-
-__device__ __forceinline__ void publish(unsigned* flag, unsigned value) {
-  cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*flag).store(value,
-                                                                     cuda::memory_order_release);
-}
-__device__ __forceinline__ unsigned observe(unsigned* flag) {
-  return cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*flag).load(
-      cuda::memory_order_acquire);
-}
 
 // Shared-memory index with one pad word per 32, so both the striped and the
 // blocked access patterns below are free of bank conflicts.
@@ -52,6 +86,8 @@ __device__ __forceinline__ unsigned padded(unsigned i) { return i + (i >> 5); }
 
 // Called by all lanes of warp 0 for tile > 0: the exclusive prefix of the tile.
 // Lane l inspects tile (last - l); the window ends at the nearest P flag.
+// While a predecessor has published nothing yet, back off a little before
+// looking again, so spinning warps do not crowd the memory system.
 template <class T, class Op>
 __device__ T look_back(const TileState<T>& st, int tile, Op op) {
   const unsigned lane = threadIdx.x & 31;
@@ -60,11 +96,12 @@ __device__ T look_back(const TileState<T>& st, int tile, Op op) {
   for (int last = tile - 1;; last -= 32) {
     const int idx = last - static_cast<int>(lane);
     unsigned flag = kPrefix;
-    do {
-      if (idx >= 0) flag = observe(&st.flags[idx]);
-    } while (__any_sync(warp::kFullMask, flag == kInvalid));
     T value = Op::template identity<T>();
-    if (idx >= 0) value = flag == kPrefix ? st.prefixes[idx] : st.aggregates[idx];
+    for (unsigned delay = 8;; delay = delay < 256 ? 2 * delay : delay) {
+      if (idx >= 0) flag = st.read(static_cast<unsigned>(idx), value);
+      if (!__any_sync(warp::kFullMask, flag == kInvalid)) break;
+      __nanosleep(delay);
+    }
     const unsigned prefix_lanes = __ballot_sync(warp::kFullMask, flag == kPrefix);
     const unsigned cut = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
     const T window = warp::reduce(lane <= cut ? value : Op::template identity<T>(), op);
@@ -74,11 +111,10 @@ __device__ T look_back(const TileState<T>& st, int tile, Op op) {
   }
 }
 
-template <class T, class Op>
-__global__ void __launch_bounds__(LookbackPolicy<T>::kThreads)
+template <class T, class Op, class P>
+__global__ void __launch_bounds__(P::kThreads)
     lookback_scan_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
                          TileState<T> st, bool exclusive_scan) {
-  using P = LookbackPolicy<T>;
   constexpr unsigned kThreads = P::kThreads, kItems = P::kItems, kTile = P::kTile;
   __shared__ T tile_data[kTile + kTile / 32];
   __shared__ T warp_totals[kThreads / 32];
@@ -123,20 +159,11 @@ __global__ void __launch_bounds__(LookbackPolicy<T>::kThreads)
     if (lane < kThreads / 32) warp_totals[lane] = wt;  // now inclusive warp prefixes
     T prefix = identity;
     if (tile == 0) {
-      if (lane == 0) {
-        st.prefixes[0] = aggregate;
-        publish(&st.flags[0], kPrefix);
-      }
+      if (lane == 0) st.publish(0, kPrefix, aggregate);
     } else {
-      if (lane == 0) {
-        st.aggregates[tile] = aggregate;
-        publish(&st.flags[tile], kAggregate);
-      }
+      if (lane == 0) st.publish(tile, kAggregate, aggregate);
       prefix = look_back(st, static_cast<int>(tile), op);
-      if (lane == 0) {
-        st.prefixes[tile] = op(prefix, aggregate);
-        publish(&st.flags[tile], kPrefix);
-      }
+      if (lane == 0) st.publish(tile, kPrefix, op(prefix, aggregate));
     }
     if (lane == 0) tile_prefix = prefix;
   }
@@ -172,6 +199,51 @@ __global__ void __launch_bounds__(LookbackPolicy<T>::kThreads)
     const std::size_t i = base + k * kThreads + t;
     if (full || i < n) out[i] = tile_data[padded(k * kThreads + t)];
   }
+}
+
+// Temporary storage: [counter][words or flags][aggregates][prefixes], each
+// region 256-byte aligned; counter and flags/words are zeroed on every call.
+template <class T, class P>
+struct LookbackTemp {
+  static constexpr std::size_t kAlign = 256;
+  static std::size_t up(std::size_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+  std::size_t tiles, state_offset, aggregates_offset, prefixes_offset, bytes;
+  explicit LookbackTemp(std::size_t n) {
+    tiles = rt::blocks_for(n, P::kTile);
+    state_offset = kAlign;
+    const std::size_t state_bytes =
+        TileState<T>::kPacked ? tiles * sizeof(unsigned long long) : tiles * sizeof(unsigned);
+    aggregates_offset = state_offset + up(state_bytes);
+    const std::size_t value_bytes = TileState<T>::kPacked ? 0 : up(tiles * sizeof(T));
+    prefixes_offset = aggregates_offset + value_bytes;
+    bytes = prefixes_offset + value_bytes;
+  }
+};
+
+template <class T, class Op, class P>
+void lookback_scan(bool exclusive, const T* in, T* out, std::size_t n, void* temp,
+                   std::size_t temp_bytes, cudaStream_t stream) {
+  if (n == 0) return;
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument("device_scan: n = " + std::to_string(n) +
+                                " exceeds the limit of 2^31 - 1 elements");
+  const LookbackTemp<T, P> layout(n);
+  if (temp == nullptr || temp_bytes < layout.bytes)
+    throw std::invalid_argument("device_scan: temporary storage of " + std::to_string(temp_bytes) +
+                                " bytes, need " + std::to_string(layout.bytes));
+  auto* base = static_cast<unsigned char*>(temp);
+  TileState<T> st{reinterpret_cast<unsigned*>(base),
+                  reinterpret_cast<unsigned long long*>(base + layout.state_offset),
+                  reinterpret_cast<unsigned*>(base + layout.state_offset),
+                  reinterpret_cast<T*>(base + layout.aggregates_offset),
+                  reinterpret_cast<T*>(base + layout.prefixes_offset)};
+  KV_CUDA_CHECK(cudaMemsetAsync(base, 0, layout.aggregates_offset, stream));
+  rt::LaunchConfig cfg;
+  cfg.grid = dim3(static_cast<unsigned>(layout.tiles));
+  cfg.block = dim3(P::kThreads);
+  cfg.stream = stream;
+  rt::launch("lookback_scan_kernel", lookback_scan_kernel<T, Op, P>, cfg, in, out, n, st,
+             exclusive);
 }
 
 }  // namespace kverify::kernels::device
