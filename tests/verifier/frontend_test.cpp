@@ -238,6 +238,18 @@ TEST(Frontend, DeviceFunctionsAreInlined) {
   EXPECT_EQ(all(k, Stmt::Kind::Inlined).size(), 6u);  // clamp_index twice, store_pair twice
 }
 
+TEST(Frontend, ConditionalOverLvaluesIsASelect) {
+  auto tu = parse("frontend/conditional_lvalue.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "conditional_lvalue");
+  EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "clampf.result = clampf.v < clampf.lo ? clampf.lo : clampf.v > clampf.hi ? clampf.hi : clampf.v");
+  // Each branch's load happens only on its side.
+  EXPECT_HAS(t, "if (cond) {\n    read a[(i64)i]");
+  EXPECT_HAS(t, "} else {\n    read a[(i64)0]");
+}
+
 TEST(Frontend, LocalArraysAreThreadPrivate) {
   auto tu = parse("frontend/local_arrays.cu");
   ASSERT_TRUE(tu.parsed);

@@ -189,6 +189,9 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
   Type to = typeOf(c->getType());
   switch (c->getCastKind()) {
   case clang::CK_LValueToRValue:
+    // `c ? x : y` on lvalues of one type is an lvalue; its value is the rvalue select.
+    if (const auto *co = llvm::dyn_cast<clang::ConditionalOperator>(strip(sub)))
+      return conditional(co);
     return load(lvalue(sub), sub);
   case clang::CK_NoOp:
   case clang::CK_UserDefinedConversion:
