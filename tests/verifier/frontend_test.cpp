@@ -349,6 +349,17 @@ TEST(Frontend, HostCodeParsesAndOnlyKernelsAreModelled) {
   EXPECT_EQ(tu.kernels[0].range.line, 8u);
 }
 
+TEST(Frontend, SystemHeadersCoexistWithTheDevicePrelude) {
+  auto tu = parse("frontend/system_headers.cu");
+  ASSERT_TRUE(tu.parsed) << (tu.diagnostics.empty() ? "" : tu.diagnostics[0].message);
+  const model::Kernel &k = kernel(tu, "system_headers");
+  EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{"read a[(i64)i]", "write a[(i64)i]"}));
+  const model::Kernel &heap = kernel(tu, "device_heap");
+  ASSERT_FALSE(heap.unsupported.empty());
+  EXPECT_EQ(heap.unsupported[0].construct, "device memory function");
+}
+
 // --- unsupported constructs --------------------------------------------------------
 
 struct UnsupportedCase {

@@ -41,6 +41,8 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::UMul24};
   if (startsWith(name, "surf") && name.find("write") != std::string_view::npos)
     return {K::SurfaceWrite};
+  if (name == "malloc" || name == "free" || name == "memcpy" || name == "memset")
+    return {K::DeviceHeap};
   if (startsWith(name, "make_"))
     return {K::MakeVector};
   return {K::Opaque};

@@ -19,6 +19,7 @@ enum class BuiltinKind {
   Min, Max, Abs,     // modelled exactly on integers, opaque on floats
   Mul24, UMul24,     // exact: product of the low 24 bits
   SurfaceWrite,      // surf*write: a write kverify does not model
+  DeviceHeap,        // malloc, free, memcpy, memset on the device: not modelled
   MakeVector,        // make_float4 etc.: a struct value from its fields
   Opaque,            // everything else: a fresh value of the return type
 };

@@ -1216,6 +1216,9 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
   case BuiltinKind::SurfaceWrite:
     unsupported("surface write", textOf(where), where);
     return nullptr;
+  case BuiltinKind::DeviceHeap:
+    unsupported("device memory function", name + ": " + textOf(where), where);
+    return nullptr;
   case BuiltinKind::MakeVector: {
     BindingPtr b = freshStruct(ret, name);
     assignStruct(b, c);

@@ -164,9 +164,65 @@ __KV_DH__ float max(float a, float b);
 __KV_DH__ double max(double a, double b);
 __KV_DH__ int umin(unsigned a, unsigned b);
 __KV_DH__ int umax(unsigned a, unsigned b);
-extern "C" __KV_DH__ int abs(int a);
-extern "C" __KV_DH__ long labs(long a);
-extern "C" __KV_DH__ long long llabs(long long a);
+// --- the C library on the device: device-only declarations, so that they coexist with
+// the host declarations of the system headers (<math.h>, <stdio.h>, <stdlib.h>). ---
+extern "C" {
+__device__ int abs(int a);
+__device__ long labs(long a);
+__device__ long long llabs(long long a);
+__device__ int printf(const char *format, ...);
+__device__ void *malloc(__kv_size_t size);
+__device__ void free(void *ptr);
+__device__ void *memcpy(void *dst, const void *src, __kv_size_t n);
+__device__ void *memset(void *dst, int value, __kv_size_t n);
+__device__ double acos(double x); __device__ float acosf(float x);
+__device__ double asin(double x); __device__ float asinf(float x);
+__device__ double atan(double x); __device__ float atanf(float x);
+__device__ double cbrt(double x); __device__ float cbrtf(float x);
+__device__ double ceil(double x); __device__ float ceilf(float x);
+__device__ double cos(double x); __device__ float cosf(float x);
+__device__ double cosh(double x); __device__ float coshf(float x);
+__device__ double erf(double x); __device__ float erff(float x);
+__device__ double erfc(double x); __device__ float erfcf(float x);
+__device__ double exp(double x); __device__ float expf(float x);
+__device__ double exp2(double x); __device__ float exp2f(float x);
+__device__ double exp10(double x); __device__ float exp10f(float x);
+__device__ double expm1(double x); __device__ float expm1f(float x);
+__device__ double fabs(double x); __device__ float fabsf(float x);
+__device__ double floor(double x); __device__ float floorf(float x);
+__device__ double lgamma(double x); __device__ float lgammaf(float x);
+__device__ double log(double x); __device__ float logf(float x);
+__device__ double log10(double x); __device__ float log10f(float x);
+__device__ double log1p(double x); __device__ float log1pf(float x);
+__device__ double log2(double x); __device__ float log2f(float x);
+__device__ double logb(double x); __device__ float logbf(float x);
+__device__ double rint(double x); __device__ float rintf(float x);
+__device__ double round(double x); __device__ float roundf(float x);
+__device__ double rsqrt(double x); __device__ float rsqrtf(float x);
+__device__ double sin(double x); __device__ float sinf(float x);
+__device__ double sinh(double x); __device__ float sinhf(float x);
+__device__ double sqrt(double x); __device__ float sqrtf(float x);
+__device__ double tan(double x); __device__ float tanf(float x);
+__device__ double tanh(double x); __device__ float tanhf(float x);
+__device__ double tgamma(double x); __device__ float tgammaf(float x);
+__device__ double trunc(double x); __device__ float truncf(float x);
+__device__ double nearbyint(double x); __device__ float nearbyintf(float x);
+__device__ double rcbrt(double x); __device__ float rcbrtf(float x);
+__device__ double atan2(double x, double y); __device__ float atan2f(float x, float y);
+__device__ double fdim(double x, double y); __device__ float fdimf(float x, float y);
+__device__ double fmax(double x, double y); __device__ float fmaxf(float x, float y);
+__device__ double fmin(double x, double y); __device__ float fminf(float x, float y);
+__device__ double fmod(double x, double y); __device__ float fmodf(float x, float y);
+__device__ double hypot(double x, double y); __device__ float hypotf(float x, float y);
+__device__ double pow(double x, double y); __device__ float powf(float x, float y);
+__device__ double remainder(double x, double y); __device__ float remainderf(float x, float y);
+__device__ double copysign(double x, double y); __device__ float copysignf(float x, float y);
+__device__ double nextafter(double x, double y); __device__ float nextafterf(float x, float y);
+__device__ double fma(double x, double y, double z); __device__ float fmaf(float x, float y, float z);
+__device__ void sincosf(float x, float *s, float *c); __device__ void sincos(double x, double *s, double *c);
+__device__ double frexp(double x, int *e); __device__ float frexpf(float x, int *e);
+__device__ double ldexp(double x, int e); __device__ float ldexpf(float x, int e);
+}
 
 // --- floating-point intrinsics and conversions ------------------------------------------
 __device__ float __saturatef(float x);
