@@ -123,10 +123,10 @@ void bench_type(const char* type, std::size_t n, cudaStream_t s, std::vector<Row
                   n * sizeof(T), same(red_ours.download(), red_cub.download())});
 }
 
-// Tuning: the look-back scan under other policies (threads x items) at one n.
-template <class T, unsigned Threads, unsigned Items>
+// Tuning: the look-back scan under other policies at one n.
+template <class T, unsigned Threads, unsigned Items, bool Dynamic, unsigned Backoff>
 void tune_policy(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
-  using P = kk::device::LookbackPolicy<T, Threads, Items>;
+  using P = kk::device::LookbackPolicy<T, Threads, Items, Dynamic, Backoff>;
   rt::DeviceBuffer<T> in(n), out(n);
   rt::launch("fill_kernel", fill_kernel<T>, rt::config_for(n, 256, 0, s), in.data(), n);
   const std::size_t bytes = kk::device::LookbackTemp<T, P>(n).bytes;
@@ -137,17 +137,21 @@ void tune_policy(const char* type, std::size_t n, float cub_ms, cudaStream_t s) 
                                                   bytes, st);
       },
       s);
-  std::printf("| %-5s | %4u x %-2u | %9.1f | %8.3f |\n", type, Threads, Items,
-              gbps(2 * n * sizeof(T), t.median_ms), cub_ms / t.median_ms);
+  std::printf("| %-5s | %4u x %-2u | %-7s | %5u ns | %9.1f | %8.3f |\n", type, Threads, Items,
+              Dynamic ? "atomic" : "blockIdx", Backoff, gbps(2 * n * sizeof(T), t.median_ms),
+              cub_ms / t.median_ms);
 }
 
 template <class T>
 void tune(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
-  tune_policy<T, 128, 16>(type, n, cub_ms, s);
-  tune_policy<T, 256, 12>(type, n, cub_ms, s);
-  tune_policy<T, 256, 16>(type, n, cub_ms, s);
-  tune_policy<T, 256, 24>(type, n, cub_ms, s);
-  tune_policy<T, 512, 12>(type, n, cub_ms, s);
+  tune_policy<T, 256, 16, true, 256>(type, n, cub_ms, s);
+  tune_policy<T, 256, 16, true, 32>(type, n, cub_ms, s);
+  tune_policy<T, 256, 16, false, 256>(type, n, cub_ms, s);
+  tune_policy<T, 256, 16, false, 32>(type, n, cub_ms, s);
+  tune_policy<T, 256, 24, true, 32>(type, n, cub_ms, s);
+  tune_policy<T, 256, 24, false, 32>(type, n, cub_ms, s);
+  tune_policy<T, 128, 16, false, 32>(type, n, cub_ms, s);
+  tune_policy<T, 512, 16, true, 64>(type, n, cub_ms, s);
 }
 
 }  // namespace
@@ -180,8 +184,9 @@ int main() {
                   r.copy_ms / r.ours_ms, r.match ? "yes" : "NO");
       all_match = all_match && r.match;
     }
-    std::printf("\nlook-back scan policies at n = 2^28 (threads x items per thread)\n\n");
-    std::printf("| type  | policy    | GB/s      | vs CUB   |\n|-------|-----------|-----------|----------|\n");
+    std::printf("\nlook-back scan policies at n = 2^28\n\n");
+    std::printf("| type  | threads x items | tile ids | max back-off | GB/s | vs CUB |\n"
+                "|-------|-----------|---------|----------|-----------|----------|\n");
     for (const Row& r : rows)
       if (r.op == "scan" && r.n == (std::size_t{1} << 28)) {
         if (r.type == "float") tune<float>("float", r.n, r.cub_ms, stream.get());

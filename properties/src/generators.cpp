@@ -98,11 +98,10 @@ void fill(std::vector<T>& out, std::uint64_t seed, FloatRange range) {
 }
 
 rc::Gen<std::size_t> sizes(std::size_t block, std::size_t large) {
-  using rc::gen::element;
   using rc::gen::inRange;
   const std::size_t b = block;
   return rc::gen::weightedOneOf<std::size_t>({
-      {3, element<std::size_t>(0, 1, 2, 3, b - 1, b, b + 1, 2 * b - 1, 2 * b + 1, 7 * b + 3)},
+      {3, pick<std::size_t>({0, 1, 2, 3, b - 1, b, b + 1, 2 * b - 1, 2 * b + 1, 7 * b + 3})},
       {4, inRange<std::size_t>(0, 4 * b + 1)},
       {2, inRange<std::size_t>(0, large + 1)},
   });
@@ -130,7 +129,7 @@ rc::Gen<unsigned> block_sizes(kernels::BlockScanAlgorithm algo) {
   using kernels::BlockScanAlgorithm;
   switch (algo) {
     case BlockScanAlgorithm::Blelloch:
-      return rc::gen::element<unsigned>(2, 4, 8, 16, 32, 64, 128, 256, 512, 1024);
+      return pick<unsigned>({2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
     case BlockScanAlgorithm::WarpShuffle:
       return rc::gen::map(rc::gen::inRange(1u, 33u), [](unsigned w) { return 32 * w; });
     default:
@@ -146,7 +145,7 @@ rc::Gen<unsigned> block_sizes(kernels::BlockReduceAlgorithm algo) {
 
 rc::Gen<unsigned> block_sizes(unsigned lo, unsigned hi) {
   return rc::gen::weightedOneOf<unsigned>({
-      {1, rc::gen::element<unsigned>(256, 128, 1024, 32, 64, 512)},
+      {1, pick<unsigned>({32, 64, 128, 256, 512, 1024})},
       {1, rc::gen::inRange(lo, hi + 1)},
   });
 }

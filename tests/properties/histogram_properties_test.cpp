@@ -15,7 +15,7 @@ rc::Gen<std::size_t> bin_counts() {
   return rc::gen::weightedOneOf<std::size_t>({
       {2, rc::gen::inRange<std::size_t>(1, 17)},  // heavy contention on few bins
       {2, rc::gen::inRange<std::size_t>(1, 4097)},
-      {1, rc::gen::element<std::size_t>(256, 1024, kk::kMaxPrivatizedBins)},
+      {1, gen::pick<std::size_t>({256, 1024, kk::kMaxPrivatizedBins})},
   });
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 rc::Gen<std::size_t> image_edges() {
   return rc::gen::weightedOneOf<std::size_t>({
-      {1, rc::gen::element<std::size_t>(0, 1, 2, 3, 15, 16, 17)},
+      {1, gen::pick<std::size_t>({0, 1, 2, 3, 15, 16, 17})},
       {2, rc::gen::inRange<std::size_t>(0, 200)},
   });
 }

@@ -15,7 +15,7 @@ namespace {
 // Matrix edges: 0, 1, tile edges +- 1 for both 16 and 32 tiles, and others.
 rc::Gen<std::size_t> dims(std::size_t large) {
   return rc::gen::weightedOneOf<std::size_t>({
-      {1, rc::gen::element<std::size_t>(0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 65)},
+      {1, gen::pick<std::size_t>({0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 65})},
       {2, rc::gen::inRange<std::size_t>(0, large + 1)},
   });
 }

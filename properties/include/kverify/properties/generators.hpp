@@ -46,6 +46,15 @@ template <> std::uint32_t draw(std::uint64_t bits, FloatRange range);
 template <> float draw(std::uint64_t bits, FloatRange range);
 template <> double draw(std::uint64_t bits, FloatRange range);
 
+// One of the given values, shrinking towards the first (rc::gen::element does
+// not shrink at all, so a counterexample would keep whatever edge it drew).
+template <class T>
+rc::Gen<T> pick(std::vector<T> values) {
+  const std::size_t count = values.size();
+  return rc::gen::map(rc::gen::inRange<std::size_t>(0, count),
+                      [values = std::move(values)](std::size_t i) { return values[i]; });
+}
+
 // Sizes hitting the edges around a block: 0, 1, 2, block - 1, block,
 // block + 1, multiples +- 1, small non powers of two, and large up to `large`.
 rc::Gen<std::size_t> sizes(std::size_t block, std::size_t large);

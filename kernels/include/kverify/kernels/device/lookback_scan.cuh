@@ -70,14 +70,25 @@ struct TileState {
   }
 };
 
-// Tuning policy: threads per block and items per thread. The default: 256
-// threads; 16 items per thread for 4-byte types (tile of 4096), 8 for 8-byte
-// types, so a tile is 16 KiB either way.
-template <class T, unsigned Threads = 256, unsigned Items = (sizeof(T) >= 8 ? 8 : 16)>
+// Tuning policy: threads per block, items per thread, how tiles get their
+// ids, and the longest back-off while a predecessor has published nothing.
+// Default: 256 threads; 16 items per thread for 4-byte types (tile of 4096),
+// 8 for 8-byte types, so a tile is 16 KiB either way.
+//
+// DynamicIds: ids from an atomic counter in the order blocks start, so a tile
+// only ever waits on tiles of blocks already running - deadlock-free by
+// construction, at the cost of one atomic round trip before a block can
+// load. Otherwise the id is blockIdx.x, as in CUB, which relies on the
+// hardware dispatching blocks in index order (true in practice, not promised
+// by the CUDA programming model).
+template <class T, unsigned Threads = 256, unsigned Items = (sizeof(T) >= 8 ? 8 : 16),
+          bool DynamicIds = true, unsigned MaxBackoffNs = 256>
 struct LookbackPolicy {
   static constexpr unsigned kThreads = Threads;
   static constexpr unsigned kItems = Items;
   static constexpr unsigned kTile = Threads * Items;
+  static constexpr bool kDynamicIds = DynamicIds;
+  static constexpr unsigned kMaxBackoffNs = MaxBackoffNs;
 };
 
 // Shared-memory index with one pad word per 32, so both the striped and the
@@ -88,7 +99,7 @@ __device__ __forceinline__ unsigned padded(unsigned i) { return i + (i >> 5); }
 // Lane l inspects tile (last - l); the window ends at the nearest P flag.
 // While a predecessor has published nothing yet, back off a little before
 // looking again, so spinning warps do not crowd the memory system.
-template <class T, class Op>
+template <class T, class Op, unsigned MaxBackoffNs>
 __device__ T look_back(const TileState<T>& st, int tile, Op op) {
   const unsigned lane = threadIdx.x & 31;
   T exclusive = Op::template identity<T>();
@@ -97,7 +108,7 @@ __device__ T look_back(const TileState<T>& st, int tile, Op op) {
     const int idx = last - static_cast<int>(lane);
     unsigned flag = kPrefix;
     T value = Op::template identity<T>();
-    for (unsigned delay = 8;; delay = delay < 256 ? 2 * delay : delay) {
+    for (unsigned delay = 8;; delay = delay < MaxBackoffNs ? 2 * delay : delay) {
       if (idx >= 0) flag = st.read(static_cast<unsigned>(idx), value);
       if (!__any_sync(warp::kFullMask, flag == kInvalid)) break;
       __nanosleep(delay);
@@ -124,9 +135,12 @@ __global__ void __launch_bounds__(P::kThreads)
   const Op op{};
   const T identity = Op::template identity<T>();
   const unsigned t = threadIdx.x, lane = t & 31, w = t >> 5;
-  if (t == 0) tile_id_shared = atomicAdd(st.counter, 1u);
-  __syncthreads();
-  const unsigned tile = tile_id_shared;
+  unsigned tile = blockIdx.x;
+  if constexpr (P::kDynamicIds) {
+    if (t == 0) tile_id_shared = atomicAdd(st.counter, 1u);
+    __syncthreads();
+    tile = tile_id_shared;
+  }
   const std::size_t base = static_cast<std::size_t>(tile) * kTile;
   const bool full = base + kTile <= n;
 
@@ -162,7 +176,7 @@ __global__ void __launch_bounds__(P::kThreads)
       if (lane == 0) st.publish(0, kPrefix, aggregate);
     } else {
       if (lane == 0) st.publish(tile, kAggregate, aggregate);
-      prefix = look_back(st, static_cast<int>(tile), op);
+      prefix = look_back<T, Op, P::kMaxBackoffNs>(st, static_cast<int>(tile), op);
       if (lane == 0) st.publish(tile, kPrefix, op(prefix, aggregate));
     }
     if (lane == 0) tile_prefix = prefix;
