@@ -124,9 +124,9 @@ void bench_type(const char* type, std::size_t n, cudaStream_t s, std::vector<Row
 }
 
 // Tuning: the look-back scan under other policies at one n.
-template <class T, unsigned Threads, unsigned Items, bool Dynamic, unsigned Backoff>
+template <class T, unsigned Threads, unsigned Items, bool Dynamic, unsigned Backoff, unsigned MinBlocks>
 void tune_policy(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
-  using P = kk::device::LookbackPolicy<T, Threads, Items, Dynamic, Backoff>;
+  using P = kk::device::LookbackPolicy<T, Threads, Items, Dynamic, Backoff, MinBlocks>;
   rt::DeviceBuffer<T> in(n), out(n);
   rt::launch("fill_kernel", fill_kernel<T>, rt::config_for(n, 256, 0, s), in.data(), n);
   const std::size_t bytes = kk::device::LookbackTemp<T, P>(n).bytes;
@@ -137,21 +137,20 @@ void tune_policy(const char* type, std::size_t n, float cub_ms, cudaStream_t s) 
                                                   bytes, st);
       },
       s);
-  std::printf("| %-5s | %4u x %-2u | %-7s | %5u ns | %9.1f | %8.3f |\n", type, Threads, Items,
-              Dynamic ? "atomic" : "blockIdx", Backoff, gbps(2 * n * sizeof(T), t.median_ms),
-              cub_ms / t.median_ms);
+  std::printf("| %-5s | %4u x %-2u | %-8s | %5u ns | %2u | %9.1f | %8.3f |\n", type, Threads,
+              Items, Dynamic ? "atomic" : "blockIdx", Backoff, MinBlocks,
+              gbps(2 * n * sizeof(T), t.median_ms), cub_ms / t.median_ms);
 }
 
 template <class T>
 void tune(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
-  tune_policy<T, 256, 16, true, 256>(type, n, cub_ms, s);
-  tune_policy<T, 256, 16, true, 32>(type, n, cub_ms, s);
-  tune_policy<T, 256, 16, false, 256>(type, n, cub_ms, s);
-  tune_policy<T, 256, 16, false, 32>(type, n, cub_ms, s);
-  tune_policy<T, 256, 24, true, 32>(type, n, cub_ms, s);
-  tune_policy<T, 256, 24, false, 32>(type, n, cub_ms, s);
-  tune_policy<T, 128, 16, false, 32>(type, n, cub_ms, s);
-  tune_policy<T, 512, 16, true, 64>(type, n, cub_ms, s);
+  tune_policy<T, 256, 16, true, 64, 1>(type, n, cub_ms, s);
+  tune_policy<T, 256, 16, true, 64, 6>(type, n, cub_ms, s);
+  tune_policy<T, 256, 16, true, 64, 8>(type, n, cub_ms, s);  // the default
+  tune_policy<T, 256, 16, false, 64, 8>(type, n, cub_ms, s);
+  tune_policy<T, 256, 12, true, 64, 8>(type, n, cub_ms, s);
+  tune_policy<T, 256, 24, true, 64, 6>(type, n, cub_ms, s);
+  tune_policy<T, 128, 16, true, 64, 16>(type, n, cub_ms, s);
 }
 
 }  // namespace
@@ -185,8 +184,8 @@ int main() {
       all_match = all_match && r.match;
     }
     std::printf("\nlook-back scan policies at n = 2^28\n\n");
-    std::printf("| type  | threads x items | tile ids | max back-off | GB/s | vs CUB |\n"
-                "|-------|-----------|---------|----------|-----------|----------|\n");
+    std::printf("| type  | threads x items | tile ids | max back-off | min blocks/SM | GB/s | vs CUB |\n"
+                "|-------|-----------|----------|----------|----|-----------|----------|\n");
     for (const Row& r : rows)
       if (r.op == "scan" && r.n == (std::size_t{1} << 28)) {
         if (r.type == "float") tune<float>("float", r.n, r.cub_ms, stream.get());

