@@ -1,6 +1,7 @@
 // The Z3 encoding: per-thread symbolic execution, barrier divergence, races, bounds,
 // witnesses. See analysis.hpp for the passes and DESIGN.md for the semantics.
 #include "analysis/analysis.hpp"
+#include "analysis/intabs.hpp"
 
 #include <z3++.h>
 
@@ -285,6 +286,12 @@ public:
   std::map<const Stmt *, int> barrier_ids;
   std::map<const Stmt *, BarrierInfo> loop_barriers;
   std::map<const Stmt *, z3::func_decl> shared_trip;  // barrier loops: N per block
+  std::map<unsigned, z3::expr> no_overflow;  // signed op term id -> where it cannot overflow
+  void signedOp(const z3::expr &term, const z3::expr &pc) {
+    auto it = no_overflow.find(term.id());
+    if (it == no_overflow.end()) no_overflow.emplace(term.id(), pc);
+    else if (!z3::eq(it->second, pc)) it->second = it->second || pc;
+  }
   std::vector<std::string> assumptions;
   std::string error;
 
@@ -509,15 +516,21 @@ z3::expr Exec::eval(const Expr &e) {
     bool sg = ty.is_signed;
     auto side = [&](const z3::expr &ok) { T.side.push_back(z3::implies(pc(), ok)); };
     switch (op) {
-    case BinaryOp::Add:
-      if (sg) side(z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b));
-      return a + b;
-    case BinaryOp::Sub:
-      if (sg) side(z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true));
-      return a - b;
-    case BinaryOp::Mul:
-      if (sg) side(z3::bvmul_no_overflow(a, b, true) && z3::bvmul_no_underflow(a, b));
-      return a * b;
+    case BinaryOp::Add: {
+      z3::expr r = a + b;
+      if (sg) side(z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b)), E.signedOp(r, pc());
+      return r;
+    }
+    case BinaryOp::Sub: {
+      z3::expr r = a - b;
+      if (sg) side(z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true)), E.signedOp(r, pc());
+      return r;
+    }
+    case BinaryOp::Mul: {
+      z3::expr r = a * b;
+      if (sg) side(z3::bvmul_no_overflow(a, b, true) && z3::bvmul_no_underflow(a, b)), E.signedOp(r, pc());
+      return r;
+    }
     case BinaryOp::Div:
     case BinaryOp::Rem:
       side(b != c.bv_val(0, w));
@@ -898,8 +911,11 @@ void Exec::loop(const Stmt &s) {
   } else if (s.loop == model::LoopKind::Do) {
     exitOk = z3::uge(N, c.bv_val(1, 64));
   }
-  pc_ = pc0 && exitOk;
-  for (auto &sd : exitSide) T.side.push_back(z3::implies(pc(), sd));
+  // The exit condition constrains the trip count N; it is not a path condition: every
+  // thread that reaches the loop reaches the code after it (when the loop terminates).
+  pc_ = pc0;
+  T.side.push_back(z3::implies(pc0, exitOk));
+  for (auto &sd : exitSide) T.side.push_back(z3::implies(pc0, sd));
 
   auto after = [&](const LB &end, const LB &start, const LB &before, int marker) {
     if (brk || has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};
@@ -976,7 +992,9 @@ private:
   Encoder &E;
   KernelResult &R;
   z3::params P;
-  std::vector<z3::expr> baseline;
+  std::vector<z3::expr> launch, side;
+  std::vector<std::set<std::string>> sideSymbols;
+  std::set<std::string> launchSymbols;
   std::optional<Thread> T1, T2;
   bool unknown = false;
 
@@ -1001,34 +1019,107 @@ private:
   void bounds();
 };
 
+// The uninterpreted constants and functions an expression mentions.
+static void symbols(const z3::expr &e, std::set<unsigned> &seen, std::set<std::string> &out) {
+  if (!seen.insert(e.id()).second) return;
+  if (e.is_app()) {
+    if (e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.insert(e.decl().name().str());
+    for (unsigned i = 0; i < e.num_args(); ++i) symbols(e.arg(i), seen, out);
+  }
+}
+
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                                 std::optional<z3::model> &m) {
-  // A fresh, non-incremental solver per query: Z3's incremental core does not
-  // preprocess and bit-blast as well as its one-shot QF_BV strategy.
-  z3::solver S(E.c);
-  S.set(P);
-  for (const z3::expr &b : baseline) S.add(b);
-  S.add(q);
-  if (const char *dump = std::getenv("KVERIFY_DUMP_QUERIES")) {
-    static int n = 0;
-    std::string path = std::string(dump) + "/q" + std::to_string(n++) + ".smt2";
-    if (FILE *f = std::fopen(path.c_str(), "w")) {
-      std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
-      std::fclose(f);
+  auto t0 = std::chrono::steady_clock::now();
+  // Assumptions only restrict: keep those about the query's symbols (dropping others is
+  // sound, it only adds behaviours).
+  std::set<unsigned> seen;
+  std::set<std::string> qs;
+  symbols(q, seen, qs);
+  z3::expr_vector all(E.c);
+  for (const z3::expr &b : launch) all.push_back(b);
+  for (size_t i = 0; i < side.size(); ++i) {
+    bool keep = true;
+    for (const std::string &sym : sideSymbols[i])
+      if (!qs.count(sym) && !launchSymbols.count(sym)) {
+        keep = false;
+        break;
+      }
+    if (keep) all.push_back(side[i]);
+  }
+  all.push_back(q);
+
+  auto solve = [&](const z3::expr_vector &fs, double seconds, bool want_model,
+                   const char *tactic = nullptr) {
+    // A fresh, non-incremental solver per query: Z3's one-shot QF_BV strategy
+    // (preprocessing, bit-blasting) beats its incremental core here.
+    z3::solver S = tactic ? z3::tactic(E.c, tactic).mk_solver() : z3::solver(E.c);
+    z3::params p(E.c);
+    p.set("timeout", static_cast<unsigned>(std::max(1.0, seconds * 1000.0)));
+    S.set(p);
+    for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
+    if (const char *dump = std::getenv("KVERIFY_DUMP_QUERIES")) {
+      static int n = 0;
+      std::string path = std::string(dump) + "/q" + std::to_string(n++) + ".smt2";
+      if (FILE *f = std::fopen(path.c_str(), "w")) {
+        std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
+        std::fclose(f);
+      }
+    }
+    z3::check_result r = z3::unknown;
+    try {
+      r = S.check();
+    } catch (const z3::exception &) {
+      r = z3::unknown;
+    }
+    if (r == z3::sat && want_model) m = S.get_model();
+    return r;
+  };
+  double budget = E.O.timeout_s;
+  auto left = [&] {
+    return budget - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  // 1. bit-vectors, briefly; 2. the integer abstraction (unsat there is unsat here);
+  // 3. bit-vectors with the rest of the time.
+  z3::check_result r = solve(all, std::min(budget, 0.3), true);
+  const char *how = "bv";
+  if (r == z3::unknown && left() > 0) {
+    if (auto abs = integerAbstraction(all, E.no_overflow)) {
+      z3::expr_vector one(E.c);
+      one.push_back(*abs);
+      // nlsat (qfnia) first: it handles the non-linear injectivity arguments; it gives
+      // up on uninterpreted functions, then Z3's general solver tries
+      z3::check_result ri = solve(one, std::min(left(), std::max(1.0, budget / 3)), false, "qfnia");
+      if (ri == z3::unknown && left() > 0.01)
+        ri = solve(one, std::min(left(), std::max(1.0, budget / 3)), false);
+      if (ri == z3::unsat) r = z3::unsat, how = "int";
     }
   }
-  z3::check_result r = z3::unknown;
-  auto t0 = std::chrono::steady_clock::now();
-  try {
-    r = S.check();
-  } catch (const z3::exception &) {
-    r = z3::unknown;
+  if (r == z3::unknown && left() > 0.01) r = solve(all, left(), true), how = "bv2";
+  if (r == z3::sat) {
+    // the model must satisfy the assumptions left out too; else ask with all of them
+    bool ok = true;
+    for (const z3::expr &sd : side) ok = ok && m->eval(sd, true).is_true();
+    if (!ok) {
+      z3::expr_vector full(E.c);
+      for (const z3::expr &b : launch) full.push_back(b);
+      for (const z3::expr &b : side) full.push_back(b);
+      full.push_back(q);
+      r = solve(full, std::max(0.05, left()), true);
+      how = "full";
+      if (r == z3::unknown) {
+        z3::expr_vector one(E.c);
+        if (auto abs = integerAbstraction(full, E.no_overflow)) {
+          one.push_back(*abs);
+          if (solve(one, std::max(0.05, left()), false) == z3::unsat) r = z3::unsat;
+        }
+      }
+    }
   }
   if (std::getenv("KVERIFY_DEBUG_QUERIES"))
-    std::fprintf(stderr, "[kverify] %s: %s in %.1f ms\n", name.c_str(),
-                 r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
+    std::fprintf(stderr, "[kverify] %s: %s (%s) in %.1f ms\n", name.c_str(),
+                 r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", how,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  if (r == z3::sat) m = S.get_model();
   if (r == z3::unknown && !unknown) {
     unknown = true;
     R.unknown_query = name;
@@ -1069,13 +1160,20 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
 }
 
 void Checker::run() {
-  unsigned ms = static_cast<unsigned>(std::max(1.0, E.O.timeout_s * 1000.0));
-  P.set("timeout", ms);
   T1 = E.makeThread(1);
   T2 = E.makeThread(2);
-  for (auto &b : E.base) baseline.push_back(b);
-  for (auto &b : T1->side) baseline.push_back(b);
-  for (auto &b : T2->side) baseline.push_back(b);
+  for (auto &b : E.base) launch.push_back(b);
+  {
+    std::set<unsigned> seen;
+    for (auto &b : launch) symbols(b, seen, launchSymbols);
+  }
+  for (auto *T : {&*T1, &*T2})
+    for (auto &b : T->side) {
+      side.push_back(b);
+      std::set<unsigned> seen;
+      sideSymbols.emplace_back();
+      symbols(b, seen, sideSymbols.back());
+    }
   divergence();
   bool divergent = !R.findings.empty();
   if (!divergent) races();
@@ -1201,6 +1299,13 @@ void Checker::races() {
       for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
       for (auto &sd : T2->side) ok = ok && m->eval(sd, true).is_true();
       f.witness.validated = ok;
+      if (!ok && std::getenv("KVERIFY_DEBUG_QUERIES")) {
+        std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
+                     (int)m->eval(used, true).is_true(), (int)m->eval(a.pc, true).is_true(),
+                     (int)m->eval(b.pc, true).is_true(), (long long)sa_i, (long long)sb_i);
+        for (auto &sd : T1->side)
+          if (!m->eval(sd, true).is_true()) std::fprintf(stderr, "  side1: %s\n", sd.to_string().c_str());
+      }
       if (!ok) {
         if (!unknown) R.unknown_query = "witness validation of " + qname;
         unknown = true;

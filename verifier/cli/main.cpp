@@ -1,7 +1,9 @@
 // kverify: the command line over libkverify. Follows clang tools' conventions:
 //   kverify [options] <file.cu | dir>... [-- <extra clang arguments>]
 // Exit status: 0 ok, 1 findings matching --fail-on (analysis), 2 usage, I/O or parse errors.
+#include "analysis/analysis.hpp"
 #include "frontend/frontend.hpp"
+#include "kverify/reports/render.hpp"
 #include "model/json.hpp"
 #include "model/print.hpp"
 
@@ -10,7 +12,14 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <sstream>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unistd.h>
 
 namespace cl = llvm::cl;
 using namespace kverify;
@@ -30,37 +39,46 @@ static cl::opt<bool> dump_model_text("dump-model-text",
 static cl::opt<std::string> kernel_filter("kernel", cl::desc("Only the kernel named NAME"),
                                           cl::value_desc("NAME"), cl::cat(category));
 
+// --- analysis options (issue 4) ---
+static cl::opt<std::string> block_dim("block-dim", cl::desc("Concrete blockDim X[,Y[,Z]]"),
+                                      cl::value_desc("X,Y,Z"), cl::cat(category));
+static cl::opt<std::string> grid_dim("grid-dim", cl::desc("Concrete gridDim X[,Y[,Z]]"),
+                                     cl::value_desc("X,Y,Z"), cl::cat(category));
+static cl::opt<std::string> block_dim_gv("blockDim", cl::desc("GPUVerify spelling: [X,Y,Z]"),
+                                         cl::cat(category));
+static cl::opt<std::string> grid_dim_gv("gridDim", cl::desc("GPUVerify spelling: [X,Y,Z]"),
+                                        cl::cat(category));
+static cl::list<std::string> assumes("assume", cl::desc("Precondition (C expression over "
+                                                        "parameters and builtins)"),
+                                     cl::value_desc("EXPR"), cl::cat(category));
+static cl::opt<double> timeout("timeout", cl::desc("Per-query solver timeout in seconds"),
+                               cl::init(10.0), cl::value_desc("SECONDS"), cl::cat(category));
+static cl::opt<unsigned> jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
+                              cl::Prefix, cl::value_desc("N"), cl::cat(category));
+static cl::opt<std::string> format("format", cl::desc("text|json|sarif|junit"),
+                                   cl::init("text"), cl::cat(category));
+static cl::opt<std::string> output("output", cl::desc("Write the report to FILE"),
+                                   cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string> html("html", cl::desc("Also write an HTML report to FILE"),
+                                 cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string> fail_on("fail-on",
+                                    cl::desc("Verdicts that make the exit status 1 "
+                                             "(race,divergence,oob[,unknown,unsupported])"),
+                                    cl::init("race,divergence,oob"), cl::cat(category));
+static cl::opt<std::string> baseline("baseline",
+                                     cl::desc("A previous --format=json report: its findings "
+                                              "do not count for --fail-on"),
+                                     cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<bool> no_alias_assumption("no-alias-assumption",
+                                         cl::desc("Do not assume that distinct pointer "
+                                                  "parameters do not alias"),
+                                         cl::cat(category));
+
 static bool kernelSelected(const model::Kernel &k) {
   if (kernel_filter.empty())
     return true;
   std::string base = k.name.substr(0, k.name.find('<'));
   return k.name == kernel_filter || base == kernel_filter;
-}
-
-static void printSummary(const model::TranslationUnitModel &tu) {
-  for (const model::Kernel &k : tu.kernels) {
-    size_t accesses = 0, barriers = 0;
-    std::vector<const std::vector<model::Stmt> *> todo = {&k.body};
-    while (!todo.empty()) {
-      const std::vector<model::Stmt> *list = todo.back();
-      todo.pop_back();
-      for (const model::Stmt &s : *list) {
-        accesses += s.kind == model::Stmt::Kind::Access;
-        barriers += s.kind == model::Stmt::Kind::Barrier;
-        for (const auto *sub : {&s.then_body, &s.else_body, &s.body, &s.step})
-          todo.push_back(sub);
-      }
-    }
-    llvm::outs() << k.file << ":" << k.range.line << ":" << k.range.col << ": kernel '"
-                 << k.name << "': " << accesses << " accesses, " << barriers << " barriers\n";
-    for (const model::Unsupported &u : k.unsupported)
-      llvm::outs() << u.range.file << ":" << u.range.line << ":" << u.range.col
-                   << ": error: unsupported: " << u.construct << " in kernel '" << k.name
-                   << "': " << u.detail << "\n";
-  }
-  for (const model::SkippedKernel &s : tu.skipped)
-    llvm::outs() << s.range.file << ":" << s.range.line << ":" << s.range.col
-                 << ": note: skipped '" << s.name << "': " << s.reason << "\n";
 }
 
 int main(int argc, char **argv) {
@@ -97,27 +115,184 @@ int main(int argc, char **argv) {
     llvm::errs() << "kverify: error: " << e << "\n";
     status = 2;
   }
-  std::vector<model::TranslationUnitModel> models;
-  for (const std::string &file : files) {
-    model::TranslationUnitModel tu = frontend::parseFile(file, options);
+  analysis::Options base;
+  base.timeout_s = timeout;
+  base.assumes.assign(assumes.begin(), assumes.end());
+  base.assume_no_alias = !no_alias_assumption;
+  auto dims = [&](const std::string &v, const char *flag,
+                  std::array<std::optional<uint64_t>, 3> &out) {
+    if (!v.empty() && !analysis::parseDims(v, out)) {
+      llvm::errs() << "kverify: error: bad value for --" << flag << ": '" << v << "'\n";
+      return false;
+    }
+    return true;
+  };
+  if (!dims(block_dim, "block-dim", base.block_dim) || !dims(block_dim_gv, "blockDim", base.block_dim) ||
+      !dims(grid_dim, "grid-dim", base.grid_dim) || !dims(grid_dim_gv, "gridDim", base.grid_dim))
+    return 2;
+  if (timeout <= 0) {
+    llvm::errs() << "kverify: error: --timeout must be positive\n";
+    return 2;
+  }
+  std::set<std::string> failing;
+  {
+    std::string list = fail_on;
+    size_t pos = 0;
+    while (pos <= list.size()) {
+      size_t comma = list.find(',', pos);
+      std::string v = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      static const std::set<std::string> known = {"race", "divergence", "oob", "unknown",
+                                                  "unsupported", "error"};
+      if (!v.empty() && !known.count(v)) {
+        llvm::errs() << "kverify: error: --fail-on: unknown verdict '" << v << "'\n";
+        return 2;
+      }
+      if (!v.empty()) failing.insert(v);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+  }
+  if (format != "text" && format != "json" && format != "sarif" && format != "junit") {
+    llvm::errs() << "kverify: error: --format must be text, json, sarif or junit\n";
+    return 2;
+  }
+  bool analyse = !dump_model && !dump_model_text;
+
+  std::vector<model::TranslationUnitModel> models(files.size());
+  std::vector<std::vector<analysis::KernelResult>> results(files.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex mu;
+  bool progress = analyse && files.size() > 1 && isatty(2);
+  auto work = [&] {
+    for (;;) {
+      size_t i = next++;
+      if (i >= files.size()) return;
+      const std::string &file = files[i];
+      model::TranslationUnitModel tu = frontend::parseFile(file, options);
+      tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
+                                      [](const model::Kernel &k) { return !kernelSelected(k); }),
+                       tu.kernels.end());
+      if (analyse) {
+        if (!tu.parsed) {
+          results[i].push_back(analysis::parseErrorResult(tu));
+        } else {
+          analysis::Options file_opts = base;
+          std::string err;
+          bool file_ok = tu.options.empty() || analysis::applyOptionString(tu.options, file_opts, err);
+          for (const model::Kernel &k : tu.kernels) {
+            analysis::Options opts = file_opts;
+            std::string kerr = err;
+            bool ok = file_ok && (k.options.empty() || analysis::applyOptionString(k.options, opts, kerr));
+            analysis::KernelResult r;
+            if (ok) {
+              r = analysis::analyzeKernel(k, opts);
+            } else {
+              r.file = k.file;
+              r.name = k.name;
+              r.range = k.range;
+              r.verdict = analysis::Verdict::Error;
+              r.diagnostics.push_back({"error", "kverify: comment: " + kerr, k.range});
+            }
+            results[i].push_back(std::move(r));
+          }
+        }
+      }
+      models[i] = std::move(tu);
+      size_t d = ++done;
+      if (progress) {
+        std::lock_guard<std::mutex> lock(mu);
+        std::string name = file.size() > 50 ? "..." + file.substr(file.size() - 47) : file;
+        llvm::errs() << "\r\033[K[" << d << "/" << files.size() << "] " << name;
+        llvm::errs().flush();
+      }
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(files.size())));
+  if (n <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
+    for (std::thread &t : pool) t.join();
+  }
+  if (progress) llvm::errs() << "\r\033[K";
+
+  for (size_t i = 0; i < files.size(); ++i) {
+    const model::TranslationUnitModel &tu = models[i];
     if (!tu.parsed) {
-      llvm::errs() << "kverify: error: '" << file << "' does not parse\n";
+      llvm::errs() << "kverify: error: '" << files[i] << "' does not parse\n";
       status = 2;
     } else if (tu.kernels.empty() && tu.skipped.empty()) {
-      llvm::errs() << "kverify: note: no kernels in '" << file << "'\n";
+      llvm::errs() << "kverify: note: no kernels in '" << files[i] << "'\n";
     }
-    tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
-                                    [](const model::Kernel &k) { return !kernelSelected(k); }),
-                     tu.kernels.end());
-    models.push_back(std::move(tu));
   }
-  if (dump_model)
+  if (dump_model) {
     llvm::outs() << llvm::formatv("{0:2}", model::toJSON(models)) << "\n";
-  else if (dump_model_text)
+    return status;
+  }
+  if (dump_model_text) {
     for (const model::TranslationUnitModel &tu : models)
       llvm::outs() << model::toText(tu);
-  else
-    for (const model::TranslationUnitModel &tu : models)
-      printSummary(tu);
+    return status;
+  }
+
+  analysis::RunResult run;
+  for (size_t i = 0; i < files.size(); ++i) {
+    for (analysis::KernelResult &r : results[i]) run.kernels.push_back(std::move(r));
+    for (const model::SkippedKernel &sk : models[i].skipped) run.skipped.push_back(sk);
+  }
+
+  // --baseline: findings already known (same file, kernel, verdict) do not fail the run.
+  std::set<std::string> known;
+  if (!baseline.empty()) {
+    std::ifstream in(baseline);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    llvm::Expected<llvm::json::Value> v = llvm::json::parse(ss.str());
+    if (!in || !v) {
+      if (!v) llvm::consumeError(v.takeError());
+      llvm::errs() << "kverify: error: cannot read baseline '" << baseline << "'\n";
+      return 2;
+    }
+    if (const llvm::json::Object *o = v->getAsObject())
+      if (const llvm::json::Array *ks = o->getArray("kernels"))
+        for (const llvm::json::Value &k : *ks)
+          if (const llvm::json::Object *ko = k.getAsObject())
+            known.insert(ko->getString("file").value_or("").str() + "\n" +
+                         ko->getString("name").value_or("").str() + "\n" +
+                         ko->getString("verdict").value_or("").str());
+  }
+  bool fails = false;
+  for (const analysis::KernelResult &r : run.kernels) {
+    std::string v = analysis::verdictName(r.verdict);
+    if (failing.count(v) && !known.count(r.file + "\n" + r.name + "\n" + v)) fails = true;
+  }
+
+  bool to_file = !output.empty();
+  std::string text;
+  if (format == "json") text = reports::render_json(run);
+  else if (format == "sarif") text = reports::render_sarif(run);
+  else if (format == "junit") text = reports::render_junit(run);
+  else text = reports::render_text(run, !to_file && isatty(1));
+  if (to_file) {
+    std::ofstream out(output);
+    out << text;
+    if (!out) {
+      llvm::errs() << "kverify: error: cannot write '" << output << "'\n";
+      return 2;
+    }
+  } else {
+    llvm::outs() << text;
+    llvm::outs().flush();
+  }
+  if (!html.empty()) {
+    std::ofstream out(html);
+    out << reports::render_html(run);
+    if (!out) {
+      llvm::errs() << "kverify: error: cannot write '" << html << "'\n";
+      return 2;
+    }
+  }
+  if (status == 0 && fails) status = 1;
   return status;
 }
