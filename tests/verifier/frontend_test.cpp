@@ -522,3 +522,61 @@ TEST(Seed003Models, SharedMatmulHasTwoBarriersInTheTileLoop) {
   collect(loops[0]->body, Stmt::Kind::Barrier, inner);
   EXPECT_EQ(inner.size(), 2u);
 }
+
+TEST(Frontend, HostRuntimeApiStubsTypeCheck) {
+  auto tu = parse("frontend/host_runtime_api.cu");
+  ASSERT_TRUE(tu.parsed) << (tu.diagnostics.empty() ? "" : tu.diagnostics[0].message);
+  EXPECT_EQ(accesses(kernel(tu, "scale")),
+            (std::vector<std::string>{"read v[(i64)i]", "write v[(i64)i]"}));
+}
+
+// <cuda/atomic>: every cuda::atomic_ref operation is an `atomic` access of the referenced
+// element (never a plain read/write, never dropped), reported at the user's call.
+TEST(Frontend, LibcudacxxAtomicRefOperationsAreAtomicAccesses) {
+  auto tu = parse("frontend/libcudacxx_atomics.cu");
+  ASSERT_TRUE(tu.parsed) << (tu.diagnostics.empty() ? "" : tu.diagnostics[0].message);
+  const model::Kernel &k = kernel(tu, "libcudacxx_atomics");
+  EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  std::vector<std::string> atomics;
+  for (const Stmt *s : all(k, Stmt::Kind::Access)) {
+    if (s->access == model::AccessKind::Atomic) {
+      atomics.push_back(k.arrays[s->array].name + " " + s->atomic_op);
+      EXPECT_EQ(s->range.file.find("prelude"), std::string::npos) << s->range.file;
+    }
+  }
+  EXPECT_EQ(atomics, (std::vector<std::string>{
+                         "counter __kverify_atomic_fetch_add", "words __kverify_atomic_store",
+                         "words __kverify_atomic_load", "flags __kverify_atomic_compare_exchange",
+                         "sums __kverify_atomic_fetch_add", "bins __kverify_atomic_exchange",
+                         "bins __kverify_atomic_fetch_add"}));
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "atomic counter[0] __kverify_atomic_fetch_add");
+  EXPECT_HAS(t, "store.p.offset = (i64)t");        // the element the temporary refers to
+  EXPECT_HAS(t, "load.p.offset = (i64)(t + 1)");
+  EXPECT_HAS(t, "expected = cas.old");             // compare_exchange updates `expected`
+  EXPECT_HAS(t, "fence device");                   // atomic_thread_fence(..., device)
+  EXPECT_EQ(accesses(k).back(), "write out[(i64)t]");
+}
+
+// A spin-wait on an atomic load: a loop whose exit depends on the (opaque) atomic result,
+// the load an atomic access in every iteration.
+TEST(Frontend, LibcudacxxSpinWaitIsALoopOverAnAtomicLoad) {
+  auto tu = parse("frontend/libcudacxx_atomics.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "libcudacxx_spin_wait");
+  EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "while (true) {");
+  EXPECT_HAS(t, "atomic flag[load.p.offset] __kverify_atomic_load");
+  EXPECT_HAS(t, "if (!(load.result == 0)) {\n          break");
+  EXPECT_HAS(t, "atomic flag[store.p.offset] __kverify_atomic_store");
+}
+
+// A reference member kverify cannot bind (constructor that is not a plain binding) is
+// unsupported, not silently dropped.
+TEST(Frontend, UnboundReferenceMemberIsUnsupported) {
+  auto tu = parse("frontend/libcudacxx_atomics_unsupported.cu");
+  ASSERT_TRUE(tu.parsed) << (tu.diagnostics.empty() ? "" : tu.diagnostics[0].message);
+  const model::Kernel &k = kernel(tu, "atomic_through_pointer");
+  EXPECT_FALSE(k.unsupported.empty()) << model::toText(k);
+}

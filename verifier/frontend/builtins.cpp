@@ -25,7 +25,7 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::Fence, model::FenceScope::System};
   if (name == "__kverify_assume")
     return {K::Assume};
-  if (startsWith(name, "atomic"))
+  if (startsWith(name, "atomic") || startsWith(name, "__kverify_atomic_"))
     return {K::Atomic};
   if (name == "__ldg")
     return {K::Ldg};

@@ -175,6 +175,10 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
     clang::QualType ft = f->getType();
     if (ft->isRecordType()) {
       b->fields[f] = freshStruct(ft, fname);
+    } else if (ft->isReferenceType()) {
+      auto leaf = std::make_shared<Binding>();  // bound by a constructor (bindReferenceFields)
+      leaf->kind = Binding::Kind::Ref;
+      b->fields[f] = leaf;
     } else {
       auto leaf = std::make_shared<Binding>();
       leaf->kind = Binding::Kind::Local;

@@ -525,6 +525,11 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m) {
       unsupported("member", "'" + field->getNameAsString() + "'", m->getSourceRange());
       return {};
     }
+    if (it->second->kind == Binding::Kind::Ref && it->second->ref.kind == LValue::Kind::Invalid) {
+      unsupported("reference member kverify cannot follow", textOf(m->getSourceRange()),
+                  m->getSourceRange());
+      return {};
+    }
     return fromBinding(it->second, field->getType(), m);
   }
   if (object.kind == LValue::Kind::Memory) {
@@ -905,6 +910,8 @@ void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what
       havocStruct(leaf, what, where);
     else if (leaf->kind == Binding::Kind::Local)
       emitAssign(leaf->local, Expr::opaque(leaf->local.type, newId(), what), where);
+    else if (leaf->kind == Binding::Kind::Ref)
+      leaf->ref = LValue{};  // unknown referent: a use is unsupported
   }
 }
 
@@ -918,10 +925,55 @@ void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src,
     }
     if (leaf->kind == Binding::Kind::Struct)
       copyStruct(leaf, it->second, where);
-    else if (leaf->kind == Binding::Kind::Local)
+    else if (leaf->kind == Binding::Kind::Local) {
       if (ExprPtr v = leafValue(it->second))
         emitAssign(leaf->local, v, where);
+    } else if (leaf->kind == Binding::Kind::Ref && it->second->kind == Binding::Kind::Ref) {
+      leaf->ref = it->second->ref;  // a copy refers to the same object
+    }
   }
+}
+
+// A constructor whose body is empty and whose member initializers only bind reference
+// fields to reference parameters (`explicit atomic_ref(T &obj) : ref(obj) {}`): the
+// fields refer to the arguments' objects. Anything else is left to the caller.
+bool KernelExtractor::bindReferenceFields(const BindingPtr &dst,
+                                          const clang::CXXConstructExpr *ce) {
+  const clang::CXXConstructorDecl *ctor = ce->getConstructor();
+  const clang::FunctionDecl *def = nullptr;
+  if (!ctor->hasBody(def))
+    return false;
+  const auto *cdef = llvm::cast<clang::CXXConstructorDecl>(def);
+  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(cdef->getBody());
+  if (!body || !body->body_empty() || cdef->getNumParams() != ce->getNumArgs())
+    return false;
+  std::map<const clang::FieldDecl *, unsigned> bound;  // field -> parameter index
+  for (const clang::CXXCtorInitializer *init : cdef->inits()) {
+    const clang::FieldDecl *f = init->getMember();
+    if (!f || !f->getType()->isReferenceType())
+      return false;
+    const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(init->getInit())->IgnoreImpCasts());
+    const auto *parm = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+    if (!parm || !parm->getType()->isReferenceType())
+      return false;
+    bound[f] = parm->getFunctionScopeIndex();
+  }
+  if (bound.empty() || bound.size() != dst->fields.size())
+    return false;
+  std::vector<LValue> args(ce->getNumArgs());
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+    if (cdef->getParamDecl(i)->getType()->isReferenceType())
+      args[i] = lvalue(ce->getArg(i));
+    else
+      discard(ce->getArg(i));
+  }
+  for (auto &[field, leaf] : dst->fields) {
+    auto it = bound.find(field);
+    if (it == bound.end() || leaf->kind != Binding::Kind::Ref)
+      return false;
+    leaf->ref = args[it->second];
+  }
+  return true;
 }
 
 // Assigns `values` (in field order) to the leaves of `dst`, recursing into sub-structs.
@@ -954,6 +1006,8 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
         discard(a);
       return;
     }
+    if (bindReferenceFields(dst, ce))
+      return;
     unsupported("constructor call", textOf(where), where);
     return havocStruct(dst, "unsupported constructor", where);
   }
@@ -1091,6 +1145,8 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
 BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
   std::string name = fn->getNameAsString();
   clang::SourceRange where = c->getSourceRange();
+  if (!frames_.empty() && frames_.back().site.isValid())
+    where = frames_.back().site;  // a builtin called by prelude code: report the user's call
   BuiltinInfo info = classifyBuiltin(name);
   clang::QualType ret = fn->getReturnType();
   auto arg = [&](unsigned i) { return c->getArg(i); };
@@ -1167,6 +1223,8 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     for (unsigned i = 1; i < c->getNumArgs(); ++i)
       discard(arg(i));
     memoryAccess(model::AccessKind::Atomic, arg(0));
+    if (ret->isVoidType())  // __kverify_atomic_store
+      return nullptr;
     return valueBinding(opaque(ret, "result of " + name));
   }
   case BuiltinKind::Ldg: {
@@ -1295,6 +1353,10 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
   Frame frame;
   frame.fn = fn;
   frame.prefix = fn->getNameAsString() + ".";
+  if (!frames_.empty() && frames_.back().site.isValid())
+    frame.site = frames_.back().site;
+  else if (inPrelude(fn))
+    frame.site = where;
   Stmt inl;
   inl.kind = Stmt::Kind::Inlined;
   inl.function = fn->getQualifiedNameAsString();

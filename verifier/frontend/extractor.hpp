@@ -75,6 +75,7 @@ struct Frame {
   BindingPtr result;                 // non-void callees: where `return e` puts e
   const clang::Stmt *last = nullptr; // the body's last statement: its return needs no Return
   std::string prefix;                // prepended to local names ("f.")
+  clang::SourceRange site;           // inside prelude code (<cuda/atomic>): the user's call
 };
 
 class KernelExtractor {
@@ -96,6 +97,7 @@ public:
   void declareLocal(const clang::VarDecl *var);
   // A binding of fresh Locals for every scalar leaf of a struct type.
   BindingPtr freshStruct(clang::QualType t, const std::string &name);
+  bool bindReferenceFields(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
   BindingPtr lookup(const clang::ValueDecl *d);
 
   // --- extract_stmts.cpp

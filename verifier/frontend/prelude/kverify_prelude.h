@@ -112,6 +112,28 @@ __KV_ATOMIC_CAS(unsigned short)
 #undef __KV_ATOMIC
 #undef __KV_ATOMIC_CAS
 
+// Generic atomics behind <cuda/atomic> (cuda::atomic_ref, cuda::atomic): each is an
+// `atomic` access of *address (frontend/builtins.cpp: the "__kverify_atomic_" prefix).
+// Memory orders are not modelled: an acquire load orders nothing in the model, so data
+// published by release/acquire is seen as unordered (reported, never hidden).
+template <class T> __device__ T __kverify_atomic_load(const T *address);
+template <class T> __device__ void __kverify_atomic_store(T *address, T val);
+template <class T> __device__ T __kverify_atomic_exchange(T *address, T val);
+template <class T> __device__ T __kverify_atomic_compare_exchange(T *address, T expected, T desired);
+template <class T> __device__ T __kverify_atomic_fetch_add(T *address, T val);
+template <class T> __device__ T __kverify_atomic_fetch_sub(T *address, T val);
+template <class T> __device__ T __kverify_atomic_fetch_and(T *address, T val);
+template <class T> __device__ T __kverify_atomic_fetch_or(T *address, T val);
+template <class T> __device__ T __kverify_atomic_fetch_xor(T *address, T val);
+template <class T> __device__ T __kverify_atomic_fetch_min(T *address, T val);
+template <class T> __device__ T __kverify_atomic_fetch_max(T *address, T val);
+
+// --- timing (opaque values; __nanosleep only delays the calling thread) -----------------
+__device__ void __nanosleep(unsigned ns);
+__device__ long clock();
+__device__ long long clock64();
+__device__ unsigned long long __globaltimer();
+
 // --- warp shuffles and votes (values, not memory accesses) ---------------------------
 #define __KV_SHFL(T) \
   __device__ T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32); \
