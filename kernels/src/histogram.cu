@@ -9,6 +9,7 @@ namespace kverify::kernels {
 namespace {
 
 // Grid-stride, so a capped grid covers any n.
+// kverify: --assume='blockDim.y == 1 && blockDim.z == 1 && gridDim.x <= 2048 && gridDim.y == 1 && gridDim.z == 1'
 __global__ void histogram_global_kernel(const std::uint32_t* values, std::size_t n,
                                         std::uint32_t* bins, std::uint32_t nbins) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -17,6 +18,7 @@ __global__ void histogram_global_kernel(const std::uint32_t* values, std::size_t
     atomicAdd(&bins[values[i] % nbins], 1u);
 }
 
+// kverify: --assume='blockDim.y == 1 && blockDim.z == 1 && gridDim.x <= 2048 && gridDim.y == 1 && gridDim.z == 1'
 __global__ void histogram_privatized_kernel(const std::uint32_t* values, std::size_t n,
                                             std::uint32_t* bins, std::uint32_t nbins) {
   extern __shared__ std::uint32_t local[];

@@ -7,6 +7,7 @@
 namespace kverify::kernels {
 namespace {
 
+// kverify: --block-dim=16,16 --assume='gridDim.x == (width + 15) / 16 && gridDim.y == (height + 15) / 16 && gridDim.z == 1'
 __global__ void blur3x3_kernel(const std::uint8_t* in, std::uint8_t* out, std::size_t width,
                                std::size_t height) {
   const std::size_t x = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -26,6 +27,7 @@ __global__ void blur3x3_kernel(const std::uint8_t* in, std::uint8_t* out, std::s
   out[y * width + x] = static_cast<std::uint8_t>(sum / count);
 }
 
+// kverify: --block-dim=256 --assume='gridDim.x == (pixels + 255) / 256 && gridDim.y == 1 && gridDim.z == 1'
 __global__ void rgb_to_gray_kernel(const std::uint8_t* rgb, std::uint8_t* gray, std::size_t pixels) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= pixels) return;

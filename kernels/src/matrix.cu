@@ -29,6 +29,7 @@ rt::LaunchConfig grid_2d(std::size_t cols, std::size_t rows, unsigned tile, dim3
   return cfg;
 }
 
+// kverify: --block-dim=16,16 --assume='gridDim.x == (cols + 15) / 16 && gridDim.y == (rows + 15) / 16 && gridDim.z == 1'
 template <class T>
 __global__ void transpose_naive_kernel(const T* in, T* out, std::size_t rows, std::size_t cols) {
   const std::size_t x = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -38,6 +39,7 @@ __global__ void transpose_naive_kernel(const T* in, T* out, std::size_t rows, st
 
 // Reads a tile row-wise (coalesced), writes it transposed (coalesced). The
 // extra column makes the column-wise shared reads hit 32 different banks.
+// kverify: --block-dim=32,8 --assume='gridDim.x == (cols + 31) / 32 && gridDim.y == (rows + 31) / 32 && gridDim.z == 1'
 template <class T>
 __global__ void transpose_tiled_kernel(const T* in, T* out, std::size_t rows, std::size_t cols) {
   __shared__ T tile[kTile][kTile + 1];
@@ -54,6 +56,7 @@ __global__ void transpose_tiled_kernel(const T* in, T* out, std::size_t rows, st
   }
 }
 
+// kverify: --block-dim=16,16 --assume='gridDim.x == (n + 15) / 16 && gridDim.y == (m + 15) / 16 && gridDim.z == 1'
 template <class T>
 __global__ void matmul_naive_kernel(const T* a, const T* b, T* c, std::size_t m, std::size_t k,
                                     std::size_t n) {
@@ -68,6 +71,7 @@ __global__ void matmul_naive_kernel(const T* a, const T* b, T* c, std::size_t m,
 
 // Seed 003's shared tiles, fixed for shapes that are not multiples of the
 // tile: out-of-range loads become zeros, and every thread reaches the barriers.
+// kverify: --block-dim=16,16 --assume='gridDim.x == (n + 15) / 16 && gridDim.y == (m + 15) / 16 && gridDim.z == 1'
 template <class T>
 __global__ void matmul_tiled_kernel(const T* a, const T* b, T* c, std::size_t m, std::size_t k,
                                     std::size_t n) {

@@ -6,6 +6,7 @@
 namespace kverify::kernels {
 namespace {
 
+// kverify: --block-dim=256 --assume='gridDim.x == (n + 255) / 256 && gridDim.y == 1 && gridDim.z == 1'
 template <class T>
 __global__ void saxpy_kernel(T a, const T* x, T* y, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
