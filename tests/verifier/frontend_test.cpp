@@ -306,6 +306,46 @@ TEST(Frontend, TemplateKernelsPerInstantiationAndSkipped) {
   EXPECT_EQ(tu.skipped[0].name, "never_used");
 }
 
+TEST(Frontend, HeaderKernelTemplatesInstantiatedByTheFile) {
+  auto tu = parse("frontend/header_instantiation.cu");
+  ASSERT_TRUE(tu.parsed);
+  std::vector<std::string> names;
+  for (const model::Kernel &k : tu.kernels)
+    names.push_back(k.name);
+  std::sort(names.begin(), names.end());
+  // <int, Twice, 128> is reached twice (explicitly instantiated hk::run, the launch in
+  // launch()): modelled once. The header's unused_kernel is not this file's business.
+  EXPECT_EQ(names, (std::vector<std::string>{"hk::tile_kernel<int, hk::Twice, 128>",
+                                             "hk::tile_kernel<int, hk::Twice, 64>",
+                                             "local_kernel"}));
+  EXPECT_TRUE(tu.skipped.empty());
+  for (const char *name : {"hk::tile_kernel<int, hk::Twice, 128>",
+                           "hk::tile_kernel<int, hk::Twice, 64>"}) {
+    const model::Kernel &k = kernel(tu, name);
+    EXPECT_HAS(k.file, "include/header_kernels.cuh");
+    EXPECT_EQ(k.range.file, k.file);
+    EXPECT_EQ(k.range.line, 12u);  // the definition in the header
+    EXPECT_EQ(k.options, "--block-dim=128");  // the comment above it in the header
+    EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  }
+  EXPECT_EQ(array(kernel(tu, "hk::tile_kernel<int, hk::Twice, 64>"), "tile")->size, 64u);
+  EXPECT_HAS(model::toText(kernel(tu, "hk::tile_kernel<int, hk::Twice, 128>")),
+             "read tile[(i64)(127 - threadIdx.x)]");
+  const model::Kernel &local = kernel(tu, "local_kernel");
+  EXPECT_HAS(local.file, "header_instantiation.cu");
+  EXPECT_EQ(local.options, "");
+}
+
+TEST(Frontend, AHeaderParsedItselfListsItsTemplatesAsSkipped) {
+  auto tu = parse("frontend/include/header_kernels.cuh");
+  ASSERT_TRUE(tu.parsed);
+  EXPECT_TRUE(tu.kernels.empty());
+  std::vector<std::string> skipped;
+  for (const auto &s : tu.skipped)
+    skipped.push_back(s.name);
+  EXPECT_EQ(skipped, (std::vector<std::string>{"hk::tile_kernel", "hk::unused_kernel"}));
+}
+
 TEST(Frontend, StructParametersFlattenByPath) {
   auto tu = parse("frontend/struct_params.cu");
   ASSERT_TRUE(tu.parsed);

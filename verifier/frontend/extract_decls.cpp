@@ -456,22 +456,41 @@ struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
   std::vector<const clang::FunctionDecl *> kernels;
   std::vector<const clang::FunctionTemplateDecl *> uninstantiated;
   std::set<const clang::FunctionDecl *> seen;
+  // Functions whose code this file causes (see HeaderInstantiations).
+  std::vector<const clang::FunctionDecl *> roots;
   explicit KernelFinder(clang::SourceManager &s) : sm(s) {}
 
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool inMain(clang::SourceLocation loc) const {
+    return loc.isValid() && sm.isInMainFile(sm.getExpansionLoc(loc));
+  }
   bool isKernelHere(const clang::FunctionDecl *fd) const {
-    return fd->hasAttr<clang::CUDAGlobalAttr>() &&
-           sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
+    return fd->hasAttr<clang::CUDAGlobalAttr>() && inMain(fd->getLocation());
   }
   void add(const clang::FunctionDecl *fd) {
     if (fd->doesThisDeclarationHaveABody() && seen.insert(fd).second)
       kernels.push_back(fd);
   }
+  // Code of this file: a function defined in it, or a template instantiation whose point
+  // of instantiation is in it (explicit instantiations, uses from its code).
+  void root(const clang::FunctionDecl *fd) {
+    if (fd->isDependentContext() || !fd->doesThisDeclarationHaveABody())
+      return;
+    if (inMain(fd->getLocation()) ||
+        (fd->getTemplateInstantiationPattern() && inMain(fd->getPointOfInstantiation())))
+      roots.push_back(fd);
+  }
   bool VisitFunctionDecl(clang::FunctionDecl *fd) {
-    if (isKernelHere(fd) && !fd->isDependentContext())
+    if (isKernelHere(fd) && !fd->isDependentContext() && !fd->isTemplateInstantiation())
       add(fd);
+    root(fd);
     return true;
   }
   bool VisitFunctionTemplateDecl(clang::FunctionTemplateDecl *td) {
+    for (const clang::FunctionDecl *spec : td->specializations())
+      root(spec);  // explicit instantiations, which the traversal may not visit
     const clang::FunctionDecl *fd = td->getTemplatedDecl();
     if (!isKernelHere(fd) || !fd->doesThisDeclarationHaveABody())
       return true;
@@ -486,6 +505,80 @@ struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
       uninstantiated.push_back(td);
     return true;
   }
+  bool VisitVarDecl(clang::VarDecl *vd) {  // `auto *k = &kernel<float>;` at file scope
+    if (vd->hasGlobalStorage() && inMain(vd->getLocation()) && vd->getInit())
+      init_roots.push_back(vd->getInit());
+    return true;
+  }
+  std::vector<const clang::Expr *> init_roots;
+};
+
+// The kernel template instantiations defined in project headers that the main file
+// causes: the functions of the main file (and the template instantiations they use,
+// transitively: a host function template of a header, explicitly instantiated in the
+// .cu, that launches a kernel template) are searched for references to functions.
+struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
+  clang::SourceManager &sm;
+  const std::string &prelude_dir;
+  std::set<const clang::FunctionDecl *> visited;
+  std::vector<const clang::FunctionDecl *> work;
+  std::vector<const clang::FunctionDecl *> kernels;  // in the order first reached
+  HeaderInstantiations(clang::SourceManager &s, const std::string &p) : sm(s), prelude_dir(p) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool inProjectHeader(const clang::FunctionDecl *fd) const {
+    clang::SourceLocation loc = sm.getExpansionLoc(fd->getLocation());
+    if (loc.isInvalid() || sm.isInMainFile(loc) || sm.isInSystemHeader(loc))
+      return false;
+    llvm::StringRef file = sm.getFilename(loc);
+    return !file.empty() && (prelude_dir.empty() || !file.starts_with(prelude_dir));
+  }
+  void reach(const clang::FunctionDecl *fd) {
+    if (!fd)
+      return;
+    if (const clang::FunctionDecl *def = fd->getDefinition())
+      fd = def;
+    if (fd->isDependentContext() || !visited.insert(fd).second)
+      return;
+    if (fd->hasAttr<clang::CUDAGlobalAttr>()) {
+      if (fd->isTemplateInstantiation() && fd->doesThisDeclarationHaveABody() &&
+          inProjectHeader(fd))
+        kernels.push_back(fd);
+      return;  // a kernel's body launches nothing (dynamic parallelism is unsupported)
+    }
+    // Only template instantiations (and the main file's own functions, the roots) are
+    // followed: a non-template header function is the header's business.
+    if (fd->doesThisDeclarationHaveABody() &&
+        (fd->getTemplateInstantiationPattern() || sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()))))
+      work.push_back(fd);
+  }
+  void run() {
+    while (!work.empty()) {
+      const clang::FunctionDecl *fd = work.back();
+      work.pop_back();
+      if (const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd))
+        for (const clang::CXXCtorInitializer *init : ctor->inits())
+          if (init->getInit())
+            TraverseStmt(init->getInit());
+      TraverseStmt(fd->getBody());
+    }
+  }
+  bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
+    if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(e->getDecl()))
+      reach(fd);
+    return true;
+  }
+  bool VisitMemberExpr(clang::MemberExpr *e) {
+    if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(e->getMemberDecl()))
+      reach(fd);
+    return true;
+  }
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr *e) {
+    reach(e->getConstructor());
+    return true;
+  }
 };
 }  // namespace
 
@@ -497,14 +590,33 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
 
   KernelFinder finder(sm);
   finder.TraverseAST(ctx);
-  for (const clang::FunctionDecl *fd : finder.kernels) {
+  HeaderInstantiations reached(sm, prelude_dir);
+  for (const clang::FunctionDecl *fd : finder.roots) {
+    reached.reach(fd);
+    reached.run();
+  }
+  for (const clang::Expr *e : finder.init_roots) {
+    reached.TraverseStmt(const_cast<clang::Expr *>(e));
+    reached.run();
+  }
+  std::vector<const clang::FunctionDecl *> kernels = finder.kernels;
+  for (const clang::FunctionDecl *fd : reached.kernels)
+    if (finder.seen.insert(fd).second)  // each instantiation once
+      kernels.push_back(fd);
+
+  for (const clang::FunctionDecl *fd : kernels) {
     model::Kernel k;
     detail::KernelExtractor(ctx, prelude_dir, k).run(fd);
     const clang::Decl *outer = fd;
     if (const clang::FunctionTemplateDecl *td = fd->getPrimaryTemplate())
       outer = td;
+    else if (const clang::FunctionDecl *pattern = fd->getTemplateInstantiationPattern())
+      outer = pattern;  // a member of a class template
+    // The comment above the definition, in whichever file holds it (a header's kernel
+    // template instantiated from the main file).
     clang::SourceLocation begin = sm.getExpansionLoc(outer->getBeginLoc());
-    k.options = optionsComment(text, sm.getSpellingLineNumber(begin));
+    k.options = optionsComment(sm.getBufferData(sm.getFileID(begin)),
+                               sm.getSpellingLineNumber(begin));
     tu.kernels.push_back(std::move(k));
   }
   for (const clang::FunctionTemplateDecl *td : finder.uninstantiated) {

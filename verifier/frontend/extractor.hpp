@@ -25,7 +25,8 @@
 
 namespace kverify::frontend {
 
-// Models every kernel defined in the main file of `ctx` into `tu`.
+// Models every kernel defined in the main file of `ctx` into `tu`, and every
+// instantiation of a kernel template of a project header that the main file causes.
 void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir,
                             model::TranslationUnitModel &tu);
 

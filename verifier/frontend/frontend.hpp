@@ -16,7 +16,8 @@ struct Options {
   bool print_diagnostics = true;        // clang's diagnostics to stderr, like a compiler
 };
 
-// Parses one file and models each kernel defined in it. Never throws: a file that does
+// Parses one file and models each kernel defined in it, and each instantiation of a
+// header's kernel template that it causes. Never throws: a file that does
 // not parse gives parsed == false and clang's diagnostics.
 model::TranslationUnitModel parseFile(const std::string &path, const Options &options);
 
