@@ -13,6 +13,8 @@ namespace kverify::kernels::device {
 extern __shared__ __align__(16) unsigned char dynamic_smem[];
 
 // out[block] = reduction of in[block * blockDim .. + blockDim).
+// Launched by reduce_tiles (reduce.cu): rt::config_for(n, threads), threads in [2, 1024].
+// kverify: --assume='blockDim.x >= 2 && blockDim.x <= 1024 && blockDim.y == 1 && blockDim.z == 1 && n >= 1 && gridDim.x == (n + blockDim.x - 1) / blockDim.x && gridDim.y == 1 && gridDim.z == 1'
 template <BlockReduceAlgorithm A, class T, class Op>
 __global__ void reduce_tiles_kernel(const T* in, T* out, std::size_t n) {
   T* smem = reinterpret_cast<T*>(dynamic_smem);
@@ -36,6 +38,8 @@ inline constexpr unsigned kReduceMaxBlocks = 1024;
 
 // Pass 1: grid-stride over 16-byte vectors, four loads in flight per thread,
 // accumulated in index order; the scalar tail goes to the first threads.
+// Launched by device_reduce (reduce.cu): kReduceThreads, stream_blocks(n) in [1, kReduceMaxBlocks].
+// kverify: --block-dim=256 --assume='gridDim.x >= 1 && gridDim.x <= 1024 && gridDim.y == 1 && gridDim.z == 1'
 template <class T, class Op>
 __global__ void __launch_bounds__(kReduceThreads)
     reduce_stream_kernel(const T* __restrict__ in, std::size_t n, T* __restrict__ partials) {
@@ -70,6 +74,8 @@ __global__ void __launch_bounds__(kReduceThreads)
 }
 
 // Pass 2: one block reduces the partials.
+// Launched by device_reduce (reduce.cu): one block of kReduceThreads, count = stream_blocks(n).
+// kverify: --block-dim=256 --grid-dim=1 --assume='count >= 1 && count <= 1024'
 template <class T, class Op>
 __global__ void __launch_bounds__(kReduceThreads)
     reduce_partials_kernel(const T* __restrict__ partials, unsigned count, T* __restrict__ out) {
