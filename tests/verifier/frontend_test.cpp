@@ -620,3 +620,16 @@ TEST(Frontend, UnboundReferenceMemberIsUnsupported) {
   const model::Kernel &k = kernel(tu, "atomic_through_pointer");
   EXPECT_FALSE(k.unsupported.empty()) << model::toText(k);
 }
+
+TEST(Frontend, NullChecksOfParametersAreUniformValues) {
+  auto tu = parse("frontend/null_checks.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "maybe_totals");
+  EXPECT_TRUE(k.unsupported.empty());
+  const std::string text = model::toText(k);
+  EXPECT_NE(text.find("if ((totals != nullptr) && threadIdx.x == 0)"), std::string::npos) << text;
+  EXPECT_NE(text.find("if (!(totals != nullptr))"), std::string::npos) << text;
+  EXPECT_NE(text.find("if (true)"), std::string::npos) << "shared memory is never null\n" << text;
+  EXPECT_NE(text.find("if (!(in != nullptr))"), std::string::npos) << text;
+  EXPECT_EQ(text.find("opaque"), std::string::npos) << "no per-thread values\n" << text;
+}

@@ -206,8 +206,7 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
   case clang::CK_BooleanToSignedIntegral:
     return Expr::select(condition(sub), Expr::intConst(to, -1), Expr::intConst(to, 0));
   case clang::CK_PointerToBoolean:
-    pointer(sub);
-    return opaque(c->getType(), "pointer " + textOf(sub->getSourceRange()) + " is not null");
+    return Expr::cast(to, notNull(sub));
   case clang::CK_ToVoid:
     discard(sub);
     return Expr::intConst(Type::other(), 0);
@@ -259,6 +258,15 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
   Type t = typeOf(b->getType());
   const clang::Expr *l = b->getLHS(), *r = b->getRHS();
   if (l->getType()->isPointerType() && r->getType()->isPointerType()) {
+    const auto npc = clang::Expr::NPC_ValueDependentIsNotNull;
+    const bool l_null = l->isNullPointerConstant(ctx_, npc) != clang::Expr::NPCK_NotNull;
+    const bool r_null = r->isNullPointerConstant(ctx_, npc) != clang::Expr::NPCK_NotNull;
+    if ((op == model::BinaryOp::Ne || op == model::BinaryOp::Eq) && l_null != r_null) {
+      ExprPtr not_null = notNull(l_null ? r : l);
+      return op == model::BinaryOp::Ne
+                 ? not_null
+                 : Expr::unary(Type::boolean(), model::UnaryOp::LNot, not_null);
+    }
     // Pointer difference and comparison: meaningful within one array.
     std::optional<Pointer> pl = pointer(l), pr = pointer(r);
     if (pl && pr && pl->kind == Pointer::Kind::Memory && pr->kind == Pointer::Kind::Memory &&
@@ -276,6 +284,22 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
   if (op == model::BinaryOp::Shl || op == model::BinaryOp::Shr)
     rv = Expr::cast(t, rv);  // the model's shifts take operands of one type
   return Expr::binary(t, op, lv, rv);
+}
+
+// Whether pointer `e` is not null. A pointer into a kernel parameter's memory is null
+// for every thread or for none: a uniform, otherwise free boolean (like a parameter), so
+// `if (p != nullptr) __syncthreads();` is not a divergence. Shared and local memory is
+// never null. Anything else is an opaque per-thread value.
+ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
+  std::optional<Pointer> p = pointer(e);
+  if (p && p->kind == Pointer::Kind::Memory) {
+    const model::Array &a = k_.arrays[p->array];
+    if (a.origin == "param")
+      return Expr::param(Type::boolean(), "(" + a.name + " != nullptr)");
+    if (a.space == model::AddressSpace::Shared || a.space == model::AddressSpace::Local)
+      return Expr::intConst(Type::boolean(), 1);
+  }
+  return opaque(ctx_.BoolTy, "pointer " + textOf(e->getSourceRange()) + " is not null");
 }
 
 ExprPtr KernelExtractor::shortCircuit(const clang::BinaryOperator *b) {

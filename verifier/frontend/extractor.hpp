@@ -130,6 +130,7 @@ public:
 
 private:
   model::ExprPtr opaque(clang::QualType t, const std::string &what);
+  model::ExprPtr notNull(const clang::Expr *pointer_expr);
   model::ExprPtr unsupportedValue(clang::QualType t, std::string construct,
                                   std::string detail, clang::SourceRange where);
   model::ExprPtr binaryOp(const clang::BinaryOperator *b);
