@@ -165,7 +165,7 @@ const Expr *stripSameWidthCasts(const Expr *e) {
 
 // A recognised loop update `x = x op c`.
 struct ClosedForm {
-  enum Op { Add, Sub, Shl, LShr, AShr } op;
+  enum Op { Add, Sub, Shl, LShr, AShr, Flip } op;  // Flip: x = c - x (period 2)
   Type op_type;   // the type the arithmetic happens in (same width as x)
   ExprPtr step;   // c (loop-invariant); for shifts a constant amount
   int64_t shift = 0;
@@ -203,6 +203,11 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
     else return std::nullopt;
     return cf;
   case BinaryOp::Sub:
+    if (isX(b) && invariant(a)) {
+      cf.op = ClosedForm::Flip;
+      cf.step = a;
+      return cf;
+    }
     if (!isX(a) || !invariant(b)) return std::nullopt;
     cf.op = ClosedForm::Sub;
     cf.step = b;
@@ -762,7 +767,9 @@ void Exec::loop(const Stmt &s) {
 
   z3::expr k = E.freshConst(tag + ".k", E.bv(64));
   std::vector<z3::expr> outer = allKs();
-  // trip count N: shared by a block for loops with block barriers
+  // trip count N: for loops with block barriers shared by the threads of a block (all
+  // threads run the same iterations once the loop condition is uniform, which the
+  // divergence check establishes: see the loop-condition event below); else per thread.
   z3::expr N = k;
   if (bi.block && !has_break) {
     auto it = E.shared_trip.find(&s);
@@ -808,7 +815,14 @@ void Exec::loop(const Stmt &s) {
         z3::expr x0 = it0->second;
         z3::expr kw = resize(j, w, false);
         z3::expr v = x0;
-        if (cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub) {
+        if (cf.op == ClosedForm::Flip) {
+          z3::expr c0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
+          z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
+          if (cf.op_type.is_signed)
+            side.push_back(z3::implies(odd, z3::bvsub_no_overflow(c0, x0) &&
+                                                z3::bvsub_no_underflow(c0, x0, true)));
+          v = z3::ite(odd, c0 - x0, x0);
+        } else if (cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub) {
           z3::expr st0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
           z3::expr prod = kw * st0;
           bool sg = cf.op_type.is_signed;
@@ -866,6 +880,13 @@ void Exec::loop(const Stmt &s) {
   z3::expr enter = s.loop == model::LoopKind::Do ? (k == c.bv_val(0, 64) || condK) : condK;
   pc_ = pc0 && inIter && enter;
   for (auto &sd : side) T.side.push_back(z3::implies(pc(), sd));
+  if (bi.block || bi.any) {
+    // a loop with barriers must have a uniform condition: checked like a barrier, at
+    // the same iteration k for both threads (independently of the shared trip count)
+    std::vector<z3::expr> ks = allKs();
+    ks.push_back(k);
+    T.syncs.push_back(SyncEv{&s, pc0 && enter, ks, !bi.block, std::nullopt});
+  }
 
   LB lbB0 = lbB, lbW0 = lbW;
   int markerB = kStartBase - 2 * id, markerW = kStartBase - 2 * id - 1;
@@ -908,6 +929,18 @@ void Exec::loop(const Stmt &s) {
     z3::expr condN = s.cond ? boolOf(*s.cond) : c.bool_val(true);
     exitOk = !condN;
     if (s.loop == model::LoopKind::Do) exitOk = exitOk && z3::uge(N, c.bv_val(1, 64));
+    if (s.cond) {
+      // N is the first iteration whose condition fails: it held at N-1
+      auto envN = env;
+      std::vector<z3::expr> prevSide;
+      z3::expr Nm1 = N - c.bv_val(1, 64);
+      env = stateAt(Nm1, prevSide);
+      z3::expr condPrev = boolOf(*s.cond);
+      env = envN;
+      z3::expr first = s.loop == model::LoopKind::Do ? N == c.bv_val(1, 64) : N == c.bv_val(0, 64);
+      exitOk = exitOk && (first || condPrev);
+      for (auto &sd : prevSide) T.side.push_back(z3::implies(pc0 && !first, sd));
+    }
   } else if (s.loop == model::LoopKind::Do) {
     exitOk = z3::uge(N, c.bv_val(1, 64));
   }
@@ -963,7 +996,9 @@ AccessRef refOf(const Stmt &s, const Kernel &k) {
     r.text = s.what.empty() ? "__syncthreads()" : s.what + "()";
   } else {
     r.kind = "barrier";
-    r.text = s.kind == Stmt::Kind::Return ? "return" : "break";
+    r.text = s.kind == Stmt::Kind::Return ? "return"
+             : s.kind == Stmt::Kind::Loop ? std::string(model::loopKindName(s.loop)) + " loop"
+                                          : "break";
   }
   r.range = s.range;
   return r;
@@ -1040,6 +1075,8 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
   for (const z3::expr &b : launch) all.push_back(b);
   for (size_t i = 0; i < side.size(); ++i) {
     bool keep = true;
+    static const bool all_sides = std::getenv("KVERIFY_ALL_ASSUMPTIONS") != nullptr;
+    if (!all_sides)
     for (const std::string &sym : sideSymbols[i])
       if (!qs.count(sym) && !launchSymbols.count(sym)) {
         keep = false;
@@ -1194,7 +1231,9 @@ void Checker::divergence() {
       }
     }
     std::optional<z3::model> m;
-    std::string what = a.s->kind == Stmt::Kind::Barrier ? "barrier" : "exit";
+    std::string what = a.s->kind == Stmt::Kind::Barrier ? "barrier"
+                       : a.s->kind == Stmt::Kind::Loop  ? "loop condition"
+                                                        : "exit";
     if (check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
     Finding f;
     f.kind = Verdict::Divergence;
@@ -1203,6 +1242,9 @@ void Checker::divergence() {
     f.message = a.s->kind == Stmt::Kind::Barrier
                     ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
                           (a.warp ? "warp" : "block")
+                : a.s->kind == Stmt::Kind::Loop
+                    ? "barrier divergence: the " + r.text +
+                          " contains barriers but its trip count differs between threads"
                     : "barrier divergence: '" + r.text +
                           "' inside a loop with barriers is taken by only part of the block";
     f.explanation = std::string("thread ") + (on1 ? "1" : "2") + " reaches it, thread " +
