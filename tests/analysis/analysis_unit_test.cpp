@@ -295,3 +295,33 @@ TEST(Options, AssumptionParser) {
 }
 
 }  // namespace
+
+// `for (s...) { op(); __syncthreads(); }` where the inlined op returns early for some
+// threads: the return leaves only op, so every thread still reaches the barrier.
+model::Kernel loopWithEarlyReturn(bool inside_inlined_call) {
+  KB b;
+  auto s = b.local("s");
+  Stmt ret;
+  ret.kind = Stmt::Kind::Return;
+  Stmt early = KB::iff(bin(BinaryOp::Lt, tid(), u(4)), {ret});
+  Stmt call;
+  call.kind = Stmt::Kind::Inlined;
+  call.function = "op";
+  call.body = {early};
+  b.k.body = {
+      KB::assign(s, u(8)),
+      KB::loop(bin(BinaryOp::Gt, L(s), u(0)), {inside_inlined_call ? call : early, KB::sync(4)},
+               {KB::assign(s, bin(BinaryOp::Shr, L(s), u(1)))}, 3),
+  };
+  return b.k;
+}
+
+TEST(Analysis, ReturnFromAnInlinedCallInABarrierLoopIsNotDivergence) {
+  KernelResult r = analyzeKernel(loopWithEarlyReturn(true), fixedBlock(64));
+  EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
+}
+
+TEST(Analysis, ReturnFromTheKernelInABarrierLoopIsDivergence) {
+  KernelResult r = analyzeKernel(loopWithEarlyReturn(false), fixedBlock(64));
+  EXPECT_EQ(r.verdict, Verdict::Divergence) << describe(r);
+}

@@ -116,7 +116,9 @@ bool hasKind(const std::vector<Stmt> &body, Stmt::Kind k, bool into_loops) {
     if (s.kind == Stmt::Kind::If &&
         (hasKind(s.then_body, k, into_loops) || hasKind(s.else_body, k, into_loops)))
       return true;
-    if (s.kind == Stmt::Kind::Inlined && hasKind(s.body, k, into_loops)) return true;
+    // Jumps inside an inlined call stay inside it; barriers and accesses do not.
+    bool jump = k == Stmt::Kind::Return || k == Stmt::Kind::Break || k == Stmt::Kind::Continue;
+    if (s.kind == Stmt::Kind::Inlined && !jump && hasKind(s.body, k, into_loops)) return true;
     if (s.kind == Stmt::Kind::Loop && into_loops &&
         (hasKind(s.body, k, into_loops) || hasKind(s.step, k, into_loops)))
       return true;
@@ -265,6 +267,7 @@ private:
   };
   std::vector<LoopCtx> loops;
   std::vector<std::optional<z3::expr>> rets;  // per inlined region (innermost last)
+  std::vector<size_t> ret_loop_depth;         // loops.size() where each region starts
   int loop_counter = 0;
 
   void block(const std::vector<Stmt> &body);
@@ -573,6 +576,7 @@ void Exec::run(const Kernel &k) {
   lbB = {Cand{E.c.bool_val(true), kEntry, {}}};
   lbW = lbB;
   rets.push_back(std::nullopt);
+  ret_loop_depth.push_back(0);
   block(k.body);
 }
 
@@ -680,8 +684,9 @@ void Exec::stmt(const Stmt &s) {
     T.side.push_back(z3::implies(pc(), boolOf(*s.cond)));
     break;
   case Stmt::Kind::Return:
-    for (const LoopCtx &l : loops)
-      if (l.block || l.any) {
+    // A return leaves only its inlined region: the loops around the call go on.
+    for (size_t i = ret_loop_depth.back(); i < loops.size(); ++i)
+      if (const LoopCtx &l = loops[i]; l.block || l.any) {
         T.syncs.push_back(SyncEv{&s, pc(), allKs(), !l.block, std::nullopt});
         break;
       }
@@ -702,9 +707,11 @@ void Exec::stmt(const Stmt &s) {
     break;
   case Stmt::Kind::Inlined: {
     rets.push_back(std::nullopt);
+    ret_loop_depth.push_back(loops.size());
     block(s.body);
     if (rets.back()) pc_ = pc() || *rets.back();
     rets.pop_back();
+    ret_loop_depth.pop_back();
     break;
   }
   }
