@@ -273,7 +273,7 @@ int main(int argc, char **argv) {
   if (format == "json") text = reports::render_json(run);
   else if (format == "sarif") text = reports::render_sarif(run);
   else if (format == "junit") text = reports::render_junit(run);
-  else text = reports::render_text(run, !to_file && isatty(1));
+  else text = reports::render_text(run, !to_file && isatty(1)) + reports::render_summary(run) + "\n";
   if (to_file) {
     std::ofstream out(output);
     out << text;
