@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -54,7 +55,8 @@ std::vector<std::string> fixtures() {
 // One kverify run over the whole corpus, shared by the tests.
 const llvm::json::Object &report() {
   static llvm::json::Value value = [] {
-    std::string out = testing::TempDir() + "kverify_corpus.json";
+    // Per process: concurrent test runs must not share the report file.
+    std::string out = testing::TempDir() + "kverify_corpus_" + std::to_string(getpid()) + ".json";
     std::string cmd = std::string("cd " KVERIFY_CORPUS " && " KVERIFY_BIN
                                   " --format=json --timeout=10 . >") + out + " 2>/dev/null";
     int raw = std::system(cmd.c_str());
