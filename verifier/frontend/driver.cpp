@@ -208,6 +208,8 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
       "clang++", "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
       "-fsyntax-only", "-fgpu-rdc",  // rdc: device-side launches parse (then: unsupported)
       "-Wno-unknown-cuda-version", "-Wno-pragma-once-outside-header",
+      // `extern __shared__` arrays in an anonymous namespace are ordinary CUDA.
+      "-Wno-undefined-internal",
       "-resource-dir=" KVERIFY_CLANG_RESOURCE_DIR,
       "-isystem", prelude + "/include",
       "-include", prelude + "/kverify_prelude.h"};
