@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include "kverify/reports/render.hpp"
 
@@ -20,7 +21,8 @@ bool contains(const std::string& s, const std::string& part) {
 class RenderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = ::testing::TempDir() + "kv_render_test.cu";
+    // Per process: CTest runs these tests in parallel processes.
+    path_ = ::testing::TempDir() + "kv_render_test_" + std::to_string(getpid()) + ".cu";
     std::ofstream(path_) << "__global__ void reduce(int* out) {\n"            // 1
                             "  __shared__ int sdata[64];\n"                   // 2
                             "  sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"  // 3
