@@ -664,6 +664,24 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
   return {};
 }
 
+unsigned KernelExtractor::emitAccess(model::AccessKind kind, unsigned array, ExprPtr index,
+                                     uint64_t count, clang::SourceRange where,
+                                     const std::string &atomic_op) {
+  Stmt s;
+  s.kind = Stmt::Kind::Access;
+  s.id = newId();
+  s.access = kind;
+  s.array = array;
+  s.index = std::move(index);
+  s.count = static_cast<unsigned>(count);
+  s.atomic_op = atomic_op;
+  s.text = textOf(where);
+  s.range = rangeOf(where);
+  unsigned id = s.id;
+  emit(std::move(s));
+  return id;
+}
+
 ExprPtr KernelExtractor::load(const LValue &lv, const clang::Expr *where) {
   clang::QualType t = where->getType();
   switch (lv.kind) {
@@ -672,17 +690,8 @@ ExprPtr KernelExtractor::load(const LValue &lv, const clang::Expr *where) {
   case LValue::Kind::Local:
     return Expr::local(lv.local);
   case LValue::Kind::Memory: {
-    Stmt s;
-    s.kind = Stmt::Kind::Access;
-    s.id = newId();
-    s.access = model::AccessKind::Read;
-    s.array = lv.array;
-    s.index = lv.index;
-    s.count = static_cast<unsigned>(lv.count);
-    s.text = textOf(where->getSourceRange());
-    s.range = rangeOf(where->getSourceRange());
-    unsigned id = s.id;
-    emit(std::move(s));
+    unsigned id = emitAccess(model::AccessKind::Read, lv.array, lv.index, lv.count,
+                             where->getSourceRange());
     return Expr::opaque(typeOf(t), id, "load of " + k_.arrays[lv.array].name);
   }
   case LValue::Kind::Struct:
@@ -699,19 +708,9 @@ void KernelExtractor::store(const LValue &lv, ExprPtr value, const clang::Expr *
   case LValue::Kind::Local:
     emitAssign(lv.local, std::move(value), where->getSourceRange());
     return;
-  case LValue::Kind::Memory: {
-    Stmt s;
-    s.kind = Stmt::Kind::Access;
-    s.id = newId();
-    s.access = model::AccessKind::Write;
-    s.array = lv.array;
-    s.index = lv.index;
-    s.count = static_cast<unsigned>(lv.count);
-    s.text = textOf(where->getSourceRange());
-    s.range = rangeOf(where->getSourceRange());
-    emit(std::move(s));
+  case LValue::Kind::Memory:
+    emitAccess(model::AccessKind::Write, lv.array, lv.index, lv.count, where->getSourceRange());
     return;
-  }
   case LValue::Kind::Value:
     unsupported("write to a read-only value", textOf(where->getSourceRange()),
                 where->getSourceRange());
@@ -1193,20 +1192,8 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
         emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
       return std::nullopt;
     }
-    Stmt s;
-    s.kind = Stmt::Kind::Access;
-    s.id = newId();
-    s.access = kind;
-    s.array = p->array;
-    s.index = p->offset;
-    s.count = static_cast<unsigned>(p->scale);
-    if (kind == model::AccessKind::Atomic)
-      s.atomic_op = name;
-    s.text = textOf(where);
-    s.range = rangeOf(where);
-    unsigned id = s.id;
-    emit(std::move(s));
-    return id;
+    return emitAccess(kind, p->array, p->offset, p->scale, where,
+                      kind == model::AccessKind::Atomic ? name : "");
   };
   auto twoInts = [&](ExprPtr &a, ExprPtr &b) {
     Type t = typeOf(ret);
