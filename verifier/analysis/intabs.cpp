@@ -1,242 +1,517 @@
 // Integer abstraction of bit-vector queries (see intabs.hpp).
 #include "analysis/intabs.hpp"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 
 namespace kverify::analysis {
 namespace {
 
+using i128 = __int128;
+
+// Bounds every model of the query gives a term's integer value. `wide` when they do not
+// fit comfortably in an i128 (then nothing is simplified by them).
+struct Itv {
+  i128 lo = 0, hi = 0;
+  bool wide = false;
+  static Itv of(i128 v) { return {v, v, false}; }
+  static Itv top() { return {0, 0, true}; }
+  bool within(i128 a, i128 b) const { return !wide && a <= lo && hi <= b; }
+};
+
+constexpr i128 kLimit = i128(1) << 120;
+
+Itv norm(i128 lo, i128 hi) {
+  if (lo < -kLimit || hi > kLimit) return Itv::top();
+  return {lo, hi, false};
+}
+Itv add(const Itv &a, const Itv &b) { return a.wide || b.wide ? Itv::top() : norm(a.lo + b.lo, a.hi + b.hi); }
+Itv neg(const Itv &a) { return a.wide ? a : Itv{-a.hi, -a.lo, false}; }
+Itv mul(const Itv &a, const Itv &b) {
+  if (a.wide || b.wide) return Itv::top();
+  i128 p[4];
+  const i128 xs[2] = {a.lo, a.hi}, ys[2] = {b.lo, b.hi};
+  for (int i = 0; i < 4; ++i)
+    if (__builtin_mul_overflow(xs[i / 2], ys[i % 2], &p[i])) return Itv::top();
+  return norm(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
+}
+Itv join(const Itv &a, const Itv &b) {
+  if (a.wide || b.wide) return Itv::top();
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi), false};
+}
+i128 floorDiv(i128 a, i128 d) { return a >= 0 ? a / d : -((-a + d - 1) / d); }
+
+std::string decimal(i128 v) {
+  if (v == 0) return "0";
+  bool negative = v < 0;
+  std::string s;
+  for (i128 x = negative ? -v : v; x > 0; x /= 10) s.insert(s.begin(), char('0' + int(x % 10)));
+  return negative ? "-" + s : s;
+}
+
+// A translated term: its integer value (as an unsigned number for bit-vectors) and the
+// bounds on it; where known without an `ite`, its signed reading `s` too.
+struct Term {
+  z3::expr e;
+  Itv r;
+  std::optional<z3::expr> s = std::nullopt;
+  Itv sr = Itv::top();
+};
+
 class Translator {
 public:
-  Translator(z3::context &c, const std::map<unsigned, z3::expr> &nov) : c(c), side(c), nov(nov) {}
+  Translator(z3::context &c, const std::map<unsigned, z3::expr> &nov,
+             const std::map<std::string, Itv> &bounds, const std::set<std::string> &signedConsts,
+             bool linear)
+      : c(c), side(c), nov(nov), bounds(bounds), signedConsts(signedConsts), linear(linear) {}
   z3::context &c;
   z3::expr_vector side;
-  const std::map<unsigned, z3::expr> &nov;
-  std::map<unsigned, z3::expr> memo;
-  unsigned fresh_id = 0;
 
-  z3::expr powval(unsigned w) {
-    // 2^w as a decimal numeral
-    std::string digits = "1";
-    for (unsigned i = 0; i < w; ++i) {
-      int carry = 0;
-      for (int j = static_cast<int>(digits.size()) - 1; j >= 0; --j) {
-        int d = (digits[j] - '0') * 2 + carry;
-        digits[j] = static_cast<char>('0' + d % 10);
-        carry = d / 10;
-      }
-      if (carry) digits.insert(digits.begin(), static_cast<char>('0' + carry));
-    }
-    return c.int_val(digits.c_str());
-  }
-  z3::expr range(const z3::expr &u, unsigned w) {
-    side.push_back(u >= 0 && u < powval(w));
-    return u;
-  }
-  z3::expr freshBv(unsigned w) {
-    return range(c.int_const(("ia!" + std::to_string(fresh_id++)).c_str()), w);
-  }
-  z3::expr mod(const z3::expr &a, unsigned w) { return z3::mod(a, powval(w)); }
-  z3::expr sgn(const z3::expr &u, unsigned w) {
-    return z3::ite(u >= powval(w - 1), u - powval(w), u);
-  }
-  static bool numeral(const z3::expr &e, uint64_t &v) { return e.is_numeral_u64(v); }
-
-  z3::expr tr(const z3::expr &e) {
+  Term tr(const z3::expr &e) {
     auto it = memo.find(e.id());
     if (it != memo.end()) return it->second;
-    z3::expr r = go(e);
+    Term r = go(e);
     memo.emplace(e.id(), r);
     return r;
   }
+  z3::expr boolean(const z3::expr &e) { return tr(e).e; }
 
-  z3::expr go(const z3::expr &e) {
+  // Facts about the products stood in for by fresh values (linear mode); all hold for
+  // integer multiplication, so adding them keeps the abstraction sound. The pairwise ones
+  // carry the injectivity arguments: with a shared factor b, a1 > a2 and b >= 0 give
+  // a1*b - a2*b >= b, so a1*b + c1 == a2*b + c2 with 0 <= c1, c2 < b forces a1 == a2.
+  void productLemmas() {
+    for (const Product &p : products) {
+      z3::expr a = p.a, b = p.b, x = p.p;
+      side.push_back(z3::implies(a == 0 || b == 0, x == 0));
+      side.push_back(z3::implies(a >= 0 && b >= 0, x >= 0));
+      side.push_back(z3::implies(a <= 0 && b <= 0, x >= 0));
+      side.push_back(z3::implies(a >= 0 && b <= 0, x <= 0));
+      side.push_back(z3::implies(a <= 0 && b >= 0, x <= 0));
+      for (int flip = 0; flip < 2; ++flip, std::swap(a, b)) {
+        side.push_back(z3::implies(a >= 1 && b >= 0, x >= b));
+        side.push_back(z3::implies(a >= 1 && b <= 0, x <= b));
+        side.push_back(z3::implies(a <= -1 && b >= 0, x <= -b));
+        side.push_back(z3::implies(a <= -1 && b <= 0, x >= -b));
+      }
+    }
+    for (size_t i = 0; i < products.size(); ++i)
+      for (size_t j = i + 1; j < products.size(); ++j) {
+        const Product &p = products[i], &q = products[j];
+        for (int fp = 0; fp < 2; ++fp)
+          for (int fq = 0; fq < 2; ++fq) {
+            const z3::expr &shared = fp ? p.b : p.a;
+            if (!z3::eq(shared, fq ? q.b : q.a)) continue;
+            const z3::expr &a1 = fp ? p.a : p.b, &a2 = fq ? q.a : q.b;
+            z3::expr d = p.p - q.p, b = shared;
+            side.push_back(z3::implies(a1 == a2, d == 0));
+            side.push_back(z3::implies(a1 > a2 && b >= 0, d >= b));
+            side.push_back(z3::implies(a1 > a2 && b <= 0, d <= b));
+            side.push_back(z3::implies(a1 < a2 && b >= 0, d <= -b));
+            side.push_back(z3::implies(a1 < a2 && b <= 0, d >= -b));
+          }
+      }
+  }
+
+private:
+  const std::map<unsigned, z3::expr> &nov;
+  const std::map<std::string, Itv> &bounds;
+  const std::set<std::string> &signedConsts;
+  std::map<unsigned, Term> memo;
+  unsigned fresh_id = 0;
+  bool linear;
+  struct Product {
+    z3::expr a, b, p;
+  };
+  std::vector<Product> products;
+  std::map<std::pair<unsigned, unsigned>, z3::expr> productOf;
+
+  // a*b; in linear mode a fresh value (see productLemmas) unless a factor is a number.
+  Term product(const Term &a, const Term &b) {
+    Itv r = mul(a.r, b.r);
+    if (!linear || a.e.is_numeral() || b.e.is_numeral()) return {a.e * b.e, r};
+    std::pair<unsigned, unsigned> key = std::minmax(a.e.id(), b.e.id());  // copies: minmax returns references
+    auto it = productOf.find(key);
+    if (it == productOf.end()) {
+      it = productOf.emplace(key, fresh("p", r)).first;
+      products.push_back(Product{a.e, b.e, it->second});
+    }
+    return {it->second, r};
+  }
+
+  z3::expr val(i128 v) { return c.int_val(decimal(v).c_str()); }
+  static i128 pow2(unsigned w) { return i128(1) << w; }
+  Term num(i128 v) { return {val(v), Itv::of(v)}; }
+
+  // A fresh integer in [lo, hi].
+  z3::expr fresh(const char *what, const Itv &r) {
+    z3::expr x = c.int_const((std::string(what) + "!" + std::to_string(fresh_id++)).c_str());
+    if (!r.wide) side.push_back(x >= val(r.lo) && x <= val(r.hi));
+    return x;
+  }
+  Term freshBv(unsigned w) {
+    Itv r{0, pow2(w) - 1, w > 100};
+    return {fresh("ia", r), r};
+  }
+
+  // x mod 2^w, exactly: x itself when the bounds allow, else x - 2^w*q with a fresh q in
+  // the few values the bounds leave (linear, which the non-linear solvers like).
+  Term mod(const Term &x, unsigned w) {
+    i128 m = w > 100 ? 0 : pow2(w);
+    if (!m || x.r.wide) return {w > 100 ? x.e : z3::mod(x.e, val(m)), Itv{0, m - 1, !m}};
+    if (x.r.within(0, m - 1)) return x;
+    i128 qlo = floorDiv(x.r.lo, m), qhi = floorDiv(x.r.hi, m);
+    z3::expr v = qlo == qhi ? x.e - val(qlo * m) : x.e - val(m) * fresh("q", {qlo, qhi, false});
+    if (qlo != qhi) side.push_back(v >= 0 && v < val(m));
+    return {v, {0, m - 1, false}};
+  }
+  // floor(x / d) for a constant d > 0: a fresh q with d*q <= x < d*q + d.
+  Term div(const Term &x, i128 d) {
+    if (d == 1) return x;
+    if (x.r.wide) return {z3::expr(c, Z3_mk_div(c, x.e, val(d))), Itv::top()};
+    Itv r{floorDiv(x.r.lo, d), floorDiv(x.r.hi, d), false};
+    if (r.lo == r.hi) return num(r.lo);
+    z3::expr q = fresh("d", r);
+    side.push_back(val(d) * q <= x.e && x.e < val(d) * q + val(d));
+    return {q, r};
+  }
+  // The signed reading of a w-bit unsigned value.
+  Term sgn(const Term &u, unsigned w) {
+    if (u.s) return {*u.s, u.sr};
+    i128 h = pow2(w - 1);
+    if (u.r.within(0, h - 1)) return u;
+    if (u.r.within(h, 2 * h - 1)) return {u.e - val(2 * h), add(u.r, Itv::of(-2 * h))};
+    return {z3::ite(u.e >= val(h), u.e - val(2 * h), u.e), Itv{-h, h - 1, false}};
+  }
+  // The w-bit unsigned value of an integer known to be in [-2^(w-1), 2^(w-1)).
+  Term unsignedOf(const Term &s, unsigned w) {
+    if (s.r.within(0, pow2(w) - 1)) return s;
+    if (s.r.within(-pow2(w - 1), -1)) return {s.e + val(pow2(w)), add(s.r, Itv::of(pow2(w)))};
+    return {z3::ite(s.e >= 0, s.e, s.e + val(pow2(w))), Itv{0, pow2(w) - 1, false}};
+  }
+  // A comparison the bounds decide, or the comparison.
+  z3::expr compare(Z3_decl_kind k, const Term &a, const Term &b) {
+    bool lt = !a.r.wide && !b.r.wide && a.r.hi < b.r.lo, ge = !a.r.wide && !b.r.wide && a.r.lo >= b.r.hi;
+    bool le = !a.r.wide && !b.r.wide && a.r.hi <= b.r.lo, gt = !a.r.wide && !b.r.wide && a.r.lo > b.r.hi;
+    switch (k) {
+    case Z3_OP_ULT: case Z3_OP_SLT: return lt ? c.bool_val(true) : ge ? c.bool_val(false) : a.e < b.e;
+    case Z3_OP_ULEQ: case Z3_OP_SLEQ: return le ? c.bool_val(true) : gt ? c.bool_val(false) : a.e <= b.e;
+    case Z3_OP_UGT: case Z3_OP_SGT: return gt ? c.bool_val(true) : le ? c.bool_val(false) : a.e > b.e;
+    default: return ge ? c.bool_val(true) : lt ? c.bool_val(false) : a.e >= b.e;
+    }
+  }
+
+  Term go(const z3::expr &e) {
     if (e.is_numeral() && e.is_bv()) {
+      uint64_t v;
+      if (e.is_numeral_u64(v)) return num(v);
       std::string s;
       e.is_numeral(s);
-      return c.int_val(s.c_str());
+      return {c.int_val(s.c_str()), Itv::top()};
     }
-    if (!e.is_app()) return e.is_bool() ? c.bool_const(("ib!" + std::to_string(fresh_id++)).c_str()) : freshBv(width(e));
+    unsigned w = e.is_bv() ? e.get_sort().bv_size() : 0;
+    auto opaque = [&]() -> Term {
+      if (e.is_bool()) return {c.bool_const(("ib!" + std::to_string(fresh_id++)).c_str()), Itv::top()};
+      if (e.is_bv()) return freshBv(w);
+      throw z3::exception("intabs: unsupported sort");
+    };
+    if (!e.is_app()) return opaque();
     z3::func_decl d = e.decl();
     Z3_decl_kind k = d.decl_kind();
     unsigned n = e.num_args();
     auto arg = [&](unsigned i) { return tr(e.arg(i)); };
-    unsigned w = e.is_bv() ? e.get_sort().bv_size() : 0;
+    auto args = [&] {
+      z3::expr_vector v(c);
+      for (unsigned i = 0; i < n; ++i) v.push_back(arg(i).e);
+      return v;
+    };
+    auto boolean = [&](const z3::expr &b) { return Term{b, Itv::top()}; };
+    auto constArg = [&](unsigned i, uint64_t &v) { return e.arg(i).is_numeral_u64(v); };
     switch (k) {
-    case Z3_OP_TRUE: return c.bool_val(true);
-    case Z3_OP_FALSE: return c.bool_val(false);
-    case Z3_OP_AND: {
-      z3::expr_vector v(c);
-      for (unsigned i = 0; i < n; ++i) v.push_back(arg(i));
-      return z3::mk_and(v);
+    case Z3_OP_TRUE: case Z3_OP_FALSE: return boolean(c.bool_val(k == Z3_OP_TRUE));
+    case Z3_OP_AND: return boolean(z3::mk_and(args()));
+    case Z3_OP_OR: return boolean(z3::mk_or(args()));
+    case Z3_OP_NOT: return boolean(!arg(0).e);
+    case Z3_OP_IMPLIES: return boolean(z3::implies(arg(0).e, arg(1).e));
+    case Z3_OP_XOR: return boolean(arg(0).e != arg(1).e);
+    case Z3_OP_IFF: return boolean(arg(0).e == arg(1).e);
+    case Z3_OP_EQ: {
+      Term a = arg(0), b = arg(1);
+      if (!a.r.wide && !b.r.wide && (a.r.hi < b.r.lo || b.r.hi < a.r.lo)) return boolean(c.bool_val(false));
+      return boolean(a.e == b.e);
     }
-    case Z3_OP_OR: {
-      z3::expr_vector v(c);
-      for (unsigned i = 0; i < n; ++i) v.push_back(arg(i));
-      return z3::mk_or(v);
+    case Z3_OP_DISTINCT: return boolean(z3::distinct(args()));
+    case Z3_OP_ITE: {
+      Term t = arg(1), f = arg(2);
+      return {z3::ite(arg(0).e, t.e, f.e), join(t.r, f.r)};
     }
-    case Z3_OP_NOT: return !arg(0);
-    case Z3_OP_IMPLIES: return z3::implies(arg(0), arg(1));
-    case Z3_OP_XOR: return arg(0) != arg(1);
-    case Z3_OP_IFF: return arg(0) == arg(1);
-    case Z3_OP_EQ: return arg(0) == arg(1);
-    case Z3_OP_DISTINCT: {
-      z3::expr_vector v(c);
-      for (unsigned i = 0; i < n; ++i) v.push_back(arg(i));
-      return z3::distinct(v);
-    }
-    case Z3_OP_ITE: return z3::ite(arg(0), arg(1), arg(2));
-    case Z3_OP_ULEQ: return arg(0) <= arg(1);
-    case Z3_OP_ULT: return arg(0) < arg(1);
-    case Z3_OP_UGEQ: return arg(0) >= arg(1);
-    case Z3_OP_UGT: return arg(0) > arg(1);
+    case Z3_OP_ULEQ: case Z3_OP_ULT: case Z3_OP_UGEQ: case Z3_OP_UGT:
+      return boolean(compare(k, arg(0), arg(1)));
     case Z3_OP_SLEQ: case Z3_OP_SLT: case Z3_OP_SGEQ: case Z3_OP_SGT: {
       unsigned aw = e.arg(0).get_sort().bv_size();
-      z3::expr a = sgn(arg(0), aw), b = sgn(arg(1), aw);
-      if (k == Z3_OP_SLEQ) return a <= b;
-      if (k == Z3_OP_SLT) return a < b;
-      if (k == Z3_OP_SGEQ) return a >= b;
-      return a > b;
+      return boolean(compare(k, sgn(arg(0), aw), sgn(arg(1), aw)));
     }
     case Z3_OP_BADD: case Z3_OP_BSUB: case Z3_OP_BMUL: {
       auto nv = nov.find(e.id());
       if (nv == nov.end() || n != 2) break;
-      z3::expr a = sgn(arg(0), w), b = sgn(arg(1), w);
-      z3::expr exact = k == Z3_OP_BADD ? a + b : k == Z3_OP_BSUB ? a - b : a * b;
-      z3::expr wrapped = mod(exact, w);
-      z3::expr u = z3::ite(exact >= 0, exact, exact + powval(w));
-      z3::expr pc = tr(nv->second);
-      // where the program evaluates it, it does not overflow (undefined behaviour)
-      side.push_back(z3::implies(pc, exact >= -powval(w - 1) && exact < powval(w - 1)));
-      return z3::ite(pc, u, wrapped);
+      // a signed operation the program evaluates where `pc` holds: there it does not
+      // overflow (undefined behaviour), so it is exact; elsewhere it wraps
+      Term a = sgn(arg(0), w), b = sgn(arg(1), w);
+      Term exact = k == Z3_OP_BADD   ? Term{a.e + b.e, add(a.r, b.r)}
+                   : k == Z3_OP_BSUB ? Term{a.e - b.e, add(a.r, neg(b.r))}
+                                     : product(a, b);
+      Itv signedRange{-pow2(w - 1), pow2(w - 1) - 1, false};
+      if (exact.r.within(signedRange.lo, signedRange.hi)) {
+        Term u = unsignedOf(exact, w);
+        return {u.e, u.r, exact.e, exact.r};
+      }
+      z3::expr pc = tr(nv->second).e;
+      side.push_back(z3::implies(pc, exact.e >= val(signedRange.lo) && exact.e <= val(signedRange.hi)));
+      // where the program does not evaluate it, any value will do (over-approximation)
+      Term other = freshBv(w);
+      Term inRange = unsignedOf({exact.e, signedRange}, w);
+      return {z3::ite(pc, inRange.e, other.e), other.r, z3::ite(pc, exact.e, sgn(other, w).e), signedRange};
     }
     default: break;
     }
     switch (k) {
     case Z3_OP_BADD: {
-      z3::expr s = arg(0);
-      for (unsigned i = 1; i < n; ++i) s = s + arg(i);
+      Term s = arg(0);
+      for (unsigned i = 1; i < n; ++i) {
+        Term a = arg(i);
+        s = {s.e + a.e, add(s.r, a.r)};
+      }
       return mod(s, w);
     }
-    case Z3_OP_BSUB: return mod(arg(0) - arg(1), w);
-    case Z3_OP_BNEG: return mod(powval(w) - arg(0), w);
+    case Z3_OP_BSUB: {
+      Term a = arg(0), b = arg(1);
+      return mod({a.e - b.e, add(a.r, neg(b.r))}, w);
+    }
+    case Z3_OP_BNEG: {
+      Term a = arg(0);
+      return mod({val(pow2(w)) - a.e, add(Itv::of(pow2(w)), neg(a.r))}, w);
+    }
     case Z3_OP_BMUL: {
-      z3::expr s = arg(0);
-      for (unsigned i = 1; i < n; ++i) s = s * arg(i);
+      Term s = arg(0);
+      for (unsigned i = 1; i < n; ++i) {
+        Term a = arg(i);
+        s = product(s, a);
+      }
       return mod(s, w);
     }
-    case Z3_OP_BNOT: return powval(w) - 1 - arg(0);
+    case Z3_OP_BNOT: {
+      Term a = arg(0);
+      return {val(pow2(w) - 1) - a.e, add(Itv::of(pow2(w) - 1), neg(a.r))};
+    }
     case Z3_OP_ZERO_EXT: return arg(0);
     case Z3_OP_SIGN_EXT: {
       unsigned aw = e.arg(0).get_sort().bv_size();
-      z3::expr a = arg(0);
-      return z3::ite(a >= powval(aw - 1), a + powval(w) - powval(aw), a);
+      Term s = sgn(arg(0), aw);
+      return unsignedOf(s, w);
     }
     case Z3_OP_EXTRACT: {
-      unsigned hi = e.hi(), lo = e.lo();
-      z3::expr a = arg(0);
-      if (lo) a = z3::expr(c, Z3_mk_div(c, a, powval(lo)));
-      return mod(a, hi - lo + 1);
+      Term a = arg(0);
+      return mod(div(a, pow2(e.lo())), e.hi() - e.lo() + 1);
     }
     case Z3_OP_CONCAT: {
-      z3::expr s = arg(0);
-      for (unsigned i = 1; i < n; ++i) s = s * powval(e.arg(i).get_sort().bv_size()) + arg(i);
+      Term s = arg(0);
+      for (unsigned i = 1; i < n; ++i) {
+        Term a = arg(i);
+        i128 m = pow2(e.arg(i).get_sort().bv_size());
+        s = {s.e * val(m) + a.e, add(mul(s.r, Itv::of(m)), a.r)};
+      }
       return s;
     }
     case Z3_OP_BSHL: {
       uint64_t v;
-      if (numeral(e.arg(1), v)) return v >= w ? c.int_val(0) : mod(arg(0) * powval(static_cast<unsigned>(v)), w);
-      return freshBv(w);
+      if (!constArg(1, v)) return freshBv(w);
+      if (v >= w) return num(0);
+      Term a = arg(0);
+      return mod({a.e * val(pow2(unsigned(v))), mul(a.r, Itv::of(pow2(unsigned(v))))}, w);
     }
     case Z3_OP_BLSHR: {
       uint64_t v;
-      if (numeral(e.arg(1), v))
-        return v >= w ? c.int_val(0) : z3::expr(c, Z3_mk_div(c, arg(0), powval(static_cast<unsigned>(v))));
-      z3::expr r = freshBv(w);
-      side.push_back(r <= arg(0));
+      if (constArg(1, v)) return v >= w ? num(0) : div(arg(0), pow2(unsigned(v)));
+      Term r = freshBv(w);
+      side.push_back(r.e <= arg(0).e);
       return r;
     }
     case Z3_OP_BASHR: {
       uint64_t v;
-      if (numeral(e.arg(1), v)) {
-        unsigned sh = v >= w ? w - 1 : static_cast<unsigned>(v);
-        z3::expr s = sgn(arg(0), w);
-        // SMT-LIB div rounds towards -inf for positive divisors: an arithmetic shift
-        return mod(z3::expr(c, Z3_mk_div(c, s, powval(sh))), w);
-      }
-      return freshBv(w);
+      if (!constArg(1, v)) return freshBv(w);
+      unsigned sh = v >= w ? w - 1 : unsigned(v);
+      // floor division: an arithmetic shift
+      return unsignedOf(div(sgn(arg(0), w), pow2(sh)), w);
     }
     case Z3_OP_BUDIV: case Z3_OP_BUDIV_I: {
       uint64_t v;
-      if (numeral(e.arg(1), v) && v != 0) return z3::expr(c, Z3_mk_div(c, arg(0), c.int_val(v)));
-      z3::expr r = freshBv(w);
-      return r;
+      if (constArg(1, v) && v != 0) return div(arg(0), v);
+      return freshBv(w);  // x/0 is all ones in SMT-LIB: no bound by x
     }
     case Z3_OP_BUREM: case Z3_OP_BUREM_I: {
       uint64_t v;
-      if (numeral(e.arg(1), v) && v != 0) return z3::mod(arg(0), c.int_val(v));
-      z3::expr r = freshBv(w);
-      side.push_back(r <= arg(0));
+      Term a = arg(0);
+      if (constArg(1, v) && v != 0) {
+        Term q = div(a, v);
+        return {a.e - val(v) * q.e, Itv{0, std::min<i128>(v - 1, a.r.wide ? v - 1 : a.r.hi), false}};
+      }
+      Term r = freshBv(w);
+      side.push_back(r.e <= a.e);
       return r;
     }
     case Z3_OP_BAND: {
-      if (n == 2) {
-        uint64_t v;
-        for (int i = 0; i < 2; ++i)
-          if (numeral(e.arg(i), v) && v != 0 && ((v + 1) & v) == 0) {
-            unsigned bits = 0;
-            while (bits < 64 && (v >> bits)) ++bits;
-            return mod(arg(1 - i), bits);
-          }
-      }
-      z3::expr r = freshBv(w);
-      for (unsigned i = 0; i < n; ++i) side.push_back(r <= arg(i));
+      uint64_t v;
+      for (unsigned i = 0; i < n && n == 2; ++i)
+        if (constArg(i, v) && v != 0 && ((v + 1) & v) == 0) {
+          unsigned bits = 0;
+          while (bits < 64 && (v >> bits)) ++bits;
+          return mod(arg(1 - i), bits);
+        }
+      Term r = freshBv(w);
+      for (unsigned i = 0; i < n; ++i) side.push_back(r.e <= arg(i).e);
       return r;
     }
     case Z3_OP_BOR: {
-      z3::expr r = freshBv(w);
-      for (unsigned i = 0; i < n; ++i) side.push_back(r >= arg(i));
+      Term r = freshBv(w);
+      for (unsigned i = 0; i < n; ++i) side.push_back(r.e >= arg(i).e);
       return r;
     }
     case Z3_OP_UNINTERPRETED: {
-      if (n == 0) {
-        if (e.is_bool()) return c.bool_const((d.name().str() + "!i").c_str());
-        if (e.is_bv()) return range(c.int_const((d.name().str() + "!i").c_str()), w);
-        break;
+      std::string name = d.name().str();
+      if (n == 0 && e.is_bool()) return boolean(c.bool_const((name + "!i").c_str()));
+      if (n == 0 && e.is_bv()) {
+        Itv r{0, pow2(w) - 1, w > 100};
+        if (auto b = bounds.find(name); b != bounds.end()) r = b->second;
+        if (!r.wide && r.lo == r.hi) return num(r.lo);
+        z3::expr x = c.int_const((name + "!i").c_str());
+        i128 h = pow2(w - 1);
+        if (!r.wide && signedConsts.count(name) && !r.within(0, h - 1)) {
+          // read as signed by the program: x is the signed value, the unsigned one an ite
+          side.push_back(x >= val(-h) && x < val(h));
+          return {z3::ite(x >= 0, x, x + val(2 * h)), r, x, Itv{-h, h - 1, false}};
+        }
+        if (!r.wide) side.push_back(x >= val(r.lo) && x <= val(r.hi));
+        return {x, r};
       }
+      if (n == 0) break;
       z3::sort_vector dom(c);
-      z3::expr_vector args(c);
-      for (unsigned i = 0; i < n; ++i) {
-        z3::expr a = arg(i);
-        dom.push_back(a.get_sort());
-        args.push_back(a);
-      }
-      z3::sort rs = e.is_bool() ? c.bool_sort() : c.int_sort();
-      z3::func_decl f = c.function((d.name().str() + "!i").c_str(), dom, rs);
-      z3::expr r = f(args);
-      if (e.is_bv()) range(r, w);
-      return r;
+      z3::expr_vector as = args();
+      for (unsigned i = 0; i < n; ++i) dom.push_back(as[i].get_sort());
+      z3::func_decl f = c.function((name + "!i").c_str(), dom, e.is_bool() ? c.bool_sort() : c.int_sort());
+      z3::expr r = f(as);
+      if (!e.is_bv()) return boolean(r);
+      Itv itv{0, pow2(w) - 1, w > 100};
+      if (!itv.wide) side.push_back(r >= 0 && r <= val(itv.hi));
+      return {r, itv};
     }
     default: break;
     }
-    if (e.is_bool()) return c.bool_const(("ib!" + std::to_string(fresh_id++)).c_str());
-    if (e.is_bv()) return freshBv(w);
-    throw z3::exception("intabs: unsupported sort");
+    return opaque();
   }
-  static unsigned width(const z3::expr &e) { return e.is_bv() ? e.get_sort().bv_size() : 64; }
 };
+
+// Bounds on the query's bit-vector constants that follow from its top-level conjuncts
+// (`blockDim.x == 16`, `threadIdx.x < blockDim.x`, ...): they hold in every model.
+class BoundsFromFacts {
+public:
+  std::map<std::string, Itv> bounds;
+
+  explicit BoundsFromFacts(const z3::expr_vector &assertions) {
+    for (unsigned i = 0; i < assertions.size(); ++i) collect(assertions[i]);
+    for (int round = 0; round < 3; ++round)
+      for (const z3::expr &f : facts) apply(f);
+  }
+
+private:
+  std::vector<z3::expr> facts;
+
+  void collect(const z3::expr &e) {
+    if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
+      for (unsigned i = 0; i < e.num_args(); ++i) collect(e.arg(i));
+      return;
+    }
+    facts.push_back(e);
+  }
+  static bool isConst(const z3::expr &e) {
+    return e.is_app() && e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv() &&
+           e.get_sort().bv_size() <= 64;
+  }
+  Itv of(const z3::expr &e) {
+    uint64_t v;
+    if (e.is_numeral_u64(v)) return Itv::of(v);
+    if (isConst(e)) {
+      auto it = bounds.find(e.decl().name().str());
+      if (it != bounds.end()) return it->second;
+      return {0, (i128(1) << e.get_sort().bv_size()) - 1, false};
+    }
+    return Itv::top();
+  }
+  void tighten(const z3::expr &x, i128 lo, i128 hi) {
+    if (!isConst(x)) return;
+    Itv cur = of(x);
+    bounds[x.decl().name().str()] = {std::max(cur.lo, lo), std::min(cur.hi, hi), false};
+  }
+  // x <= y (strict: x < y), unsigned
+  void below(const z3::expr &x, const z3::expr &y, bool strict) {
+    Itv a = of(x), b = of(y);
+    if (!b.wide) tighten(x, 0, b.hi - strict);
+    if (!a.wide) tighten(y, a.lo + strict, i128(1) << 64);
+  }
+  void apply(const z3::expr &f) {
+    if (!f.is_app() || f.num_args() != 2 || !f.arg(0).is_bv()) return;
+    const z3::expr a = f.arg(0), b = f.arg(1);
+    switch (f.decl().decl_kind()) {
+    case Z3_OP_EQ: {
+      Itv ia = of(a), ib = of(b);
+      if (!ib.wide) tighten(a, ib.lo, ib.hi);
+      if (!ia.wide) tighten(b, ia.lo, ia.hi);
+      break;
+    }
+    case Z3_OP_ULT: below(a, b, true); break;
+    case Z3_OP_ULEQ: below(a, b, false); break;
+    case Z3_OP_UGT: below(b, a, true); break;
+    case Z3_OP_UGEQ: below(b, a, false); break;
+    default: break;
+    }
+  }
+};
+
+// The bit-vector constants the query reads as signed numbers (operands of signed
+// comparisons, sign extensions and signed arithmetic).
+void signedUses(const z3::expr &e, const std::map<unsigned, z3::expr> &nov, std::set<unsigned> &seen,
+                std::set<std::string> &out) {
+  if (!e.is_app() || !seen.insert(e.id()).second) return;
+  Z3_decl_kind k = e.decl().decl_kind();
+  bool isSigned = k == Z3_OP_SLT || k == Z3_OP_SLEQ || k == Z3_OP_SGT || k == Z3_OP_SGEQ ||
+                  k == Z3_OP_SIGN_EXT || k == Z3_OP_BASHR || nov.count(e.id());
+  for (unsigned i = 0; i < e.num_args(); ++i) {
+    z3::expr a = e.arg(i);
+    if (isSigned && a.is_app() && a.num_args() == 0 && a.decl().decl_kind() == Z3_OP_UNINTERPRETED)
+      out.insert(a.decl().name().str());
+    signedUses(a, nov, seen, out);
+  }
+}
 
 }  // namespace
 
 std::optional<z3::expr> integerAbstraction(const z3::expr_vector &assertions,
-                                           const std::map<unsigned, z3::expr> &no_overflow) {
+                                           const std::map<unsigned, z3::expr> &no_overflow,
+                                           bool linear) {
   if (assertions.empty()) return std::nullopt;
   z3::context &c = assertions.ctx();
   try {
-    Translator t(c, no_overflow);
+    BoundsFromFacts facts(assertions);
+    for (auto &[name, r] : facts.bounds)
+      if (r.lo > r.hi) return c.bool_val(false);  // the facts contradict each other
+    std::set<unsigned> seen;
+    std::set<std::string> signedConsts;
+    for (unsigned i = 0; i < assertions.size(); ++i) signedUses(assertions[i], no_overflow, seen, signedConsts);
+    Translator t(c, no_overflow, facts.bounds, signedConsts, linear);
     z3::expr_vector out(c);
-    for (unsigned i = 0; i < assertions.size(); ++i) out.push_back(t.tr(assertions[i]));
+    for (unsigned i = 0; i < assertions.size(); ++i) out.push_back(t.boolean(assertions[i]));
+    t.productLemmas();
     for (unsigned i = 0; i < t.side.size(); ++i) out.push_back(t.side[i]);
     return z3::mk_and(out);
   } catch (const z3::exception &) {

@@ -1,0 +1,201 @@
+// The integer abstractions must over-approximate: whenever a bit-vector query is
+// satisfiable, so is its abstraction (linear or not). Random 8-bit queries check it
+// against Z3's bit-vector solver; a few fixed ones check that the abstraction is strong
+// enough for the injectivity arguments it exists for.
+#include "analysis/intabs.hpp"
+#include "analysis/solve.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <map>
+
+using namespace kverify::analysis;
+
+namespace {
+
+z3::check_result solveFor(const z3::expr &f, unsigned ms) {
+  z3::solver s(f.ctx());
+  z3::params p(f.ctx());
+  p.set("timeout", ms);
+  s.set(p);
+  s.add(f);
+  return s.check();
+}
+
+// Builds a random query from a list of choices (RapidCheck shrinks the list).
+class RandomQuery {
+public:
+  RandomQuery(z3::context &c, const std::vector<unsigned> &choices)
+      : c(c), ch(choices), vars{c.bv_const("x", 8), c.bv_const("y", 8), c.bv_const("z", 8)},
+        assumptions(c) {}
+  z3::context &c;
+  std::map<unsigned, z3::expr> noOverflow;
+
+  z3::expr query() {
+    z3::expr_vector parts(c);
+    unsigned n = 1 + next(3);
+    for (unsigned i = 0; i < n; ++i) parts.push_back(atom());
+    for (unsigned i = 0; i < assumptions.size(); ++i) parts.push_back(assumptions[i]);
+    return z3::mk_and(parts);
+  }
+
+private:
+  const std::vector<unsigned> &ch;
+  size_t pos = 0;
+  std::vector<z3::expr> vars;
+  z3::expr_vector assumptions;  // the no-overflow facts the abstraction may use
+
+  unsigned next(unsigned n) { return pos < ch.size() ? ch[pos++] % n : 0; }
+  z3::expr constant() {
+    static const unsigned interesting[] = {0, 1, 2, 3, 7, 8, 15, 16, 127, 128, 200, 255};
+    return c.bv_val(next(2) ? interesting[next(12)] : next(256), 8);
+  }
+  z3::expr atom() {
+    z3::expr a = term(2), b = term(2);
+    switch (next(7)) {
+    case 0: return z3::ult(a, b);
+    case 1: return z3::ule(a, b);
+    case 2: return a < b;  // signed
+    case 3: return a <= b;
+    case 4: return a == b;
+    case 5: return a != b;
+    default: return z3::ult(vars[next(3)], next(2) ? vars[next(3)] : constant());  // a bound fact
+    }
+  }
+  z3::expr term(int depth) {
+    if (depth == 0 || next(4) == 0) return next(3) == 2 ? constant() : vars[next(3)];
+    z3::expr a = term(depth - 1), b = term(depth - 1);
+    switch (next(18)) {
+    case 0: return a + b;
+    case 1: return a - b;
+    case 2: case 16: return a * b;  // twice as likely: products are what the abstraction is for
+    case 3: return -a;
+    case 4: return ~a;
+    case 5: return a & b;
+    case 6: return a | b;
+    case 7: return z3::shl(a, c.bv_val(next(9), 8));
+    case 8: return z3::lshr(a, c.bv_val(next(9), 8));
+    case 9: return z3::ashr(a, c.bv_val(next(9), 8));
+    case 10: return z3::udiv(a, next(2) ? constant() : b);
+    case 11: return z3::urem(a, next(2) ? constant() : b);
+    case 12: {
+      unsigned lo = next(8);
+      return z3::zext(a.extract(7, lo), lo);
+    }
+    case 13: return z3::sext(a.extract(3, 0), 4);
+    case 14: return z3::ite(z3::ult(a, b), a, b);
+    case 15: {  // signed arithmetic the program does not let overflow
+      unsigned op = next(3);
+      z3::expr r = op == 0 ? a + b : op == 1 ? a - b : a * b;
+      z3::expr ok = op == 0   ? z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b)
+                    : op == 1 ? z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true)
+                              : z3::bvmul_no_overflow(a, b, true) && z3::bvmul_no_underflow(a, b);
+      z3::expr pc = next(2) ? c.bool_val(true) : z3::ult(vars[0], vars[1]);
+      noOverflow.emplace(r.id(), pc);
+      assumptions.push_back(z3::implies(pc, ok));
+      return r;
+    }
+    default: return term(depth - 1) * term(depth - 1);
+    }
+  }
+};
+
+RC_GTEST_PROP(IntegerAbstraction, OverApproximatesRandomQueries, ()) {
+  // a fixed length: shrinking makes choices 0, which picks the simplest alternative
+  const auto choices = *rc::gen::container<std::vector<unsigned>>(48, rc::gen::arbitrary<unsigned>());
+  z3::context c;
+  RandomQuery g(c, choices);
+  z3::expr q = g.query();
+  z3::expr_vector qs(c);
+  qs.push_back(q);
+  z3::check_result bv = solveFor(q, 500);
+  RC_PRE(bv != z3::unknown);
+  for (bool linear : {false, true}) {
+    auto abs = integerAbstraction(qs, g.noOverflow, linear);
+    RC_ASSERT(abs.has_value());
+    z3::check_result ia = solveFor(*abs, 500);
+    RC_LOG() << "query: " << q << "\nlinear: " << linear << "\nabstraction: " << *abs << "\n";
+    if (bv == z3::sat) RC_ASSERT(ia != z3::unsat);
+  }
+}
+
+TEST(IntegerAbstraction, DistinctProductsStayDistinct) {
+  // x*y and x*z are different values: the linear form must not merge them
+  z3::context c;
+  z3::expr x = c.bv_const("x", 8), y = c.bv_const("y", 8), z = c.bv_const("z", 8);
+  z3::expr_vector qs(c);
+  qs.push_back(x * y == c.bv_val(3, 8) && x * z == c.bv_val(5, 8));
+  ASSERT_EQ(solveFor(qs[0], 1000), z3::sat);
+  for (bool linear : {false, true}) {
+    auto abs = integerAbstraction(qs, {}, linear);
+    ASSERT_TRUE(abs);
+    EXPECT_NE(solveFor(*abs, 1000), z3::unsat) << "linear=" << linear;
+  }
+}
+
+// row*width + col == row'*width + col' with 0 <= col, col' < width: the same cell.
+z3::expr injectivityQuery(z3::context &c, bool rightPitch, std::map<unsigned, z3::expr> &nov) {
+  auto v = [&](const char *n) { return c.bv_const(n, 32); };
+  z3::expr r1 = v("r1"), c1 = v("c1"), r2 = v("r2"), c2 = v("c2"), w = v("w"), h = v("h");
+  z3::expr p1 = r1 * w, p2 = r2 * (rightPitch ? w : h);
+  z3::expr i1 = p1 + c1, i2 = p2 + c2;
+  z3::expr t = c.bool_val(true);
+  for (const z3::expr &e : {p1, p2, i1, i2}) nov.emplace(e.id(), t);
+  z3::expr zero = c.bv_val(0, 32);
+  return r1 >= zero && r2 >= zero && c1 >= zero && c2 >= zero && c1 < w && c2 < w && r1 < h &&
+         r2 < h && (r1 != r2 || c1 != c2) && i1 == i2 &&
+         z3::bvmul_no_overflow(r1, w, true) && z3::bvmul_no_overflow(r2, rightPitch ? w : h, true) &&
+         z3::bvadd_no_overflow(p1, c1, true) && z3::bvadd_no_overflow(p2, c2, true);
+}
+
+TEST(IntegerAbstraction, LinearFormProvesRowMajorIndexInjective) {
+  z3::context c;
+  std::map<unsigned, z3::expr> nov;
+  z3::expr_vector qs(c);
+  qs.push_back(injectivityQuery(c, true, nov));
+  auto lin = integerAbstraction(qs, nov, true);
+  ASSERT_TRUE(lin);
+  EXPECT_EQ(solveFor(*lin, 5000), z3::unsat);
+}
+
+TEST(IntegerAbstraction, WrongPitchStaysSatisfiable) {
+  z3::context c;
+  std::map<unsigned, z3::expr> nov;
+  z3::expr_vector qs(c);
+  qs.push_back(injectivityQuery(c, false, nov));
+  for (bool linear : {false, true}) {
+    auto abs = integerAbstraction(qs, nov, linear);
+    ASSERT_TRUE(abs);
+    EXPECT_NE(solveFor(*abs, 5000), z3::unsat) << "linear=" << linear;
+  }
+}
+
+TEST(Decide, FindsTheInjectivityArgumentAndTheWrongPitchWitness) {
+  z3::context c;
+  std::map<unsigned, z3::expr> nov;
+  z3::expr_vector ok(c), bad(c);
+  ok.push_back(injectivityQuery(c, true, nov));
+  bad.push_back(injectivityQuery(c, false, nov));
+  EXPECT_EQ(decide(ok, nov, 10, "ok").result, z3::unsat);
+  Decision d = decide(bad, nov, 10, "bad");
+  ASSERT_EQ(d.result, z3::sat);
+  ASSERT_TRUE(d.model);
+  EXPECT_TRUE(d.model->eval(bad[0], true).is_true());
+}
+
+TEST(IntegerAbstraction, BoundsFromFactsDropTheModulo) {
+  // t < 16 and b < 64 make b*16 + t exact: no wrap-around for the solver to consider
+  z3::context c;
+  z3::expr t = c.bv_const("t", 32), b = c.bv_const("b", 32);
+  z3::expr_vector qs(c);
+  qs.push_back(z3::ult(t, c.bv_val(16, 32)));
+  qs.push_back(z3::ult(b, c.bv_val(64, 32)));
+  qs.push_back(b * c.bv_val(16, 32) + t == c.bv_val(0xffffffffu, 32));
+  auto abs = integerAbstraction(qs);
+  ASSERT_TRUE(abs);
+  EXPECT_EQ(solveFor(*abs, 1000), z3::unsat);
+  EXPECT_EQ(abs->to_string().find("mod"), std::string::npos) << *abs;
+}
+
+}  // namespace

@@ -1,0 +1,139 @@
+// The solving strategy (see solve.hpp).
+#include "analysis/solve.hpp"
+
+#include "analysis/intabs.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+namespace kverify::analysis {
+namespace {
+
+class Attempts {
+public:
+  Attempts(z3::context &c, double seconds, const std::string &name)
+      : c(c), budget(seconds), name(name), t0(std::chrono::steady_clock::now()) {}
+
+  double left() const {
+    return budget - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  // One solver call on `fs` for at most `seconds` (and the time left). A fresh,
+  // non-incremental solver each time: Z3's one-shot QF_BV strategy (preprocessing,
+  // bit-blasting) beats its incremental core here.
+  z3::check_result solve(const z3::expr_vector &fs, double seconds, std::optional<z3::model> *m,
+                         const char *tactic = nullptr) {
+    seconds = std::min(seconds, left());
+    if (seconds <= 0.001) return z3::unknown;
+    z3::solver S = tactic ? z3::tactic(c, tactic).mk_solver() : z3::solver(c);
+    z3::params p(c);
+    p.set("timeout", static_cast<unsigned>(std::max(1.0, seconds * 1000.0)));
+    S.set(p);
+    for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
+    dump(S);
+    z3::check_result r = z3::unknown;
+    auto start = std::chrono::steady_clock::now();
+    try {
+      r = S.check();
+      if (r == z3::sat && m) *m = S.get_model();
+    } catch (const z3::exception &) {
+      r = z3::unknown;
+    }
+    if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+      std::fprintf(stderr, "[kverify]   %s %s: %s in %.1f ms\n", tactic ? tactic : "default",
+                   fs.size() == 1 ? "(1 formula)" : "", r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    return r;
+  }
+
+private:
+  z3::context &c;
+  double budget;
+  const std::string &name;
+  std::chrono::steady_clock::time_point t0;
+
+  void dump(z3::solver &S) const {
+    const char *dir = std::getenv("KVERIFY_DUMP_QUERIES");
+    if (!dir) return;
+    static int n = 0;
+    std::string path = std::string(dir) + "/q" + std::to_string(n++) + ".smt2";
+    if (FILE *f = std::fopen(path.c_str(), "w")) {
+      std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
+      std::fclose(f);
+    }
+  }
+};
+
+void constants(const z3::expr &e, std::set<unsigned> &seen, std::vector<z3::expr> &out) {
+  if (!e.is_app() || !seen.insert(e.id()).second) return;
+  if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv()) out.push_back(e);
+  for (unsigned i = 0; i < e.num_args(); ++i) constants(e.arg(i), seen, out);
+}
+
+// The bit-vector constants' values in a model of the (non-linear) integer abstraction,
+// as equations: where the abstraction was exact they make the query's model easy to find.
+z3::expr_vector valuesFrom(const z3::model &m, const z3::expr_vector &query) {
+  z3::context &c = query.ctx();
+  std::set<unsigned> seen;
+  std::vector<z3::expr> consts;
+  for (unsigned i = 0; i < query.size(); ++i) constants(query[i], seen, consts);
+  z3::expr_vector eqs(c);
+  for (const z3::expr &x : consts) {
+    z3::expr v = m.eval(c.int_const((x.decl().name().str() + "!i").c_str()), false);
+    std::string digits;
+    if (!v.is_numeral(digits)) continue;  // fixed by the query's facts, or unconstrained
+    // the abstraction's value may be the signed reading: Z3 takes it modulo 2^w
+    eqs.push_back(x == z3::to_expr(c, Z3_mk_int2bv(c, x.get_sort().bv_size(), c.int_val(digits.c_str()))));
+  }
+  return eqs;
+}
+
+}  // namespace
+
+Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
+                double seconds, const std::string &name) {
+  z3::context &c = query.ctx();
+  Attempts A(c, seconds, name);
+  Decision d;
+  auto one = [&](const z3::expr &e) {
+    z3::expr_vector v(c);
+    v.push_back(e);
+    return v;
+  };
+  // 1. bit-vectors, briefly: most queries are easy
+  d.result = A.solve(query, 0.1, &d.model);
+  d.how = "bv";
+  if (d.result != z3::unknown) return d;
+  // 2. the linear integer abstraction: unsat there is unsat here
+  if (auto lin = integerAbstraction(query, no_overflow, true))
+    if (A.solve(one(*lin), std::max(0.5, seconds / 4), nullptr) == z3::unsat) {
+      d.result = z3::unsat, d.how = "int-linear";
+      return d;
+    }
+  // 3. the non-linear one, by nlsat (which gives up at once on uninterpreted functions);
+  // its models suggest the bit-vector query's model
+  if (auto abs = integerAbstraction(query, no_overflow)) {
+    std::optional<z3::model> im;
+    z3::check_result r = A.solve(one(*abs), std::max(1.0, seconds / 4), &im, "qfnra-nlsat");
+    if (r == z3::unsat) {
+      d.result = z3::unsat, d.how = "int-nlsat";
+      return d;
+    }
+    if (r == z3::sat) {
+      z3::expr_vector hinted = valuesFrom(*im, query);
+      for (unsigned i = 0; i < query.size(); ++i) hinted.push_back(query[i]);
+      if (A.solve(hinted, std::max(0.5, seconds / 10), &d.model) == z3::sat) {
+        d.result = z3::sat, d.how = "bv-from-int";
+        return d;
+      }
+    }
+  }
+  // 4. bit-vectors with the rest of the time
+  d.result = A.solve(query, A.left(), &d.model);
+  d.how = "bv2";
+  return d;
+}
+
+}  // namespace kverify::analysis

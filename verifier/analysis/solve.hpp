@@ -1,0 +1,23 @@
+#pragma once
+// Deciding one query within a time budget: Z3's bit-vector solver, helped by the integer
+// abstractions of intabs.hpp for the non-linear index arithmetic bit-blasting struggles with.
+#include <z3++.h>
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace kverify::analysis {
+
+struct Decision {
+  z3::check_result result = z3::unknown;
+  std::optional<z3::model> model;  // when sat: a model of the bit-vector query
+  const char *how = "";            // which step decided (for --debug output)
+};
+
+// `no_overflow` as in integerAbstraction. `name` only labels dumped queries
+// (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB).
+Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
+                double seconds, const std::string &name);
+
+}  // namespace kverify::analysis
