@@ -52,6 +52,7 @@ struct AccessEv {
   z3::expr index;  // bv64, signed
   LB lbB, lbW;
   std::vector<LoopRef> loops;
+  int seq;  // position in the thread's trace (accesses and syncs)
 };
 
 struct SyncEv {  // a barrier, or a break/return inside a barrier loop
@@ -60,6 +61,7 @@ struct SyncEv {  // a barrier, or a break/return inside a barrier loop
   std::vector<z3::expr> ks;  // all enclosing loops
   bool warp;
   std::optional<z3::expr> mask;
+  int seq;
 };
 
 struct Thread {
@@ -68,6 +70,9 @@ struct Thread {
   std::vector<AccessEv> accesses;
   std::vector<SyncEv> syncs;
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
+  // Trace order: the program order of two events a thread executes at the same iterations
+  // of the loops both are in (the body of a loop is executed symbolically once).
+  int next_seq = 0;
 };
 
 std::string loc(const model::SourceRange &r) {
@@ -165,12 +170,14 @@ const Expr *stripSameWidthCasts(const Expr *e) {
   return e;
 }
 
-// A recognised loop update `x = x op c`.
+// A recognised loop update `x = x op c`, or one half of a swap.
 struct ClosedForm {
-  enum Op { Add, Sub, Shl, LShr, AShr, Flip } op;  // Flip: x = c - x (period 2)
+  // Flip: x = c - x (period 2); Swap: x and `other` exchange their values (period 2)
+  enum Op { Add, Sub, Shl, LShr, AShr, Flip, Swap } op;
   Type op_type;   // the type the arithmetic happens in (same width as x)
   ExprPtr step;   // c (loop-invariant); for shifts a constant amount
   int64_t shift = 0;
+  unsigned other = 0;  // Swap: the local x exchanges values with
 };
 
 std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
@@ -240,6 +247,44 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
     return cf;
   }
   default: return std::nullopt;
+  }
+}
+
+// Swaps `t = a; a = b; b = t;` among the top-level statements of an iteration (the
+// double-buffer pointer swap): a, b and t each assigned once in the loop and in this
+// order, so t and then a read start-of-iteration values and b gets a's. Adds a Swap form
+// for a and for b.
+void findSwaps(const std::vector<const Stmt *> &top, const std::map<unsigned, int> &mods,
+               std::map<unsigned, ClosedForm> &forms) {
+  auto once = [&](unsigned id) {
+    auto it = mods.find(id);
+    return it != mods.end() && it->second == 1;
+  };
+  // the local a plain copy `x = y` reads, or none
+  auto copyOf = [](const Stmt &s) -> std::optional<unsigned> {
+    if (s.kind != Stmt::Kind::Assign || !s.value || s.local.type.kind != Type::Kind::Int)
+      return std::nullopt;
+    const Expr *v = stripSameWidthCasts(s.value.get());
+    if (v->kind != Expr::Kind::Local || v->type.kind != Type::Kind::Int ||
+        v->type.bits != s.local.type.bits)
+      return std::nullopt;
+    return v->id;
+  };
+  for (size_t i = 0; i < top.size(); ++i) {       // t = a
+    auto a = copyOf(*top[i]);
+    unsigned t = top[i]->local.id;
+    if (!a || *a == t || !once(t) || !once(*a)) continue;
+    for (size_t j = i + 1; j < top.size(); ++j) {  // a = b
+      auto b = copyOf(*top[j]);
+      if (top[j]->local.id != *a || !b || *b == *a || *b == t || !once(*b)) continue;
+      for (size_t l = j + 1; l < top.size(); ++l)  // b = t
+        if (top[l]->local.id == *b && copyOf(*top[l]) == t &&
+            top[l]->local.type.bits == top[j]->local.type.bits) {
+          Type ty = top[j]->local.type;
+          forms.insert_or_assign(*a, ClosedForm{ClosedForm::Swap, ty, nullptr, 0, *b});
+          forms.insert_or_assign(*b, ClosedForm{ClosedForm::Swap, ty, nullptr, 0, *a});
+        }
+    }
   }
 }
 
@@ -606,7 +651,7 @@ void Exec::stmt(const Stmt &s) {
     idx = resize(idx, 64, sg);
     std::vector<LoopRef> ls;
     for (const LoopCtx &l : loops) ls.push_back(LoopRef{l.label, l.k});
-    T.accesses.push_back(AccessEv{&s, pc(), idx, lbB, lbW, ls});
+    T.accesses.push_back(AccessEv{&s, pc(), idx, lbB, lbW, ls, T.next_seq++});
     break;
   }
   case Stmt::Kind::Barrier: {
@@ -614,7 +659,7 @@ void Exec::stmt(const Stmt &s) {
     std::optional<z3::expr> mask;
     if (warp && s.mask) mask = resize(eval(*s.mask), 32, false);
     if (s.cond) eval(*s.cond);
-    T.syncs.push_back(SyncEv{&s, pc(), allKs(), warp, mask});
+    T.syncs.push_back(SyncEv{&s, pc(), allKs(), warp, mask, T.next_seq++});
     int id = E.barrierId(&s);
     if (!warp) lbB = {Cand{c.bool_val(true), id, barrierKs(true)}};
     if (!warp || isFullMask(s)) lbW = {Cand{c.bool_val(true), id, barrierKs(false)}};
@@ -687,7 +732,7 @@ void Exec::stmt(const Stmt &s) {
     // A return leaves only its inlined region: the loops around the call go on.
     for (size_t i = ret_loop_depth.back(); i < loops.size(); ++i)
       if (const LoopCtx &l = loops[i]; l.block || l.any) {
-        T.syncs.push_back(SyncEv{&s, pc(), allKs(), !l.block, std::nullopt});
+        T.syncs.push_back(SyncEv{&s, pc(), allKs(), !l.block, std::nullopt, T.next_seq++});
         break;
       }
     rets.back() = orOpt(rets.back(), pc());
@@ -698,7 +743,8 @@ void Exec::stmt(const Stmt &s) {
     if (loops.empty()) break;
     if (s.kind == Stmt::Kind::Break) {
       if (loops.back().block || loops.back().any)
-        T.syncs.push_back(SyncEv{&s, pc(), allKs(), !loops.back().block, std::nullopt});
+        T.syncs.push_back(
+            SyncEv{&s, pc(), allKs(), !loops.back().block, std::nullopt, T.next_seq++});
       loops.back().brk = orOpt(loops.back().brk, pc());
     } else {
       loops.back().cont = orOpt(loops.back().cont, pc());
@@ -771,6 +817,13 @@ void Exec::loop(const Stmt &s) {
   };
   scanTop(s.body, !body_cont);
   scanTop(s.step, true);
+  if (!has_break) {  // a break between the three copies would leave half a swap
+    std::vector<const Stmt *> top;
+    if (!body_cont)
+      for (const Stmt &st : s.body) top.push_back(&st);
+    for (const Stmt &st : s.step) top.push_back(&st);
+    findSwaps(top, mods, forms);
+  }
 
   z3::expr k = E.freshConst(tag + ".k", E.bv(64));
   std::vector<z3::expr> outer = allKs();
@@ -815,6 +868,11 @@ void Exec::loop(const Stmt &s) {
       Type lt = L ? L->type : Type::i64();
       auto f = forms.find(lid);
       auto it0 = env0.find(lid);
+      if (f != forms.end() && f->second.op == ClosedForm::Swap) {
+        auto o = env0.find(f->second.other);  // a swap needs both start values
+        if (o == env0.end() || o->second.is_bool() || o->second.get_sort().bv_size() != lt.bits)
+          f = forms.end();
+      }
       if (f != forms.end() && it0 != env0.end() && !it0->second.is_bool() &&
           it0->second.get_sort().bv_size() == lt.bits) {
         const ClosedForm &cf = f->second;
@@ -822,7 +880,11 @@ void Exec::loop(const Stmt &s) {
         z3::expr x0 = it0->second;
         z3::expr kw = resize(j, w, false);
         z3::expr v = x0;
-        if (cf.op == ClosedForm::Flip) {
+        if (cf.op == ClosedForm::Swap) {
+          // odd iterations see the other local's start value
+          z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
+          v = z3::ite(odd, env0.at(cf.other), x0);
+        } else if (cf.op == ClosedForm::Flip) {
           z3::expr c0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
           z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
           if (cf.op_type.is_signed)
@@ -892,7 +954,7 @@ void Exec::loop(const Stmt &s) {
     // the same iteration k for both threads (independently of the shared trip count)
     std::vector<z3::expr> ks = allKs();
     ks.push_back(k);
-    T.syncs.push_back(SyncEv{&s, pc0 && enter, ks, !bi.block, std::nullopt});
+    T.syncs.push_back(SyncEv{&s, pc0 && enter, ks, !bi.block, std::nullopt, T.next_seq++});
   }
 
   LB lbB0 = lbB, lbW0 = lbW;
@@ -1056,6 +1118,7 @@ private:
     return z3::udiv(linear(*T1), E.u32(32)) == z3::udiv(linear(*T2), E.u32(32));
   }
   z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
+  z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   void divergence();
   void races();
   void bounds();
@@ -1271,6 +1334,34 @@ void Checker::divergence() {
   }
 }
 
+// Partial-mask __syncwarp(m) orders a (thread 1) and b (thread 2) of one warp when one
+// instance of it lies between them: after a and before b in trace order (or the reverse),
+// executed by both threads (the same barrier at the same iterations of its loops: the
+// divergence check makes threads of a mask pass the same instances), with each thread in
+// both threads' masks (__syncwarp(m) waits for the lanes in m; CUDA requires the same m).
+// Trace order is program order only within the same iterations of shared loops, so an
+// instance in a loop orders accesses of its own iteration, never across iterations.
+z3::expr Checker::maskOrdered(const AccessEv &a, const AccessEv &b) {
+  z3::expr_vector ors(E.c);
+  z3::expr one = E.u32(1);
+  auto in = [&](const z3::expr &mask, const Thread &T) {
+    return (z3::lshr(mask, lane(T)) & one) == one;
+  };
+  for (size_t i = 0; i < T1->syncs.size(); ++i) {
+    const SyncEv &s1 = T1->syncs[i], &s2 = T2->syncs[i];
+    if (s1.s != s2.s || !s1.warp || !s1.mask || !s2.mask || s1.s->kind != Stmt::Kind::Barrier ||
+        isFullMask(*s1.s))
+      continue;  // full-mask and block barriers: the phases (lbW, lbB) order those
+    bool between = (a.seq < s1.seq && s1.seq < b.seq) || (b.seq < s1.seq && s1.seq < a.seq);
+    if (!between) continue;
+    z3::expr e = s1.pc && s2.pc && in(*s1.mask, *T1) && in(*s1.mask, *T2) &&
+                 in(*s2.mask, *T1) && in(*s2.mask, *T2);
+    for (size_t j = 0; j < s1.ks.size(); ++j) e = e && s1.ks[j] == s2.ks[j];
+    ors.push_back(e);
+  }
+  return ors.empty() ? E.c.bool_val(false) : z3::mk_or(ors);
+}
+
 void Checker::races() {
   const auto &A1 = T1->accesses, &A2 = T2->accesses;
   std::set<std::pair<unsigned, unsigned>> reported;  // one finding per array pair of stmts
@@ -1293,7 +1384,8 @@ void Checker::races() {
                          z3::sle(ib, ia + ca - E.c.bv_val(1, 64));
       if (sa.count <= 1 && sb.count <= 1) overlap = ia == ib;
       z3::expr both = a.pc && b.pc && overlap;
-      z3::expr warpOrdered = sameWarp() && !samePhase(E.c, a.lbW, b.lbW);
+      z3::expr warpOrdered =
+          sameWarp() && (!samePhase(E.c, a.lbW, b.lbW) || maskOrdered(a, b));
       z3::expr intra = sameBlock() && distinctThreads() && samePhase(E.c, a.lbB, b.lbB) &&
                        !warpOrdered;
       std::string qname = "race on '" + arr.name + "' between " + loc(sa.range) + " and " +
