@@ -72,6 +72,11 @@ Value kernel_json(const analysis::KernelResult& k) {
     diagnostics.push_back(
         range_fields(Object{{"severity", d.severity}, {"message", d.message}}, d.range));
   for (const auto& a : k.assumptions) assumptions.push_back(a);
+  Array phases;
+  for (const auto& p : k.phases)
+    phases.push_back(Object{{"begin", range_fields(Object{}, p.begin)},
+                            {"end", range_fields(Object{}, p.end)},
+                            {"accesses", static_cast<int64_t>(p.accesses)}});
   Object o{{"file", k.file},
            {"name", k.name},
            {"line", static_cast<int64_t>(k.range.line)},
@@ -82,6 +87,7 @@ Value kernel_json(const analysis::KernelResult& k) {
   if (!unsupported.empty()) o["unsupported"] = std::move(unsupported);
   if (!diagnostics.empty()) o["diagnostics"] = std::move(diagnostics);
   if (!k.unknown_query.empty()) o["unknown_query"] = k.unknown_query;
+  if (!phases.empty()) o["phases"] = std::move(phases);
   return o;
 }
 

@@ -1,5 +1,6 @@
 // Unit tests of the analysis on hand-built kernel models (no front end involved).
 #include "analysis/analysis.hpp"
+#include "analysis/phases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -324,4 +325,15 @@ TEST(Analysis, ReturnFromAnInlinedCallInABarrierLoopIsNotDivergence) {
 TEST(Analysis, ReturnFromTheKernelInABarrierLoopIsDivergence) {
   KernelResult r = analyzeKernel(loopWithEarlyReturn(false), fixedBlock(64));
   EXPECT_EQ(r.verdict, Verdict::Divergence) << describe(r);
+}
+
+TEST(Phases, SplitAtBlockBarriersWithTheLoopBackEdge) {
+  // write@5 | sync@6 | loop { 3 accesses@10; sync@11 } | 2 accesses@13
+  std::vector<Phase> ps = barrierPhases(reduction(true));
+  ASSERT_EQ(ps.size(), 4u);
+  std::vector<std::array<unsigned, 3>> got;
+  for (const Phase &p : ps) got.push_back({p.begin.line, p.end.line, p.accesses});
+  std::vector<std::array<unsigned, 3>> want = {{1, 6, 1}, {6, 11, 3}, {11, 1, 2}, {11, 11, 3}};
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(barrierPhases(reduction(false)).size(), 2u);  // no back edge without a barrier
 }

@@ -1,7 +1,8 @@
 // The Z3 encoding: per-thread symbolic execution, barrier divergence, races, bounds,
 // witnesses. See analysis.hpp for the passes and DESIGN.md for the semantics.
 #include "analysis/analysis.hpp"
-#include "analysis/intabs.hpp"
+#include "analysis/phases.hpp"
+#include "analysis/solve.hpp"
 
 #include <z3++.h>
 
@@ -1136,91 +1137,38 @@ static void symbols(const z3::expr &e, std::set<unsigned> &seen, std::set<std::s
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                                 std::optional<z3::model> &m) {
   auto t0 = std::chrono::steady_clock::now();
-  // Assumptions only restrict: keep those about the query's symbols (dropping others is
-  // sound, it only adds behaviours).
+  // Assumptions only restrict: start with those about the query's symbols (dropping
+  // others is sound, it only adds behaviours); a model that breaks one left out is no
+  // witness: add the broken ones and ask again.
   std::set<unsigned> seen;
   std::set<std::string> qs;
   symbols(q, seen, qs);
-  z3::expr_vector all(E.c);
-  for (const z3::expr &b : launch) all.push_back(b);
-  for (size_t i = 0; i < side.size(); ++i) {
-    bool keep = true;
-    static const bool all_sides = std::getenv("KVERIFY_ALL_ASSUMPTIONS") != nullptr;
-    if (!all_sides)
-    for (const std::string &sym : sideSymbols[i])
-      if (!qs.count(sym) && !launchSymbols.count(sym)) {
-        keep = false;
-        break;
-      }
-    if (keep) all.push_back(side[i]);
-  }
-  all.push_back(q);
-
-  auto solve = [&](const z3::expr_vector &fs, double seconds, bool want_model,
-                   const char *tactic = nullptr) {
-    // A fresh, non-incremental solver per query: Z3's one-shot QF_BV strategy
-    // (preprocessing, bit-blasting) beats its incremental core here.
-    z3::solver S = tactic ? z3::tactic(E.c, tactic).mk_solver() : z3::solver(E.c);
-    z3::params p(E.c);
-    p.set("timeout", static_cast<unsigned>(std::max(1.0, seconds * 1000.0)));
-    S.set(p);
-    for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
-    if (const char *dump = std::getenv("KVERIFY_DUMP_QUERIES")) {
-      static int n = 0;
-      std::string path = std::string(dump) + "/q" + std::to_string(n++) + ".smt2";
-      if (FILE *f = std::fopen(path.c_str(), "w")) {
-        std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
-        std::fclose(f);
-      }
-    }
-    z3::check_result r = z3::unknown;
-    try {
-      r = S.check();
-    } catch (const z3::exception &) {
+  static const bool all_sides = std::getenv("KVERIFY_ALL_ASSUMPTIONS") != nullptr;
+  std::vector<bool> used(side.size(), all_sides);
+  for (size_t i = 0; i < side.size(); ++i)
+    used[i] = used[i] || std::all_of(sideSymbols[i].begin(), sideSymbols[i].end(), [&](const std::string &sym) {
+                return qs.count(sym) || launchSymbols.count(sym);
+              });
+  z3::check_result r = z3::unknown;
+  const char *how = "";
+  for (int round = 0;; ++round) {
+    z3::expr_vector all(E.c);
+    for (const z3::expr &b : launch) all.push_back(b);
+    for (size_t i = 0; i < side.size(); ++i)
+      if (used[i]) all.push_back(side[i]);
+    all.push_back(q);
+    double left = E.O.timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name);
+    r = d.result, how = d.how, m = d.model;
+    if (r != z3::sat) break;
+    bool broken = false;
+    for (size_t i = 0; i < side.size(); ++i)
+      if (!used[i] && !m->eval(side[i], true).is_true()) used[i] = broken = true;
+    if (!broken) break;
+    how = "refined";
+    if (round == 8) {  // not converging: no verdict
       r = z3::unknown;
-    }
-    if (r == z3::sat && want_model) m = S.get_model();
-    return r;
-  };
-  double budget = E.O.timeout_s;
-  auto left = [&] {
-    return budget - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
-  // 1. bit-vectors, briefly; 2. the integer abstraction (unsat there is unsat here);
-  // 3. bit-vectors with the rest of the time.
-  z3::check_result r = solve(all, std::min(budget, 0.3), true);
-  const char *how = "bv";
-  if (r == z3::unknown && left() > 0) {
-    if (auto abs = integerAbstraction(all, E.no_overflow)) {
-      z3::expr_vector one(E.c);
-      one.push_back(*abs);
-      // nlsat (qfnia) first: it handles the non-linear injectivity arguments; it gives
-      // up on uninterpreted functions, then Z3's general solver tries
-      z3::check_result ri = solve(one, std::min(left(), std::max(1.0, budget / 3)), false, "qfnia");
-      if (ri == z3::unknown && left() > 0.01)
-        ri = solve(one, std::min(left(), std::max(1.0, budget / 3)), false);
-      if (ri == z3::unsat) r = z3::unsat, how = "int";
-    }
-  }
-  if (r == z3::unknown && left() > 0.01) r = solve(all, left(), true), how = "bv2";
-  if (r == z3::sat) {
-    // the model must satisfy the assumptions left out too; else ask with all of them
-    bool ok = true;
-    for (const z3::expr &sd : side) ok = ok && m->eval(sd, true).is_true();
-    if (!ok) {
-      z3::expr_vector full(E.c);
-      for (const z3::expr &b : launch) full.push_back(b);
-      for (const z3::expr &b : side) full.push_back(b);
-      full.push_back(q);
-      r = solve(full, std::max(0.05, left()), true);
-      how = "full";
-      if (r == z3::unknown) {
-        z3::expr_vector one(E.c);
-        if (auto abs = integerAbstraction(full, E.no_overflow)) {
-          one.push_back(*abs);
-          if (solve(one, std::max(0.05, left()), false) == z3::unsat) r = z3::unsat;
-        }
-      }
+      break;
     }
   }
   if (std::getenv("KVERIFY_DEBUG_QUERIES"))
@@ -1502,6 +1450,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
   R.file = kernel.file;
   R.name = kernel.name;
   R.range = kernel.range;
+  R.phases = barrierPhases(kernel);
   R.unsupported = kernel.unsupported;
   if (!kernel.unsupported.empty()) {
     R.verdict = Verdict::Unsupported;

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -28,19 +31,11 @@ public:
     seconds = std::min(seconds, left());
     if (seconds <= 0.001) return z3::unknown;
     z3::solver S = tactic ? z3::tactic(c, tactic).mk_solver() : z3::solver(c);
-    z3::params p(c);
-    p.set("timeout", static_cast<unsigned>(std::max(1.0, seconds * 1000.0)));
-    S.set(p);
     for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
     dump(S);
-    z3::check_result r = z3::unknown;
     auto start = std::chrono::steady_clock::now();
-    try {
-      r = S.check();
-      if (r == z3::sat && m) *m = S.get_model();
-    } catch (const z3::exception &) {
-      r = z3::unknown;
-    }
+    z3::check_result r = checkWithin(S, seconds);
+    if (r == z3::sat && m) *m = S.get_model();
     if (std::getenv("KVERIFY_DEBUG_QUERIES"))
       std::fprintf(stderr, "[kverify]   %s %s: %s in %.1f ms\n", tactic ? tactic : "default",
                    fs.size() == 1 ? "(1 formula)" : "", r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
@@ -91,6 +86,35 @@ z3::expr_vector valuesFrom(const z3::model &m, const z3::expr_vector &query) {
 }
 
 }  // namespace
+
+// Z3's own "timeout" runs on a timer thread pool that can deadlock in the 4.8 releases
+// Debian ships (Z3Prover/z3#5371, #5990): a thread of ours interrupts the check instead,
+// repeating the interrupt until the check is over (one sent before it starts is lost).
+z3::check_result checkWithin(z3::solver &s, double seconds) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  z3::context &c = s.ctx();
+  std::thread watchdog([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::max(0.0, seconds));
+    if (cv.wait_until(lock, deadline, [&] { return done; })) return;
+    while (!cv.wait_for(lock, std::chrono::milliseconds(10), [&] { return done; })) c.interrupt();
+  });
+  z3::check_result r = z3::unknown;
+  try {
+    r = s.check();
+  } catch (const z3::exception &) {
+    r = z3::unknown;  // interrupted, out of memory, or a tactic that gave up
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_one();
+  watchdog.join();
+  return r;
+}
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                 double seconds, const std::string &name) {

@@ -15,6 +15,9 @@ struct Decision {
   const char *how = "";            // which step decided (for --debug output)
 };
 
+// s.check() for at most `seconds` of wall time; unknown when interrupted.
+z3::check_result checkWithin(z3::solver &s, double seconds);
+
 // `no_overflow` as in integerAbstraction. `name` only labels dumped queries
 // (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB).
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <chrono>
 #include <map>
 
 using namespace kverify::analysis;
@@ -16,11 +17,8 @@ namespace {
 
 z3::check_result solveFor(const z3::expr &f, unsigned ms) {
   z3::solver s(f.ctx());
-  z3::params p(f.ctx());
-  p.set("timeout", ms);
-  s.set(p);
   s.add(f);
-  return s.check();
+  return checkWithin(s, ms / 1000.0);
 }
 
 // Builds a random query from a list of choices (RapidCheck shrinks the list).
@@ -196,6 +194,41 @@ TEST(IntegerAbstraction, BoundsFromFactsDropTheModulo) {
   ASSERT_TRUE(abs);
   EXPECT_EQ(solveFor(*abs, 1000), z3::unsat);
   EXPECT_EQ(abs->to_string().find("mod"), std::string::npos) << *abs;
+}
+
+}  // namespace
+
+namespace {
+
+// Factoring a 64-bit semiprime: far beyond a fraction of a second of bit-blasting.
+z3::expr hardQuery(z3::context &c) {
+  z3::expr x = c.bv_const("x", 64), y = c.bv_const("y", 64);
+  return x * y == c.bv_val(uint64_t(4294967291u) * uint64_t(4294967279u), 64) && z3::ugt(x, c.bv_val(1, 64)) &&
+         z3::ugt(y, c.bv_val(1, 64)) && z3::ult(x, c.bv_val(uint64_t(1) << 32, 64)) &&
+         z3::ult(y, c.bv_val(uint64_t(1) << 32, 64)) && z3::ult(x, y);
+}
+
+TEST(CheckWithin, StopsAHardQueryNearTheDeadline) {
+  for (double seconds : {0.0, 0.2}) {
+    z3::context c;
+    z3::solver s(c);
+    s.add(hardQuery(c));
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(checkWithin(s, seconds), z3::unknown);
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(took, seconds + 2.0) << "the interrupt did not stop the check";
+  }
+}
+
+TEST(CheckWithin, TheContextIsUsableAfterAnInterrupt) {
+  z3::context c;
+  z3::solver hard(c);
+  hard.add(hardQuery(c));
+  ASSERT_EQ(checkWithin(hard, 0.05), z3::unknown);
+  z3::solver easy(c);
+  z3::expr x = c.bv_const("x", 8);
+  easy.add(x + c.bv_val(1, 8) == c.bv_val(0, 8));
+  EXPECT_EQ(checkWithin(easy, 5), z3::sat);
 }
 
 }  // namespace
