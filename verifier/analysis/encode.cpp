@@ -1103,7 +1103,9 @@ private:
   std::optional<Thread> T1, T2;
   bool unknown = false;
 
-  z3::check_result check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m);
+  // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next)
+  z3::check_result check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
+                         double seconds = 0, bool quiet = false);
   Witness witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
                   const std::vector<int> &which, const z3::expr &index, bool two);
   z3::expr sameBlock() {
@@ -1122,7 +1124,11 @@ private:
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   void divergence();
   void races();
+  bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra);
   void bounds();
+  // a query over all pairs (or accesses) of an array at once: a third of the time
+  double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
+  bool outOfBounds(const AccessEv &a, const z3::expr &q);
 };
 
 // The uninterpreted constants and functions an expression mentions.
@@ -1135,7 +1141,8 @@ static void symbols(const z3::expr &e, std::set<unsigned> &seen, std::set<std::s
 }
 
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,
-                                std::optional<z3::model> &m) {
+                                std::optional<z3::model> &m, double seconds, bool quiet) {
+  if (seconds <= 0) seconds = E.O.timeout_s;
   auto t0 = std::chrono::steady_clock::now();
   // Assumptions only restrict: start with those about the query's symbols (dropping
   // others is sound, it only adds behaviours); a model that breaks one left out is no
@@ -1157,7 +1164,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     for (size_t i = 0; i < side.size(); ++i)
       if (used[i]) all.push_back(side[i]);
     all.push_back(q);
-    double left = E.O.timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double left = seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     Decision d = decide(all, E.no_overflow, std::max(0.05, left), name);
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
@@ -1175,7 +1182,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     std::fprintf(stderr, "[kverify] %s: %s (%s) in %.1f ms\n", name.c_str(),
                  r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", how,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  if (r == z3::unknown && !unknown) {
+  if (r == z3::unknown && !quiet && !unknown) {
     unknown = true;
     R.unknown_query = name;
   }
@@ -1312,8 +1319,12 @@ z3::expr Checker::maskOrdered(const AccessEv &a, const AccessEv &b) {
 
 void Checker::races() {
   const auto &A1 = T1->accesses, &A2 = T2->accesses;
-  std::set<std::pair<unsigned, unsigned>> reported;  // one finding per array pair of stmts
-  std::set<unsigned> racyArrays;
+  // the pairs that may race, by array: both touch it, one writes, not both atomic
+  struct Pair {
+    size_t i, j;
+    z3::expr both, intra;  // both execute and overlap; unordered threads of one block
+  };
+  std::map<unsigned, std::vector<Pair>> pairs;
   for (size_t i = 0; i < A1.size(); ++i) {
     for (size_t j = i; j < A2.size(); ++j) {
       const AccessEv &a = A1[i], &b = A2[j];
@@ -1325,7 +1336,6 @@ void Checker::races() {
       bool wa = sa.access != AccessKind::Read, wb = sb.access != AccessKind::Read;
       if (!wa && !wb) continue;
       if (sa.access == AccessKind::Atomic && sb.access == AccessKind::Atomic) continue;
-      if (racyArrays.count(sa.array)) continue;  // one finding per array
       z3::expr ia = a.index, ib = b.index;
       z3::expr ca = E.c.bv_val(sa.count ? sa.count : 1, 64), cb = E.c.bv_val(sb.count ? sb.count : 1, 64);
       z3::expr overlap = z3::sle(ia, ib + cb - E.c.bv_val(1, 64)) &&
@@ -1336,110 +1346,161 @@ void Checker::races() {
           sameWarp() && (!samePhase(E.c, a.lbW, b.lbW) || maskOrdered(a, b));
       z3::expr intra = sameBlock() && distinctThreads() && samePhase(E.c, a.lbB, b.lbB) &&
                        !warpOrdered;
-      std::string qname = "race on '" + arr.name + "' between " + loc(sa.range) + " and " +
-                          loc(sb.range);
-      std::optional<z3::model> m;
-      bool found = false, warpOnly = false;
-      z3::expr used = both && intra;
-      if (check(both && intra, qname, m) == z3::sat) {
-        found = true;
-        // warp-synchronous? look for a witness in different warps
-        if (num(*m, sameWarp())) {
-          std::optional<z3::model> m2;
-          z3::check_result r2 = check(both && intra && !sameWarp(), qname + " (across warps)", m2);
-          if (r2 == z3::sat) m = m2, used = both && intra && !sameWarp();
-          else if (r2 == z3::unsat) warpOnly = true;
-        }
-      } else if (arr.space == AddressSpace::Global) {
-        used = both && !sameBlock();
-        if (check(used, qname + " (across blocks)", m) == z3::sat) found = true;
-      }
-      if (!found) continue;
-      Finding f;
-      f.kind = Verdict::Race;
-      f.array = arr.name;
-      f.space = model::addressSpaceName(arr.space);
-      f.message = "data race on '" + arr.name + "' (" + model::accessKindName(sa.access) +
-                  "/" + model::accessKindName(sb.access) + ")";
-      if (warpOnly)
-        f.explanation =
-            "the colliding threads are in the same warp and no __syncwarp() orders them: "
-            "warp-synchronous code is a race on sm_70+ (independent thread scheduling); "
-            "add __syncwarp() between the accesses";
-      else if (!num(*m, sameBlock()))
-        f.explanation = "the threads are in different blocks: barriers do not order them";
-      f.accesses.push_back(refOf(sa, E.K));
-      f.accesses.push_back(refOf(sb, E.K));
-      f.witness = witness(*m, {&a.loops, &b.loops}, {1, 2}, ia, true);
-      // validate by evaluating the encoding's expressions at the model
-      bool ok = m->eval(used, true).is_true() && m->eval(a.pc, true).is_true() &&
-                m->eval(b.pc, true).is_true();
-      uint64_t va = num(*m, ia), vb = num(*m, ib);
-      int64_t sa_i = static_cast<int64_t>(va), sb_i = static_cast<int64_t>(vb);
-      ok = ok && sa_i <= sb_i + int64_t(sb.count ? sb.count : 1) - 1 &&
-           sb_i <= sa_i + int64_t(sa.count ? sa.count : 1) - 1;
-      ok = ok && (f.witness.thread1.thread_idx != f.witness.thread2.thread_idx ||
-                  f.witness.thread1.block_idx != f.witness.thread2.block_idx);
-      for (int d = 0; d < 3; ++d)
-        ok = ok && f.witness.thread1.thread_idx[d] < f.witness.block_dim[d] &&
-             f.witness.thread2.thread_idx[d] < f.witness.block_dim[d] &&
-             f.witness.thread1.block_idx[d] < f.witness.grid_dim[d] &&
-             f.witness.thread2.block_idx[d] < f.witness.grid_dim[d];
-      for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
-      for (auto &sd : T2->side) ok = ok && m->eval(sd, true).is_true();
-      f.witness.validated = ok;
-      if (!ok && std::getenv("KVERIFY_DEBUG_QUERIES")) {
-        std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
-                     (int)m->eval(used, true).is_true(), (int)m->eval(a.pc, true).is_true(),
-                     (int)m->eval(b.pc, true).is_true(), (long long)sa_i, (long long)sb_i);
-        for (auto &sd : T1->side)
-          if (!m->eval(sd, true).is_true()) std::fprintf(stderr, "  side1: %s\n", sd.to_string().c_str());
-      }
-      if (!ok) {
-        if (!unknown) R.unknown_query = "witness validation of " + qname;
-        unknown = true;
-        continue;
-      }
-      racyArrays.insert(sa.array);
-      R.findings.push_back(f);
+      pairs[sa.array].push_back(Pair{i, j, both, intra});
     }
+  }
+  for (auto &[array, ps] : pairs) {
+    const model::Array &arr = E.K.arrays[array];
+    bool global = arr.space == AddressSpace::Global;
+    if (ps.size() > 1) {
+      // Most arrays are race-free: one query over all pairs at once is far cheaper than
+      // one per pair (Z3 shares the threads' index terms). Only if it is not unsat, ask
+      // pair by pair, for the witness.
+      z3::expr_vector any(E.c);
+      for (const Pair &p : ps) {
+        any.push_back(p.both && p.intra);
+        if (global) any.push_back(p.both && !sameBlock());
+      }
+      std::optional<z3::model> m;
+      std::string qname = "races on '" + arr.name + "' (all pairs at once)";
+      if (check(z3::mk_or(any), qname, m, batchSeconds(),
+                true) == z3::unsat)
+        continue;
+    }
+    for (const Pair &p : ps)
+      if (racePair(A1[p.i], A2[p.j], p.both, p.intra)) break;  // one finding per array
   }
 }
 
+// One pair's race queries, and its finding; true when it has one.
+bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
+                       const z3::expr &intra) {
+  const Stmt &sa = *a.s, &sb = *b.s;
+  const model::Array &arr = E.K.arrays[sa.array];
+  z3::expr ia = a.index, ib = b.index;
+  std::string qname = "race on '" + arr.name + "' between " + loc(sa.range) + " and " +
+                      loc(sb.range);
+  std::optional<z3::model> m;
+  bool found = false, warpOnly = false;
+  z3::expr used = both && intra;
+  if (check(both && intra, qname, m) == z3::sat) {
+    found = true;
+    // warp-synchronous? look for a witness in different warps
+    if (num(*m, sameWarp())) {
+      std::optional<z3::model> m2;
+      z3::check_result r2 = check(both && intra && !sameWarp(), qname + " (across warps)", m2);
+      if (r2 == z3::sat) m = m2, used = both && intra && !sameWarp();
+      else if (r2 == z3::unsat) warpOnly = true;
+    }
+  } else if (arr.space == AddressSpace::Global) {
+    used = both && !sameBlock();
+    if (check(used, qname + " (across blocks)", m) == z3::sat) found = true;
+  }
+  if (!found) return false;
+  Finding f;
+  f.kind = Verdict::Race;
+  f.array = arr.name;
+  f.space = model::addressSpaceName(arr.space);
+  f.message = "data race on '" + arr.name + "' (" + model::accessKindName(sa.access) +
+              "/" + model::accessKindName(sb.access) + ")";
+  if (warpOnly)
+    f.explanation =
+        "the colliding threads are in the same warp and no __syncwarp() orders them: "
+        "warp-synchronous code is a race on sm_70+ (independent thread scheduling); "
+        "add __syncwarp() between the accesses";
+  else if (!num(*m, sameBlock()))
+    f.explanation = "the threads are in different blocks: barriers do not order them";
+  f.accesses.push_back(refOf(sa, E.K));
+  f.accesses.push_back(refOf(sb, E.K));
+  f.witness = witness(*m, {&a.loops, &b.loops}, {1, 2}, ia, true);
+  // validate by evaluating the encoding's expressions at the model
+  bool ok = m->eval(used, true).is_true() && m->eval(a.pc, true).is_true() &&
+            m->eval(b.pc, true).is_true();
+  uint64_t va = num(*m, ia), vb = num(*m, ib);
+  int64_t sa_i = static_cast<int64_t>(va), sb_i = static_cast<int64_t>(vb);
+  ok = ok && sa_i <= sb_i + int64_t(sb.count ? sb.count : 1) - 1 &&
+       sb_i <= sa_i + int64_t(sa.count ? sa.count : 1) - 1;
+  ok = ok && (f.witness.thread1.thread_idx != f.witness.thread2.thread_idx ||
+              f.witness.thread1.block_idx != f.witness.thread2.block_idx);
+  for (int d = 0; d < 3; ++d)
+    ok = ok && f.witness.thread1.thread_idx[d] < f.witness.block_dim[d] &&
+         f.witness.thread2.thread_idx[d] < f.witness.block_dim[d] &&
+         f.witness.thread1.block_idx[d] < f.witness.grid_dim[d] &&
+         f.witness.thread2.block_idx[d] < f.witness.grid_dim[d];
+  for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
+  for (auto &sd : T2->side) ok = ok && m->eval(sd, true).is_true();
+  f.witness.validated = ok;
+  if (!ok && std::getenv("KVERIFY_DEBUG_QUERIES")) {
+    std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
+                 (int)m->eval(used, true).is_true(), (int)m->eval(a.pc, true).is_true(),
+                 (int)m->eval(b.pc, true).is_true(), (long long)sa_i, (long long)sb_i);
+    for (auto &sd : T1->side)
+      if (!m->eval(sd, true).is_true()) std::fprintf(stderr, "  side1: %s\n", sd.to_string().c_str());
+  }
+  if (!ok) {
+    if (!unknown) R.unknown_query = "witness validation of " + qname;
+    unknown = true;
+    return false;
+  }
+  R.findings.push_back(f);
+  return true;
+}
+
 void Checker::bounds() {
-  std::set<unsigned> done;
+  // out of range: per shared array of known size, its accesses and their conditions
+  std::map<unsigned, std::vector<std::pair<const AccessEv *, z3::expr>>> outside;
   for (const AccessEv &a : T1->accesses) {
     const Stmt &s = *a.s;
-    if (s.array >= E.K.arrays.size() || done.count(s.array)) continue;
+    if (s.array >= E.K.arrays.size()) continue;
     const model::Array &arr = E.K.arrays[s.array];
     if (arr.space != AddressSpace::Shared || !arr.size || arr.is_extern) continue;
     z3::expr size = E.c.bv_val(*arr.size, 64);
     z3::expr cnt = E.c.bv_val(s.count ? s.count : 1, 64);
-    z3::expr q = a.pc && (z3::slt(a.index, E.c.bv_val(0, 64)) || z3::sgt(a.index, size - cnt));
-    std::optional<z3::model> m;
-    if (check(q, "bounds of '" + arr.name + "' at " + loc(s.range), m) != z3::sat) continue;
-    Finding f;
-    f.kind = Verdict::Oob;
-    f.array = arr.name;
-    f.space = "shared";
-    f.accesses.push_back(refOf(s, E.K));
-    f.witness = witness(*m, {&a.loops}, {1}, a.index, false);
-    f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) + " of '" +
-                arr.name + "': index " + f.witness.index + " outside [0, " +
-                std::to_string(*arr.size) + ")";
-    int64_t v = static_cast<int64_t>(num(*m, a.index));
-    bool ok = m->eval(a.pc, true).is_true() &&
-              (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size));
-    for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
-    f.witness.validated = ok;
-    if (!ok) {
-      if (!unknown) R.unknown_query = "witness validation of bounds of '" + arr.name + "'";
-      unknown = true;
-      continue;
-    }
-    done.insert(s.array);
-    R.findings.push_back(f);
+    outside[s.array].emplace_back(&a, a.pc && (z3::slt(a.index, E.c.bv_val(0, 64)) ||
+                                               z3::sgt(a.index, size - cnt)));
   }
+  for (auto &[array, qs] : outside) {
+    const model::Array &arr = E.K.arrays[array];
+    std::optional<z3::model> m;
+    if (qs.size() > 1) {  // all accesses at once first, as for races
+      z3::expr_vector any(E.c);
+      for (auto &q : qs) any.push_back(q.second);
+      if (check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m,
+                batchSeconds(), true) == z3::unsat)
+        continue;
+    }
+    for (auto &[a, q] : qs)
+      if (outOfBounds(*a, q)) break;  // one finding per array
+  }
+}
+
+// One access's bounds query, and its finding; true when it has one.
+bool Checker::outOfBounds(const AccessEv &a, const z3::expr &q) {
+  const Stmt &s = *a.s;
+  const model::Array &arr = E.K.arrays[s.array];
+  std::optional<z3::model> m;
+  if (check(q, "bounds of '" + arr.name + "' at " + loc(s.range), m) != z3::sat) return false;
+  Finding f;
+  f.kind = Verdict::Oob;
+  f.array = arr.name;
+  f.space = "shared";
+  f.accesses.push_back(refOf(s, E.K));
+  f.witness = witness(*m, {&a.loops}, {1}, a.index, false);
+  f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) + " of '" +
+              arr.name + "': index " + f.witness.index + " outside [0, " +
+              std::to_string(*arr.size) + ")";
+  int64_t v = static_cast<int64_t>(num(*m, a.index));
+  bool ok = m->eval(a.pc, true).is_true() &&
+            (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size));
+  for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
+  f.witness.validated = ok;
+  if (!ok) {
+    if (!unknown) R.unknown_query = "witness validation of bounds of '" + arr.name + "'";
+    unknown = true;
+    return false;
+  }
+  R.findings.push_back(f);
+  return true;
 }
 
 }  // namespace

@@ -136,11 +136,12 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
       d.result = z3::unsat, d.how = "int-linear";
       return d;
     }
-  // 3. the non-linear one, by nlsat (which gives up at once on uninterpreted functions);
-  // its models suggest the bit-vector query's model
+  // 3. the non-linear abstraction, by nlsat, briefly: it answers in milliseconds or not
+  // at all (and gives up at once on uninterpreted functions); its models suggest the
+  // bit-vector query's model
   if (auto abs = integerAbstraction(query, no_overflow)) {
     std::optional<z3::model> im;
-    z3::check_result r = A.solve(one(*abs), std::max(1.0, seconds / 4), &im, "qfnra-nlsat");
+    z3::check_result r = A.solve(one(*abs), 0.3, &im, "qfnra-nlsat");
     if (r == z3::unsat) {
       d.result = z3::unsat, d.how = "int-nlsat";
       return d;
