@@ -441,8 +441,11 @@ z3::expr Exec::boolOf(const Expr &e) {
 static z3::expr resize(const z3::expr &v, unsigned to, bool is_signed) {
   unsigned from = v.get_sort().bv_size();
   if (from == to) return v;
-  if (from > to) return v.extract(to - 1, 0);
-  return is_signed ? z3::sext(v, to - from) : z3::zext(v, to - from);
+  z3::expr r = from > to    ? v.extract(to - 1, 0)
+               : is_signed ? z3::sext(v, to - from)
+                           : z3::zext(v, to - from);
+  // constants stay numerals (the integer abstraction recognises `x / 16` by them)
+  return v.is_numeral() ? r.simplify() : r;
 }
 
 z3::expr Exec::eval(const Expr &e) {

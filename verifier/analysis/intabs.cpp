@@ -413,7 +413,8 @@ private:
 };
 
 // Bounds on the query's bit-vector constants that follow from its top-level conjuncts
-// (`blockDim.x == 16`, `threadIdx.x < blockDim.x`, ...): they hold in every model.
+// (`blockDim.x == 16`, `threadIdx.x < blockDim.x`, `gridDim.x == (n + 15) / 16`, ...):
+// they hold in every model.
 class BoundsFromFacts {
 public:
   std::map<std::string, Itv> bounds;
@@ -438,26 +439,74 @@ private:
     return e.is_app() && e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv() &&
            e.get_sort().bv_size() <= 64;
   }
-  Itv of(const z3::expr &e) {
-    uint64_t v;
-    if (e.is_numeral_u64(v)) return Itv::of(v);
+  static i128 top(const z3::expr &e) { return (i128(1) << e.get_sort().bv_size()) - 1; }
+  static bool numeral(const z3::expr &e, i128 &v) {
+    uint64_t u;
+    if (!e.is_numeral_u64(u)) return false;
+    v = u;
+    return true;
+  }
+  // The unsigned value's bounds, forwards from the constants' (a few operations).
+  Itv of(const z3::expr &e, int depth = 0) {
+    i128 v;
+    if (numeral(e, v)) return Itv::of(v);
+    if (!e.is_bv() || e.get_sort().bv_size() > 64) return Itv::top();
+    Itv full{0, top(e), false};
     if (isConst(e)) {
       auto it = bounds.find(e.decl().name().str());
-      if (it != bounds.end()) return it->second;
-      return {0, (i128(1) << e.get_sort().bv_size()) - 1, false};
+      return it != bounds.end() ? it->second : full;
     }
-    return Itv::top();
+    if (!e.is_app() || depth > 8) return full;
+    auto fits = [&](const Itv &r) { return !r.wide && r.lo >= 0 && r.hi <= top(e) ? r : full; };
+    switch (e.decl().decl_kind()) {
+    case Z3_OP_ZERO_EXT: return of(e.arg(0), depth + 1);
+    case Z3_OP_BADD: case Z3_OP_BMUL: {
+      bool isAdd = e.decl().decl_kind() == Z3_OP_BADD;
+      Itv r = of(e.arg(0), depth + 1);
+      for (unsigned i = 1; i < e.num_args(); ++i)
+        r = isAdd ? add(r, of(e.arg(i), depth + 1)) : mul(r, of(e.arg(i), depth + 1));
+      return fits(r);
+    }
+    case Z3_OP_BUDIV: case Z3_OP_BUDIV_I: {
+      Itv a = of(e.arg(0), depth + 1);
+      if (numeral(e.arg(1), v) && v > 0) return {a.lo / v, a.hi / v, false};
+      return full;
+    }
+    case Z3_OP_EXTRACT:
+      if (e.lo() == 0) return fits(of(e.arg(0), depth + 1));
+      return full;
+    default: return full;
+    }
   }
-  void tighten(const z3::expr &x, i128 lo, i128 hi) {
-    if (!isConst(x)) return;
-    Itv cur = of(x);
-    bounds[x.decl().name().str()] = {std::max(cur.lo, lo), std::min(cur.hi, hi), false};
+  // Every model has e's unsigned value in [lo, hi]: narrow the constants it is made of.
+  void tighten(const z3::expr &e, i128 lo, i128 hi, int depth = 0) {
+    if (!e.is_bv() || e.get_sort().bv_size() > 64 || !e.is_app() || depth > 8) return;
+    i128 c;
+    if (isConst(e)) {
+      Itv cur = of(e);
+      bounds[e.decl().name().str()] = {std::max(cur.lo, lo), std::min(cur.hi, hi), false};
+      return;
+    }
+    switch (e.decl().decl_kind()) {
+    case Z3_OP_ZERO_EXT: tighten(e.arg(0), lo, hi, depth + 1); break;
+    case Z3_OP_EXTRACT:  // the low bits of a value that fits in them
+      if (e.lo() == 0 && of(e.arg(0)).hi <= top(e)) tighten(e.arg(0), lo, hi, depth + 1);
+      break;
+    case Z3_OP_BADD:  // a + c, where a wrap-around would give less than c
+      for (int i = 0; i < 2 && e.num_args() == 2; ++i)
+        if (numeral(e.arg(1 - i), c) && lo >= c) tighten(e.arg(i), lo - c, hi - c, depth + 1);
+      break;
+    case Z3_OP_BUDIV: case Z3_OP_BUDIV_I:
+      if (numeral(e.arg(1), c) && c > 0) tighten(e.arg(0), lo * c, hi * c + c - 1, depth + 1);
+      break;
+    default: break;
+    }
   }
   // x <= y (strict: x < y), unsigned
   void below(const z3::expr &x, const z3::expr &y, bool strict) {
     Itv a = of(x), b = of(y);
     if (!b.wide) tighten(x, 0, b.hi - strict);
-    if (!a.wide) tighten(y, a.lo + strict, i128(1) << 64);
+    if (!a.wide) tighten(y, a.lo + strict, i128(1) << 64);  // (capped by y's width)
   }
   void apply(const z3::expr &f) {
     if (!f.is_app() || f.num_args() != 2 || !f.arg(0).is_bv()) return;
