@@ -64,7 +64,7 @@ private:
   z3::expr term(int depth) {
     if (depth == 0 || next(4) == 0) return next(3) == 2 ? constant() : vars[next(3)];
     z3::expr a = term(depth - 1), b = term(depth - 1);
-    switch (next(18)) {
+    switch (next(19)) {
     case 0: return a + b;
     case 1: return a - b;
     case 2: case 16: return a * b;  // twice as likely: products are what the abstraction is for
@@ -83,6 +83,13 @@ private:
     }
     case 13: return z3::sext(a.extract(3, 0), 4);
     case 14: return z3::ite(z3::ult(a, b), a, b);
+    case 17: {  // the loop closed forms' no-wrap facts
+      unsigned op = next(3);
+      assumptions.push_back(op == 0   ? z3::bvmul_no_overflow(a, b, false)
+                            : op == 1 ? z3::bvmul_no_overflow(a, b, true)
+                                      : z3::bvmul_no_underflow(a, b));
+      return a * b;
+    }
     case 15: {  // signed arithmetic the program does not let overflow
       unsigned op = next(3);
       z3::expr r = op == 0 ? a + b : op == 1 ? a - b : a * b;

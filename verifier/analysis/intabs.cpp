@@ -249,6 +249,16 @@ private:
     }
     case Z3_OP_ULEQ: case Z3_OP_ULT: case Z3_OP_UGEQ: case Z3_OP_UGT:
       return boolean(compare(k, arg(0), arg(1)));
+    case Z3_OP_BUMUL_NO_OVFL: case Z3_OP_BSMUL_NO_OVFL: case Z3_OP_BSMUL_NO_UDFL: {
+      // the loop closed forms' "the counter does not wrap": the exact product in range
+      unsigned aw = e.arg(0).get_sort().bv_size();
+      bool sg = k != Z3_OP_BUMUL_NO_OVFL;
+      Term a = sg ? sgn(arg(0), aw) : arg(0), b = sg ? sgn(arg(1), aw) : arg(1);
+      Term p = product(a, b);
+      if (k == Z3_OP_BUMUL_NO_OVFL) return boolean(compare(Z3_OP_ULT, p, num(pow2(aw))));
+      if (k == Z3_OP_BSMUL_NO_OVFL) return boolean(compare(Z3_OP_ULT, p, num(pow2(aw - 1))));
+      return boolean(compare(Z3_OP_SGEQ, p, num(-pow2(aw - 1))));
+    }
     case Z3_OP_SLEQ: case Z3_OP_SLT: case Z3_OP_SGEQ: case Z3_OP_SGT: {
       unsigned aw = e.arg(0).get_sort().bv_size();
       return boolean(compare(k, sgn(arg(0), aw), sgn(arg(1), aw)));
