@@ -76,7 +76,7 @@ public:
     memo.emplace(e.id(), r);
     return r;
   }
-  z3::expr boolean(const z3::expr &e) { return tr(e).e; }
+  z3::expr formula(const z3::expr &e) { return tr(e).e; }
 
   // Facts about the products stood in for by fresh values (linear mode); all hold for
   // integer multiplication, so adding them keeps the abstraction sound. The pairwise ones
@@ -569,7 +569,7 @@ std::optional<z3::expr> integerAbstraction(const z3::expr_vector &assertions,
     for (unsigned i = 0; i < assertions.size(); ++i) signedUses(assertions[i], no_overflow, seen, signedConsts);
     Translator t(c, no_overflow, facts.bounds, signedConsts, linear);
     z3::expr_vector out(c);
-    for (unsigned i = 0; i < assertions.size(); ++i) out.push_back(t.boolean(assertions[i]));
+    for (unsigned i = 0; i < assertions.size(); ++i) out.push_back(t.formula(assertions[i]));
     t.productLemmas();
     for (unsigned i = 0; i < t.side.size(); ++i) out.push_back(t.side[i]);
     return z3::mk_and(out);
