@@ -52,6 +52,7 @@ struct AccessEv {
   z3::expr pc;
   z3::expr index;  // bv64, signed
   LB lbB, lbW;
+  LB lbP;  // the last warp-barrier instance of any mask (block barriers included)
   std::vector<LoopRef> loops;
   int seq;  // position in the thread's trace (accesses and syncs)
 };
@@ -80,9 +81,10 @@ std::string loc(const model::SourceRange &r) {
   return std::to_string(r.line) + ":" + std::to_string(r.col);
 }
 
-// Which loops contain barriers (block, or any incl. full-mask warp barriers).
+// Which loops contain barriers (block, or any incl. full-mask warp barriers; part: any
+// barrier at all, partial-mask __syncwarp(m) included).
 struct BarrierInfo {
-  bool block = false, any = false;
+  bool block = false, any = false, part = false;
 };
 
 bool isFullMask(const Stmt &s) {
@@ -97,6 +99,7 @@ void scanBarriers(const std::vector<Stmt> &body, BarrierInfo &bi) {
   for (const Stmt &s : body) {
     switch (s.kind) {
     case Stmt::Kind::Barrier:
+      bi.part = true;
       if (s.barrier == model::BarrierKind::Block || s.barrier == model::BarrierKind::Grid)
         bi.block = bi.any = true;
       else if (isFullMask(s))
@@ -304,10 +307,10 @@ private:
   std::map<unsigned, z3::expr> env;
   z3::expr pc() const { return *pc_; }
   std::optional<z3::expr> pc_;
-  LB lbB, lbW;
+  LB lbB, lbW, lbP;
   struct LoopCtx {
     z3::expr k;
-    bool block, any;
+    bool block, any, part;
     std::string label;
     std::optional<z3::expr> brk, cont;
   };
@@ -320,6 +323,7 @@ private:
   void stmt(const Stmt &s);
   void loop(const Stmt &s);
   std::vector<z3::expr> barrierKs(bool block_kind) const;
+  std::vector<z3::expr> partKs() const;
   std::vector<z3::expr> allKs() const;
 
 public:
@@ -614,6 +618,12 @@ std::vector<z3::expr> Exec::barrierKs(bool block_kind) const {
     if (block_kind ? l.block : l.any) ks.push_back(l.k);
   return ks;
 }
+std::vector<z3::expr> Exec::partKs() const {
+  std::vector<z3::expr> ks;
+  for (const LoopCtx &l : loops)
+    if (l.part) ks.push_back(l.k);
+  return ks;
+}
 std::vector<z3::expr> Exec::allKs() const {
   std::vector<z3::expr> ks;
   for (const LoopCtx &l : loops) ks.push_back(l.k);
@@ -624,6 +634,7 @@ void Exec::run(const Kernel &k) {
   pc_ = E.c.bool_val(true);
   lbB = {Cand{E.c.bool_val(true), kEntry, {}}};
   lbW = lbB;
+  lbP = lbB;
   rets.push_back(std::nullopt);
   ret_loop_depth.push_back(0);
   block(k.body);
@@ -655,7 +666,7 @@ void Exec::stmt(const Stmt &s) {
     idx = resize(idx, 64, sg);
     std::vector<LoopRef> ls;
     for (const LoopCtx &l : loops) ls.push_back(LoopRef{l.label, l.k});
-    T.accesses.push_back(AccessEv{&s, pc(), idx, lbB, lbW, ls, T.next_seq++});
+    T.accesses.push_back(AccessEv{&s, pc(), idx, lbB, lbW, lbP, ls, T.next_seq++});
     break;
   }
   case Stmt::Kind::Barrier: {
@@ -667,22 +678,24 @@ void Exec::stmt(const Stmt &s) {
     int id = E.barrierId(&s);
     if (!warp) lbB = {Cand{c.bool_val(true), id, barrierKs(true)}};
     if (!warp || isFullMask(s)) lbW = {Cand{c.bool_val(true), id, barrierKs(false)}};
+    lbP = {Cand{c.bool_val(true), id, partKs()}};
     break;
   }
   case Stmt::Kind::Fence: break;
   case Stmt::Kind::If: {
     z3::expr cond = boolOf(*s.cond);
     z3::expr pc0 = pc();
-    LB b0 = lbB, w0 = lbW;
+    LB b0 = lbB, w0 = lbW, p0 = lbP;
     auto env0 = env;
     pc_ = pc0 && cond;
     block(s.then_body);
     z3::expr pcT = pc();
-    LB bT = lbB, wT = lbW;
+    LB bT = lbB, wT = lbW, pT = lbP;
     auto envT = env;
     env = env0;
     lbB = b0;
     lbW = w0;
+    lbP = p0;
     pc_ = pc0 && !cond;
     block(s.else_body);
     bool jumps = hasKind(s.then_body, Stmt::Kind::Return, true) ||
@@ -710,6 +723,7 @@ void Exec::stmt(const Stmt &s) {
     scanBarriers(s.else_body, bi);
     if (bi.block) lbB = mergeLB(bT, lbB, cond);
     if (bi.any) lbW = mergeLB(wT, lbW, cond);
+    if (bi.part) lbP = mergeLB(pT, lbP, cond);
     break;
   }
   case Stmt::Kind::Loop: loop(s); break;
@@ -961,12 +975,14 @@ void Exec::loop(const Stmt &s) {
     T.syncs.push_back(SyncEv{&s, pc0 && enter, ks, !bi.block, std::nullopt, T.next_seq++});
   }
 
-  LB lbB0 = lbB, lbW0 = lbW;
-  int markerB = kStartBase - 2 * id, markerW = kStartBase - 2 * id - 1;
+  LB lbB0 = lbB, lbW0 = lbW, lbP0 = lbP;
+  int markerB = kStartBase - 3 * id, markerW = kStartBase - 3 * id - 1,
+      markerP = kStartBase - 3 * id - 2;
   if (bi.block) lbB = {Cand{c.bool_val(true), markerB, {}}};
   if (bi.any) lbW = {Cand{c.bool_val(true), markerW, {}}};
+  if (bi.part) lbP = {Cand{c.bool_val(true), markerP, {}}};
   size_t firstAccess = T.accesses.size();
-  loops.push_back(LoopCtx{k, bi.block, bi.any, label, std::nullopt, std::nullopt});
+  loops.push_back(LoopCtx{k, bi.block, bi.any, bi.part, label, std::nullopt, std::nullopt});
   block(s.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   block(s.step);
@@ -985,12 +1001,14 @@ void Exec::loop(const Stmt &s) {
     for (const Cand &x : prev) r.push_back(Cand{x.cond && !first, x.barrier, x.ks});
     return r;
   };
-  LB endB = lbB, endW = lbW;
+  LB endB = lbB, endW = lbW, endP = lbP;
   LB startB = bi.block ? startOf(endB, lbB0, markerB) : lbB0;
   LB startW = bi.any ? startOf(endW, lbW0, markerW) : lbW0;
+  LB startP = bi.part ? startOf(endP, lbP0, markerP) : lbP0;
   for (size_t i = firstAccess; i < T.accesses.size(); ++i) {
     if (bi.block) T.accesses[i].lbB = expandLB(T.accesses[i].lbB, markerB, startB);
     if (bi.any) T.accesses[i].lbW = expandLB(T.accesses[i].lbW, markerW, startW);
+    if (bi.part) T.accesses[i].lbP = expandLB(T.accesses[i].lbP, markerP, startP);
   }
 
   // after the loop: iteration N's state, the exit condition
@@ -1034,6 +1052,7 @@ void Exec::loop(const Stmt &s) {
   };
   lbB = bi.block ? after(endB, startB, lbB0, markerB) : lbB0;
   lbW = bi.any ? after(endW, startW, lbW0, markerW) : lbW0;
+  lbP = bi.part ? after(endP, startP, lbP0, markerP) : lbP0;
 }
 
 // --- queries ---------------------------------------------------------------------
@@ -1125,6 +1144,9 @@ private:
   }
   z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
+  z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
+  std::optional<z3::expr> barrierLanes(int id);
+  std::map<int, std::optional<z3::expr>> lanes_cache;
   void divergence();
   void races();
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra);
@@ -1298,7 +1320,8 @@ void Checker::divergence() {
 // divergence check makes threads of a mask pass the same instances), with each thread in
 // both threads' masks (__syncwarp(m) waits for the lanes in m; CUDA requires the same m).
 // Trace order is program order only within the same iterations of shared loops, so an
-// instance in a loop orders accesses of its own iteration, never across iterations.
+// instance in a loop orders accesses of its own iteration, never across iterations
+// (partOrdered, from the last barrier instances, orders those).
 z3::expr Checker::maskOrdered(const AccessEv &a, const AccessEv &b) {
   z3::expr_vector ors(E.c);
   z3::expr one = E.u32(1);
@@ -1316,6 +1339,88 @@ z3::expr Checker::maskOrdered(const AccessEv &a, const AccessEv &b) {
                  in(*s2.mask, *T1) && in(*s2.mask, *T2);
     for (size_t j = 0; j < s1.ks.size(); ++j) e = e && s1.ks[j] == s2.ks[j];
     ors.push_back(e);
+  }
+  return ors.empty() ? E.c.bool_val(false) : z3::mk_or(ors);
+}
+
+// Under what condition threads 1 and 2 (of one warp) are both in both threads' masks at
+// every instance of static barrier `id`: true for block and full-mask barriers (and the
+// entry); for a partial mask, only if each thread's mask is built from launch-invariant
+// values alone (thread/block indices, dimensions, scalar parameters), so one value holds
+// at all its instances; nullopt (no such guarantee) otherwise.
+std::optional<z3::expr> Checker::barrierLanes(int id) {
+  if (id == kEntry) return E.c.bool_val(true);
+  auto it = lanes_cache.find(id);
+  if (it != lanes_cache.end()) return it->second;
+  auto invariant = [&](const z3::expr &m, const Thread &T) {
+    std::set<unsigned> seen;
+    std::set<std::string> syms;
+    symbols(m, seen, syms);
+    std::string t = "t" + std::to_string(T.t) + ".";
+    for (const std::string &n : syms) {
+      if (n.find('!') != std::string::npos) return false;  // fresh: a read, a havoc, a counter
+      bool ok = n.rfind(t + "threadIdx.", 0) == 0 || n.rfind(t + "blockIdx.", 0) == 0 ||
+                n.rfind("blockDim.", 0) == 0 || n.rfind("gridDim.", 0) == 0 ||
+                n.rfind("param.", 0) == 0;
+      if (!ok) return false;
+    }
+    return true;
+  };
+  z3::expr one = E.u32(1);
+  auto in = [&](const z3::expr &mask, const Thread &T) {
+    return (z3::lshr(mask, lane(T)) & one) == one;
+  };
+  std::optional<z3::expr> r = E.c.bool_val(true);
+  bool seenAny = false;
+  for (const Thread *T : {&*T1, &*T2})
+    for (const SyncEv &s : T->syncs) {
+      if (s.s->kind != Stmt::Kind::Barrier) continue;
+      auto bid = E.barrier_ids.find(s.s);
+      if (bid == E.barrier_ids.end() || bid->second != id) continue;
+      seenAny = true;
+      if (!s.warp || isFullMask(*s.s)) continue;
+      if (!r || !s.mask || !invariant(*s.mask, *T)) {
+        r.reset();
+        continue;
+      }
+      *r = *r && in(*s.mask, *T1) && in(*s.mask, *T2);
+    }
+  if (!seenAny) r.reset();
+  lanes_cache.emplace(id, r);
+  return r;
+}
+
+// Cross-iteration ordering by the last barrier instances of any mask (lbP). Let x be the
+// last instance thread 1 passed before a, y thread 2's before b, x != y, and both threads
+// in both threads' masks at x's and at y's static barrier (masks invariant, so at every
+// instance). The divergence check (no finding, or races are not asked) then makes thread 2
+// pass x and thread 1 pass y, and the threads agree on the order of the two instances (it
+// is fixed by the program: barrier and loop iterations). If y comes after x: thread 1
+// passes y after a (x is its last before a), thread 2 before b: a -> y -> b. Otherwise
+// thread 2 passes x after b, thread 1 before a: b -> x -> a. Either instance synchronizes
+// the two threads (each in both masks). Unknown candidates and unexpanded loop-start
+// placeholders order nothing.
+z3::expr Checker::partOrdered(const AccessEv &a, const AccessEv &b) {
+  z3::expr_vector ors(E.c);
+  auto known = [](const Cand &x) { return x.barrier >= 0 || x.barrier == kEntry; };
+  for (const Cand &x : a.lbP) {
+    if (!known(x)) continue;
+    std::optional<z3::expr> lx = barrierLanes(x.barrier);
+    if (!lx) continue;
+    for (const Cand &y : b.lbP) {
+      if (!known(y)) continue;
+      std::optional<z3::expr> ly = barrierLanes(y.barrier);
+      if (!ly) continue;
+      z3::expr differ = E.c.bool_val(true);
+      if (x.barrier == y.barrier) {
+        if (x.ks.size() != y.ks.size()) continue;  // not comparable: no claim
+        z3::expr_vector ne(E.c);
+        for (size_t i = 0; i < x.ks.size(); ++i) ne.push_back(x.ks[i] != y.ks[i]);
+        if (ne.empty()) continue;  // the same instance
+        differ = z3::mk_or(ne);
+      }
+      ors.push_back(x.cond && y.cond && differ && *lx && *ly);
+    }
   }
   return ors.empty() ? E.c.bool_val(false) : z3::mk_or(ors);
 }
@@ -1346,7 +1451,7 @@ void Checker::races() {
       if (sa.count <= 1 && sb.count <= 1) overlap = ia == ib;
       z3::expr both = a.pc && b.pc && overlap;
       z3::expr warpOrdered =
-          sameWarp() && (!samePhase(E.c, a.lbW, b.lbW) || maskOrdered(a, b));
+          sameWarp() && (!samePhase(E.c, a.lbW, b.lbW) || maskOrdered(a, b) || partOrdered(a, b));
       z3::expr intra = sameBlock() && distinctThreads() && samePhase(E.c, a.lbB, b.lbB) &&
                        !warpOrdered;
       pairs[sa.array].push_back(Pair{i, j, both, intra});
