@@ -132,7 +132,7 @@ void kernel_section(std::ostringstream& os, SourceCache& sources, const analysis
       os << esc(location(d.range) + ": " + d.severity + ": " + d.message) << "\n";
     os << "</pre>";
   }
-  if (!k.phases.empty()) {
+  if (k.phases.size() > 1) {  // one phase: no barriers, nothing to show
     os << "<details><summary>" << k.phases.size() << " barrier phases</summary><ol>";
     for (const auto& p : k.phases)
       os << "<li>" << esc(location(p.begin)) << " &rarr; " << esc(location(p.end)) << ": "

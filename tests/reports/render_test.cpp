@@ -63,6 +63,7 @@ class RenderTest : public ::testing::Test {
     f.witness.validated = true;
     racy.findings.push_back(f);
     racy.assumptions = {"distinct pointer parameters do not alias"};
+    racy.phases = {{at(1, 17, 22), at(3, 3, 20), 2}, {at(3, 3, 20), at(5, 1, 1), 0}};
 
     kv::analysis::KernelResult ok;
     ok.file = path_;
@@ -142,6 +143,11 @@ TEST_F(RenderTest, JsonFollowsTheSchema) {
   EXPECT_EQ(w->getString("index"), "1");
   EXPECT_EQ((*w->getObject("thread1")->getArray("threadIdx"))[0].getAsInteger(), 1);
   EXPECT_EQ(w->getObject("params")->getString("n"), "4");
+  const auto* phases = k->getArray("phases");
+  ASSERT_TRUE(phases);
+  ASSERT_EQ(phases->size(), 2u);
+  EXPECT_EQ((*phases)[0].getAsObject()->getObject("end")->getInteger("line"), 3);
+  EXPECT_EQ((*phases)[0].getAsObject()->getInteger("accesses"), 2);
   const auto* summary = root->getObject("summary");
   EXPECT_EQ(summary->getInteger("kernels"), 3);
   EXPECT_EQ(summary->getInteger("race"), 1);
@@ -198,4 +204,6 @@ TEST_F(RenderTest, HtmlIsSelfContainedAndEscaped) {
   EXPECT_TRUE(contains(html, "counterexample: n=&lt;257&gt;"));
   EXPECT_TRUE(contains(html, "<span class=\"v race\">race</span>"));
   EXPECT_TRUE(contains(html, "copy&lt;int&gt;"));
+  EXPECT_TRUE(contains(html, "2 barrier phases"));
+  EXPECT_TRUE(contains(html, ":3:3 &rarr; ")) << "each phase names the barriers that bound it";
 }
