@@ -317,6 +317,7 @@ private:
   std::vector<LoopCtx> loops;
   std::vector<std::optional<z3::expr>> rets;  // per inlined region (innermost last)
   std::vector<size_t> ret_loop_depth;         // loops.size() where each region starts
+  std::vector<size_t> tripFacts;              // T.side entries: exit conditions of barrier loops
   int loop_counter = 0;
 
   void block(const std::vector<Stmt> &body);
@@ -982,12 +983,29 @@ void Exec::loop(const Stmt &s) {
   if (bi.any) lbW = {Cand{c.bool_val(true), markerW, {}}};
   if (bi.part) lbP = {Cand{c.bool_val(true), markerP, {}}};
   size_t firstAccess = T.accesses.size();
+  size_t firstTripFact = tripFacts.size();
   loops.push_back(LoopCtx{k, bi.block, bi.any, bi.part, label, std::nullopt, std::nullopt});
   block(s.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   block(s.step);
   std::optional<z3::expr> brk = loops.back().brk;
   loops.pop_back();
+  if (bi.block || bi.any || bi.part) {
+    // The exit conditions of the barrier loops inside (each guarded by its path
+    // condition) hold at every iteration, not only at k: the fix-ups below look at
+    // iterations k-1 and N-1, where the inner trip counts are pinned down only if stated.
+    z3::expr_vector from(c), prev(c), last(c);
+    from.push_back(k);
+    prev.push_back(k - c.bv_val(1, 64));
+    last.push_back(N - c.bv_val(1, 64));
+    for (size_t i = firstTripFact, end = tripFacts.size(); i < end; ++i) {
+      z3::expr f = T.side[tripFacts[i]];
+      for (const z3::expr_vector *to : {&prev, &last}) {
+        tripFacts.push_back(T.side.size());
+        T.side.push_back(f.substitute(from, *to));
+      }
+    }
+  }
 
   // fix up the last-barrier candidates at the start of iteration k
   auto startOf = [&](const LB &end, const LB &before, int marker) {
@@ -1038,6 +1056,7 @@ void Exec::loop(const Stmt &s) {
   // The exit condition constrains the trip count N; it is not a path condition: every
   // thread that reaches the loop reaches the code after it (when the loop terminates).
   pc_ = pc0;
+  if (bi.block || bi.any || bi.part) tripFacts.push_back(T.side.size());
   T.side.push_back(z3::implies(pc0, exitOk));
   for (auto &sd : exitSide) T.side.push_back(z3::implies(pc0, sd));
 
