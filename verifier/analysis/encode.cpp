@@ -6,6 +6,8 @@
 
 #include <z3++.h>
 
+#include <array>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -42,6 +44,12 @@ struct Cand {
 };
 using LB = std::vector<Cand>;
 
+// Phases by the barriers that end one: block barriers; those and full-mask warp barriers;
+// every barrier, partial-mask __syncwarp(m) included. Each access keeps, per kind, the
+// last barrier instance it follows.
+enum PhaseKind { kBlockPhase, kWarpPhase, kAnyPhase, kPhaseKinds };
+using Phases = std::array<LB, kPhaseKinds>;
+
 struct LoopRef {
   std::string label;
   z3::expr k;
@@ -51,8 +59,7 @@ struct AccessEv {
   const Stmt *s;
   z3::expr pc;
   z3::expr index;  // bv64, signed
-  LB lbB, lbW;
-  LB lbP;  // the last warp-barrier instance of any mask (block barriers included)
+  Phases lb;
   std::vector<LoopRef> loops;
   int seq;  // position in the thread's trace (accesses and syncs)
 };
@@ -81,10 +88,10 @@ std::string loc(const model::SourceRange &r) {
   return std::to_string(r.line) + ":" + std::to_string(r.col);
 }
 
-// Which loops contain barriers (block, or any incl. full-mask warp barriers; part: any
-// barrier at all, partial-mask __syncwarp(m) included).
+// Which kinds of barrier a body contains (block; block or full-mask warp; any at all).
 struct BarrierInfo {
   bool block = false, any = false, part = false;
+  bool ends(int kind) const { return kind == kBlockPhase ? block : kind == kWarpPhase ? any : part; }
 };
 
 bool isFullMask(const Stmt &s) {
@@ -307,10 +314,10 @@ private:
   std::map<unsigned, z3::expr> env;
   z3::expr pc() const { return *pc_; }
   std::optional<z3::expr> pc_;
-  LB lbB, lbW, lbP;
+  Phases lb;
   struct LoopCtx {
     z3::expr k;
-    bool block, any, part;
+    BarrierInfo bi;
     std::string label;
     std::optional<z3::expr> brk, cont;
   };
@@ -323,8 +330,7 @@ private:
   void block(const std::vector<Stmt> &body);
   void stmt(const Stmt &s);
   void loop(const Stmt &s);
-  std::vector<z3::expr> barrierKs(bool block_kind) const;
-  std::vector<z3::expr> partKs() const;
+  std::vector<z3::expr> phaseKs(int kind) const;
   std::vector<z3::expr> allKs() const;
 
 public:
@@ -613,16 +619,12 @@ z3::expr Exec::eval(const Expr &e) {
 
 // --- statements ------------------------------------------------------------------
 
-std::vector<z3::expr> Exec::barrierKs(bool block_kind) const {
+// The counters of the enclosing loops with barriers of this kind: what tells a barrier's
+// instances apart.
+std::vector<z3::expr> Exec::phaseKs(int kind) const {
   std::vector<z3::expr> ks;
   for (const LoopCtx &l : loops)
-    if (block_kind ? l.block : l.any) ks.push_back(l.k);
-  return ks;
-}
-std::vector<z3::expr> Exec::partKs() const {
-  std::vector<z3::expr> ks;
-  for (const LoopCtx &l : loops)
-    if (l.part) ks.push_back(l.k);
+    if (l.bi.ends(kind)) ks.push_back(l.k);
   return ks;
 }
 std::vector<z3::expr> Exec::allKs() const {
@@ -633,9 +635,7 @@ std::vector<z3::expr> Exec::allKs() const {
 
 void Exec::run(const Kernel &k) {
   pc_ = E.c.bool_val(true);
-  lbB = {Cand{E.c.bool_val(true), kEntry, {}}};
-  lbW = lbB;
-  lbP = lbB;
+  lb.fill({Cand{E.c.bool_val(true), kEntry, {}}});
   rets.push_back(std::nullopt);
   ret_loop_depth.push_back(0);
   block(k.body);
@@ -667,7 +667,7 @@ void Exec::stmt(const Stmt &s) {
     idx = resize(idx, 64, sg);
     std::vector<LoopRef> ls;
     for (const LoopCtx &l : loops) ls.push_back(LoopRef{l.label, l.k});
-    T.accesses.push_back(AccessEv{&s, pc(), idx, lbB, lbW, lbP, ls, T.next_seq++});
+    T.accesses.push_back(AccessEv{&s, pc(), idx, lb, ls, T.next_seq++});
     break;
   }
   case Stmt::Kind::Barrier: {
@@ -677,26 +677,24 @@ void Exec::stmt(const Stmt &s) {
     if (s.cond) eval(*s.cond);
     T.syncs.push_back(SyncEv{&s, pc(), allKs(), warp, mask, T.next_seq++});
     int id = E.barrierId(&s);
-    if (!warp) lbB = {Cand{c.bool_val(true), id, barrierKs(true)}};
-    if (!warp || isFullMask(s)) lbW = {Cand{c.bool_val(true), id, barrierKs(false)}};
-    lbP = {Cand{c.bool_val(true), id, partKs()}};
+    const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(s), true};
+    for (int p = 0; p < kPhaseKinds; ++p)
+      if (ends[p]) lb[p] = {Cand{c.bool_val(true), id, phaseKs(p)}};
     break;
   }
   case Stmt::Kind::Fence: break;
   case Stmt::Kind::If: {
     z3::expr cond = boolOf(*s.cond);
     z3::expr pc0 = pc();
-    LB b0 = lbB, w0 = lbW, p0 = lbP;
+    Phases lb0 = lb;
     auto env0 = env;
     pc_ = pc0 && cond;
     block(s.then_body);
     z3::expr pcT = pc();
-    LB bT = lbB, wT = lbW, pT = lbP;
+    Phases lbT = lb;
     auto envT = env;
     env = env0;
-    lbB = b0;
-    lbW = w0;
-    lbP = p0;
+    lb = lb0;
     pc_ = pc0 && !cond;
     block(s.else_body);
     bool jumps = hasKind(s.then_body, Stmt::Kind::Return, true) ||
@@ -722,9 +720,8 @@ void Exec::stmt(const Stmt &s) {
     BarrierInfo bi;
     scanBarriers(s.then_body, bi);
     scanBarriers(s.else_body, bi);
-    if (bi.block) lbB = mergeLB(bT, lbB, cond);
-    if (bi.any) lbW = mergeLB(wT, lbW, cond);
-    if (bi.part) lbP = mergeLB(pT, lbP, cond);
+    for (int p = 0; p < kPhaseKinds; ++p)
+      if (bi.ends(p)) lb[p] = mergeLB(lbT[p], lb[p], cond);
     break;
   }
   case Stmt::Kind::Loop: loop(s); break;
@@ -750,8 +747,8 @@ void Exec::stmt(const Stmt &s) {
   case Stmt::Kind::Return:
     // A return leaves only its inlined region: the loops around the call go on.
     for (size_t i = ret_loop_depth.back(); i < loops.size(); ++i)
-      if (const LoopCtx &l = loops[i]; l.block || l.any) {
-        T.syncs.push_back(SyncEv{&s, pc(), allKs(), !l.block, std::nullopt, T.next_seq++});
+      if (const LoopCtx &l = loops[i]; l.bi.any) {
+        T.syncs.push_back(SyncEv{&s, pc(), allKs(), !l.bi.block, std::nullopt, T.next_seq++});
         break;
       }
     rets.back() = orOpt(rets.back(), pc());
@@ -761,9 +758,9 @@ void Exec::stmt(const Stmt &s) {
   case Stmt::Kind::Continue:
     if (loops.empty()) break;
     if (s.kind == Stmt::Kind::Break) {
-      if (loops.back().block || loops.back().any)
+      if (loops.back().bi.any)
         T.syncs.push_back(
-            SyncEv{&s, pc(), allKs(), !loops.back().block, std::nullopt, T.next_seq++});
+            SyncEv{&s, pc(), allKs(), !loops.back().bi.block, std::nullopt, T.next_seq++});
       loops.back().brk = orOpt(loops.back().brk, pc());
     } else {
       loops.back().cont = orOpt(loops.back().cont, pc());
@@ -968,7 +965,7 @@ void Exec::loop(const Stmt &s) {
   z3::expr enter = s.loop == model::LoopKind::Do ? (k == c.bv_val(0, 64) || condK) : condK;
   pc_ = pc0 && inIter && enter;
   for (auto &sd : side) T.side.push_back(z3::implies(pc(), sd));
-  if (bi.block || bi.any) {
+  if (bi.any) {
     // a loop with barriers must have a uniform condition: checked like a barrier, at
     // the same iteration k for both threads (independently of the shared trip count)
     std::vector<z3::expr> ks = allKs();
@@ -976,21 +973,20 @@ void Exec::loop(const Stmt &s) {
     T.syncs.push_back(SyncEv{&s, pc0 && enter, ks, !bi.block, std::nullopt, T.next_seq++});
   }
 
-  LB lbB0 = lbB, lbW0 = lbW, lbP0 = lbP;
-  int markerB = kStartBase - 3 * id, markerW = kStartBase - 3 * id - 1,
-      markerP = kStartBase - 3 * id - 2;
-  if (bi.block) lbB = {Cand{c.bool_val(true), markerB, {}}};
-  if (bi.any) lbW = {Cand{c.bool_val(true), markerW, {}}};
-  if (bi.part) lbP = {Cand{c.bool_val(true), markerP, {}}};
+  // per kind of barrier the body has: a placeholder for "the start of iteration k"
+  Phases lb0 = lb;
+  auto marker = [&](int p) { return kStartBase - kPhaseKinds * id - p; };
+  for (int p = 0; p < kPhaseKinds; ++p)
+    if (bi.ends(p)) lb[p] = {Cand{c.bool_val(true), marker(p), {}}};
   size_t firstAccess = T.accesses.size();
   size_t firstTripFact = tripFacts.size();
-  loops.push_back(LoopCtx{k, bi.block, bi.any, bi.part, label, std::nullopt, std::nullopt});
+  loops.push_back(LoopCtx{k, bi, label, std::nullopt, std::nullopt});
   block(s.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   block(s.step);
   std::optional<z3::expr> brk = loops.back().brk;
   loops.pop_back();
-  if (bi.block || bi.any || bi.part) {
+  if (bi.part) {
     // The exit conditions of the barrier loops inside (each guarded by its path
     // condition) hold at every iteration, not only at k: the fix-ups below look at
     // iterations k-1 and N-1, where the inner trip counts are pinned down only if stated.
@@ -1019,14 +1015,12 @@ void Exec::loop(const Stmt &s) {
     for (const Cand &x : prev) r.push_back(Cand{x.cond && !first, x.barrier, x.ks});
     return r;
   };
-  LB endB = lbB, endW = lbW, endP = lbP;
-  LB startB = bi.block ? startOf(endB, lbB0, markerB) : lbB0;
-  LB startW = bi.any ? startOf(endW, lbW0, markerW) : lbW0;
-  LB startP = bi.part ? startOf(endP, lbP0, markerP) : lbP0;
-  for (size_t i = firstAccess; i < T.accesses.size(); ++i) {
-    if (bi.block) T.accesses[i].lbB = expandLB(T.accesses[i].lbB, markerB, startB);
-    if (bi.any) T.accesses[i].lbW = expandLB(T.accesses[i].lbW, markerW, startW);
-    if (bi.part) T.accesses[i].lbP = expandLB(T.accesses[i].lbP, markerP, startP);
+  Phases end = lb, start = lb0;
+  for (int p = 0; p < kPhaseKinds; ++p) {
+    if (!bi.ends(p)) continue;
+    start[p] = startOf(end[p], lb0[p], marker(p));
+    for (size_t i = firstAccess; i < T.accesses.size(); ++i)
+      T.accesses[i].lb[p] = expandLB(T.accesses[i].lb[p], marker(p), start[p]);
   }
 
   // after the loop: iteration N's state, the exit condition
@@ -1056,7 +1050,7 @@ void Exec::loop(const Stmt &s) {
   // The exit condition constrains the trip count N; it is not a path condition: every
   // thread that reaches the loop reaches the code after it (when the loop terminates).
   pc_ = pc0;
-  if (bi.block || bi.any || bi.part) tripFacts.push_back(T.side.size());
+  if (bi.part) tripFacts.push_back(T.side.size());
   T.side.push_back(z3::implies(pc0, exitOk));
   for (auto &sd : exitSide) T.side.push_back(z3::implies(pc0, sd));
 
@@ -1069,9 +1063,7 @@ void Exec::loop(const Stmt &s) {
     for (const Cand &x : full) r.push_back(Cand{x.cond && !zero, x.barrier, x.ks});
     return r;
   };
-  lbB = bi.block ? after(endB, startB, lbB0, markerB) : lbB0;
-  lbW = bi.any ? after(endW, startW, lbW0, markerW) : lbW0;
-  lbP = bi.part ? after(endP, startP, lbP0, markerP) : lbP0;
+  for (int p = 0; p < kPhaseKinds; ++p) lb[p] = bi.ends(p) ? after(end[p], start[p], lb0[p], marker(p)) : lb0[p];
 }
 
 // --- queries ---------------------------------------------------------------------
@@ -1351,7 +1343,7 @@ z3::expr Checker::maskOrdered(const AccessEv &a, const AccessEv &b) {
     const SyncEv &s1 = T1->syncs[i], &s2 = T2->syncs[i];
     if (s1.s != s2.s || !s1.warp || !s1.mask || !s2.mask || s1.s->kind != Stmt::Kind::Barrier ||
         isFullMask(*s1.s))
-      continue;  // full-mask and block barriers: the phases (lbW, lbB) order those
+      continue;  // full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those
     bool between = (a.seq < s1.seq && s1.seq < b.seq) || (b.seq < s1.seq && s1.seq < a.seq);
     if (!between) continue;
     z3::expr e = s1.pc && s2.pc && in(*s1.mask, *T1) && in(*s1.mask, *T2) &&
@@ -1409,7 +1401,7 @@ std::optional<z3::expr> Checker::barrierLanes(int id) {
   return r;
 }
 
-// Cross-iteration ordering by the last barrier instances of any mask (lbP). Let x be the
+// Cross-iteration ordering by the last barrier instances of any mask (kAnyPhase). Let x be the
 // last instance thread 1 passed before a, y thread 2's before b, x != y, and both threads
 // in both threads' masks at x's and at y's static barrier (masks invariant, so at every
 // instance). The divergence check (no finding, or races are not asked) then makes thread 2
@@ -1422,11 +1414,11 @@ std::optional<z3::expr> Checker::barrierLanes(int id) {
 z3::expr Checker::partOrdered(const AccessEv &a, const AccessEv &b) {
   z3::expr_vector ors(E.c);
   auto known = [](const Cand &x) { return x.barrier >= 0 || x.barrier == kEntry; };
-  for (const Cand &x : a.lbP) {
+  for (const Cand &x : a.lb[kAnyPhase]) {
     if (!known(x)) continue;
     std::optional<z3::expr> lx = barrierLanes(x.barrier);
     if (!lx) continue;
-    for (const Cand &y : b.lbP) {
+    for (const Cand &y : b.lb[kAnyPhase]) {
       if (!known(y)) continue;
       std::optional<z3::expr> ly = barrierLanes(y.barrier);
       if (!ly) continue;
@@ -1470,8 +1462,10 @@ void Checker::races() {
       if (sa.count <= 1 && sb.count <= 1) overlap = ia == ib;
       z3::expr both = a.pc && b.pc && overlap;
       z3::expr warpOrdered =
-          sameWarp() && (!samePhase(E.c, a.lbW, b.lbW) || maskOrdered(a, b) || partOrdered(a, b));
-      z3::expr intra = sameBlock() && distinctThreads() && samePhase(E.c, a.lbB, b.lbB) &&
+          sameWarp() && (!samePhase(E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) || maskOrdered(a, b) ||
+                         partOrdered(a, b));
+      z3::expr intra = sameBlock() && distinctThreads() &&
+                       samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
                        !warpOrdered;
       pairs[sa.array].push_back(Pair{i, j, both, intra});
     }
