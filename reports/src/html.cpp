@@ -126,6 +126,9 @@ void kernel_section(std::ostringstream& os, SourceCache& sources, const analysis
        << esc(location(u.range)) << "</p>";
   if (!k.unknown_query.empty())
     os << "<p>Solver gave no answer for: " << esc(k.unknown_query) << "</p>";
+  for (const auto& u : k.unreachable)
+    os << "<p>Reached by no thread under the assumptions: <code>" << esc(u.text) << "</code> at "
+       << esc(location(u.range)) << "</p>";
   if (!k.diagnostics.empty()) {
     os << "<pre>";
     for (const auto& d : k.diagnostics)

@@ -88,6 +88,12 @@ Value kernel_json(const analysis::KernelResult& k) {
   if (!diagnostics.empty()) o["diagnostics"] = std::move(diagnostics);
   if (!k.unknown_query.empty()) o["unknown_query"] = k.unknown_query;
   if (!phases.empty()) o["phases"] = std::move(phases);
+  if (!k.unreachable.empty()) {
+    Array unreachable;
+    for (const auto& u : k.unreachable)
+      unreachable.push_back(range_fields(Object{{"kind", u.kind}, {"text", u.text}}, u.range));
+    o["unreachable"] = std::move(unreachable);
+  }
   return o;
 }
 

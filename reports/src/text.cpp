@@ -64,6 +64,11 @@ class TextWriter {
         if (k.diagnostics.empty()) diagnostic(k.range, style_.error(), who + " could not be analysed");
         break;
     }
+    // a verdict says nothing about code no thread runs: show it
+    for (const auto& u : k.unreachable)
+      diagnostic(u.range, style_.note(),
+                 (u.kind == "barrier" ? "" : u.kind + " ") + u.text + " in " + who +
+                     " is reached by no thread under the launch and the assumptions");
   }
 
   std::string str() const { return os_.str(); }

@@ -163,3 +163,70 @@ TEST(KverifyCli, PreludeDirectoryCanBeOverridden) {
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.err, "/no/such/prelude")) << r.err;
 }
+
+// --- premises: what must be refused before anything is proved ---------------------------
+
+TEST(KverifyCliPremises, LaunchOutsideCudaLimitsIsAUsageError) {
+  for (const char *dims : {"--block-dim=2048", "--block-dim=64,64", "--block-dim=1,1,65",
+                           "--grid-dim=1,65536", "--blockDim=[64,64]"}) {
+    CliRun r = kverify(std::string(dims) + " premises/any_kernel.cu");
+    EXPECT_EQ(r.status, 2) << dims;
+    EXPECT_TRUE(has(r.err, "launch outside CUDA's limits")) << dims << ": " << r.err;
+    EXPECT_FALSE(has(r.out, "verified")) << dims;
+  }
+  CliRun ok = kverify("--block-dim=1024 --grid-dim=2147483647,65535,65535 premises/any_kernel.cu");
+  EXPECT_NE(ok.status, 2) << ok.err;
+}
+
+TEST(KverifyCliPremises, LaunchOutsideLimitsInACommentIsAnError) {
+  CliRun r = kverify("premises/amp_tile_64x64.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "a block of 4096 threads")) << r.out;
+  EXPECT_FALSE(has(r.out, "verified"));
+}
+
+TEST(KverifyCliPremises, ContradictoryAssumptionsAreAnErrorNamingThem) {
+  CliRun r = kverify("--block-dim=64 --assume='n > 5 && n < 3' premises/any_kernel.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "no launch satisfies the assumptions")) << r.out;
+  EXPECT_TRUE(has(r.out, "n > 5 && n < 3")) << r.out;
+  EXPECT_FALSE(has(r.out, "verified"));
+  // two assumptions that only contradict together: the core names both
+  CliRun two = kverify("--block-dim=64 --assume='n > 5' --assume='n < 3' --assume='n != 7' "
+                       "premises/any_kernel.cu");
+  EXPECT_EQ(two.status, 2);
+  EXPECT_TRUE(has(two.out, "'n > 5'") && has(two.out, "'n < 3'")) << two.out;
+  EXPECT_FALSE(has(two.out, "n != 7")) << "not part of the contradiction: " << two.out;
+  // an assumption against the launch itself
+  CliRun dim = kverify("--block-dim=64 --assume='blockDim.x == 128' premises/any_kernel.cu");
+  EXPECT_EQ(dim.status, 2) << dim.out;
+}
+
+TEST(KverifyCliPremises, ContradictoryKvAssumeInTheKernelIsAnError) {
+  CliRun r = kverify("premises/contradictory_kv_assume.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "the assumption at 5:")) << r.out;
+  EXPECT_TRUE(has(r.out, "the assumption at 6:")) << r.out;
+}
+
+TEST(KverifyCliPremises, UnknownNameInAssumeExitsTwo) {
+  CliRun r = kverify("--block-dim=64 --assume='m > 1' premises/any_kernel.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "unknown name 'm'")) << r.out;
+}
+
+TEST(KverifyCliPremises, WriteToConstantMemoryIsAnError) {
+  CliRun r = kverify("premises/constant_write.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "write to __constant__ memory 'table'")) << r.out;
+  EXPECT_FALSE(has(r.out, "verified"));
+}
+
+TEST(KverifyCliPremises, CodeNoThreadReachesIsReported) {
+  CliRun r = kverify("premises/unreachable_access.cu");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "is reached by no thread")) << r.out;
+  EXPECT_TRUE(has(r.out, ":8:")) << r.out;  // out[...] = s[0] under n > 10
+  CliRun j = kverify("--format=json premises/unreachable_access.cu");
+  EXPECT_TRUE(has(j.out, "\"unreachable\"")) << j.out;
+}

@@ -34,6 +34,10 @@ struct Options {
 // Returns false on a malformed value.
 bool parseDims(const std::string &text, std::array<std::optional<uint64_t>, 3> &dims);
 
+// CUDA's launch limits: block x, y <= 1024, z <= 64, x*y*z <= 1024; grid x < 2^31,
+// y, z <= 65535; no dimension 0. The first limit the fixed dimensions break, named, or "".
+std::string launchLimitError(const Options &options);
+
 // Applies a `// kverify:` option string (the same flags as the CLI) on top of `base`.
 // Unknown flags are reported in `error` (and return false).
 bool applyOptionString(const std::string &text, Options &base, std::string &error);

@@ -64,21 +64,36 @@ struct AccessEv {
   int seq;  // position in the thread's trace (accesses and syncs)
 };
 
-struct SyncEv {  // a barrier, or a break/return inside a barrier loop
+// The threads' position in one enclosing loop: `reach` the loop, and are `in` iteration k.
+struct Frame {
+  z3::expr reach, in;
+};
+
+// A barrier, a break/return inside a barrier loop, or the condition of a barrier loop.
+// Divergence: two threads that both satisfy `guard`, at the same iterations `ks`, and are
+// in those iterations of every enclosing loop both reach, disagree on `pc`.
+struct SyncEv {
   const Stmt *s;
   z3::expr pc;
-  std::vector<z3::expr> ks;  // all enclosing loops
+  std::vector<z3::expr> ks;  // all enclosing loops (and a loop's own counter)
   bool warp;
   std::optional<z3::expr> mask;
   int seq;
+  z3::expr guard;
+  std::vector<Frame> frames;  // all enclosing loops
 };
 
 struct Thread {
   int t;
+  // Trip counts of block-barrier loops shared by the block (race mode: only sound once the
+  // divergence check has shown the loops uniform), or each thread's own (divergence mode).
+  bool shared_trips = false;
   std::vector<z3::expr> tid, bid;  // u32 x,y,z
   std::vector<AccessEv> accesses;
   std::vector<SyncEv> syncs;
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
+  // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry
+  std::vector<std::pair<std::string, z3::expr>> premises;
   // Trace order: the program order of two events a thread executes at the same iterations
   // of the loops both are in (the body of a loop is executed symbolically once).
   int next_seq = 0;
@@ -316,7 +331,7 @@ private:
   std::optional<z3::expr> pc_;
   Phases lb;
   struct LoopCtx {
-    z3::expr k;
+    z3::expr k, N, reach;
     BarrierInfo bi;
     std::string label;
     std::optional<z3::expr> brk, cont;
@@ -330,10 +345,24 @@ private:
   void block(const std::vector<Stmt> &body);
   void stmt(const Stmt &s);
   void loop(const Stmt &s);
+  z3::expr tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer);
   std::vector<z3::expr> phaseKs(int kind) const;
   std::vector<z3::expr> allKs() const;
+  std::vector<Frame> frames() const;
+  void sync(const Stmt &s, const z3::expr &pc, bool warp, std::optional<z3::expr> mask = {},
+            std::optional<z3::expr> guard = {}, std::vector<z3::expr> ks = {});
+  // No undefined behaviour where the current path condition holds (or, while `capture`
+  // is set, a fact the caller guards itself).
+  std::vector<z3::expr> *capture = nullptr;
+  void ub(const z3::expr &ok) {
+    if (capture) capture->push_back(ok);
+    else T.side.push_back(z3::implies(pc(), ok));
+  }
+  // `e` evaluated under the extra path condition `cond` (its UB side conditions hold there)
+  z3::expr evalUnder(const Expr &e, const z3::expr &cond, bool as_bool);
 
 public:
+  z3::expr evalAtEntry(const Expr &e);
   z3::expr eval(const Expr &e);
   z3::expr boolOf(const Expr &e);
   z3::expr fresh(const Type &t, const std::string &name);
@@ -358,18 +387,21 @@ public:
     else if (!z3::eq(it->second, pc)) it->second = it->second || pc;
   }
   std::vector<std::string> assumptions;
+  std::vector<ExprPtr> assume_exprs;  // O.assumes, parsed
   std::string error;
 
   Encoder(const Kernel &K, const Options &O) : K(K), O(O) {}
 
   z3::sort bv(unsigned w) { return c.bv_sort(w); }
   z3::expr u32(uint64_t v) { return c.bv_val(static_cast<uint64_t>(v), 32); }
+  std::vector<z3::expr> created;  // every fresh constant, in order (see Exec::loop)
   z3::expr freshConst(const std::string &name, z3::sort s) {
-    return c.constant((name + "!" + std::to_string(fresh_id++)).c_str(), s);
+    created.push_back(c.constant((name + "!" + std::to_string(fresh_id++)).c_str(), s));
+    return created.back();
   }
 
   void setup();
-  Thread makeThread(int t);
+  Thread makeThread(int t, bool shared_trips);
   int barrierId(const Stmt *s) {
     auto it = barrier_ids.find(s);
     if (it != barrier_ids.end()) return it->second;
@@ -403,6 +435,11 @@ void Encoder::setup() {
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
   assumptions.push_back("loop induction variables do not wrap around");
 
+  for (const std::string &a : O.assumes) {
+    std::string err;
+    if (ExprPtr e = parseAssumption(a, K, err)) assume_exprs.push_back(e);
+    else error = "--assume='" + a + "': " + err;
+  }
   for (const model::Param &p : K.params) {
     if (p.array) continue;
     z3::sort s = p.type.kind == Type::Kind::Bool ? c.bool_sort()
@@ -411,9 +448,10 @@ void Encoder::setup() {
   }
 }
 
-Thread Encoder::makeThread(int t) {
+Thread Encoder::makeThread(int t, bool shared_trips) {
   Thread T;
   T.t = t;
+  T.shared_trips = shared_trips;
   const char *dn[] = {"x", "y", "z"};
   for (int d = 0; d < 3; ++d) {
     T.tid.push_back(c.bv_const(("t" + std::to_string(t) + ".threadIdx." + dn[d]).c_str(), 32));
@@ -423,15 +461,10 @@ Thread Encoder::makeThread(int t) {
   }
   Exec X(*this, T);
   X.run(K);
-  // --assume expressions, evaluated for this thread
-  for (const std::string &a : O.assumes) {
-    std::string err;
-    ExprPtr e = parseAssumption(a, K, err);
-    if (!e) {
-      error = "--assume='" + a + "': " + err;
-      continue;
-    }
-    T.side.push_back(X.boolOf(*e));
+  // --assume expressions, evaluated for this thread (parsed and checked in setup)
+  for (size_t i = 0; i < assume_exprs.size(); ++i) {
+    T.side.push_back(X.evalAtEntry(*assume_exprs[i]));
+    T.premises.emplace_back("--assume='" + O.assumes[i] + "'", T.side.back());
   }
   return T;
 }
@@ -523,12 +556,13 @@ z3::expr Exec::eval(const Expr &e) {
     if (a.type.kind != Type::Kind::Int || !isInt) return fresh(ty, "val");
     z3::expr v = resize(eval(a), ty.bits, a.type.is_signed);
     if (e.unary_op == UnaryOp::BitNot) return ~v;
-    if (ty.is_signed) T.side.push_back(z3::implies(pc(), z3::bvneg_no_overflow(v)));
+    if (ty.is_signed) ub(z3::bvneg_no_overflow(v));
     return -v;
   }
   case Expr::Kind::Select: {
+    // only the chosen arm is evaluated: its UB side conditions hold only when chosen
     z3::expr cnd = boolOf(*e.args[0]);
-    z3::expr a = eval(*e.args[1]), b = eval(*e.args[2]);
+    z3::expr a = evalUnder(*e.args[1], cnd, false), b = evalUnder(*e.args[2], !cnd, false);
     if (a.is_bool() != b.is_bool() ||
         (!a.is_bool() && a.get_sort().bv_size() != b.get_sort().bv_size()))
       return fresh(ty, "val");
@@ -547,8 +581,15 @@ z3::expr Exec::eval(const Expr &e) {
   case Expr::Kind::Binary: {
     BinaryOp op = e.binary_op;
     const Expr &A = *e.args[0], &B = *e.args[1];
-    if (op == BinaryOp::LAnd) return boolOf(A) && boolOf(B);
-    if (op == BinaryOp::LOr) return boolOf(A) || boolOf(B);
+    // short-circuit: B is evaluated only when A does not decide
+    if (op == BinaryOp::LAnd) {
+      z3::expr a = boolOf(A);
+      return a && evalUnder(B, a, true);
+    }
+    if (op == BinaryOp::LOr) {
+      z3::expr a = boolOf(A);
+      return a || evalUnder(B, !a, true);
+    }
     bool cmp = op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt ||
                op == BinaryOp::Ge || op == BinaryOp::Eq || op == BinaryOp::Ne;
     if (cmp) {
@@ -582,7 +623,7 @@ z3::expr Exec::eval(const Expr &e) {
     a = resize(a, w, A.type.is_signed);
     b = resize(b, w, B.type.is_signed);
     bool sg = ty.is_signed;
-    auto side = [&](const z3::expr &ok) { T.side.push_back(z3::implies(pc(), ok)); };
+    auto side = [&](const z3::expr &ok) { ub(ok); };
     switch (op) {
     case BinaryOp::Add: {
       z3::expr r = a + b;
@@ -617,6 +658,19 @@ z3::expr Exec::eval(const Expr &e) {
   return fresh(ty, "val");
 }
 
+z3::expr Exec::evalAtEntry(const Expr &e) {
+  pc_ = E.c.bool_val(true);
+  return boolOf(e);
+}
+
+z3::expr Exec::evalUnder(const Expr &e, const z3::expr &cond, bool as_bool) {
+  z3::expr saved = pc();
+  pc_ = saved && cond;
+  z3::expr v = as_bool ? boolOf(e) : eval(e);
+  pc_ = saved;
+  return v;
+}
+
 // --- statements ------------------------------------------------------------------
 
 // The counters of the enclosing loops with barriers of this kind: what tells a barrier's
@@ -631,6 +685,17 @@ std::vector<z3::expr> Exec::allKs() const {
   std::vector<z3::expr> ks;
   for (const LoopCtx &l : loops) ks.push_back(l.k);
   return ks;
+}
+std::vector<Frame> Exec::frames() const {
+  std::vector<Frame> fs;
+  for (const LoopCtx &l : loops) fs.push_back(Frame{l.reach, z3::ult(l.k, l.N)});
+  return fs;
+}
+void Exec::sync(const Stmt &s, const z3::expr &pc, bool warp, std::optional<z3::expr> mask,
+                std::optional<z3::expr> guard, std::vector<z3::expr> ks) {
+  if (ks.empty()) ks = allKs();
+  T.syncs.push_back(SyncEv{&s, pc, std::move(ks), warp, std::move(mask), T.next_seq++,
+                           guard ? *guard : E.c.bool_val(true), frames()});
 }
 
 void Exec::run(const Kernel &k) {
@@ -675,7 +740,7 @@ void Exec::stmt(const Stmt &s) {
     std::optional<z3::expr> mask;
     if (warp && s.mask) mask = resize(eval(*s.mask), 32, false);
     if (s.cond) eval(*s.cond);
-    T.syncs.push_back(SyncEv{&s, pc(), allKs(), warp, mask, T.next_seq++});
+    sync(s, pc(), warp, mask);
     int id = E.barrierId(&s);
     const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(s), true};
     for (int p = 0; p < kPhaseKinds; ++p)
@@ -743,12 +808,13 @@ void Exec::stmt(const Stmt &s) {
   }
   case Stmt::Kind::Assume:
     T.side.push_back(z3::implies(pc(), boolOf(*s.cond)));
+    if (loops.empty()) T.premises.emplace_back("the assumption at " + loc(s.range), T.side.back());
     break;
   case Stmt::Kind::Return:
     // A return leaves only its inlined region: the loops around the call go on.
     for (size_t i = ret_loop_depth.back(); i < loops.size(); ++i)
       if (const LoopCtx &l = loops[i]; l.bi.any) {
-        T.syncs.push_back(SyncEv{&s, pc(), allKs(), !l.bi.block, std::nullopt, T.next_seq++});
+        sync(s, pc(), !l.bi.block);
         break;
       }
     rets.back() = orOpt(rets.back(), pc());
@@ -758,9 +824,7 @@ void Exec::stmt(const Stmt &s) {
   case Stmt::Kind::Continue:
     if (loops.empty()) break;
     if (s.kind == Stmt::Kind::Break) {
-      if (loops.back().bi.any)
-        T.syncs.push_back(
-            SyncEv{&s, pc(), allKs(), !loops.back().bi.block, std::nullopt, T.next_seq++});
+      if (loops.back().bi.any) sync(s, pc(), !loops.back().bi.block);
       loops.back().brk = orOpt(loops.back().brk, pc());
     } else {
       loops.back().cont = orOpt(loops.back().cont, pc());
@@ -808,6 +872,35 @@ static LB substLB(const LB &lb, const z3::expr &from, const z3::expr &to) {
   return r;
 }
 
+static z3::expr conj(z3::context &c, const std::vector<z3::expr> &es) {
+  z3::expr_vector v(c);
+  for (const z3::expr &e : es) v.push_back(e);
+  return z3::mk_and(v);
+}
+
+// Locals an expression reads.
+static void readLocals(const Expr &e, std::set<unsigned> &out) {
+  if (e.kind == Expr::Kind::Local) out.insert(e.id);
+  for (auto &a : e.args) readLocals(*a, out);
+}
+
+// The trip count N of loop `s` for this thread (a function of the outer iterations).
+z3::expr Exec::tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer) {
+  z3::context &c = E.c;
+  z3::sort_vector dom(c);
+  z3::expr_vector args(c);
+  if (shared) {  // per block: a function of the block index too
+    for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32)), args.push_back(T.bid[d]);
+  }
+  for (auto &o : outer) dom.push_back(E.bv(64)), args.push_back(o);
+  std::string name = shared ? "N.L" + std::to_string(id)
+                            : "t" + std::to_string(T.t) + ".L" + std::to_string(id) + ".N";
+  if (!shared) return c.function(name.c_str(), dom, E.bv(64))(args);
+  auto it = E.shared_trip.find(&s);
+  if (it == E.shared_trip.end()) it = E.shared_trip.emplace(&s, c.function(name.c_str(), dom, E.bv(64))).first;
+  return it->second(args);
+}
+
 void Exec::loop(const Stmt &s) {
   z3::context &c = E.c;
   int id = loop_counter++;
@@ -820,6 +913,8 @@ void Exec::loop(const Stmt &s) {
   std::map<unsigned, int> mods;
   assignedLocals(s.body, mods);
   assignedLocals(s.step, mods);
+  std::set<unsigned> induction;  // the locals the condition reads
+  if (s.cond) readLocals(*s.cond, induction);
   bool body_cont = hasKind(s.body, Stmt::Kind::Continue, false);
   bool has_break = hasKind(s.body, Stmt::Kind::Break, false) ||
                    hasKind(s.body, Stmt::Kind::Return, true);
@@ -843,31 +938,10 @@ void Exec::loop(const Stmt &s) {
 
   z3::expr k = E.freshConst(tag + ".k", E.bv(64));
   std::vector<z3::expr> outer = allKs();
-  // trip count N: for loops with block barriers shared by the threads of a block (all
-  // threads run the same iterations once the loop condition is uniform, which the
-  // divergence check establishes: see the loop-condition event below); else per thread.
-  z3::expr N = k;
-  if (bi.block && !has_break) {
-    auto it = E.shared_trip.find(&s);
-    if (it == E.shared_trip.end()) {
-      z3::sort_vector dom(c);
-      for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32));
-      for (size_t i = 0; i < outer.size(); ++i) dom.push_back(E.bv(64));
-      z3::func_decl f = c.function(("N.L" + std::to_string(id)).c_str(), dom, E.bv(64));
-      it = E.shared_trip.emplace(&s, f).first;
-    }
-    z3::expr_vector args(c);
-    for (int d = 0; d < 3; ++d) args.push_back(T.bid[d]);
-    for (auto &o : outer) args.push_back(o);
-    N = it->second(args);
-  } else {
-    z3::sort_vector dom(c);
-    for (size_t i = 0; i < outer.size(); ++i) dom.push_back(E.bv(64));
-    z3::func_decl f = c.function((tag + ".N").c_str(), dom, E.bv(64));
-    z3::expr_vector args(c);
-    for (auto &o : outer) args.push_back(o);
-    N = f(args);
-  }
+  // Trip count N (iterations started). Shared by a block only in race mode, for loops with
+  // block barriers and no jumps out: the divergence check (in divergence mode, with each
+  // thread's own N) has shown the loop condition uniform by then.
+  z3::expr N = tripCount(s, id, T.shared_trips && bi.block && !has_break, outer);
 
   // the state at the start of iteration j (j = k for the body, j = N at the exit)
   auto env0 = env;
@@ -896,6 +970,9 @@ void Exec::loop(const Stmt &s) {
         z3::expr x0 = it0->second;
         z3::expr kw = resize(j, w, false);
         z3::expr v = x0;
+        // Signed updates cannot overflow (UB); unsigned ones may wrap, except the loop's
+        // induction variables (the locals its condition reads): the stated assumption.
+        bool sg = cf.op_type.is_signed, nowrap = sg || induction.count(lid);
         if (cf.op == ClosedForm::Swap) {
           // odd iterations see the other local's start value
           z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
@@ -903,28 +980,29 @@ void Exec::loop(const Stmt &s) {
         } else if (cf.op == ClosedForm::Flip) {
           z3::expr c0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
           z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
-          if (cf.op_type.is_signed)
+          if (sg)
             side.push_back(z3::implies(odd, z3::bvsub_no_overflow(c0, x0) &&
                                                 z3::bvsub_no_underflow(c0, x0, true)));
           v = z3::ite(odd, c0 - x0, x0);
         } else if (cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub) {
           z3::expr st0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
           z3::expr prod = kw * st0;
-          bool sg = cf.op_type.is_signed;
-          // the counter does not wrap (signed: UB; unsigned: stated assumption)
-          if (w < 64) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << (sg ? w - 1 : w), 64)));
-          else if (sg) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << 63, 64)));
-          side.push_back(z3::bvmul_no_overflow(kw, st0, sg));
-          if (sg) side.push_back(z3::bvmul_no_underflow(kw, st0));
+          if (nowrap) {
+            if (w < 64) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << (sg ? w - 1 : w), 64)));
+            else if (sg) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << 63, 64)));
+            side.push_back(z3::bvmul_no_overflow(kw, st0, sg));
+            if (sg) side.push_back(z3::bvmul_no_underflow(kw, st0));
+          }
           if (cf.op == ClosedForm::Add) {
-            side.push_back(z3::bvadd_no_overflow(x0, prod, sg));
+            if (nowrap) side.push_back(z3::bvadd_no_overflow(x0, prod, sg));
             if (sg) side.push_back(z3::bvadd_no_underflow(x0, prod));
             v = x0 + prod;
           } else {
-            side.push_back(z3::bvsub_no_underflow(x0, prod, sg));
+            if (nowrap) side.push_back(z3::bvsub_no_underflow(x0, prod, sg));
             if (sg) side.push_back(z3::bvsub_no_overflow(x0, prod));
             v = x0 - prod;
           }
+          // unsigned and allowed to wrap: k*c in w bits is exactly what the updates give
         } else if (cf.shift != 0) {
           z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
                                    j * c.bv_val(static_cast<uint64_t>(cf.shift), 64));
@@ -932,7 +1010,7 @@ void Exec::loop(const Stmt &s) {
                                  : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w),
                                            amt64.extract(w - 1, 0));
           if (w == 64) amt = amt64;
-          if (cf.op == ClosedForm::Shl) side.push_back(z3::lshr(z3::shl(x0, amt), amt) == x0);
+          if (cf.op == ClosedForm::Shl && nowrap) side.push_back(z3::lshr(z3::shl(x0, amt), amt) == x0);
           v = cf.op == ClosedForm::Shl    ? z3::shl(x0, amt)
               : cf.op == ClosedForm::LShr ? z3::lshr(x0, amt)
                                           : z3::ashr(x0, amt);
@@ -956,21 +1034,33 @@ void Exec::loop(const Stmt &s) {
     }
     return st;
   };
+  // Whether iteration j starts (For/While: the condition; Do: always the first), with the
+  // side conditions of evaluating it there.
+  // `evaluated`: where the condition is evaluated at j for sure (signed operations in it
+  // do not overflow there).
+  auto enterAt = [&](const z3::expr &j, std::vector<z3::expr> &side, const z3::expr &evaluated) {
+    env = stateAt(j, side);
+    z3::expr saved = pc();
+    pc_ = evaluated;
+    capture = &side;
+    z3::expr cond = s.cond ? boolOf(*s.cond) : c.bool_val(true);
+    capture = nullptr;
+    pc_ = saved;
+    return s.loop == model::LoopKind::Do ? (j == c.bv_val(0, 64) || cond) : cond;
+  };
 
   // iteration k
   std::vector<z3::expr> side;
-  env = stateAt(k, side);
-  z3::expr condK = s.cond ? boolOf(*s.cond) : c.bool_val(true);
   z3::expr inIter = z3::ult(k, N);
-  z3::expr enter = s.loop == model::LoopKind::Do ? (k == c.bv_val(0, 64) || condK) : condK;
+  z3::expr enter = enterAt(k, side, pc0 && inIter);
   pc_ = pc0 && inIter && enter;
   for (auto &sd : side) T.side.push_back(z3::implies(pc(), sd));
   if (bi.any) {
-    // a loop with barriers must have a uniform condition: checked like a barrier, at
-    // the same iteration k for both threads (independently of the shared trip count)
+    // A loop with barriers must have a uniform condition: both threads evaluate it at
+    // iteration k (neither left before) and disagree. Checked with each thread's own N.
     std::vector<z3::expr> ks = allKs();
     ks.push_back(k);
-    T.syncs.push_back(SyncEv{&s, pc0 && enter, ks, !bi.block, std::nullopt, T.next_seq++});
+    sync(s, enter, !bi.block, std::nullopt, pc0 && z3::ule(k, N), ks);
   }
 
   // per kind of barrier the body has: a placeholder for "the start of iteration k"
@@ -980,12 +1070,17 @@ void Exec::loop(const Stmt &s) {
     if (bi.ends(p)) lb[p] = {Cand{c.bool_val(true), marker(p), {}}};
   size_t firstAccess = T.accesses.size();
   size_t firstTripFact = tripFacts.size();
-  loops.push_back(LoopCtx{k, bi, label, std::nullopt, std::nullopt});
+  size_t firstCreated = E.created.size();
+  std::optional<z3::expr> retBefore = rets.back();
+  rets.back().reset();
+  loops.push_back(LoopCtx{k, N, pc0, bi, label, std::nullopt, std::nullopt});
   block(s.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   block(s.step);
   std::optional<z3::expr> brk = loops.back().brk;
   loops.pop_back();
+  std::optional<z3::expr> ret = rets.back();
+  rets.back() = retBefore;
   if (bi.part) {
     // The exit conditions of the barrier loops inside (each guarded by its path
     // condition) hold at every iteration, not only at k: the fix-ups below look at
@@ -1023,39 +1118,67 @@ void Exec::loop(const Stmt &s) {
       T.accesses[i].lb[p] = expandLB(T.accesses[i].lb[p], marker(p), start[p]);
   }
 
-  // after the loop: iteration N's state, the exit condition
-  std::vector<z3::expr> exitSide;
-  env = stateAt(N, exitSide);
-  pc_ = pc0;
-  z3::expr exitOk = c.bool_val(true);
-  if (!brk && !has_break) {
-    z3::expr condN = s.cond ? boolOf(*s.cond) : c.bool_val(true);
-    exitOk = !condN;
-    if (s.loop == model::LoopKind::Do) exitOk = exitOk && z3::uge(N, c.bv_val(1, 64));
-    if (s.cond) {
-      // N is the first iteration whose condition fails: it held at N-1
-      auto envN = env;
-      std::vector<z3::expr> prevSide;
-      z3::expr Nm1 = N - c.bv_val(1, 64);
-      env = stateAt(Nm1, prevSide);
-      z3::expr condPrev = boolOf(*s.cond);
-      env = envN;
-      z3::expr first = s.loop == model::LoopKind::Do ? N == c.bv_val(1, 64) : N == c.bv_val(0, 64);
-      exitOk = exitOk && (first || condPrev);
-      for (auto &sd : prevSide) T.side.push_back(z3::implies(pc0 && !first, sd));
+  // A jump out of iteration j (break, or return), as a fact about one iteration: the
+  // values the body created (loads, inner counters) are those of that iteration, so they
+  // are renamed apart from the ones the body's events use at iteration k.
+  std::optional<z3::expr> jump = brk;
+  if (ret) jump = orOpt(jump, *ret);
+  auto jumpAt = [&](const z3::expr &j) {
+    z3::expr_vector from(c), to(c);
+    from.push_back(k);
+    to.push_back(j);
+    for (size_t i = firstCreated; i < E.created.size(); ++i) {
+      from.push_back(E.created[i]);
+      to.push_back(E.freshConst("jump", E.created[i].get_sort()));
     }
-  } else if (s.loop == model::LoopKind::Do) {
-    exitOk = z3::uge(N, c.bv_val(1, 64));
+    return jump->substitute(from, to);
+  };
+
+  // After the loop. N is the first iteration that does not start, unless a jump left
+  // iteration N-1: (N == 0 or iteration N-1 started) and (iteration N does not start, or
+  // a jump left N-1). Side conditions of evaluating the condition hold where it was.
+  z3::expr Nm1 = N - c.bv_val(1, 64);
+  std::vector<z3::expr> prevSide, lastSide;
+  z3::expr enterPrev = enterAt(Nm1, prevSide, pc0 && N != c.bv_val(0, 64));
+  z3::expr enterLast = enterAt(N, lastSide, c.bool_val(false));
+  z3::expr exitOk = (N == c.bv_val(0, 64) || (enterPrev && conj(c, prevSide))) &&
+                    ((!enterLast && conj(c, lastSide)) || (jump ? jumpAt(Nm1) : c.bool_val(false)));
+  // Threads that returned inside the loop do not reach the code after it. Which iteration
+  // they returned at is one value J shared by both threads (named alike in both): a thread
+  // that returned at J, and one that did not at J, differ there.
+  z3::expr pcAfter = pc0;
+  if (ret) {
+    z3::expr J = c.bv_const(("J.L" + std::to_string(id)).c_str(), 64);
+    z3::expr_vector from(c), to(c);
+    from.push_back(k);
+    to.push_back(J);
+    for (size_t i = firstCreated; i < E.created.size(); ++i) {
+      from.push_back(E.created[i]);
+      to.push_back(E.freshConst("ret", E.created[i].get_sort()));
+    }
+    z3::expr returned = z3::ult(J, N) && ret->substitute(from, to);
+    pcAfter = pc0 && !returned;
+    rets.back() = orOpt(rets.back(), pc0 && returned);
   }
-  // The exit condition constrains the trip count N; it is not a path condition: every
-  // thread that reaches the loop reaches the code after it (when the loop terminates).
-  pc_ = pc0;
   if (bi.part) tripFacts.push_back(T.side.size());
   T.side.push_back(z3::implies(pc0, exitOk));
-  for (auto &sd : exitSide) T.side.push_back(z3::implies(pc0, sd));
+  if (jump) {
+    // a jump leaves from the middle of an iteration: the updated locals are unknown
+    env = env0;
+    for (auto &[lid, n] : mods) {
+      (void)n;
+      for (const model::Local &l : E.K.locals)
+        if (l.id == lid) env.insert_or_assign(lid, fresh(l.type, l.name));
+    }
+  } else {
+    std::vector<z3::expr> exitSide;
+    env = stateAt(N, exitSide);
+    for (auto &sd : exitSide) T.side.push_back(z3::implies(pc0, sd));
+  }
+  pc_ = pcAfter;
 
   auto after = [&](const LB &end, const LB &start, const LB &before, int marker) {
-    if (brk || has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};
+    if (jump || has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};
     LB full = substLB(expandLB(end, marker, start), k, N - c.bv_val(1, 64));
     LB r;
     z3::expr zero = N == c.bv_val(0, 64);
@@ -1158,6 +1281,9 @@ private:
   z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
   std::optional<z3::expr> barrierLanes(int id);
   std::map<int, std::optional<z3::expr>> lanes_cache;
+  void useThreads(bool shared_trips);
+  bool premisesHold();
+  void unreachable();
   void divergence();
   void races();
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra);
@@ -1257,14 +1383,18 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
   return w;
 }
 
-void Checker::run() {
-  T1 = E.makeThread(1);
-  T2 = E.makeThread(2);
-  for (auto &b : E.base) launch.push_back(b);
-  {
+// The two symbolic threads every query is about, and their facts.
+void Checker::useThreads(bool shared_trips) {
+  T1 = E.makeThread(1, shared_trips);
+  T2 = E.makeThread(2, shared_trips);
+  lanes_cache.clear();
+  if (launch.empty()) {
+    for (auto &b : E.base) launch.push_back(b);
     std::set<unsigned> seen;
     for (auto &b : launch) symbols(b, seen, launchSymbols);
   }
+  side.clear();
+  sideSymbols.clear();
   for (auto *T : {&*T1, &*T2})
     for (auto &b : T->side) {
       side.push_back(b);
@@ -1272,17 +1402,90 @@ void Checker::run() {
       sideSymbols.emplace_back();
       symbols(b, seen, sideSymbols.back());
     }
+}
+
+// Divergence first, with each thread's own trip counts; races only once the barriers are
+// shown uniform, with the block's shared trip counts.
+void Checker::run() {
+  useThreads(false);
+  if (!premisesHold()) return;
   divergence();
+  unreachable();
   bool divergent = !R.findings.empty();
-  if (!divergent) races();
+  if (!divergent) {
+    useThreads(true);
+    races();
+  }
   bounds();
+}
+
+// The launch and the assumptions (--assume, KV_ASSUME) must be satisfiable together, else
+// every query is vacuously unsat: an error naming the contradicting ones, never `verified`.
+bool Checker::premisesHold() {
+  z3::solver s(E.c);
+  for (const z3::expr &b : launch) s.add(b);
+  z3::expr_vector lits(E.c);
+  std::vector<std::string> names;
+  for (const auto &[name, fact] : T1->premises) {
+    z3::expr lit = E.c.bool_const(("premise!" + std::to_string(names.size())).c_str());
+    s.add(z3::implies(lit, fact));
+    lits.push_back(lit);
+    names.push_back(name);
+  }
+  z3::check_result r = checkWithin(s, E.O.timeout_s, &lits);
+  if (r == z3::sat) return true;
+  if (r == z3::unknown) {
+    R.unknown_query = "satisfiability of the launch and the assumptions";
+    unknown = true;
+    return false;
+  }
+  std::string msg = "no launch satisfies the assumptions together with the launch configuration:";
+  z3::expr_vector core = s.unsat_core();
+  for (unsigned i = 0; i < core.size(); ++i)
+    for (unsigned j = 0; j < lits.size(); ++j)
+      if (z3::eq(core[i], lits[j])) msg += " " + names[j] + (i + 1 < core.size() ? ";" : "");
+  if (core.size() == 0) msg += " the launch configuration itself";
+  R.premise_error = msg + " (a proof under them would be vacuous)";
+  return false;
+}
+
+// Accesses and barriers no thread reaches under the assumptions: proofs about them are
+// vacuous, so the user sees them (a note; in JSON, "unreachable").
+void Checker::unreachable() {
+  z3::solver s(E.c);
+  for (const z3::expr &b : launch) s.add(b);
+  for (const z3::expr &b : T1->side) s.add(b);
+  std::set<const Stmt *> seen, reached;
+  std::vector<std::pair<const Stmt *, z3::expr>> events;
+  for (const AccessEv &a : T1->accesses) events.emplace_back(a.s, a.pc);
+  for (const SyncEv &b : T1->syncs)
+    if (b.s->kind == Stmt::Kind::Barrier) events.emplace_back(b.s, b.pc);
+  auto t0 = std::chrono::steady_clock::now();
+  for (auto &[st, pc] : events) {
+    double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (reached.count(st) || spent > E.O.timeout_s) continue;
+    z3::expr_vector a(E.c);
+    a.push_back(pc);
+    z3::check_result r = checkWithin(s, 0.5, &a);
+    seen.insert(st);
+    if (r != z3::unsat) reached.insert(st);
+  }
+  for (const Stmt *st : seen)
+    if (!reached.count(st)) R.unreachable.push_back(refOf(*st, E.K));
+  std::sort(R.unreachable.begin(), R.unreachable.end(), [](const AccessRef &a, const AccessRef &b) {
+    return std::tie(a.range.line, a.range.col) < std::tie(b.range.line, b.range.col);
+  });
 }
 
 void Checker::divergence() {
   for (size_t i = 0; i < T1->syncs.size(); ++i) {
     const SyncEv &a = T1->syncs[i], &b = T2->syncs[i];
-    z3::expr q = sameBlock() && distinctThreads() && (a.pc != b.pc);
+    z3::expr q = sameBlock() && distinctThreads() && a.guard && b.guard && (a.pc != b.pc);
     for (size_t j = 0; j < a.ks.size(); ++j) q = q && a.ks[j] == b.ks[j];
+    // The first disagreement: had the threads left an enclosing loop at different
+    // iterations, that loop's own event disagreed earlier.
+    for (size_t j = 0; j < a.frames.size() && j < b.frames.size(); ++j)
+      q = q && z3::implies(a.frames[j].reach && b.frames[j].reach, a.frames[j].in && b.frames[j].in);
     if (a.warp) {
       q = q && sameWarp();
       if (a.mask) {
@@ -1315,7 +1518,9 @@ void Checker::divergence() {
     f.witness = witness(*m, {}, {}, E.c.bv_val(0, 64), true);
     f.witness.index.clear();
     // validate: the two path conditions really differ at the model
-    f.witness.validated = m->eval(a.pc, true).is_true() != m->eval(b.pc, true).is_true();
+    f.witness.validated = m->eval(a.pc, true).is_true() != m->eval(b.pc, true).is_true() &&
+                          m->eval(a.guard && b.guard, true).is_true();
+    for (auto &sd : side) f.witness.validated = f.witness.validated && m->eval(sd, true).is_true();
     if (!f.witness.validated) {
       if (!unknown) R.unknown_query = "witness validation of divergence at " + loc(a.s->range);
       unknown = true;
@@ -1626,6 +1831,18 @@ bool Checker::outOfBounds(const AccessEv &a, const z3::expr &q) {
 
 }  // namespace
 
+// Writes to __constant__ memory: nvcc rejects them, so the kernel is in error.
+static void constantWrites(const Kernel &k, const std::vector<Stmt> &body,
+                           std::vector<model::Diagnostic> &out) {
+  for (const Stmt &s : body) {
+    if (s.kind == Stmt::Kind::Access && s.access != AccessKind::Read && s.array < k.arrays.size() &&
+        k.arrays[s.array].space == AddressSpace::Constant)
+      out.push_back({"error", "write to __constant__ memory '" + k.arrays[s.array].name +
+                                  "': constant memory is read-only in a kernel", s.range});
+    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) constantWrites(k, *b, out);
+  }
+}
+
 KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) {
   auto t0 = std::chrono::steady_clock::now();
   KernelResult R;
@@ -1634,7 +1851,10 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
   R.range = kernel.range;
   R.phases = barrierPhases(kernel);
   R.unsupported = kernel.unsupported;
-  if (!kernel.unsupported.empty()) {
+  constantWrites(kernel, kernel.body, R.diagnostics);
+  if (!R.diagnostics.empty()) {
+    R.verdict = Verdict::Error;
+  } else if (!kernel.unsupported.empty()) {
     R.verdict = Verdict::Unsupported;
   } else {
     try {
@@ -1644,11 +1864,11 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
       C.run();
       R.assumptions = E.assumptions;
       for (const std::string &a : options.assumes) R.assumptions.push_back("assumed: " + a);
-      if (!E.error.empty()) {
+      if (!E.error.empty() || !R.premise_error.empty()) {
         R.verdict = Verdict::Error;
         model::Diagnostic d;
         d.severity = "error";
-        d.message = E.error;
+        d.message = E.error.empty() ? R.premise_error : E.error;
         d.range = kernel.range;
         R.diagnostics.push_back(d);
       } else if (!R.findings.empty()) {

@@ -39,6 +39,26 @@ bool parseDims(const std::string &text, std::array<std::optional<uint64_t>, 3> &
   return false;
 }
 
+std::string launchLimitError(const Options &o) {
+  static const char *axis[] = {"x", "y", "z"};
+  static const uint64_t block_max[] = {1024, 1024, 64}, grid_max[] = {(1ull << 31) - 1, 65535, 65535};
+  uint64_t threads = 1;
+  for (int d = 0; d < 3; ++d) {
+    std::string b = std::string("blockDim.") + axis[d], g = std::string("gridDim.") + axis[d];
+    if (o.block_dim[d] && (*o.block_dim[d] == 0 || *o.block_dim[d] > block_max[d]))
+      return "launch outside CUDA's limits: " + b + " = " + std::to_string(*o.block_dim[d]) +
+             " (must be 1.." + std::to_string(block_max[d]) + ")";
+    if (o.grid_dim[d] && (*o.grid_dim[d] == 0 || *o.grid_dim[d] > grid_max[d]))
+      return "launch outside CUDA's limits: " + g + " = " + std::to_string(*o.grid_dim[d]) +
+             " (must be 1.." + std::to_string(grid_max[d]) + ")";
+    if (o.block_dim[d]) threads *= *o.block_dim[d];
+  }
+  if (threads > 1024)
+    return "launch outside CUDA's limits: a block of " + std::to_string(threads) +
+           " threads (blockDim.x * blockDim.y * blockDim.z must be at most 1024)";
+  return "";
+}
+
 // Splits a flag string like a shell would (quotes '...' and "..." group).
 static std::vector<std::string> splitArgs(const std::string &text) {
   std::vector<std::string> out;

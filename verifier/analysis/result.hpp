@@ -80,6 +80,8 @@ struct KernelResult {
   std::vector<std::string> assumptions;     // stated in the output, e.g. no aliasing
   std::vector<model::Unsupported> unsupported;
   std::string unknown_query;                // which query timed out / returned unknown
+  std::string premise_error;  // the launch and the assumptions contradict each other
+  std::vector<AccessRef> unreachable;  // accesses and barriers no thread reaches
   std::vector<model::Diagnostic> diagnostics;  // Error: clang's diagnostics
 };
 

@@ -90,7 +90,7 @@ z3::expr_vector valuesFrom(const z3::model &m, const z3::expr_vector &query) {
 // Z3's own "timeout" runs on a timer thread pool that can deadlock in the 4.8 releases
 // Debian ships (Z3Prover/z3#5371, #5990): a thread of ours interrupts the check instead,
 // repeating the interrupt until the check is over (one sent before it starts is lost).
-z3::check_result checkWithin(z3::solver &s, double seconds) {
+z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vector *assumptions) {
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
@@ -103,7 +103,7 @@ z3::check_result checkWithin(z3::solver &s, double seconds) {
   });
   z3::check_result r = z3::unknown;
   try {
-    r = s.check();
+    r = assumptions ? s.check(*assumptions) : s.check();
   } catch (const z3::exception &) {
     r = z3::unknown;  // interrupted, out of memory, or a tactic that gave up
   }

@@ -15,8 +15,10 @@ struct Decision {
   const char *how = "";            // which step decided (for --debug output)
 };
 
-// s.check() for at most `seconds` of wall time; unknown when interrupted.
-z3::check_result checkWithin(z3::solver &s, double seconds);
+// s.check() (under `assumptions`, if given) for at most `seconds` of wall time; unknown
+// when interrupted.
+z3::check_result checkWithin(z3::solver &s, double seconds,
+                             const z3::expr_vector *assumptions = nullptr);
 
 // `no_overflow` as in integerAbstraction. `name` only labels dumped queries
 // (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB).

@@ -130,6 +130,10 @@ int main(int argc, char **argv) {
   if (!dims(block_dim, "block-dim", base.block_dim) || !dims(block_dim_gv, "blockDim", base.block_dim) ||
       !dims(grid_dim, "grid-dim", base.grid_dim) || !dims(grid_dim_gv, "gridDim", base.grid_dim))
     return 2;
+  if (std::string limit = analysis::launchLimitError(base); !limit.empty()) {
+    llvm::errs() << "kverify: error: " << limit << "\n";
+    return 2;
+  }
   if (timeout <= 0) {
     llvm::errs() << "kverify: error: --timeout must be positive\n";
     return 2;
@@ -183,6 +187,7 @@ int main(int argc, char **argv) {
             analysis::Options opts = file_opts;
             std::string kerr = err;
             bool ok = file_ok && (k.options.empty() || analysis::applyOptionString(k.options, opts, kerr));
+            if (ok && !(kerr = analysis::launchLimitError(opts)).empty()) ok = false;
             analysis::KernelResult r;
             if (ok) {
               r = analysis::analyzeKernel(k, opts);
@@ -264,6 +269,8 @@ int main(int argc, char **argv) {
   }
   bool fails = false;
   for (const analysis::KernelResult &r : run.kernels) {
+    // an error (bad kverify: comment, contradictory premises) is a usage error
+    if (r.verdict == analysis::Verdict::Error) status = 2;
     std::string v = analysis::verdictName(r.verdict);
     if (failing.count(v) && !known.count(r.file + "\n" + r.name + "\n" + v)) fails = true;
   }
