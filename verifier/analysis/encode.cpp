@@ -1118,6 +1118,13 @@ void Exec::loop(const Stmt &s) {
       T.accesses[i].lb[p] = expandLB(T.accesses[i].lb[p], marker(p), start[p]);
   }
 
+  size_t endCreated = E.created.size();
+  auto renameApart = [&](z3::expr_vector &from, z3::expr_vector &to, const char *name) {
+    for (size_t i = firstCreated; i < endCreated; ++i) {
+      from.push_back(E.created[i]);
+      to.push_back(E.freshConst(name, E.created[i].get_sort()));
+    }
+  };
   // A jump out of iteration j (break, or return), as a fact about one iteration: the
   // values the body created (loads, inner counters) are those of that iteration, so they
   // are renamed apart from the ones the body's events use at iteration k.
@@ -1127,10 +1134,7 @@ void Exec::loop(const Stmt &s) {
     z3::expr_vector from(c), to(c);
     from.push_back(k);
     to.push_back(j);
-    for (size_t i = firstCreated; i < E.created.size(); ++i) {
-      from.push_back(E.created[i]);
-      to.push_back(E.freshConst("jump", E.created[i].get_sort()));
-    }
+    renameApart(from, to, "jump");
     return jump->substitute(from, to);
   };
 
@@ -1152,10 +1156,7 @@ void Exec::loop(const Stmt &s) {
     z3::expr_vector from(c), to(c);
     from.push_back(k);
     to.push_back(J);
-    for (size_t i = firstCreated; i < E.created.size(); ++i) {
-      from.push_back(E.created[i]);
-      to.push_back(E.freshConst("ret", E.created[i].get_sort()));
-    }
+    renameApart(from, to, "ret");
     z3::expr returned = z3::ult(J, N) && ret->substitute(from, to);
     pcAfter = pc0 && !returned;
     rets.back() = orOpt(rets.back(), pc0 && returned);
