@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,11 +78,21 @@ struct Result {
   Status status = Status::Ok;
   std::string detail;  // why, for anything but Ok: "signed overflow at 12:5 in thread ..."
   std::vector<Finding> findings;
+  // Some value of the run came from the seed (an opaque, an uninitialised local, a
+  // parameter missing from Launch::params, a float->int conversion out of range, a
+  // pointer value): false means the run is fully determined by the launch and params.
+  bool seeded = false;
 };
 const char *statusName(Result::Status s);
 
 // Runs `kernel` on `launch`. Never throws on kernel content; a malformed launch (a zero
 // dimension, a block outside the grid) is reported as Unsupported with a detail.
 Result run(const model::Kernel &kernel, const Launch &launch);
+
+// Evaluates a bool expression (an --assume precondition: over parameters and builtins) as
+// thread `thread` of `launch` sees it. Empty when its evaluation is undefined behaviour or
+// reads something that is not there (locals, opaques take seeded values as in run()).
+std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch,
+                             const model::Expr &cond, const ThreadId &thread = {});
 
 }  // namespace kverify::oracle

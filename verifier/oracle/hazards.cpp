@@ -1,0 +1,348 @@
+// The oracle's hazards: read off the traces of threads that all ran to their end.
+//
+// Divergence (per block): every thread passes the same sequence of block-level barriers
+// (Block or Grid), compared by statement; a thread that ends while another waits, or two
+// threads at different barrier statements at the same position, is a divergence (the
+// earliest position, against thread 0 of the block). Warp barriers: the j-th warp barrier
+// of lane a whose mask names lane b must meet the j-th warp barrier of lane b whose mask
+// names lane a, at the same statement (only lanes that exist are checked). At most one
+// divergence finding per block.
+// A divergent block's races are still looked for, with intervals counted per thread as if
+// the barriers had matched (keep it simple: the analysis stops at divergence, the tests
+// allow that).
+//
+// Races: two accesses to one Shared or Global array by distinct threads, overlapping
+// element ranges, at least one not a read, not both atomic, and concurrent:
+//   same block: the same number of block-level barriers passed before each, and, when the
+//     threads are lanes a, b of one warp, the same number of warp barriers (within that
+//     interval) whose mask names both a and b before each;
+//   different blocks (Global only): the same number of Grid barriers passed before each.
+// One race per array: the lowest colliding element, then the earliest pair found.
+// Oob: a Shared array of known size (not extern) accessed outside [0, size): the first
+// such access in thread order, one per array. ConstantWrite: a write or atomic to a
+// Constant array, one per array.
+#include "oracle/trace.hpp"
+
+#include <algorithm>
+#include <array>
+#include <sstream>
+
+namespace kverify::oracle::detail {
+
+using model::AccessKind;
+using model::AddressSpace;
+using model::BarrierKind;
+using model::Stmt;
+
+std::string where(const model::SourceRange &r) {
+  if (!r.valid()) return "?";
+  return std::to_string(r.line) + ":" + std::to_string(r.col);
+}
+
+std::string threadName(const ThreadId &t) {
+  std::ostringstream o;
+  o << "(" << t.thread[0] << "," << t.thread[1] << "," << t.thread[2] << ") of block ("
+    << t.block[0] << "," << t.block[1] << "," << t.block[2] << ")";
+  return o.str();
+}
+
+Site siteOf(const Trace &t, const Event *e) {
+  Site s;
+  s.thread = t.id;
+  if (!e) return s;
+  s.stmt = e->stmt;
+  for (uint32_t i = e->iter_begin; i < e->iter_end; ++i)
+    s.iterations.push_back({t.iterations[i].first->range, t.iterations[i].second});
+  return s;
+}
+
+namespace {
+
+bool blockLevel(const Stmt &s) {
+  return s.kind == Stmt::Kind::Barrier && s.barrier != BarrierKind::Warp;
+}
+bool isWarp(const Stmt &s) {
+  return s.kind == Stmt::Kind::Barrier && s.barrier == BarrierKind::Warp;
+}
+
+std::string stmtName(const Stmt *s) {
+  if (!s) return "the end of the kernel";
+  return (s->what.empty() ? std::string("barrier") : s->what) + " at " + where(s->range);
+}
+
+void blockDivergence(const std::vector<Trace> &block, std::vector<Finding> &findings) {
+  if (block.empty()) return;
+  std::vector<std::vector<const Event *>> seq(block.size());
+  for (size_t t = 0; t < block.size(); ++t)
+    for (const Event &e : block[t].events)
+      if (blockLevel(*e.stmt)) seq[t].push_back(&e);
+  size_t best_pos = SIZE_MAX, best_t = 0;
+  for (size_t t = 1; t < block.size(); ++t) {
+    size_t n = std::max(seq[0].size(), seq[t].size());
+    for (size_t p = 0; p < n && p < best_pos; ++p) {
+      const Event *a = p < seq[0].size() ? seq[0][p] : nullptr;
+      const Event *b = p < seq[t].size() ? seq[t][p] : nullptr;
+      if (!a || !b || a->stmt != b->stmt) {
+        best_pos = p;
+        best_t = t;
+        break;
+      }
+    }
+  }
+  if (best_pos == SIZE_MAX) return;
+  const Event *a = best_pos < seq[0].size() ? seq[0][best_pos] : nullptr;
+  const Event *b = best_pos < seq[best_t].size() ? seq[best_t][best_pos] : nullptr;
+  Finding f;
+  f.kind = Kind::Divergence;
+  f.index = static_cast<int64_t>(best_pos);
+  f.first = siteOf(block[0], a);
+  f.second = siteOf(block[best_t], b);
+  f.message = "barrier divergence: at block-level barrier #" + std::to_string(best_pos) +
+              " thread " + threadName(block[0].id) + " is at " + stmtName(a ? a->stmt : nullptr) +
+              ", thread " + threadName(block[best_t].id) + " at " +
+              stmtName(b ? b->stmt : nullptr);
+  findings.push_back(f);
+}
+
+void warpDivergence(const std::vector<Trace> &block, std::vector<Finding> &findings) {
+  // Warp barrier events per thread.
+  std::vector<std::vector<const Event *>> warp(block.size());
+  for (size_t t = 0; t < block.size(); ++t)
+    for (const Event &e : block[t].events)
+      if (isWarp(*e.stmt)) warp[t].push_back(&e);
+  for (size_t base = 0; base < block.size(); base += 32) {
+    size_t end = std::min(block.size(), base + 32);
+    for (size_t a = base; a < end; ++a)
+      for (size_t b = a + 1; b < end; ++b) {
+        uint32_t la = static_cast<uint32_t>(a - base), lb = static_cast<uint32_t>(b - base);
+        std::vector<const Event *> sa, sb;
+        for (const Event *e : warp[a])
+          if (e->mask >> lb & 1) sa.push_back(e);
+        for (const Event *e : warp[b])
+          if (e->mask >> la & 1) sb.push_back(e);
+        size_t n = std::max(sa.size(), sb.size());
+        for (size_t j = 0; j < n; ++j) {
+          const Event *x = j < sa.size() ? sa[j] : nullptr;
+          const Event *y = j < sb.size() ? sb[j] : nullptr;
+          if (x && y && x->stmt == y->stmt) continue;
+          Finding f;
+          f.kind = Kind::Divergence;
+          f.index = static_cast<int64_t>(j);
+          f.first = siteOf(block[a], x);
+          f.second = siteOf(block[b], y);
+          f.message = "warp barrier divergence: lane " + std::to_string(la) + " (thread " +
+                      threadName(block[a].id) + ") is at " + stmtName(x ? x->stmt : nullptr) +
+                      ", lane " + std::to_string(lb) + " (thread " + threadName(block[b].id) +
+                      ") at " + stmtName(y ? y->stmt : nullptr);
+          findings.push_back(f);
+          return;
+        }
+      }
+  }
+}
+
+// One access, for the race and bounds checks.
+struct Acc {
+  uint32_t block = 0;       // index into the blocks run
+  uint32_t thread = 0;      // linear id in its block
+  const Event *event = nullptr;
+  AccessKind kind = AccessKind::Read;
+  uint32_t interval = 0;    // block-level barriers passed before it
+  uint32_t grid_interval = 0;
+  uint32_t wpos = 0, wstart = 0;  // warp barriers before it; before its interval began
+};
+
+// Per thread: prefix[j][lane] = how many of its first j warp barriers name both its own
+// lane and `lane`.
+using Prefix = std::vector<std::array<uint32_t, 32>>;
+
+}  // namespace
+
+void findBlockHazards(const model::Kernel &kernel, const Dim3 &, const std::vector<Trace> &block,
+                      std::vector<Finding> &findings) {
+  blockDivergence(block, findings);
+  warpDivergence(block, findings);
+  (void)kernel;
+}
+
+void findRaces(const model::Kernel &kernel, const Dim3 &,
+               const std::vector<std::vector<Trace>> &blocks, std::vector<Finding> &findings) {
+  const size_t narrays = kernel.arrays.size();
+  std::vector<std::vector<Acc>> per_array(narrays);
+  std::vector<bool> oob_done(narrays), const_done(narrays);
+  std::vector<std::vector<Prefix>> prefix(blocks.size());
+
+  for (size_t bi = 0; bi < blocks.size(); ++bi) {
+    const std::vector<Trace> &block = blocks[bi];
+    prefix[bi].resize(block.size());
+    for (size_t ti = 0; ti < block.size(); ++ti) {
+      const Trace &t = block[ti];
+      uint32_t lane = t.linear % 32;
+      Prefix &px = prefix[bi][ti];
+      px.push_back({});
+      uint32_t interval = 0, grid_interval = 0, wstart = 0;
+      for (const Event &e : t.events) {
+        const Stmt &s = *e.stmt;
+        if (s.kind == Stmt::Kind::Barrier) {
+          if (s.barrier == BarrierKind::Warp) {
+            std::array<uint32_t, 32> next = px.back();
+            if (e.mask >> lane & 1)
+              for (uint32_t l = 0; l < 32; ++l) next[l] += e.mask >> l & 1;
+            px.push_back(next);
+          } else {
+            ++interval;
+            if (s.barrier == BarrierKind::Grid) ++grid_interval;
+            wstart = static_cast<uint32_t>(px.size() - 1);
+          }
+          continue;
+        }
+        if (s.array >= narrays) continue;
+        const model::Array &arr = kernel.arrays[s.array];
+        int64_t lo = e.index, hi = e.index + static_cast<int64_t>(s.count);
+        if (arr.space == AddressSpace::Shared && arr.size && !arr.is_extern && !oob_done[s.array] &&
+            (lo < 0 || hi > static_cast<int64_t>(*arr.size))) {
+          oob_done[s.array] = true;
+          Finding f;
+          f.kind = Kind::Oob;
+          f.array = s.array;
+          f.index = lo < 0 ? lo : std::max(lo, static_cast<int64_t>(*arr.size));
+          f.first = siteOf(t, &e);
+          f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) +
+                      " of '" + arr.name + "' at element " + std::to_string(f.index) +
+                      " (size " + std::to_string(*arr.size) + ") by thread " +
+                      threadName(t.id) + " at " + where(s.range);
+          findings.push_back(f);
+        }
+        if (arr.space == AddressSpace::Constant && s.access != AccessKind::Read &&
+            !const_done[s.array]) {
+          const_done[s.array] = true;
+          Finding f;
+          f.kind = Kind::ConstantWrite;
+          f.array = s.array;
+          f.index = lo;
+          f.first = siteOf(t, &e);
+          f.message = "write to __constant__ '" + arr.name + "' by thread " + threadName(t.id) +
+                      " at " + where(s.range);
+          findings.push_back(f);
+        }
+        if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) continue;
+        Acc a;
+        a.block = static_cast<uint32_t>(bi);
+        a.thread = static_cast<uint32_t>(ti);
+        a.event = &e;
+        a.kind = s.access;
+        a.interval = interval;
+        a.grid_interval = grid_interval;
+        a.wpos = static_cast<uint32_t>(px.size() - 1);
+        a.wstart = wstart;
+        per_array[s.array].push_back(a);
+      }
+    }
+  }
+
+  auto concurrent = [&](const Acc &x, const Acc &y) {
+    if (x.kind == AccessKind::Read && y.kind == AccessKind::Read) return false;
+    if (x.kind == AccessKind::Atomic && y.kind == AccessKind::Atomic) return false;
+    if (x.block != y.block) return x.grid_interval == y.grid_interval;
+    if (x.thread == y.thread) return false;
+    if (x.interval != y.interval) return false;
+    if (x.thread / 32 != y.thread / 32) return true;
+    uint32_t la = x.thread % 32, lb = y.thread % 32;
+    const Prefix &px = prefix[x.block][x.thread], &py = prefix[y.block][y.thread];
+    uint32_t cx = px[x.wpos][lb] - px[x.wstart][lb];
+    uint32_t cy = py[y.wpos][la] - py[y.wstart][la];
+    return cx == cy;
+  };
+
+  for (size_t ai = 0; ai < narrays; ++ai) {
+    const std::vector<Acc> &accs = per_array[ai];
+    if (accs.empty()) continue;
+    bool shared = kernel.arrays[ai].space == AddressSpace::Shared;
+    // (element, access) for every element each access covers; wide ranges are few and
+    // checked against every access.
+    std::vector<std::pair<int64_t, uint32_t>> cells;
+    std::vector<uint32_t> wide;
+    for (uint32_t i = 0; i < accs.size(); ++i) {
+      unsigned count = accs[i].event->stmt->count;
+      if (count > 4096) {
+        wide.push_back(i);
+        continue;
+      }
+      for (unsigned c = 0; c < count; ++c) cells.push_back({accs[i].event->index + c, i});
+    }
+    std::sort(cells.begin(), cells.end());
+
+    bool found = false;
+    int64_t found_index = 0;
+    uint32_t fx = 0, fy = 0;
+    auto consider = [&](uint32_t i, uint32_t j, int64_t index) {
+      const Acc &x = accs[i], &y = accs[j];
+      if (shared && x.block != y.block) return;
+      if (!concurrent(x, y)) return;
+      if (!found || index < found_index) {
+        found = true;
+        found_index = index;
+        fx = std::min(i, j);
+        fy = std::max(i, j);
+      }
+    };
+    for (size_t b = 0; b < cells.size() && !found;) {
+      size_t e = b;
+      while (e < cells.size() && cells[e].first == cells[b].first) ++e;
+      // Writers and atomics against everything in the cell; reads among themselves never.
+      std::vector<uint32_t> writes, atomics, reads;
+      for (size_t k = b; k < e; ++k) {
+        uint32_t i = cells[k].second;
+        (accs[i].kind == AccessKind::Write    ? writes
+         : accs[i].kind == AccessKind::Atomic ? atomics
+                                              : reads)
+            .push_back(i);
+      }
+      int64_t index = cells[b].first;
+      for (size_t p = 0; p < writes.size() && !found; ++p) {
+        for (size_t q = p + 1; q < writes.size() && !found; ++q) consider(writes[p], writes[q], index);
+        for (uint32_t j : atomics) {
+          if (found) break;
+          consider(writes[p], j, index);
+        }
+        for (uint32_t j : reads) {
+          if (found) break;
+          consider(writes[p], j, index);
+        }
+      }
+      for (size_t p = 0; p < atomics.size() && !found; ++p)
+        for (uint32_t j : reads) {
+          if (found) break;
+          consider(atomics[p], j, index);
+        }
+      b = e;
+    }
+    for (uint32_t w : wide) {
+      const Acc &x = accs[w];
+      int64_t xlo = x.event->index, xhi = xlo + x.event->stmt->count;
+      for (uint32_t j = 0; j < accs.size(); ++j) {
+        if (j == w) continue;
+        const Acc &y = accs[j];
+        int64_t ylo = y.event->index, yhi = ylo + y.event->stmt->count;
+        if (std::max(xlo, ylo) < std::min(xhi, yhi)) consider(w, j, std::max(xlo, ylo));
+      }
+    }
+    if (!found) continue;
+    const Acc &x = accs[fx], &y = accs[fy];
+    const Trace &tx = blocks[x.block][x.thread], &ty = blocks[y.block][y.thread];
+    Finding f;
+    f.kind = Kind::Race;
+    f.array = static_cast<unsigned>(ai);
+    f.index = found_index;
+    f.first = siteOf(tx, x.event);
+    f.second = siteOf(ty, y.event);
+    f.message = "data race on '" + kernel.arrays[ai].name + "' element " +
+                std::to_string(found_index) + ": " + model::accessKindName(x.kind) + " by " +
+                threadName(tx.id) + " at " + where(x.event->stmt->range) + ", " +
+                model::accessKindName(y.kind) + " by " + threadName(ty.id) + " at " +
+                where(y.event->stmt->range);
+    findings.push_back(f);
+  }
+}
+
+}  // namespace kverify::oracle::detail

@@ -1,0 +1,514 @@
+// The oracle's interpreter: one thread of the kernel model, run to its end, leaving a
+// trace of its accesses and barriers (see oracle.hpp and model/model.hpp).
+//
+// Values. Integers (and bools) are held as uint64_t bit patterns, normalised to their
+// Type after every operation: truncated to `bits`, then sign-extended for signed types
+// (so (int64_t)v is the C value) or zero-extended for unsigned ones. Floats are held as
+// doubles (rounded through float for 32-bit floats). Pointer and Other values are integers
+// of 64 bits; where they come from a parameter they are seeded.
+//
+// Undefined behaviour the analysis assumes away stops the run with Status::Ub, but only
+// where the operation is actually evaluated (&&, || and ?: evaluate lazily):
+//   signed Add/Sub/Mul/Neg overflow, Div/Rem by zero, signed INT_MIN / -1 and INT_MIN % -1.
+// Shifts are NOT undefined here: the amount is read as an unsigned bit pattern, and an
+// amount >= the width gives 0 (Shl, logical Shr) or the sign fill (arithmetic Shr),
+// which is what a bit-vector (SMT-LIB bvshl/bvlshr/bvashr) semantics gives.
+// A float -> int conversion of NaN or of a value out of the target's range gives a
+// seeded value.
+//
+// Seeded values (a deterministic function of the launch's seed and what asks):
+//   opaque:  (seed, opaque id, global linear thread id, n-th evaluation of that node in
+//            this thread): mostly small (0 .. 2*block size), sometimes the thread's own
+//            ids, sometimes any value of the type;
+//   unassigned local (read before any Assign): (seed, local id, thread), then kept;
+//   Assign with no value: (seed, local id, thread, n-th such assignment);
+//   missing parameter: (seed, name), the same for every thread; small; a bool named like
+//            "(p != nullptr)" is true.
+#include "oracle/trace.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace kverify::oracle::detail {
+
+using model::BinaryOp;
+using model::Expr;
+using model::Stmt;
+using model::Type;
+using model::UnaryOp;
+
+namespace {
+
+uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+uint64_t hashOf(std::initializer_list<uint64_t> parts) {
+  uint64_t h = 0x51ed270b27a1f3c5ull;
+  for (uint64_t p : parts) h = mix(h ^ p);
+  return h;
+}
+uint64_t hashString(const std::string &s) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+unsigned widthOf(const Type &t) {
+  if (t.kind == Type::Kind::Bool) return 1;
+  if (t.kind == Type::Kind::Int && t.bits > 0 && t.bits < 64) return t.bits;
+  return 64;
+}
+
+// Truncates to the type's width, then sign- or zero-extends.
+uint64_t normalise(const Type &t, uint64_t v) {
+  if (t.kind == Type::Kind::Bool) return v & 1;
+  unsigned w = widthOf(t);
+  if (w >= 64) return v;
+  uint64_t m = (uint64_t(1) << w) - 1;
+  v &= m;
+  if (t.kind == Type::Kind::Int && t.is_signed && (v >> (w - 1)) & 1) v |= ~m;
+  return v;
+}
+
+bool isSignedInt(const Type &t) { return t.kind == Type::Kind::Int && t.is_signed; }
+
+struct Value {
+  uint64_t i = 0;  // integers, bools, pointers, other
+  double f = 0;    // floats
+};
+
+struct Stop {  // ends the run: Ub, Assumption or StepLimit
+  Result::Status status;
+  std::string detail;
+};
+
+enum class Flow { Normal, Break, Continue, Return };
+
+class Thread {
+public:
+  Thread(const model::Kernel &k, const Launch &l, const Dim3 &grid, Trace &t)
+      : kernel_(k), launch_(l), grid_(grid), trace_(t) {
+    const Dim3 &b = l.block;
+    block_size_ = uint64_t(b[0]) * b[1] * b[2];
+    uint64_t block_linear = t.id.block[0] + uint64_t(t.id.block[1]) * grid[0] +
+                            uint64_t(t.id.block[2]) * grid[0] * grid[1];
+    global_linear_ = block_linear * block_size_ + t.linear;
+  }
+
+  void runBody() {
+    Flow f = execBlock(kernel_.body);
+    (void)f;  // Return at top level ends the thread; Break/Continue outside loops: ignore
+  }
+
+  Value eval(const Expr &e) {
+    switch (e.kind) {
+    case Expr::Kind::Const:
+      if (e.type.kind == Type::Kind::Float) return floatValue(e.type, e.float_value);
+      return intValue(e.type, static_cast<uint64_t>(e.int_value));
+    case Expr::Kind::Param: return param(e);
+    case Expr::Kind::Builtin: return builtin(e);
+    case Expr::Kind::Local: return local(e);
+    case Expr::Kind::Opaque: return opaque(e);
+    case Expr::Kind::Unary: return unary(e);
+    case Expr::Kind::Binary: return binary(e);
+    case Expr::Kind::Select:
+      return truth(*e.args.at(0)) ? convert(e.type, *e.args.at(1), eval(*e.args.at(1)))
+                                  : convert(e.type, *e.args.at(2), eval(*e.args.at(2)));
+    case Expr::Kind::Cast: return convert(e.type, *e.args.at(0), eval(*e.args.at(0)));
+    }
+    return {};
+  }
+
+  bool truth(const Expr &e) {
+    Value v = eval(e);
+    return e.type.kind == Type::Kind::Float ? v.f != 0 : v.i != 0;
+  }
+
+  bool seeded = false;
+
+private:
+  const model::Kernel &kernel_;
+  const Launch &launch_;
+  const Dim3 &grid_;
+  Trace &trace_;
+  uint64_t block_size_ = 1, global_linear_ = 0, steps_ = 0;
+  std::unordered_map<unsigned, Value> locals_;
+  std::unordered_map<const Expr *, uint64_t> evaluations_;
+  std::unordered_map<unsigned, uint64_t> havocs_;
+  std::vector<std::pair<const Stmt *, uint64_t>> loops_;  // the enclosing loops now
+
+  [[noreturn]] void stop(Result::Status s, const std::string &what,
+                         const model::SourceRange *r = nullptr) {
+    std::string d = what;
+    if (r && r->valid()) d += " at " + where(*r);
+    d += " in thread " + threadName(trace_.id);
+    throw Stop{s, d};
+  }
+  [[noreturn]] void ub(const std::string &what) { stop(Result::Status::Ub, what, current_); }
+
+  const model::SourceRange *current_ = nullptr;  // the statement being executed
+
+  static Value intValue(const Type &t, uint64_t v) { return {normalise(t, v), 0}; }
+  static Value floatValue(const Type &t, double d) {
+    if (t.bits == 32 && std::isfinite(d)) d = static_cast<double>(static_cast<float>(d));
+    return {0, d};
+  }
+
+  // A seeded value of type t from hash h: mostly small, sometimes ids, sometimes anything.
+  Value drawn(const Type &t, uint64_t h) {
+    seeded = true;
+    if (t.kind == Type::Kind::Float) {
+      return floatValue(t, static_cast<double>(static_cast<int64_t>(mix(h) % 2001) - 1000) / 8);
+    }
+    if (t.kind == Type::Kind::Bool) return intValue(t, mix(h) & 1);
+    uint64_t r = mix(h ^ 0x1234);
+    uint64_t pick = r % 16, v;
+    if (pick < 10) v = mix(h) % (2 * block_size_ + 1);
+    else if (pick == 10) v = trace_.id.thread[0];
+    else if (pick == 11) v = trace_.linear;
+    else if (pick == 12) v = global_linear_;
+    else if (pick == 13) v = trace_.id.thread[1];
+    else v = mix(h + 7);
+    return intValue(t, v);
+  }
+
+  Value param(const Expr &e) {
+    auto it = launch_.params.find(e.name);
+    if (it != launch_.params.end()) {
+      if (e.type.kind == Type::Kind::Float) return floatValue(e.type, double(it->second));
+      if (e.type.kind == Type::Kind::Bool) return intValue(e.type, it->second != 0);
+      return intValue(e.type, static_cast<uint64_t>(it->second));
+    }
+    seeded = true;
+    uint64_t h = hashOf({launch_.seed, hashString(e.name), 0x9a9a});
+    if (e.type.kind == Type::Kind::Bool) {
+      bool null_check = e.name.size() > 2 && e.name.front() == '(' &&
+                        e.name.find("!= nullptr)") != std::string::npos;
+      return intValue(e.type, null_check ? 1 : (mix(h) & 1));
+    }
+    if (e.type.kind == Type::Kind::Float) return floatValue(e.type, double(mix(h) % 65));
+    if (e.type.kind == Type::Kind::Pointer || e.type.kind == Type::Kind::Other)
+      return intValue(e.type, (mix(h) | 1) << 8);  // non-null, distinct per name
+    // Small: 0..64, or the block size (or twice it), or 1.
+    uint64_t pick = mix(h ^ 0x55) % 8, v;
+    if (pick < 5) v = mix(h) % 65;
+    else if (pick == 5) v = block_size_;
+    else if (pick == 6) v = 2 * block_size_;
+    else v = 1;
+    return intValue(e.type, v);
+  }
+
+  Value builtin(const Expr &e) {
+    const ThreadId &id = trace_.id;
+    uint64_t v = 0;
+    switch (e.builtin) {
+    case model::Builtin::ThreadIdxX: v = id.thread[0]; break;
+    case model::Builtin::ThreadIdxY: v = id.thread[1]; break;
+    case model::Builtin::ThreadIdxZ: v = id.thread[2]; break;
+    case model::Builtin::BlockIdxX: v = id.block[0]; break;
+    case model::Builtin::BlockIdxY: v = id.block[1]; break;
+    case model::Builtin::BlockIdxZ: v = id.block[2]; break;
+    case model::Builtin::BlockDimX: v = launch_.block[0]; break;
+    case model::Builtin::BlockDimY: v = launch_.block[1]; break;
+    case model::Builtin::BlockDimZ: v = launch_.block[2]; break;
+    case model::Builtin::GridDimX: v = grid_[0]; break;
+    case model::Builtin::GridDimY: v = grid_[1]; break;
+    case model::Builtin::GridDimZ: v = grid_[2]; break;
+    case model::Builtin::WarpSize: v = 32; break;
+    }
+    return intValue(e.type, v);
+  }
+
+  Value local(const Expr &e) {
+    auto it = locals_.find(e.id);
+    if (it != locals_.end()) return it->second;
+    Value v = drawn(e.type, hashOf({launch_.seed, 0x10ca1, e.id, global_linear_}));
+    locals_[e.id] = v;
+    return v;
+  }
+
+  Value opaque(const Expr &e) {
+    uint64_t n = evaluations_[&e]++;
+    return drawn(e.type, hashOf({launch_.seed, 0x0a0a, e.id, global_linear_, n}));
+  }
+
+  Value unary(const Expr &e) {
+    const Expr &a = *e.args.at(0);
+    switch (e.unary_op) {
+    case UnaryOp::LNot: return intValue(e.type, !truth(a));
+    case UnaryOp::BitNot: return intValue(e.type, ~eval(a).i);
+    case UnaryOp::Neg: {
+      Value v = eval(a);
+      if (e.type.kind == Type::Kind::Float) return floatValue(e.type, -v.f);
+      if (isSignedInt(e.type)) {
+        Value r = intValue(e.type, 0 - v.i);
+        if (v.i != 0 && r.i == v.i) ub("signed overflow in negation");
+        return r;
+      }
+      return intValue(e.type, 0 - v.i);
+    }
+    }
+    return {};
+  }
+
+  // Converts a value of a's type to type t (C conversion).
+  Value convert(const Type &t, const Expr &a, Value v) {
+    const Type &s = a.type;
+    if (s == t) return v;
+    bool sf = s.kind == Type::Kind::Float, tf = t.kind == Type::Kind::Float;
+    if (sf && tf) return floatValue(t, v.f);
+    if (!sf && tf) {
+      double d = isSignedInt(s) ? double(static_cast<int64_t>(v.i)) : double(v.i);
+      return floatValue(t, d);
+    }
+    if (sf) {  // float -> bool / int
+      if (t.kind == Type::Kind::Bool) return intValue(t, v.f != 0);
+      double d = std::trunc(v.f);
+      unsigned w = widthOf(t);
+      bool ok = std::isfinite(d);
+      if (ok && isSignedInt(t)) {
+        double lo = -std::ldexp(1.0, int(w) - 1), hi = std::ldexp(1.0, int(w) - 1);
+        ok = d >= lo && d < hi;
+        if (ok) return intValue(t, static_cast<uint64_t>(static_cast<int64_t>(d)));
+      } else if (ok) {
+        ok = d >= 0 && d < std::ldexp(1.0, int(w));
+        if (ok) return intValue(t, static_cast<uint64_t>(d));
+      }
+      return drawn(t, hashOf({launch_.seed, 0xf10a7, global_linear_, evaluations_[&a]++}));
+    }
+    // integral/pointer/other -> integral/pointer/other: the value (sign- or zero-extended
+    // by the source, already so in its normal form), truncated to the target.
+    if (t.kind == Type::Kind::Bool) return intValue(t, v.i != 0);
+    return intValue(t, v.i);
+  }
+
+  Value binary(const Expr &e) {
+    const Expr &a = *e.args.at(0), &b = *e.args.at(1);
+    BinaryOp op = e.binary_op;
+    if (op == BinaryOp::LAnd) return intValue(e.type, truth(a) && truth(b));
+    if (op == BinaryOp::LOr) return intValue(e.type, truth(a) || truth(b));
+    Value x = eval(a), y = eval(b);
+    const Type &t = a.type;  // the operands' common type (shifts: the left one)
+    if (t.kind == Type::Kind::Float) return floatBinary(e, x.f, y.f);
+    bool sgn = isSignedInt(t);
+    int64_t sx = static_cast<int64_t>(x.i), sy = static_cast<int64_t>(y.i);
+    switch (op) {
+    case BinaryOp::Lt: return intValue(e.type, sgn ? sx < sy : x.i < y.i);
+    case BinaryOp::Le: return intValue(e.type, sgn ? sx <= sy : x.i <= y.i);
+    case BinaryOp::Gt: return intValue(e.type, sgn ? sx > sy : x.i > y.i);
+    case BinaryOp::Ge: return intValue(e.type, sgn ? sx >= sy : x.i >= y.i);
+    case BinaryOp::Eq: return intValue(e.type, x.i == y.i);
+    case BinaryOp::Ne: return intValue(e.type, x.i != y.i);
+    default: break;
+    }
+    const Type &rt = e.type;
+    bool rsgn = isSignedInt(rt);
+    unsigned w = widthOf(rt);
+    auto checked = [&](__int128 exact, const char *what) {
+      Value r = intValue(rt, static_cast<uint64_t>(exact));
+      if (rsgn && static_cast<__int128>(static_cast<int64_t>(r.i)) != exact)
+        ub(std::string("signed overflow in ") + what);
+      return r;
+    };
+    switch (op) {
+    case BinaryOp::Add:
+      if (rsgn) return checked(__int128(sx) + sy, "+");
+      return intValue(rt, x.i + y.i);
+    case BinaryOp::Sub:
+      if (rsgn) return checked(__int128(sx) - sy, "-");
+      return intValue(rt, x.i - y.i);
+    case BinaryOp::Mul:
+      if (rsgn) return checked(__int128(sx) * sy, "*");
+      return intValue(rt, x.i * y.i);
+    case BinaryOp::Div:
+    case BinaryOp::Rem: {
+      bool div = op == BinaryOp::Div;
+      if (y.i == 0) ub(div ? "division by zero" : "remainder by zero");
+      if (rsgn) {
+        int64_t min = w >= 64 ? std::numeric_limits<int64_t>::min()
+                              : -(int64_t(1) << (w - 1));
+        if (sx == min && sy == -1) ub(div ? "signed overflow in /" : "signed overflow in %");
+        return intValue(rt, static_cast<uint64_t>(div ? sx / sy : sx % sy));
+      }
+      return intValue(rt, div ? x.i / y.i : x.i % y.i);
+    }
+    case BinaryOp::Shl:
+    case BinaryOp::Shr: {
+      // The amount as an unsigned pattern of its own width; >= width: 0 or sign fill.
+      uint64_t amount = y.i;
+      if (widthOf(b.type) < 64) amount &= (uint64_t(1) << widthOf(b.type)) - 1;
+      uint64_t v = normalise(rt, x.i);
+      if (op == BinaryOp::Shl) return intValue(rt, amount >= w ? 0 : v << amount);
+      if (rsgn) {
+        int64_t sv = static_cast<int64_t>(v);
+        return intValue(rt, static_cast<uint64_t>(amount >= w ? (sv < 0 ? -1 : 0)
+                                                                : sv >> amount));
+      }
+      uint64_t uv = w >= 64 ? v : v & ((uint64_t(1) << w) - 1);
+      return intValue(rt, amount >= w ? 0 : uv >> amount);
+    }
+    case BinaryOp::BitAnd: return intValue(rt, x.i & y.i);
+    case BinaryOp::BitOr: return intValue(rt, x.i | y.i);
+    case BinaryOp::BitXor: return intValue(rt, x.i ^ y.i);
+    default: break;
+    }
+    return {};
+  }
+
+  Value floatBinary(const Expr &e, double x, double y) {
+    switch (e.binary_op) {
+    case BinaryOp::Lt: return intValue(e.type, x < y);
+    case BinaryOp::Le: return intValue(e.type, x <= y);
+    case BinaryOp::Gt: return intValue(e.type, x > y);
+    case BinaryOp::Ge: return intValue(e.type, x >= y);
+    case BinaryOp::Eq: return intValue(e.type, x == y);
+    case BinaryOp::Ne: return intValue(e.type, x != y);
+    case BinaryOp::Add: return floatValue(e.type, x + y);
+    case BinaryOp::Sub: return floatValue(e.type, x - y);
+    case BinaryOp::Mul: return floatValue(e.type, x * y);
+    case BinaryOp::Div: return floatValue(e.type, x / y);
+    case BinaryOp::Rem: return floatValue(e.type, std::fmod(x, y));
+    default: return floatValue(e.type, 0);  // bit operations on floats do not type-check
+    }
+  }
+
+  void step(const Stmt &s) {
+    if (++steps_ > launch_.max_steps)
+      stop(Result::Status::StepLimit,
+           "more than " + std::to_string(launch_.max_steps) + " steps", &s.range);
+  }
+
+  void record(const Stmt &s, int64_t index, uint32_t mask) {
+    Event ev;
+    ev.stmt = &s;
+    ev.index = index;
+    ev.mask = mask;
+    ev.iter_begin = static_cast<uint32_t>(trace_.iterations.size());
+    trace_.iterations.insert(trace_.iterations.end(), loops_.begin(), loops_.end());
+    ev.iter_end = static_cast<uint32_t>(trace_.iterations.size());
+    trace_.events.push_back(ev);
+  }
+
+  Flow execBlock(const std::vector<Stmt> &body) {
+    for (const Stmt &s : body) {
+      Flow f = exec(s);
+      if (f != Flow::Normal) return f;
+    }
+    return Flow::Normal;
+  }
+
+  Flow exec(const Stmt &s) {
+    step(s);
+    current_ = &s.range;
+    switch (s.kind) {
+    case Stmt::Kind::Access: {
+      Value v = eval(*s.index);
+      int64_t index = static_cast<int64_t>(convert(Type::i64(), *s.index, v).i);
+      record(s, index, 0);
+      return Flow::Normal;
+    }
+    case Stmt::Kind::Barrier: {
+      uint32_t mask = 0xffffffffu;
+      if (s.mask) mask = static_cast<uint32_t>(convert(Type::u32(), *s.mask, eval(*s.mask)).i);
+      if (s.cond) eval(*s.cond);
+      record(s, 0, mask);
+      return Flow::Normal;
+    }
+    case Stmt::Kind::Fence: return Flow::Normal;
+    case Stmt::Kind::If:
+      return execBlock(truth(*s.cond) ? s.then_body : s.else_body);
+    case Stmt::Kind::Loop: return loop(s);
+    case Stmt::Kind::Assign: {
+      Value v;
+      if (s.value) {
+        v = convert(s.local.type, *s.value, eval(*s.value));
+      } else {
+        uint64_t n = havocs_[s.local.id]++;
+        v = drawn(s.local.type, hashOf({launch_.seed, 0x4a7c, s.local.id, global_linear_, n}));
+      }
+      locals_[s.local.id] = v;
+      return Flow::Normal;
+    }
+    case Stmt::Kind::Assume:
+      if (s.cond && !truth(*s.cond))
+        stop(Result::Status::Assumption, "assumption " + model::toString(s.cond) + " is false",
+             &s.range);
+      return Flow::Normal;
+    case Stmt::Kind::Return: return Flow::Return;
+    case Stmt::Kind::Break: return Flow::Break;
+    case Stmt::Kind::Continue: return Flow::Continue;
+    case Stmt::Kind::Inlined: {
+      Flow f = execBlock(s.body);
+      return f == Flow::Return ? Flow::Normal : f;
+    }
+    }
+    return Flow::Normal;
+  }
+
+  Flow loop(const Stmt &s) {
+    loops_.push_back({&s, 0});
+    Flow result = Flow::Normal;
+    for (uint64_t k = 0;; ++k) {
+      loops_.back().second = k;
+      bool check = !(s.loop == model::LoopKind::Do && k == 0);
+      current_ = &s.range;
+      if (check && s.cond && !truth(*s.cond)) break;
+      if (k > 0) step(s);  // each further iteration counts as a step
+      Flow f = execBlock(s.body);
+      if (f == Flow::Break) break;
+      if (f == Flow::Return) {
+        result = Flow::Return;
+        break;
+      }
+      f = execBlock(s.step);
+      if (f == Flow::Break) break;
+      if (f == Flow::Return) {
+        result = Flow::Return;
+        break;
+      }
+    }
+    loops_.pop_back();
+    return result;
+  }
+};
+
+}  // namespace
+
+ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const Dim3 &grid,
+                        Trace &trace) {
+  ThreadOutcome out;
+  Thread t(kernel, launch, grid, trace);
+  try {
+    t.runBody();
+  } catch (const Stop &s) {
+    out.status = s.status;
+    out.detail = s.detail;
+  }
+  out.seeded = t.seeded;
+  return out;
+}
+
+}  // namespace kverify::oracle::detail
+
+namespace kverify::oracle {
+
+std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch,
+                             const model::Expr &cond, const ThreadId &thread) {
+  detail::Trace trace;
+  trace.id = thread;
+  trace.linear = thread.thread[0] + thread.thread[1] * launch.block[0] +
+                 thread.thread[2] * launch.block[0] * launch.block[1];
+  detail::Thread t(kernel, launch, launch.grid, trace);
+  try {
+    return t.truth(cond);
+  } catch (const detail::Stop &) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace kverify::oracle

@@ -1,0 +1,88 @@
+// The oracle's entry point: checks the launch, runs every thread of the blocks asked for
+// (interpret.cpp), and reads the hazards off their traces (hazards.cpp).
+// The first thread (blocks in Launch::blocks order, threads in linear order) that does not
+// run to its end decides the status; findings are only reported for Ok runs.
+#include "oracle/trace.hpp"
+
+#include <algorithm>
+
+namespace kverify::oracle {
+
+const char *kindName(Kind k) {
+  switch (k) {
+  case Kind::Race: return "race";
+  case Kind::Divergence: return "divergence";
+  case Kind::Oob: return "oob";
+  case Kind::ConstantWrite: return "constant-write";
+  }
+  return "?";
+}
+
+const char *statusName(Result::Status s) {
+  switch (s) {
+  case Result::Status::Ok: return "ok";
+  case Result::Status::Ub: return "ub";
+  case Result::Status::Assumption: return "assumption";
+  case Result::Status::StepLimit: return "step-limit";
+  case Result::Status::Unsupported: return "unsupported";
+  }
+  return "?";
+}
+
+Result run(const model::Kernel &kernel, const Launch &launch) {
+  Result r;
+  if (!kernel.unsupported.empty()) {
+    r.status = Result::Status::Unsupported;
+    r.detail = "unsupported: " + kernel.unsupported.front().construct;
+    return r;
+  }
+  for (int d = 0; d < 3; ++d)
+    if (launch.block[d] == 0 || launch.grid[d] == 0) {
+      r.status = Result::Status::Unsupported;
+      r.detail = "malformed launch: a zero dimension";
+      return r;
+    }
+  std::vector<Dim3> blocks;  // Launch::blocks without repeats
+  for (const Dim3 &b : launch.blocks)
+    if (std::find(blocks.begin(), blocks.end(), b) == blocks.end()) blocks.push_back(b);
+  if (blocks.empty())
+    for (uint32_t z = 0; z < launch.grid[2]; ++z)
+      for (uint32_t y = 0; y < launch.grid[1]; ++y)
+        for (uint32_t x = 0; x < launch.grid[0]; ++x) blocks.push_back({x, y, z});
+  for (const Dim3 &b : blocks)
+    for (int d = 0; d < 3; ++d)
+      if (b[d] >= launch.grid[d]) {
+        r.status = Result::Status::Unsupported;
+        r.detail = "malformed launch: a block outside the grid";
+        return r;
+      }
+
+  const Dim3 &bd = launch.block;
+  std::vector<std::vector<detail::Trace>> traces(blocks.size());
+  for (size_t bi = 0; bi < blocks.size(); ++bi) {
+    std::vector<detail::Trace> &block = traces[bi];
+    block.resize(size_t(bd[0]) * bd[1] * bd[2]);
+    for (uint32_t z = 0; z < bd[2]; ++z)
+      for (uint32_t y = 0; y < bd[1]; ++y)
+        for (uint32_t x = 0; x < bd[0]; ++x) {
+          uint32_t linear = x + y * bd[0] + z * bd[0] * bd[1];
+          detail::Trace &t = block[linear];
+          t.id.thread = {x, y, z};
+          t.id.block = blocks[bi];
+          t.linear = linear;
+          detail::ThreadOutcome o = detail::runThread(kernel, launch, launch.grid, t);
+          r.seeded = r.seeded || o.seeded;
+          if (o.status != Result::Status::Ok) {
+            r.status = o.status;
+            r.detail = o.detail;
+            return r;
+          }
+        }
+  }
+  for (size_t bi = 0; bi < blocks.size(); ++bi)
+    detail::findBlockHazards(kernel, bd, traces[bi], r.findings);
+  detail::findRaces(kernel, bd, traces, r.findings);
+  return r;
+}
+
+}  // namespace kverify::oracle

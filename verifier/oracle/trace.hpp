@@ -1,0 +1,56 @@
+#pragma once
+// Internal to the oracle: one thread's run (interpret.cpp) and the hazards read off the
+// traces of a block (hazards.cpp). Not for other components: use oracle.hpp.
+
+#include "oracle/oracle.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kverify::oracle::detail {
+
+// One event of a thread's trace: an Access or a Barrier statement executed.
+struct Event {
+  const model::Stmt *stmt = nullptr;  // Access or Barrier
+  int64_t index = 0;                  // Access: first element
+  uint32_t mask = 0;                  // Warp barrier: the evaluated lane mask
+  uint32_t iter_begin = 0, iter_end = 0;  // the enclosing loops, in Trace::iterations
+};
+
+struct Trace {
+  ThreadId id;
+  uint32_t linear = 0;  // x + y*bdx + z*bdx*bdy within the block
+  std::vector<Event> events;
+  // (loop statement, iteration counter), outermost first, slices named by Event.
+  std::vector<std::pair<const model::Stmt *, uint64_t>> iterations;
+};
+
+struct ThreadOutcome {
+  Result::Status status = Result::Status::Ok;
+  std::string detail;
+  bool seeded = false;  // some value came from the seed
+};
+
+// Runs one thread to its end, filling `trace`.
+ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const Dim3 &grid,
+                        Trace &trace);
+
+// The hazards of one block's traces (indexed by linear thread id; every thread of the
+// block ran to its end), appended to `findings`. Races are collected across blocks, so
+// this only records the block's accesses into `accesses`; findRaces reads them.
+void findBlockHazards(const model::Kernel &kernel, const Dim3 &block_dim,
+                      const std::vector<Trace> &block, std::vector<Finding> &findings);
+
+// Everything a race check needs of the launch: the traces of every block run.
+void findRaces(const model::Kernel &kernel, const Dim3 &block_dim,
+               const std::vector<std::vector<Trace>> &blocks, std::vector<Finding> &findings);
+
+// Site of an event (its thread, statement and loop iterations).
+Site siteOf(const Trace &t, const Event *e);
+
+std::string threadName(const ThreadId &t);
+std::string where(const model::SourceRange &r);
+
+}  // namespace kverify::oracle::detail
