@@ -546,6 +546,16 @@ z3::expr Exec::eval(const Expr &e) {
     return v;
   }
   case Expr::Kind::Opaque:
+    if (e.what.rfind("result of __syncthreads_", 0) == 0) {
+      // __syncthreads_or/_and/_count: one value for the whole block at one instance
+      z3::sort_vector dom(c);
+      z3::expr_vector args(c);
+      for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32)), args.push_back(T.bid[d]);
+      for (const LoopCtx &l : loops) dom.push_back(E.bv(64)), args.push_back(l.k);
+      std::string name = "block.opaque" + std::to_string(e.id) + "." + std::to_string(loops.size());
+      z3::sort rs = isBool ? c.bool_sort() : E.bv(ty.bits);
+      return c.function(name.c_str(), dom, rs)(args);
+    }
     return fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
   case Expr::Kind::Unary: {
     const Expr &a = *e.args[0];

@@ -208,12 +208,13 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
   frames_.back().vars[var] = b;
   if (t->isReferenceType()) {
     if (init && init->isGLValue() && !t->getPointeeType()->isRecordType()) {
-      b->kind = Binding::Kind::Ref;
-      b->ref = lvalue(init);
+      *b = *referenceTo(lvalue(init), name, where);
     } else if (init && t->getPointeeType()->isRecordType()) {
       LValue lv = lvalue(init);
       if (lv.kind == LValue::Kind::Struct) {
         *b = *lv.binding;
+      } else if (lv.kind == LValue::Kind::Memory && init->isGLValue()) {
+        *b = *referenceTo(lv, name, where);  // `Acc &a = acc[i];`: writes reach acc[i]
       } else {
         *b = *freshStruct(t->getPointeeType(), name);
         assignStruct(b, init);

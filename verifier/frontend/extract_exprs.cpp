@@ -100,6 +100,22 @@ void KernelExtractor::discard(const clang::Expr *e) {
     call(c);
     return;
   }
+  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e);
+      c && !c->getType()->isRecordType()) {
+    // `c ? (s[i] = x) : (s[j] = y);` as a statement: the chosen arm's effects happen
+    ExprPtr cond = condition(c->getCond());
+    std::vector<Stmt> then_effects = nested([&] { discard(c->getTrueExpr()); });
+    std::vector<Stmt> else_effects = nested([&] { discard(c->getFalseExpr()); });
+    if (then_effects.empty() && else_effects.empty()) return;
+    Stmt s;
+    s.kind = Stmt::Kind::If;
+    s.range = rangeOf(c->getSourceRange());
+    s.cond = snapshot(cond, "cond", c->getCond()->getSourceRange());
+    s.then_body = std::move(then_effects);
+    s.else_body = std::move(else_effects);
+    emit(std::move(s));
+    return;
+  }
   if (e->isGLValue() && !llvm::isa<clang::BinaryOperator>(e) &&
       !llvm::isa<clang::UnaryOperator>(e) && !llvm::isa<clang::CallExpr>(e))
     return;  // a bare name or subscript: no load in C++ (e.g. `(void)x;`)
@@ -1314,6 +1330,16 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
   return valueBinding(opaque(ret, "call of " + name));
 }
 
+// A reference bound to `lv`: it names the element the index had at binding time.
+BindingPtr KernelExtractor::referenceTo(LValue lv, const std::string &name, clang::SourceRange where) {
+  auto b = std::make_shared<Binding>();
+  b->kind = Binding::Kind::Ref;
+  b->ref = std::move(lv);
+  if (b->ref.kind == LValue::Kind::Memory)
+    b->ref.index = snapshot(b->ref.index, name + ".index", where);
+  return b;
+}
+
 void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param,
                                    const clang::Expr *arg) {
   clang::QualType t = param->getType();
@@ -1324,17 +1350,14 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
     LValue lv = lvalue(arg);
     if (lv.kind == LValue::Kind::Struct) {
       b = lv.binding;
+    } else if (lv.kind == LValue::Kind::Memory) {
+      b = referenceTo(lv, name, where);  // writes through it reach the element
     } else {
       b = freshStruct(t->getPointeeType(), name);
-      if (lv.kind == LValue::Kind::Memory)
-        load(lv, arg);
       havocStruct(b, "struct argument", where);
     }
   } else if (t->isReferenceType()) {
-    b->kind = Binding::Kind::Ref;
-    b->ref = lvalue(arg);
-    if (b->ref.kind == LValue::Kind::Memory)  // the callee sees the address at call time
-      b->ref.index = snapshot(b->ref.index, name + ".index", where);
+    b = referenceTo(lvalue(arg), name, where);
   } else if (t->isPointerType()) {
     b->kind = Binding::Kind::Pointer;
     b->pointer.array = ~0u;
