@@ -3,6 +3,7 @@
 // write an Access statement, every value kverify cannot compute an Opaque.
 #include "frontend/extractor.hpp"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/DeclCXX.h"
 
@@ -1119,6 +1120,23 @@ static bool hasPointerParams(const clang::FunctionDecl *fn) {
   return fn->isVariadic();
 }
 
+// A writable variable in device memory (a non-const __device__ or __managed__ variable)
+// declared in the user's code: a function kverify cannot see could write it.
+static bool declaresDeviceVariable(const clang::DeclContext *dc, const KernelExtractor &x) {
+  for (const clang::Decl *d : dc->decls()) {
+    if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d))
+      if (v->hasGlobalStorage() && !x.inPrelude(v) && !v->getType().isConstQualified() &&
+          (v->hasAttr<clang::CUDADeviceAttr>() || v->hasAttr<clang::HIPManagedAttr>()) &&
+          !v->hasAttr<clang::CUDAConstantAttr>())
+        return true;
+    if (const auto *inner = llvm::dyn_cast<clang::DeclContext>(d))
+      if (llvm::isa<clang::NamespaceDecl>(d) || llvm::isa<clang::LinkageSpecDecl>(d))
+        if (declaresDeviceVariable(inner, x))
+          return true;
+  }
+  return false;
+}
+
 BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
   clang::SourceRange where = c->getSourceRange();
   if (llvm::isa<clang::CUDAKernelCallExpr>(c)) {
@@ -1171,6 +1189,13 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
   if (hasPointerParams(fn)) {
     unsupported("unknown external function with pointer arguments",
                 "'" + fn->getQualifiedNameAsString() + "' has no body kverify can see",
+                where);
+    return nullptr;
+  }
+  if (declaresDeviceVariable(ctx_.getTranslationUnitDecl(), *this)) {
+    unsupported("unknown external function",
+                "'" + fn->getQualifiedNameAsString() +
+                    "' has no body kverify can see, and could write the file's __device__ variables",
                 where);
     return nullptr;
   }
