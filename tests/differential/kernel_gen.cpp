@@ -1,0 +1,694 @@
+#include "kernel_gen.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+
+namespace kverify::difftest {
+
+using rc::Gen;
+namespace gen = rc::gen;
+using EK = GExpr::K;
+using SK = GStmt::K;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Structural shrinks: besides what the combinators give (smaller numbers, shorter lists,
+// earlier alternatives), a compound expression may shrink to one of its operands and a
+// statement list may replace a compound statement by its body.
+
+template <typename T, typename F>
+rc::Shrinkable<T> addShrinks(rc::Shrinkable<T> s, F children) {
+  T v = s.value();
+  auto extra = rc::seq::map(rc::seq::fromContainer(children(v)), [children](T c) {
+    return rc::shrinkable::shrinkRecur(std::move(c), [children](const T &x) {
+      return rc::seq::fromContainer(children(x));
+    });
+  });
+  auto orig = rc::seq::map(s.shrinks(), [children](rc::Shrinkable<T> x) {
+    return addShrinks(std::move(x), children);
+  });
+  // The generator's own shrinks first; the structural ones when those are exhausted.
+  return rc::shrinkable::just(std::move(v), rc::seq::concat(std::move(orig), std::move(extra)));
+}
+
+template <typename T, typename F>
+Gen<T> withShrinks(Gen<T> g, F children) {
+  return Gen<T>([=](const rc::Random &r, int size) { return addShrinks(g(r, size), children); });
+}
+
+// A weighted choice between generators; shrinks toward the first alternative (list the
+// simplest first).
+template <typename T>
+Gen<T> pick(std::vector<std::pair<std::size_t, Gen<T>>> alts) {
+  std::size_t total = 0;
+  for (auto &a : alts) total += a.first;
+  return gen::mapcat(gen::inRange<std::size_t>(0, total), [alts](std::size_t r) {
+    for (auto &a : alts) {
+      if (r < a.first) return a.second;
+      r -= a.first;
+    }
+    return alts.back().second;
+  });
+}
+
+bool isIntExpr(const GExpr &e) { return e.k != EK::Cmp && e.k != EK::Logic; }
+
+std::vector<GExpr> exprChildren(const GExpr &e) {
+  std::vector<GExpr> out;
+  switch (e.k) {
+  case EK::Bin:
+  case EK::Call:
+    out = {e.a[0], e.a[1]};
+    break;
+  case EK::Select:
+    out = {e.a[1], e.a[2]};
+    break;
+  case EK::Cast:
+    out = {e.a[0]};
+    break;
+  case EK::Load:
+    out = {GExpr{EK::Const, 1, 0, {}}};
+    break;
+  case EK::Logic:
+    out = e.a;
+    break;
+  default:
+    break;
+  }
+  // Only same-sort replacements (an int for an int, a condition for a condition).
+  std::vector<GExpr> same;
+  for (auto &c : out)
+    if (isIntExpr(c) == isIntExpr(e)) same.push_back(c);
+  return same;
+}
+
+std::vector<std::vector<GStmt>> listChildren(const std::vector<GStmt> &v) {
+  std::vector<std::vector<GStmt>> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const GStmt &s = v[i];
+    auto splice = [&](const std::vector<GStmt> &body) {
+      std::vector<GStmt> r(v.begin(), v.begin() + i);
+      r.insert(r.end(), body.begin(), body.end());
+      r.insert(r.end(), v.begin() + i + 1, v.end());
+      out.push_back(std::move(r));
+    };
+    if (s.k == SK::If) {
+      splice(s.body);
+      if (!s.els.empty()) splice(s.els);
+    } else if ((s.k == SK::For || s.k == SK::DoWhile)) {
+      // A loop's body may use the loop variable and contain break/continue: only splice
+      // bodies that do not.
+      bool ok = true;
+      std::function<void(const GExpr &)> ex = [&](const GExpr &e) {
+        if (e.k == EK::LoopVar && e.v >= s.depth) ok = false;
+        for (auto &a : e.a) ex(a);
+      };
+      std::function<void(const std::vector<GStmt> &, bool)> st =
+          [&](const std::vector<GStmt> &b, bool nested) {
+            for (auto &x : b) {
+              if (!nested && (x.k == SK::Break || x.k == SK::Continue)) ok = false;
+              ex(x.idx), ex(x.val), ex(x.cond);
+              bool inner = nested || x.k == SK::For || x.k == SK::DoWhile;
+              st(x.body, inner);
+              st(x.els, inner);
+            }
+          };
+      st(s.body, false);
+      if (ok) splice(s.body);
+    }
+  }
+  // After a structural shrink only these apply: removing statements too.
+  auto chunks = rc::shrink::removeChunks(v);
+  while (auto c = chunks.next()) out.push_back(std::move(*c));
+  return out;
+}
+
+GExpr mk(EK k, int v = 0, int op = 0, std::vector<GExpr> a = {}) {
+  GExpr e;
+  e.k = k;
+  e.v = v;
+  e.op = op;
+  e.a = std::move(a);
+  return e;
+}
+
+struct Ctx {
+  int loops = 0;  // enclosing loops
+};
+
+Gen<GExpr> constant(int lo, int hi) {
+  return gen::map(gen::inRange(lo, hi), [](int v) { return mk(EK::Const, v); });
+}
+
+Gen<GExpr> tid() {
+  return pick<GExpr>({
+      {6, gen::just(mk(EK::Tid, 0))},
+      {1, gen::just(mk(EK::Tid, 1))},
+      {2, gen::just(mk(EK::Tid, 2))},
+      {1, gen::just(mk(EK::Tid, 3))},
+  });
+}
+
+Gen<GExpr> leaf(Ctx c) {
+  std::vector<std::pair<std::size_t, Gen<GExpr>>> alts = {
+      {4, constant(0, 17)},
+      {5, tid()},
+      {1, gen::just(mk(EK::Bid))},
+      {1, gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::BDim, v); })},
+      {2, gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::Param, v); })},
+      {2, gen::map(gen::inRange(0, 4), [](int v) { return mk(EK::Local, v); })},
+  };
+  if (c.loops > 0)
+    alts.push_back({4, gen::map(gen::inRange(0, c.loops), [](int v) { return mk(EK::LoopVar, v); })});
+  return pick<GExpr>(alts);
+}
+
+Gen<GExpr> intExpr(Ctx c, int depth);
+Gen<GExpr> condExpr(Ctx c, int depth);
+
+// An index into shared array `arr` (size n), mostly kept in range.
+Gen<GExpr> sharedIndex(Ctx c, int depth, int arr) {
+  return gen::map(gen::pair(gen::weightedElement<int>({{6, WrapMask}, {3, WrapMod}, {1, WrapNone}}),
+                            intExpr(c, depth)),
+                  [arr](const std::pair<int, GExpr> &p) { return mk(EK::Index, arr, p.first, {p.second}); });
+}
+
+Gen<GExpr> load(Ctx c, int depth) {
+  return gen::mapcat(gen::inRange(0, 2), [c, depth](int arr) {
+    return gen::map(sharedIndex(c, depth, arr), [arr](GExpr i) { return mk(EK::Load, arr, 0, {i}); });
+  });
+}
+
+Gen<GExpr> rightOperand(int op, Ctx c, int depth) {
+  switch (op) {
+  case Mul:
+    return pick<GExpr>({{4, constant(1, 9)}, {1, gen::just(mk(EK::BDim, 0))}});
+  case Shl:
+  case Shr:
+    return constant(0, 5);
+  case Mod:
+    return pick<GExpr>(
+        {{3, constant(1, 9)},
+         {2, gen::map(gen::inRange(0, 2), [](int p) {
+            return mk(EK::Bin, 0, Add, {mk(EK::Param, p), mk(EK::Const, 1)});
+          })}});
+  default:
+    return intExpr(c, depth);
+  }
+}
+
+Gen<GExpr> intExpr(Ctx c, int depth) {
+  if (depth <= 0) return leaf(c);
+  Gen<GExpr> sub = gen::lazy([c, depth] { return intExpr(c, depth - 1); });
+  Gen<GExpr> bin = gen::mapcat(gen::inRange(0, int(kBinOps)), [c, depth, sub](int op) {
+    return gen::map(gen::pair(sub, rightOperand(op, c, depth - 1)),
+                    [op](const std::pair<GExpr, GExpr> &p) { return mk(EK::Bin, 0, op, {p.first, p.second}); });
+  });
+  Gen<GExpr> sel = gen::map(gen::tuple(gen::lazy([c, depth] { return condExpr(c, depth - 1); }), sub, sub),
+                            [](const std::tuple<GExpr, GExpr, GExpr> &t) {
+                              return mk(EK::Select, 0, 0, {std::get<0>(t), std::get<1>(t), std::get<2>(t)});
+                            });
+  Gen<GExpr> cast = gen::map(gen::pair(gen::inRange(0, 4), sub), [](const std::pair<int, GExpr> &p) {
+    return mk(EK::Cast, p.first, 0, {p.second});
+  });
+  Gen<GExpr> call = gen::map(gen::pair(sub, sub), [](const std::pair<GExpr, GExpr> &p) {
+    return mk(EK::Call, 0, 0, {p.first, p.second});
+  });
+  Gen<GExpr> ld = gen::lazy([c, depth] { return load(c, depth - 1); });
+  return withShrinks(pick<GExpr>({
+                         {6, leaf(c)},
+                         {8, bin},
+                         {1, sel},
+                         {1, cast},
+                         {1, call},
+                         {1, ld},
+                     }),
+                     exprChildren);
+}
+
+Gen<GExpr> cmp(Gen<GExpr> lhs, Gen<GExpr> rhs) {
+  return gen::map(gen::tuple(gen::inRange(0, int(kCmpOps)), lhs, rhs),
+                  [](const std::tuple<int, GExpr, GExpr> &t) {
+                    return mk(EK::Cmp, 0, std::get<0>(t), {std::get<1>(t), std::get<2>(t)});
+                  });
+}
+
+Gen<GExpr> condExpr(Ctx c, int depth) {
+  // threadIdx.x < C and friends
+  Gen<GExpr> tidCmp = cmp(tid(), pick<GExpr>({{3, constant(0, 65)}, {1, gen::just(mk(EK::Param, 0))}}));
+  // threadIdx.x % 2 == 0
+  Gen<GExpr> parity = gen::map(gen::tuple(tid(), gen::element(int(Mod), int(And)), constant(1, 5), constant(0, 2)),
+                               [](const std::tuple<GExpr, int, GExpr, GExpr> &t) {
+                                 return mk(EK::Cmp, 0, Eq,
+                                           {mk(EK::Bin, 0, std::get<1>(t), {std::get<0>(t), std::get<2>(t)}),
+                                            std::get<3>(t)});
+                               });
+  Gen<GExpr> bidCmp = cmp(gen::just(mk(EK::Bid)), constant(0, 3));
+  Gen<GExpr> paramCmp =
+      cmp(gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::Param, v); }), constant(0, 9));
+  std::vector<std::pair<std::size_t, Gen<GExpr>>> alts = {
+      {4, tidCmp}, {2, parity}, {1, bidCmp}, {2, paramCmp},
+  };
+  if (depth > 0) {
+    Gen<GExpr> sub = gen::lazy([c, depth] { return condExpr(c, depth - 1); });
+    alts.push_back({3, cmp(intExpr(c, depth - 1), intExpr(c, depth - 1))});
+    alts.push_back({1, cmp(gen::lazy([c, depth] { return load(c, depth - 1); }), constant(0, 3))});
+    alts.push_back({2, gen::map(gen::tuple(gen::inRange(0, 2), sub, sub),
+                                [](const std::tuple<int, GExpr, GExpr> &t) {
+                                  return mk(EK::Logic, 0, std::get<0>(t), {std::get<1>(t), std::get<2>(t)});
+                                })});
+    alts.push_back({1, gen::map(sub, [](GExpr e) { return mk(EK::Logic, 0, 2, {e}); })});
+  }
+  return withShrinks(pick<GExpr>(alts),
+                     exprChildren);
+}
+
+// A loop bound: constants, parameters, thread-dependent ones, or any expression, kept small.
+Gen<GExpr> loopBound(Ctx c) {
+  return pick<GExpr>({
+      {4, constant(0, 5)},
+      {3, gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::Param, v); })},
+      {2, gen::map(gen::pair(tid(), gen::element(0, 1, 2)),
+                   [](const std::pair<GExpr, int> &p) {
+                     if (p.second == 0) return mk(EK::Bin, 0, Mod, {p.first, mk(EK::Const, 3)});
+                     if (p.second == 1) return mk(EK::Bin, 0, And, {p.first, mk(EK::Const, 3)});
+                     return mk(EK::Bin, 0, Shr, {p.first, mk(EK::Const, 5)});
+                   })},
+      {1, gen::map(intExpr(c, 1), [](GExpr e) { return mk(EK::Bin, 0, And, {e, mk(EK::Const, 3)}); })},
+  });
+}
+
+Gen<GExpr> globalIndex(Ctx c) {
+  return pick<GExpr>({
+      {5, gen::just(mk(EK::GIndex, 0, 0))},
+      {3, gen::map(intExpr(c, 2), [](GExpr e) { return mk(EK::GIndex, 0, 1, {e}); })},
+      {2, gen::map(constant(0, 17), [](GExpr e) { return mk(EK::GIndex, 0, 2, {e}); })},
+      {1, gen::just(mk(EK::GIndex, 0, 3))},
+      {1, gen::just(mk(EK::GIndex, 0, 4))},
+  });
+}
+
+Gen<std::vector<GStmt>> stmtList(Ctx c, int depth, double scale);
+
+GStmt st(SK k) {
+  GStmt s;
+  s.k = k;
+  return s;
+}
+
+Gen<GStmt> stmt(Ctx c, int depth) {
+  Gen<GStmt> storeShared = gen::mapcat(gen::inRange(0, 2), [c](int arr) {
+    return gen::map(gen::tuple(sharedIndex(c, 2, arr), intExpr(c, 2), gen::weightedElement<int>({{5, 0}, {1, 1}})),
+                    [arr](const std::tuple<GExpr, GExpr, int> &t) {
+                      GStmt s = st(SK::StoreShared);
+                      s.arr = arr;
+                      s.idx = std::get<0>(t);
+                      s.val = std::get<1>(t);
+                      s.op = std::get<2>(t);
+                      return s;
+                    });
+  });
+  Gen<GStmt> storeGlobal = gen::map(gen::tuple(gen::inRange(0, 2), globalIndex(c), intExpr(c, 2)),
+                                    [](const std::tuple<int, GExpr, GExpr> &t) {
+                                      GStmt s = st(SK::StoreGlobal);
+                                      s.arr = std::get<0>(t);
+                                      s.idx = std::get<1>(t);
+                                      s.val = std::get<2>(t);
+                                      return s;
+                                    });
+  Gen<GStmt> atomicShared = gen::mapcat(gen::inRange(0, 2), [c](int arr) {
+    return gen::map(gen::pair(sharedIndex(c, 2, arr), gen::weightedElement<int>({{6, -1}, {1, 0}})),
+                    [arr](const std::pair<GExpr, int> &p) {
+                      GStmt s = st(SK::AtomicShared);
+                      s.arr = arr;
+                      s.idx = p.first;
+                      s.var = p.second;
+                      return s;
+                    });
+  });
+  Gen<GStmt> atomicGlobal = gen::map(gen::pair(gen::inRange(0, 2), globalIndex(c)), [](const std::pair<int, GExpr> &p) {
+    GStmt s = st(SK::AtomicGlobal);
+    s.arr = p.first;
+    s.idx = p.second;
+    return s;
+  });
+  Gen<GStmt> assign = gen::map(gen::tuple(gen::inRange(0, 4), intExpr(c, 2), gen::weightedElement<int>({{3, 1}, {1, 0}})),
+                               [](const std::tuple<int, GExpr, int> &t) {
+                                 GStmt s = st(SK::Assign);
+                                 s.var = std::get<0>(t);
+                                 s.val = std::get<1>(t);
+                                 s.op = std::get<2>(t);
+                                 return s;
+                               });
+  Gen<GStmt> callStore = gen::mapcat(gen::inRange(0, 2), [c](int arr) {
+    return gen::map(gen::pair(intExpr(c, 2), intExpr(c, 1)), [arr](const std::pair<GExpr, GExpr> &p) {
+      GStmt s = st(SK::CallStore);
+      s.arr = arr;
+      s.idx = p.first;
+      s.val = p.second;
+      return s;
+    });
+  });
+  auto condStmt = [c](SK k) {
+    return gen::map(condExpr(c, 1), [k](GExpr e) {
+      GStmt s = st(k);
+      s.cond = e;
+      return s;
+    });
+  };
+  std::vector<std::pair<std::size_t, Gen<GStmt>>> alts = {
+      {8, storeShared},
+      {3, storeGlobal},
+      {4, gen::just(st(SK::Sync))},
+      {2, atomicShared},
+      {1, atomicGlobal},
+      {3, assign},
+      {1, gen::map(gen::inRange(0, 2), [](int op) { GStmt s = st(SK::SyncWarp); s.op = op; return s; })},
+      {1, gen::just(st(SK::SyncWarpMask))},
+      {1, callStore},
+      {1, condStmt(SK::Return)},
+  };
+  if (c.loops > 0) {
+    alts.push_back({1, condStmt(SK::Break)});
+    alts.push_back({1, condStmt(SK::Continue)});
+  }
+  if (depth > 0) {
+    alts.push_back({5, gen::map(gen::tuple(condExpr(c, 1), stmtList(c, depth - 1, 0.04),
+                                           pick<std::vector<GStmt>>(
+                                               {{3, gen::just(std::vector<GStmt>{})}, {1, stmtList(c, depth - 1, 0.03)}})),
+                                [](const std::tuple<GExpr, std::vector<GStmt>, std::vector<GStmt>> &t) {
+                                  GStmt s = st(SK::If);
+                                  s.cond = std::get<0>(t);
+                                  s.body = std::get<1>(t);
+                                  s.els = std::get<2>(t);
+                                  return s;
+                                })});
+    if (c.loops < kMaxLoopDepth) {
+      Ctx in = c;
+      in.loops++;
+      int level = c.loops;
+      alts.push_back({4, gen::map(gen::tuple(loopBound(c), gen::weightedElement<int>({{4, 1}, {1, 2}}),
+                                             stmtList(in, depth - 1, 0.04)),
+                                  [level](const std::tuple<GExpr, int, std::vector<GStmt>> &t) {
+                                    GStmt s = st(SK::For);
+                                    s.depth = level;
+                                    s.cond = std::get<0>(t);
+                                    s.step = std::get<1>(t);
+                                    s.body = std::get<2>(t);
+                                    return s;
+                                  })});
+      alts.push_back({1, gen::map(gen::pair(loopBound(c), stmtList(in, depth - 1, 0.04)),
+                                  [level](const std::pair<GExpr, std::vector<GStmt>> &p) {
+                                    GStmt s = st(SK::DoWhile);
+                                    s.depth = level;
+                                    s.cond = p.first;
+                                    s.body = p.second;
+                                    return s;
+                                  })});
+    }
+  }
+  return pick<GStmt>(alts);
+}
+
+Gen<std::vector<GStmt>> stmtList(Ctx c, int depth, double scale) {
+  return withShrinks(
+      gen::scale(scale, gen::container<std::vector<GStmt>>(
+                            gen::resize(100, gen::lazy([c, depth] { return stmt(c, depth); })))),
+      listChildren);
+}
+
+// ---------------------------------------------------------------------------------------
+// Emission
+
+const char *binOpText(int op) {
+  static const char *t[] = {"+", "-", "*", "<<", ">>", "%", "&", "^", "|"};
+  return t[op];
+}
+const char *cmpOpText(int op) {
+  static const char *t[] = {"<", "<=", ">", ">=", "==", "!="};
+  return t[op];
+}
+const char *castText(int v) {
+  static const char *t[] = {"int", "unsigned", "short", "unsigned char"};
+  return t[v];
+}
+const char *kGid = "(blockIdx.x * (blockDim.x * blockDim.y) + threadIdx.y * blockDim.x + threadIdx.x)";
+
+struct Emitter {
+  const GenKernel &k;
+  std::ostringstream os;
+
+  std::string e(const GExpr &x) {
+    switch (x.k) {
+    case EK::Const: return std::to_string(x.v);
+    case EK::Tid: {
+      static const char *t[] = {"threadIdx.x", "threadIdx.y", "(threadIdx.y * blockDim.x + threadIdx.x)",
+                                "(threadIdx.x & 31)"};
+      return t[x.v];
+    }
+    case EK::Bid: return "blockIdx.x";
+    case EK::BDim: return x.v ? "blockDim.y" : "blockDim.x";
+    case EK::Param: return "p" + std::to_string(x.v);
+    case EK::LoopVar: return "i" + std::to_string(x.v);
+    case EK::Local: return "v" + std::to_string(x.v);
+    case EK::Bin: return "(" + e(x.a[0]) + " " + binOpText(x.op) + " " + e(x.a[1]) + ")";
+    case EK::Select: return "(" + e(x.a[0]) + " ? " + e(x.a[1]) + " : " + e(x.a[2]) + ")";
+    case EK::Cast: return std::string("((") + castText(x.v) + ")" + e(x.a[0]) + ")";
+    case EK::Load: return "s" + std::to_string(x.v) + "[" + e(x.a[0]) + "]";
+    case EK::Index: {
+      int n = k.shared_size[x.v];
+      if (x.op == WrapMask) return "(" + e(x.a[0]) + ") & " + std::to_string(n - 1);
+      if (x.op == WrapMod) return "(" + e(x.a[0]) + ") % " + std::to_string(n);
+      return e(x.a[0]);
+    }
+    case EK::GIndex:
+      switch (x.op) {
+      case 0: return kGid;
+      case 1: return "(" + e(x.a[0]) + ") & 1023";
+      case 2: return std::string(kGid) + " + " + e(x.a[0]);
+      case 3: return "threadIdx.y * blockDim.x + threadIdx.x";
+      default: return "blockIdx.x";
+      }
+    case EK::Call: return "kv_helper(" + e(x.a[0]) + ", " + e(x.a[1]) + ")";
+    case EK::Cmp: return "(" + e(x.a[0]) + " " + cmpOpText(x.op) + " " + e(x.a[1]) + ")";
+    case EK::Logic:
+      if (x.op == 2) return "(!" + e(x.a[0]) + ")";
+      return "(" + e(x.a[0]) + (x.op == 0 ? " && " : " || ") + e(x.a[1]) + ")";
+    }
+    return "0";
+  }
+
+  void line(int ind, const std::string &s) { os << std::string(2 * ind, ' ') << s << "\n"; }
+
+  void body(const std::vector<GStmt> &b, int ind) {
+    for (const GStmt &s : b) stmt(s, ind);
+  }
+
+  void stmt(const GStmt &s, int ind) {
+    switch (s.k) {
+    case SK::StoreShared:
+      line(ind, "s" + std::to_string(s.arr) + "[" + e(s.idx) + "]" + (s.op ? " += " : " = ") + e(s.val) + ";");
+      break;
+    case SK::StoreGlobal:
+      line(ind, "g" + std::to_string(s.arr) + "[" + e(s.idx) + "] = " + e(s.val) + ";");
+      break;
+    case SK::AtomicShared:
+      line(ind, (s.var >= 0 ? "v" + std::to_string(s.var) + " = " : std::string()) + "atomicAdd(&s" +
+                    std::to_string(s.arr) + "[" + e(s.idx) + "], 1);");
+      break;
+    case SK::AtomicGlobal:
+      line(ind, "atomicAdd(&g" + std::to_string(s.arr) + "[" + e(s.idx) + "], 1);");
+      break;
+    case SK::Assign:
+      line(ind, "v" + std::to_string(s.var) + " = " + (s.op ? "(" + e(s.val) + ") & 1023" : e(s.val)) + ";");
+      break;
+    case SK::Sync: line(ind, "__syncthreads();"); break;
+    case SK::SyncWarp: line(ind, s.op ? "__syncwarp(0xffffffffu);" : "__syncwarp();"); break;
+    case SK::SyncWarpMask: line(ind, "if ((threadIdx.x & 31) < 16) __syncwarp(0xffffu);"); break;
+    case SK::CallStore:
+      line(ind, "kv_store(s" + std::to_string(s.arr) + ", " + std::to_string(k.shared_size[s.arr]) + ", " +
+                    e(s.idx) + ", " + e(s.val) + ");");
+      break;
+    case SK::Return: line(ind, "if " + paren(e(s.cond)) + " return;"); break;
+    case SK::Break: line(ind, "if " + paren(e(s.cond)) + " break;"); break;
+    case SK::Continue: line(ind, "if " + paren(e(s.cond)) + " continue;"); break;
+    case SK::If:
+      line(ind, "if " + paren(e(s.cond)) + " {");
+      body(s.body, ind + 1);
+      if (!s.els.empty()) {
+        line(ind, "} else {");
+        body(s.els, ind + 1);
+      }
+      line(ind, "}");
+      break;
+    case SK::For: {
+      std::string i = "i" + std::to_string(s.depth);
+      line(ind, "for (int " + i + " = 0; " + i + " < " + e(s.cond) + "; " + i +
+                    (s.step == 1 ? "++" : " += " + std::to_string(s.step)) + ") {");
+      body(s.body, ind + 1);
+      line(ind, "}");
+      break;
+    }
+    case SK::DoWhile: {
+      std::string i = "i" + std::to_string(s.depth);
+      line(ind, "{");
+      line(ind + 1, "int " + i + " = 0;");
+      line(ind + 1, "do {");
+      line(ind + 2, i + "++;");
+      body(s.body, ind + 2);
+      line(ind + 1, "} while (" + i + " < " + e(s.cond) + ");");
+      line(ind, "}");
+      break;
+    }
+    }
+  }
+  static std::string paren(const std::string &s) {
+    if (!s.empty() && s.front() == '(' ) {
+      // Already parenthesized as a whole?
+      int d = 0;
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '(') ++d;
+        if (s[i] == ')') --d;
+        if (d == 0 && i + 1 < s.size()) return "(" + s + ")";
+      }
+      return s;
+    }
+    return "(" + s + ")";
+  }
+};
+
+void walk(const std::vector<GStmt> &b, const std::function<void(const GStmt &)> &fs) {
+  for (const GStmt &s : b) {
+    fs(s);
+    walk(s.body, fs);
+    walk(s.els, fs);
+  }
+}
+void walkE(const GExpr &e, const std::function<void(const GExpr &)> &f) {
+  f(e);
+  for (auto &a : e.a) walkE(a, f);
+}
+bool hasLoad(const GExpr &e) {
+  bool r = false;
+  walkE(e, [&](const GExpr &x) { r = r || x.k == EK::Load; });
+  return r;
+}
+
+}  // namespace
+
+std::string emitSource(const GenKernel &k) {
+  Emitter em{k, {}};
+  std::ostream &os = em.os;
+  os << "// generated by kverify's differential test generator\n"
+     << "// launch: " << launchText(k) << "\n";
+  if (k.uses_helper)
+    os << "__device__ int kv_helper(int a, int b)\n{\n"
+       << "  if (a > b) return (a - b) & 63;\n"
+       << "  for (int k = 0; k < 3; ++k) {\n"
+       << "    if (a == k) return b & 63;\n"
+       << "  }\n"
+       << "  return (a + b) & 63;\n}\n\n";
+  if (k.uses_store_helper)
+    os << "__device__ void kv_store(int *arr, int n, int i, int v)\n{\n"
+       << "  if (i < 0 || i >= n) return;\n"
+       << "  arr[i] = v;\n}\n\n";
+  os << "__global__ void " << k.name << "(int *g0, int *g1, int p0, int p1)\n{\n"
+     << "  __shared__ int s0[" << k.shared_size[0] << "];\n"
+     << "  __shared__ int s1[" << k.shared_size[1] << "];\n"
+     << "  int v0 = threadIdx.x;\n"
+     << "  unsigned v1 = 0u;\n"
+     << "  short v2 = 1;\n"
+     << "  unsigned char v3 = 0;\n";
+  em.body(k.body, 1);
+  os << "}\n";
+  return em.os.str();
+}
+
+std::string launchText(const GenKernel &k) {
+  std::ostringstream os;
+  os << "block (" << k.block[0] << "," << k.block[1] << "," << k.block[2] << ") grid (" << k.grid[0] << ","
+     << k.grid[1] << "," << k.grid[2] << ") params {";
+  bool first = true;
+  for (auto &[n, v] : k.params) {
+    os << (first ? "" : ", ") << n << "=" << v;
+    first = false;
+  }
+  os << "}";
+  return os.str();
+}
+
+void finish(GenKernel &k) {
+  k.data_dependent = false;
+  k.uses_helper = false;
+  k.uses_store_helper = false;
+  auto expr = [&](const GExpr &e, bool valueOnly) {
+    walkE(e, [&](const GExpr &x) { k.uses_helper = k.uses_helper || x.k == EK::Call; });
+    if (!valueOnly && hasLoad(e)) k.data_dependent = true;
+  };
+  walk(k.body, [&](const GStmt &s) {
+    bool storesValue = s.k == SK::StoreShared || s.k == SK::StoreGlobal;
+    expr(s.idx, false);
+    expr(s.val, storesValue);
+    expr(s.cond, false);
+    if (s.k == SK::AtomicShared && s.var >= 0) k.data_dependent = true;
+    if (s.k == SK::CallStore) k.uses_store_helper = true;
+  });
+  k.source = emitSource(k);
+}
+
+std::ostream &operator<<(std::ostream &os, const GenKernel &k) {
+  return os << "\n// " << launchText(k) << (k.data_dependent ? " (data-dependent)" : "") << "\n" << k.source;
+}
+
+Gen<GenKernel> genKernel() {
+  static const unsigned kBlockX[] = {8, 16, 32, 64, 128};
+  Gen<unsigned> bx = pick<unsigned>(
+      {{3, gen::map(gen::inRange(0, 5), [](int i) { return kBlockX[i]; })}, {2, gen::inRange(1u, 129u)}});
+  Gen<unsigned> by = pick<unsigned>({{4, gen::just(1u)}, {1, gen::element(2u, 4u)}});
+  Gen<int64_t> param = pick<int64_t>(
+      {{5, gen::inRange<int64_t>(0, 9)}, {1, gen::inRange<int64_t>(0, 40)}, {1, gen::inRange<int64_t>(-2, 0)}});
+  Gen<int> size = gen::weightedElement<int>({{1, 32}, {3, 64}, {1, 128}});
+  return gen::map(gen::tuple(stmtList(Ctx{}, 3, 0.08), bx, by, gen::inRange(1u, 4u), param, param, size, size),
+                  [](const std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int> &t) {
+                    GenKernel k;
+                    k.name = "rand_kernel";
+                    k.body = std::get<0>(t);
+                    unsigned y = std::get<2>(t);
+                    k.block = {std::min(std::get<1>(t), 128u / y), y, 1};
+                    k.grid = {std::get<3>(t), 1, 1};
+                    k.params = {{"p0", std::get<4>(t)}, {"p1", std::get<5>(t)}};
+                    k.shared_size = {std::get<6>(t), std::get<7>(t)};
+                    finish(k);
+                    return k;
+                  });
+}
+
+std::string emitStandaloneProgram(const GenKernel &k) {
+  std::ostringstream os;
+  os << k.source << "\n"
+     << "#include <cstdio>\n#include <cstdlib>\n\n"
+     << "#define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \\\n"
+     << "  std::fprintf(stderr, \"%s:%d: %s: %s\\n\", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \\\n"
+     << "  return 1; } } while (0)\n\n"
+     << "int main()\n{\n"
+     << "  const size_t n = " << kGlobalElems << ";\n"
+     << "  int *g0 = nullptr, *g1 = nullptr;\n"
+     << "  CHECK(cudaMalloc(&g0, n * sizeof(int)));\n"
+     << "  CHECK(cudaMalloc(&g1, n * sizeof(int)));\n"
+     << "  CHECK(cudaMemset(g0, 0, n * sizeof(int)));\n"
+     << "  CHECK(cudaMemset(g1, 0, n * sizeof(int)));\n"
+     << "  dim3 block(" << k.block[0] << ", " << k.block[1] << ", " << k.block[2] << ");\n"
+     << "  dim3 grid(" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2] << ");\n"
+     << "  " << k.name << "<<<grid, block>>>(g0, g1, " << k.params.at("p0") << ", " << k.params.at("p1") << ");\n"
+     << "  CHECK(cudaGetLastError());\n"
+     << "  CHECK(cudaDeviceSynchronize());\n"
+     << "  CHECK(cudaFree(g0));\n"
+     << "  CHECK(cudaFree(g1));\n"
+     << "  std::printf(\"ok\\n\");\n"
+     << "  return 0;\n}\n";
+  return os.str();
+}
+
+}  // namespace kverify::difftest

@@ -1,0 +1,123 @@
+// The random kernel generator: its kernels parse with kverify's front end, completely
+// (no `unsupported` entries), and compile with nvcc for sm_90 when nvcc is installed.
+#include "frontend/frontend.hpp"
+#include "kernel_gen.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+using namespace kverify;
+using namespace kverify::difftest;
+namespace fs = std::filesystem;
+
+namespace {
+
+// N kernels from a fixed seed, across the whole size range.
+std::vector<GenKernel> sample(int n, uint64_t seed) {
+  std::vector<GenKernel> out;
+  rc::Random r(seed);
+  rc::Gen<GenKernel> g = genKernel();
+  for (int i = 0; i < n; ++i) {
+    rc::Random ri = r.split();
+    out.push_back(g(ri, i * 100 / n + 1).value());
+  }
+  return out;
+}
+
+fs::path tempDir(const std::string &what) {
+  fs::path d = fs::temp_directory_path() /
+               ("kverify_gen_" + what + "_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+}  // namespace
+
+TEST(KernelGen, ParsesWithTheFrontEnd) {
+  fs::path dir = tempDir("parse");
+  int hazardsish = 0, loops = 0, dd = 0;
+  auto kernels = sample(150, 12345);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const GenKernel &k = kernels[i];
+    fs::path file = dir / ("k" + std::to_string(i) + ".cu");
+    std::ofstream(file) << k.source;
+    frontend::Options fo;
+    fo.print_diagnostics = false;
+    model::TranslationUnitModel tu = frontend::parseFile(file.string(), fo);
+    ASSERT_TRUE(tu.parsed) << k << "\n" << (tu.diagnostics.empty() ? "" : tu.diagnostics[0].message);
+    for (const auto &d : tu.diagnostics) EXPECT_NE(d.severity, "error") << d.message << k;
+    ASSERT_EQ(tu.kernels.size(), 1u) << k;
+    const model::Kernel &m = tu.kernels[0];
+    EXPECT_EQ(m.name, k.name);
+    for (const auto &u : m.unsupported)
+      ADD_FAILURE() << "unsupported " << u.construct << ": " << u.detail << " at " << u.range.line << ":"
+                    << u.range.col << k;
+    if (k.source.find("for (") != std::string::npos) ++loops;
+    if (k.data_dependent) ++dd;
+    if (k.source.find("__syncthreads") != std::string::npos) ++hazardsish;
+  }
+  fs::remove_all(dir);
+  // The sample is varied.
+  EXPECT_GT(loops, 20);
+  EXPECT_GT(hazardsish, 20);
+  EXPECT_GT(dd, 5);
+}
+
+TEST(KernelGen, ShrinksToSmallerKernels) {
+  // Every shrink of a generated kernel is a valid kernel that still parses, and shrinking
+  // reaches a small kernel.
+  rc::Random r(777);
+  rc::Gen<GenKernel> g = genKernel();
+  rc::Shrinkable<GenKernel> s = g(r, 100);
+  for (int i = 0; i < 5; ++i) {
+    rc::Random ri = r.split();
+    s = g(ri, 100);
+    if (s.value().body.size() >= 3) break;
+  }
+  size_t before = s.value().source.size();
+  // Greedy: always take the first shrink (the most aggressive).
+  int steps = 0;
+  while (auto next = s.shrinks().next()) {
+    s = *next;
+    if (std::getenv("KV_DEBUG_SHRINK")) std::cerr << steps << " " << s.value().body.size() << " " << s.value().source.size() << "\n";
+    if (++steps > 5000) break;
+  }
+  EXPECT_LT(s.value().source.size(), before);
+  EXPECT_TRUE(s.value().body.empty()) << s.value();
+  EXPECT_EQ(s.value().block[0], 8u) << s.value();
+  EXPECT_EQ(s.value().block[1], 1u) << s.value();
+  EXPECT_EQ(s.value().grid[0], 1u) << s.value();
+}
+
+TEST(KernelGen, CompilesWithNvcc) {
+  const char *nvcc = KVERIFY_NVCC;
+  if (!fs::exists(nvcc)) GTEST_SKIP() << nvcc << " not found";
+  fs::path dir = tempDir("nvcc");
+  auto kernels = sample(20, 999);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    fs::path file = dir / ("k" + std::to_string(i) + ".cu");
+    fs::path prog = dir / ("p" + std::to_string(i) + ".cu");
+    std::ofstream(file) << kernels[i].source;
+    std::ofstream(prog) << emitStandaloneProgram(kernels[i]);
+    std::string log = (dir / ("k" + std::to_string(i) + ".log")).string();
+    // Kernels compile alone; every few, the standalone program (host code too).
+    std::string cmd = std::string(nvcc) + " -arch=sm_90 -c " + file.string() + " -o " +
+                      (dir / ("k" + std::to_string(i) + ".o")).string() + " > " + log + " 2>&1";
+    if (i % 5 == 0)
+      cmd += " && " + std::string(nvcc) + " -arch=sm_90 " + prog.string() + " -o " +
+             (dir / ("p" + std::to_string(i))).string() + " >> " + log + " 2>&1";
+    int rc = std::system(cmd.c_str());
+    if (rc != 0) {
+      std::ifstream in(log);
+      std::string text((std::istreambuf_iterator<char>(in)), {});
+      ADD_FAILURE() << "nvcc failed:\n" << text << kernels[i];
+    }
+  }
+  fs::remove_all(dir);
+}
