@@ -170,7 +170,7 @@ Gen<GExpr> condExpr(Ctx c, int depth);
 
 // An index into shared array `arr` (size n), mostly kept in range.
 Gen<GExpr> sharedIndex(Ctx c, int depth, int arr) {
-  return gen::map(gen::pair(gen::weightedElement<int>({{6, WrapMask}, {3, WrapMod}, {1, WrapNone}}),
+  return gen::map(gen::pair(gen::weightedElement<int>({{6, WrapMask}, {3, WrapMod}, {2, WrapNone}}),
                             intExpr(c, depth)),
                   [arr](const std::pair<int, GExpr> &p) { return mk(EK::Index, arr, p.first, {p.second}); });
 }
