@@ -19,9 +19,14 @@
 // Seeded values (a deterministic function of the launch's seed and what asks):
 //   opaque:  (seed, opaque id, global linear thread id, n-th evaluation of that node in
 //            this thread): mostly small (0 .. 2*block size), sometimes the thread's own
-//            ids, sometimes any value of the type;
+//            ids, and for seeds = 3 mod 4 sometimes any value of the type;
 //   unassigned local (read before any Assign): (seed, local id, thread), then kept;
 //   Assign with no value: (seed, local id, thread, n-th such assignment);
+//   the result of __syncthreads_or/_and/_count (an opaque whose `what` begins with
+//            "result of __syncthreads_"; the front end's convention, which the analysis
+//            also reads): one value for the whole block, (seed, opaque id, block, n-th
+//            evaluation of that node in the thread), since threads run one at a time and
+//            the real value (a reduction over the block's predicates) is not known here;
 //   missing parameter: (seed, name), the same for every thread; small; a bool named like
 //            "(p != nullptr)" is true.
 #include "oracle/trace.hpp"
@@ -29,6 +34,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace kverify::oracle::detail {
@@ -97,6 +103,7 @@ public:
     block_size_ = uint64_t(b[0]) * b[1] * b[2];
     uint64_t block_linear = t.id.block[0] + uint64_t(t.id.block[1]) * grid[0] +
                             uint64_t(t.id.block[2]) * grid[0] * grid[1];
+    block_linear_ = block_linear;
     global_linear_ = block_linear * block_size_ + t.linear;
   }
 
@@ -131,12 +138,17 @@ public:
 
   bool seeded = false;
 
+  std::optional<int64_t> integer(const Expr &e) {
+    if (!e.type.isIntegral()) return std::nullopt;
+    return static_cast<int64_t>(eval(e).i);
+  }
+
 private:
   const model::Kernel &kernel_;
   const Launch &launch_;
   const Dim3 &grid_;
   Trace &trace_;
-  uint64_t block_size_ = 1, global_linear_ = 0, steps_ = 0;
+  uint64_t block_size_ = 1, block_linear_ = 0, global_linear_ = 0, steps_ = 0;
   std::unordered_map<unsigned, Value> locals_;
   std::unordered_map<const Expr *, uint64_t> evaluations_;
   std::unordered_map<unsigned, uint64_t> havocs_;
@@ -168,6 +180,9 @@ private:
     if (t.kind == Type::Kind::Bool) return intValue(t, mix(h) & 1);
     uint64_t r = mix(h ^ 0x1234);
     uint64_t pick = r % 16, v;
+    // Full-range values make signed arithmetic overflow (UB: the run is lost) in nearly
+    // every thread, so they are only drawn for one seed in four.
+    if (pick >= 14 && launch_.seed % 4 != 3) pick = 0;
     if (pick < 10) v = mix(h) % (2 * block_size_ + 1);
     else if (pick == 10) v = trace_.id.thread[0];
     else if (pick == 11) v = trace_.linear;
@@ -234,6 +249,12 @@ private:
 
   Value opaque(const Expr &e) {
     uint64_t n = evaluations_[&e]++;
+    if (e.what.rfind("result of __syncthreads_", 0) == 0) {  // uniform over the block
+      seeded = true;
+      uint64_t h = hashOf({launch_.seed, 0xb10c, e.id, block_linear_, n});
+      if (e.type.kind == Type::Kind::Int) return intValue(e.type, mix(h) % (block_size_ + 1));
+      return drawn(e.type, h);
+    }
     return drawn(e.type, hashOf({launch_.seed, 0x0a0a, e.id, global_linear_, n}));
   }
 
@@ -506,6 +527,20 @@ std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch,
   detail::Thread t(kernel, launch, launch.grid, trace);
   try {
     return t.truth(cond);
+  } catch (const detail::Stop &) {
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> evaluateInt(const model::Kernel &kernel, const Launch &launch,
+                                   const model::Expr &e, const ThreadId &thread) {
+  detail::Trace trace;
+  trace.id = thread;
+  trace.linear = thread.thread[0] + thread.thread[1] * launch.block[0] +
+                 thread.thread[2] * launch.block[0] * launch.block[1];
+  detail::Thread t(kernel, launch, launch.grid, trace);
+  try {
+    return t.integer(e);
   } catch (const detail::Stop &) {
     return std::nullopt;
   }

@@ -94,5 +94,9 @@ Result run(const model::Kernel &kernel, const Launch &launch);
 // reads something that is not there (locals, opaques take seeded values as in run()).
 std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch,
                              const model::Expr &cond, const ThreadId &thread = {});
+// The same for an integral expression: its C value (sign-extended for signed types).
+// Empty for undefined behaviour and for non-integral expressions.
+std::optional<int64_t> evaluateInt(const model::Kernel &kernel, const Launch &launch,
+                                   const model::Expr &e, const ThreadId &thread = {});
 
 }  // namespace kverify::oracle
