@@ -94,7 +94,7 @@ std::string analysisText(const analysis::KernelResult &r) {
 
 // Which builtins and expression kinds a kernel uses.
 struct Uses {
-  bool y = false, z = false, grid_y = false;
+  bool y = false, z = false;
 };
 void walkExpr(const ExprPtr &e, const std::function<void(const Expr &)> &f) {
   if (!e) return;
@@ -120,7 +120,6 @@ Uses usesOf(const model::Kernel &k) {
     using model::Builtin;
     if (e.builtin == Builtin::ThreadIdxY || e.builtin == Builtin::BlockDimY) u.y = true;
     if (e.builtin == Builtin::ThreadIdxZ || e.builtin == Builtin::BlockDimZ) u.z = true;
-    if (e.builtin == Builtin::BlockIdxY || e.builtin == Builtin::GridDimY) u.grid_y = true;
   });
   return u;
 }
@@ -171,6 +170,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
 
   std::vector<Disagreement> found;
   double analysis_s = 0;
+  std::set<std::string> seen;  // hazard kinds the oracle saw in some run
   std::string first_skip;  // why the first skipped oracle run stopped
   auto start = std::chrono::steady_clock::now();
   int oracle_runs = 0, ok_runs = 0, replays = 0, determined_replays = 0;
@@ -221,8 +221,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
       grid_dims.push_back({uint32_t(*opts.grid_dim[0]), uint32_t(*opts.grid_dim[1]),
                            uint32_t(*opts.grid_dim[2])});
     } else {
-      grid_dims.push_back({2, 1, 1});
-      if (uses.grid_y) grid_dims.push_back({2, 2, 1});
+      grid_dims = {{2, 1, 1}, {2, 2, 1}, {2, 1, 2}};
     }
     // Parameter values: small ones and ones near the block size.
     std::set<oracle::Kind> reported;
@@ -233,13 +232,18 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
         std::vector<oracle::Dim3> blocks = {{0, 0, 0}};
         if (gd[0] > 1) blocks.push_back({1, 0, 0});
         else if (gd[1] > 1) blocks.push_back({0, 1, 0});
+        else if (gd[2] > 1) blocks.push_back({0, 0, 1});
         oracle::Dim3 last = {gd[0] - 1, gd[1] - 1, gd[2] - 1};
         if (std::find(blocks.begin(), blocks.end(), last) == blocks.end() && threads <= 512)
           blocks.push_back(last);
         const int64_t bx = bd[0];
-        const std::vector<int64_t> values = {0,  1,  2,  3,   5,      7,  16,     31,
-                                             32, 33, 64, 100, bx - 1, bx, bx + 1, 2 * bx};
-        for (uint64_t seed = 0; seed < 4; ++seed) {
+        const std::vector<int64_t> values = {0,      1,      2,          3,         5,
+                                             7,      16,     31,         32,        33,
+                                             64,     100,    bx - 1,     bx,        bx + 1,
+                                             2 * bx, -1,     0x7fffffff, 0x80000000};
+        // Seeds 0-3: every integer parameter the same typical value (the block size, past
+        // it, 1, 0); seeds 4-11: each drawn from `values`.
+        for (uint64_t seed = 0; seed < 12; ++seed) {
           oracle::Launch l;
           l.block = bd;
           l.grid = gd;
@@ -250,9 +254,10 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
           for (const model::Param &p : k.params) {
             if (p.array || !p.type.isIntegral()) continue;
             h = h * 6364136223846793005ull + 1442695040888963407ull;
-            int64_t v = p.type.kind == model::Type::Kind::Bool ? int64_t((h >> 33) & 1)
-                                                               : values[(h >> 33) % values.size()];
-            if (seed == 0 && p.type.kind != model::Type::Kind::Bool) v = bx;  // a typical size
+            static const int64_t fixed[] = {0, 0, 1, 0};  // seed 0, 1: set below
+            int64_t v = seed == 0 ? bx : seed == 1 ? 2 * bx + 1 : seed < 4 ? fixed[seed]
+                                                                  : values[(h >> 33) % values.size()];
+            if (p.type.kind == model::Type::Kind::Bool) v = seed == 0 ? 1 : seed == 3 ? 0 : (h >> 33) & 1;
             l.params[p.name] = v;
           }
           for (const ExprPtr &a : assumes) solveEqualities(k, a, l);
@@ -265,6 +270,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
           }
           ++ok_runs;
           for (const oracle::Finding &f : r.findings) {
+            seen.insert(oracleKindAsVerdict(f.kind));
             if (f.kind == oracle::Kind::ConstantWrite || reported.count(f.kind)) continue;
             if (inconclusive) continue;
             Verdict want = f.kind == oracle::Kind::Race         ? Verdict::Race
@@ -354,7 +360,9 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
             << " oracle runs (" << ok_runs << " ok), " << replays << " witness replays ("
             << determined_replays << " determined); analysis " << analysis_s << " s, total "
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
-            << " s\n";
+            << " s; oracle saw:";
+  for (const std::string &k : seen) std::cout << " " << k;
+  std::cout << (seen.empty() ? " nothing\n" : "\n");
   if (!first_skip.empty()) std::cout << "  first skipped run: " << first_skip << "\n";
   for (const Disagreement &d : found) {
     auto it = known.find(d.key);

@@ -19,7 +19,8 @@
 // Seeded values (a deterministic function of the launch's seed and what asks):
 //   opaque:  (seed, opaque id, global linear thread id, n-th evaluation of that node in
 //            this thread): mostly small (0 .. 2*block size), sometimes the thread's own
-//            ids, and for seeds = 3 mod 4 sometimes any value of the type;
+//            ids, sometimes small negative ones (signed types), and for seeds = 3 mod 4
+//            sometimes any value of the type;
 //   unassigned local (read before any Assign): (seed, local id, thread), then kept;
 //   Assign with no value: (seed, local id, thread, n-th such assignment);
 //   the result of __syncthreads_or/_and/_count (an opaque whose `what` begins with
@@ -187,7 +188,8 @@ private:
     else if (pick == 10) v = trace_.id.thread[0];
     else if (pick == 11) v = trace_.linear;
     else if (pick == 12) v = global_linear_;
-    else if (pick == 13) v = trace_.id.thread[1];
+    else if (pick == 13)  // signed: a small negative value; else threadIdx.y
+      v = isSignedInt(t) ? 0 - (1 + mix(h) % (block_size_ + 1)) : trace_.id.thread[1];
     else v = mix(h + 7);
     return intValue(t, v);
   }
