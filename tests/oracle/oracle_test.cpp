@@ -598,3 +598,28 @@ TEST(Oracle, OpaqueValuesAreSeededAndDeterministic) {
 }
 
 }  // namespace
+
+namespace {
+
+// A few thousand threads and ~10^5 events: a launch of the size the fixture test uses
+// (its time is in the test's output; it runs in milliseconds).
+TEST(Oracle, LargeLaunch) {
+  KB b;
+  unsigned s = b.shared("s", 1024);
+  unsigned g = b.global("g");
+  auto i = b.local("i");
+  b.k.body = {KB::assign(i, u(0)),
+              KB::loop(bin(BinaryOp::Lt, L(i), u(12)),
+                       {b.access(s, AccessKind::Write, tid(), 3), KB::sync(4),
+                        b.access(s, AccessKind::Read, bin(BinaryOp::BitXor, tid(), u(1)), 5),
+                        KB::syncwarp(6), KB::sync(7)},
+                       {KB::assign(i, bin(BinaryOp::Add, L(i), u(1)))}, 2),
+              b.access(g, AccessKind::Write,
+                       bin(BinaryOp::Add, bin(BinaryOp::Mul, bid(), bdim()), tid()), 9)};
+  Launch l = launch(1024, 4);
+  Result r = run(b.k, l);  // 4096 threads x 61 events
+  ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+}
+
+}  // namespace
