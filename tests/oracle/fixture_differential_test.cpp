@@ -367,9 +367,8 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
   for (const Disagreement &d : found) {
     auto it = known.find(d.key);
     bool allowed = !d.soundness && it != known.end();
-    std::cout << d.text << "\n";
     if (allowed) {
-      std::cout << "  known:" << it->second << "\n";
+      std::cout << d.text << "\n  known:" << it->second << "\n";
       continue;
     }
     ADD_FAILURE() << d.text;
