@@ -318,6 +318,8 @@ void findSwaps(const std::vector<const Stmt *> &top, const std::map<unsigned, in
 
 class Encoder;
 
+using Env = std::map<unsigned, z3::expr>;
+
 class Exec {
 public:
   Exec(Encoder &E, Thread &T) : E(E), T(T) {}
@@ -335,9 +337,15 @@ private:
     BarrierInfo bi;
     std::string label;
     std::optional<z3::expr> brk, cont;
+    std::vector<std::pair<z3::expr, Env>> cont_envs;  // the locals at each `continue`
   };
   std::vector<LoopCtx> loops;
   std::vector<std::optional<z3::expr>> rets;  // per inlined region (innermost last)
+  // Per region, the locals of the threads that returned, by where they returned: the
+  // result of `if (a < 2) return 5; return a;` is 5 for the first ones.
+  std::vector<std::vector<std::pair<z3::expr, Env>>> ret_envs;
+  // env := `other` where `cond` holds
+  void mergeEnv(const z3::expr &cond, const Env &other);
   std::vector<size_t> ret_loop_depth;         // loops.size() where each region starts
   std::vector<size_t> tripFacts;              // T.side entries: exit conditions of barrier loops
   int loop_counter = 0;
@@ -668,6 +676,20 @@ z3::expr Exec::eval(const Expr &e) {
   return fresh(ty, "val");
 }
 
+void Exec::mergeEnv(const z3::expr &cond, const Env &other) {
+  for (const auto &[id, v] : other) {
+    auto it = env.find(id);
+    if (it == env.end()) {
+      env.emplace(id, v);
+      continue;
+    }
+    if (z3::eq(it->second, v) || it->second.is_bool() != v.is_bool() ||
+        (!v.is_bool() && v.get_sort().bv_size() != it->second.get_sort().bv_size()))
+      continue;
+    it->second = z3::ite(cond, v, it->second);
+  }
+}
+
 z3::expr Exec::evalAtEntry(const Expr &e) {
   pc_ = E.c.bool_val(true);
   return boolOf(e);
@@ -712,6 +734,7 @@ void Exec::run(const Kernel &k) {
   pc_ = E.c.bool_val(true);
   lb.fill({Cand{E.c.bool_val(true), kEntry, {}}});
   rets.push_back(std::nullopt);
+  ret_envs.emplace_back();
   ret_loop_depth.push_back(0);
   block(k.body);
 }
@@ -823,29 +846,34 @@ void Exec::stmt(const Stmt &s) {
   case Stmt::Kind::Return:
     // A return leaves only its inlined region: the loops around the call go on.
     for (size_t i = ret_loop_depth.back(); i < loops.size(); ++i)
-      if (const LoopCtx &l = loops[i]; l.bi.any) {
+      if (const LoopCtx &l = loops[i]; l.bi.part) {
         sync(s, pc(), !l.bi.block);
         break;
       }
     rets.back() = orOpt(rets.back(), pc());
+    ret_envs.back().emplace_back(pc(), env);
     pc_ = c.bool_val(false);
     break;
   case Stmt::Kind::Break:
   case Stmt::Kind::Continue:
     if (loops.empty()) break;
     if (s.kind == Stmt::Kind::Break) {
-      if (loops.back().bi.any) sync(s, pc(), !loops.back().bi.block);
+      if (loops.back().bi.part) sync(s, pc(), !loops.back().bi.block);
       loops.back().brk = orOpt(loops.back().brk, pc());
     } else {
       loops.back().cont = orOpt(loops.back().cont, pc());
+      loops.back().cont_envs.emplace_back(pc(), env);
     }
     pc_ = c.bool_val(false);
     break;
   case Stmt::Kind::Inlined: {
     rets.push_back(std::nullopt);
+    ret_envs.emplace_back();
     ret_loop_depth.push_back(loops.size());
     block(s.body);
     if (rets.back()) pc_ = pc() || *rets.back();
+    for (const auto &[where, renv] : ret_envs.back()) mergeEnv(where, renv);
+    ret_envs.pop_back();
     rets.pop_back();
     ret_loop_depth.pop_back();
     break;
@@ -1065,7 +1093,7 @@ void Exec::loop(const Stmt &s) {
   z3::expr enter = enterAt(k, side, pc0 && inIter);
   pc_ = pc0 && inIter && enter;
   for (auto &sd : side) T.side.push_back(z3::implies(pc(), sd));
-  if (bi.any) {
+  if (bi.part) {
     // A loop with barriers must have a uniform condition: both threads evaluate it at
     // iteration k (neither left before) and disagree. Checked with each thread's own N.
     std::vector<z3::expr> ks = allKs();
@@ -1083,9 +1111,11 @@ void Exec::loop(const Stmt &s) {
   size_t firstCreated = E.created.size();
   std::optional<z3::expr> retBefore = rets.back();
   rets.back().reset();
+  size_t firstRetEnv = ret_envs.back().size();
   loops.push_back(LoopCtx{k, N, pc0, bi, label, std::nullopt, std::nullopt});
   block(s.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
+  for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
   block(s.step);
   std::optional<z3::expr> brk = loops.back().brk;
   loops.pop_back();
@@ -1157,12 +1187,15 @@ void Exec::loop(const Stmt &s) {
   z3::expr enterLast = enterAt(N, lastSide, c.bool_val(false));
   z3::expr exitOk = (N == c.bv_val(0, 64) || (enterPrev && conj(c, prevSide))) &&
                     ((!enterLast && conj(c, lastSide)) || (jump ? jumpAt(Nm1) : c.bool_val(false)));
-  // Threads that returned inside the loop do not reach the code after it. Which iteration
-  // they returned at is one value J shared by both threads (named alike in both): a thread
-  // that returned at J, and one that did not at J, differ there.
+  // Threads that returned inside the loop do not reach the code after it; J is the
+  // iteration they returned at. Leaving the kernel, J is one value shared by both threads
+  // (named alike in both): a thread that returned at J and one that did not differ there,
+  // and a return both take at one iteration is no divergence. Leaving an inlined call,
+  // the locals of each thread at its own return matter, so each has its own J.
   z3::expr pcAfter = pc0;
   if (ret) {
-    z3::expr J = c.bv_const(("J.L" + std::to_string(id)).c_str(), 64);
+    std::string jname = (rets.size() == 1 ? "" : "t" + std::to_string(T.t) + ".") + "J.L" + std::to_string(id);
+    z3::expr J = c.bv_const(jname.c_str(), 64);
     z3::expr_vector from(c), to(c);
     from.push_back(k);
     to.push_back(J);
@@ -1170,6 +1203,12 @@ void Exec::loop(const Stmt &s) {
     z3::expr returned = z3::ult(J, N) && ret->substitute(from, to);
     pcAfter = pc0 && !returned;
     rets.back() = orOpt(rets.back(), pc0 && returned);
+    // the locals of those threads, at the iteration J they returned in
+    for (size_t i = firstRetEnv; i < ret_envs.back().size(); ++i) {
+      auto &[where, renv] = ret_envs.back()[i];
+      where = pc0 && z3::ult(J, N) && where.substitute(from, to);
+      for (auto &[id, v] : renv) v = v.substitute(from, to);
+    }
   }
   if (bi.part) tripFacts.push_back(T.side.size());
   T.side.push_back(z3::implies(pc0, exitOk));
