@@ -92,7 +92,9 @@ using ExprPtr = std::shared_ptr<const Expr>;
 //   Local   - name, id (see Local)
 //   Opaque  - id, what: an unknown value, fresh per thread and per evaluation of the
 //             node (a load from memory, the result of an atomic, an unmodelled call).
-//             A load's opaque has the id of its Access statement.
+//             A load's opaque has the id of its Access statement. The result of
+//             __syncthreads_or/_and/_count (`what` starts with "result of
+//             __syncthreads_") is one value for the whole block at one barrier instance.
 //   Unary   - unary_op, args[0]
 //   Binary  - binary_op, args[0], args[1]
 //   Select  - args[0] ? args[1] : args[2]
