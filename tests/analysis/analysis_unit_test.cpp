@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "model_builder.hpp"
+
 using namespace kverify;
 using namespace kverify::analysis;
 using model::BinaryOp;
@@ -15,111 +17,7 @@ using model::Type;
 
 namespace {
 
-// A tiny builder for kernel models.
-struct KB {
-  model::Kernel k;
-  unsigned next_id = 1;
-  KB() {
-    k.name = "k";
-    k.file = "test.cu";
-    k.range = {"test.cu", 1, 1, 1, 1};
-  }
-  unsigned shared(const std::string &name, uint64_t size) {
-    model::Array a;
-    a.id = static_cast<unsigned>(k.arrays.size());
-    a.name = name;
-    a.space = model::AddressSpace::Shared;
-    a.origin = "shared";
-    a.elem = Type::integer(32, true);
-    a.elem_size = 4;
-    a.dims = {size};
-    a.size = size;
-    k.arrays.push_back(a);
-    return a.id;
-  }
-  unsigned global(const std::string &name) {
-    model::Array a;
-    a.id = static_cast<unsigned>(k.arrays.size());
-    a.name = name;
-    a.space = model::AddressSpace::Global;
-    a.origin = "param";
-    a.elem = Type::integer(32, true);
-    a.elem_size = 4;
-    k.arrays.push_back(a);
-    model::Param p;
-    p.position = static_cast<unsigned>(k.params.size());
-    p.name = name;
-    p.type = Type::pointer();
-    p.array = a.id;
-    k.params.push_back(p);
-    return a.id;
-  }
-  ExprPtr param(const std::string &name, Type t = Type::i32()) {
-    model::Param p;
-    p.position = static_cast<unsigned>(k.params.size());
-    p.name = name;
-    p.type = t;
-    k.params.push_back(p);
-    return Expr::param(t, name);
-  }
-  model::Local local(const std::string &name, Type t = Type::u32()) {
-    model::Local l{name, next_id++, t};
-    k.locals.push_back(l);
-    return l;
-  }
-  Stmt access(unsigned array, model::AccessKind kind, ExprPtr index, unsigned line) {
-    Stmt s;
-    s.kind = Stmt::Kind::Access;
-    s.id = next_id++;
-    s.array = array;
-    s.access = kind;
-    s.index = Expr::cast(Type::i64(), index);
-    s.range = {"test.cu", line, 5, line, 20};
-    s.text = k.arrays[array].name + "[...]";
-    return s;
-  }
-  static Stmt sync(unsigned line) {
-    Stmt s;
-    s.kind = Stmt::Kind::Barrier;
-    s.what = "__syncthreads";
-    s.range = {"test.cu", line, 5, line, 20};
-    return s;
-  }
-  static Stmt assign(const model::Local &l, ExprPtr v) {
-    Stmt s;
-    s.kind = Stmt::Kind::Assign;
-    s.local = l;
-    s.value = v;
-    return s;
-  }
-  static Stmt iff(ExprPtr c, std::vector<Stmt> then_body, std::vector<Stmt> else_body = {}) {
-    Stmt s;
-    s.kind = Stmt::Kind::If;
-    s.cond = c;
-    s.then_body = std::move(then_body);
-    s.else_body = std::move(else_body);
-    return s;
-  }
-  static Stmt loop(ExprPtr c, std::vector<Stmt> body, std::vector<Stmt> step, unsigned line) {
-    Stmt s;
-    s.kind = Stmt::Kind::Loop;
-    s.cond = c;
-    s.body = std::move(body);
-    s.step = std::move(step);
-    s.range = {"test.cu", line, 3, line, 3};
-    return s;
-  }
-};
-
-ExprPtr tid() { return Expr::builtinVar(Builtin::ThreadIdxX); }
-ExprPtr bid() { return Expr::builtinVar(Builtin::BlockIdxX); }
-ExprPtr bdim() { return Expr::builtinVar(Builtin::BlockDimX); }
-ExprPtr u(int64_t v) { return Expr::intConst(Type::u32(), v); }
-ExprPtr bin(BinaryOp op, ExprPtr a, ExprPtr b) {
-  bool cmp = op >= BinaryOp::Lt;
-  return Expr::binary(cmp ? Type::boolean() : a->type, op, a, b);
-}
-ExprPtr L(const model::Local &l) { return Expr::local(l); }
+using namespace kverify::testing_support;
 
 using model::AccessKind;
 

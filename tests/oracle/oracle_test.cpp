@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "model_builder.hpp"
+
 #include <functional>
 #include <optional>
 #include <set>
@@ -19,121 +21,7 @@ using model::Type;
 
 namespace {
 
-// A tiny builder for kernel models (as in tests/analysis/analysis_unit_test.cpp).
-struct KB {
-  model::Kernel k;
-  unsigned next_id = 1;
-  KB() {
-    k.name = "k";
-    k.file = "test.cu";
-    k.range = {"test.cu", 1, 1, 1, 1};
-  }
-  unsigned array(const std::string &name, model::AddressSpace space, std::optional<uint64_t> size) {
-    model::Array a;
-    a.id = static_cast<unsigned>(k.arrays.size());
-    a.name = name;
-    a.space = space;
-    a.origin = space == model::AddressSpace::Shared ? "shared" : "param";
-    a.elem = Type::integer(32, true);
-    a.elem_size = 4;
-    if (size) a.dims = {*size};
-    a.size = size;
-    k.arrays.push_back(a);
-    return a.id;
-  }
-  unsigned shared(const std::string &name, uint64_t size) {
-    return array(name, model::AddressSpace::Shared, size);
-  }
-  unsigned global(const std::string &name) {
-    return array(name, model::AddressSpace::Global, std::nullopt);
-  }
-  ExprPtr param(const std::string &name, Type t = Type::i32()) {
-    model::Param p;
-    p.position = static_cast<unsigned>(k.params.size());
-    p.name = name;
-    p.type = t;
-    k.params.push_back(p);
-    return Expr::param(t, name);
-  }
-  model::Local local(const std::string &name, Type t = Type::u32()) {
-    model::Local l{name, next_id++, t};
-    k.locals.push_back(l);
-    return l;
-  }
-  Stmt access(unsigned array, AccessKind kind, ExprPtr index, unsigned line) {
-    Stmt s;
-    s.kind = Stmt::Kind::Access;
-    s.id = next_id++;
-    s.array = array;
-    s.access = kind;
-    s.index = Expr::cast(Type::i64(), index);
-    s.range = {"test.cu", line, 5, line, 20};
-    s.text = k.arrays[array].name + "[...]";
-    return s;
-  }
-  static Stmt sync(unsigned line) {
-    Stmt s;
-    s.kind = Stmt::Kind::Barrier;
-    s.what = "__syncthreads";
-    s.range = {"test.cu", line, 5, line, 20};
-    return s;
-  }
-  static Stmt syncwarp(unsigned line, ExprPtr mask = nullptr) {
-    Stmt s;
-    s.kind = Stmt::Kind::Barrier;
-    s.barrier = model::BarrierKind::Warp;
-    s.what = "__syncwarp";
-    s.mask = mask;
-    s.range = {"test.cu", line, 5, line, 20};
-    return s;
-  }
-  static Stmt assign(const model::Local &l, ExprPtr v) {
-    Stmt s;
-    s.kind = Stmt::Kind::Assign;
-    s.local = l;
-    s.value = v;
-    return s;
-  }
-  static Stmt iff(ExprPtr c, std::vector<Stmt> then_body, std::vector<Stmt> else_body = {}) {
-    Stmt s;
-    s.kind = Stmt::Kind::If;
-    s.cond = c;
-    s.then_body = std::move(then_body);
-    s.else_body = std::move(else_body);
-    return s;
-  }
-  static Stmt loop(ExprPtr c, std::vector<Stmt> body, std::vector<Stmt> step, unsigned line) {
-    Stmt s;
-    s.kind = Stmt::Kind::Loop;
-    s.cond = c;
-    s.body = std::move(body);
-    s.step = std::move(step);
-    s.range = {"test.cu", line, 3, line, 3};
-    return s;
-  }
-  static Stmt simple(Stmt::Kind kind, unsigned line = 0) {
-    Stmt s;
-    s.kind = kind;
-    s.range = {"test.cu", line, 3, line, 3};
-    return s;
-  }
-  static Stmt assume(ExprPtr c) {
-    Stmt s = simple(Stmt::Kind::Assume, 3);
-    s.cond = c;
-    return s;
-  }
-};
-
-ExprPtr tid() { return Expr::builtinVar(Builtin::ThreadIdxX); }
-ExprPtr bid() { return Expr::builtinVar(Builtin::BlockIdxX); }
-ExprPtr bdim() { return Expr::builtinVar(Builtin::BlockDimX); }
-ExprPtr u(int64_t v) { return Expr::intConst(Type::u32(), v); }
-ExprPtr i(int64_t v) { return Expr::intConst(Type::i32(), v); }
-ExprPtr bin(BinaryOp op, ExprPtr a, ExprPtr b) {
-  bool cmp = op >= BinaryOp::Lt;
-  return Expr::binary(cmp ? Type::boolean() : a->type, op, a, b);
-}
-ExprPtr L(const model::Local &l) { return Expr::local(l); }
+using namespace kverify::testing_support;
 
 Launch launch(uint32_t bx, uint32_t gx = 1) {
   Launch l;

@@ -680,7 +680,7 @@ void Exec::mergeEnv(const z3::expr &cond, const Env &other) {
   for (const auto &[id, v] : other) {
     auto it = env.find(id);
     if (it == env.end()) {
-      env.emplace(id, v);
+      env.emplace(id, v);  // declared on that path only
       continue;
     }
     if (z3::eq(it->second, v) || it->second.is_bool() != v.is_bool() ||
@@ -802,19 +802,7 @@ void Exec::stmt(const Stmt &s) {
                  hasKind(s.then_body, Stmt::Kind::Continue, false) ||
                  hasKind(s.else_body, Stmt::Kind::Continue, false);
     pc_ = jumps ? (pcT || pc()) : pc0;
-    // merge environments
-    for (auto &[id, v] : envT) {
-      auto it = env.find(id);
-      if (it == env.end()) {
-        env.emplace(id, v);  // declared in then-branch only
-        continue;
-      }
-      if (z3::eq(it->second, v)) continue;
-      if (it->second.is_bool() != v.is_bool() ||
-          (!v.is_bool() && v.get_sort().bv_size() != it->second.get_sort().bv_size()))
-        continue;
-      it->second = z3::ite(cond, v, it->second);
-    }
+    mergeEnv(cond, envT);
     BarrierInfo bi;
     scanBarriers(s.then_body, bi);
     scanBarriers(s.else_body, bi);
@@ -1112,7 +1100,7 @@ void Exec::loop(const Stmt &s) {
   std::optional<z3::expr> retBefore = rets.back();
   rets.back().reset();
   size_t firstRetEnv = ret_envs.back().size();
-  loops.push_back(LoopCtx{k, N, pc0, bi, label, std::nullopt, std::nullopt});
+  loops.push_back(LoopCtx{k, N, pc0, bi, label, std::nullopt, std::nullopt, {}});
   block(s.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
@@ -1158,23 +1146,25 @@ void Exec::loop(const Stmt &s) {
       T.accesses[i].lb[p] = expandLB(T.accesses[i].lb[p], marker(p), start[p]);
   }
 
+  // The substitution reading the body's terms at iteration j instead of k, as a fact about
+  // that one iteration: the values the body created (loads, inner counters) are renamed
+  // apart from the ones the body's events use at iteration k.
   size_t endCreated = E.created.size();
-  auto renameApart = [&](z3::expr_vector &from, z3::expr_vector &to, const char *name) {
+  auto atIteration = [&](const z3::expr &j, const char *name) {
+    std::pair<z3::expr_vector, z3::expr_vector> sub{z3::expr_vector(c), z3::expr_vector(c)};
+    sub.first.push_back(k);
+    sub.second.push_back(j);
     for (size_t i = firstCreated; i < endCreated; ++i) {
-      from.push_back(E.created[i]);
-      to.push_back(E.freshConst(name, E.created[i].get_sort()));
+      sub.first.push_back(E.created[i]);
+      sub.second.push_back(E.freshConst(name, E.created[i].get_sort()));
     }
+    return sub;
   };
-  // A jump out of iteration j (break, or return), as a fact about one iteration: the
-  // values the body created (loads, inner counters) are those of that iteration, so they
-  // are renamed apart from the ones the body's events use at iteration k.
+  // A jump out of iteration j: a break, or a return.
   std::optional<z3::expr> jump = brk;
   if (ret) jump = orOpt(jump, *ret);
   auto jumpAt = [&](const z3::expr &j) {
-    z3::expr_vector from(c), to(c);
-    from.push_back(k);
-    to.push_back(j);
-    renameApart(from, to, "jump");
+    auto [from, to] = atIteration(j, "jump");
     return jump->substitute(from, to);
   };
 
@@ -1196,10 +1186,7 @@ void Exec::loop(const Stmt &s) {
   if (ret) {
     std::string jname = (rets.size() == 1 ? "" : "t" + std::to_string(T.t) + ".") + "J.L" + std::to_string(id);
     z3::expr J = c.bv_const(jname.c_str(), 64);
-    z3::expr_vector from(c), to(c);
-    from.push_back(k);
-    to.push_back(J);
-    renameApart(from, to, "ret");
+    auto [from, to] = atIteration(J, "ret");
     z3::expr returned = z3::ult(J, N) && ret->substitute(from, to);
     pcAfter = pc0 && !returned;
     rets.back() = orOpt(rets.back(), pc0 && returned);
@@ -1228,7 +1215,7 @@ void Exec::loop(const Stmt &s) {
   pc_ = pcAfter;
 
   auto after = [&](const LB &end, const LB &start, const LB &before, int marker) {
-    if (jump || has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};
+    if (has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};  // a jump: any barrier
     LB full = substLB(expandLB(end, marker, start), k, N - c.bv_val(1, 64));
     LB r;
     z3::expr zero = N == c.bv_val(0, 64);

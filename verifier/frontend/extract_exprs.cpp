@@ -107,14 +107,7 @@ void KernelExtractor::discard(const clang::Expr *e) {
     ExprPtr cond = condition(c->getCond());
     std::vector<Stmt> then_effects = nested([&] { discard(c->getTrueExpr()); });
     std::vector<Stmt> else_effects = nested([&] { discard(c->getFalseExpr()); });
-    if (then_effects.empty() && else_effects.empty()) return;
-    Stmt s;
-    s.kind = Stmt::Kind::If;
-    s.range = rangeOf(c->getSourceRange());
-    s.cond = snapshot(cond, "cond", c->getCond()->getSourceRange());
-    s.then_body = std::move(then_effects);
-    s.else_body = std::move(else_effects);
-    emit(std::move(s));
+    armEffects(c, cond, std::move(then_effects), std::move(else_effects));
     return;
   }
   if (e->isGLValue() && !llvm::isa<clang::BinaryOperator>(e) &&
@@ -350,17 +343,25 @@ ExprPtr KernelExtractor::conditional(const clang::ConditionalOperator *c) {
   ExprPtr a, b;
   std::vector<Stmt> then_effects = nested([&] { a = rvalue(c->getTrueExpr()); });
   std::vector<Stmt> else_effects = nested([&] { b = rvalue(c->getFalseExpr()); });
-  if (!then_effects.empty() || !else_effects.empty()) {
-    cond = snapshot(cond, "cond", c->getCond()->getSourceRange());
-    Stmt s;
-    s.kind = Stmt::Kind::If;
-    s.range = rangeOf(c->getSourceRange());
-    s.cond = cond;
-    s.then_body = std::move(then_effects);
-    s.else_body = std::move(else_effects);
-    emit(std::move(s));
-  }
+  cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
   return Expr::select(cond, Expr::cast(t, a), Expr::cast(t, b));
+}
+
+// The side effects of the arms of `c`, each under its side of `cond`, as an If; the
+// condition, taken before the arms run (the one to select the value by).
+ExprPtr KernelExtractor::armEffects(const clang::ConditionalOperator *c, ExprPtr cond,
+                                    std::vector<Stmt> then_effects,
+                                    std::vector<Stmt> else_effects) {
+  if (then_effects.empty() && else_effects.empty()) return cond;
+  cond = snapshot(cond, "cond", c->getCond()->getSourceRange());
+  Stmt s;
+  s.kind = Stmt::Kind::If;
+  s.range = rangeOf(c->getSourceRange());
+  s.cond = cond;
+  s.then_body = std::move(then_effects);
+  s.else_body = std::move(else_effects);
+  emit(std::move(s));
+  return cond;
 }
 
 ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {

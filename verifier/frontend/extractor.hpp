@@ -150,6 +150,9 @@ private:
   uint64_t scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where);
   BindingPtr builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn);
   BindingPtr inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  model::ExprPtr armEffects(const clang::ConditionalOperator *c, model::ExprPtr cond,
+                            std::vector<model::Stmt> then_effects,
+                            std::vector<model::Stmt> else_effects);
   BindingPtr referenceTo(LValue lv, const std::string &name, clang::SourceRange where);
   void bindArgument(Frame &frame, const clang::ParmVarDecl *param, const clang::Expr *arg);
   BindingPtr valueBinding(model::ExprPtr v);

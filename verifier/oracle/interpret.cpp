@@ -520,32 +520,31 @@ ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const
 
 namespace kverify::oracle {
 
-std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch,
-                             const model::Expr &cond, const ThreadId &thread) {
+// One expression in one thread at kernel entry; nullopt where evaluating it stops the run.
+template <typename Eval>
+static auto atEntry(const model::Kernel &kernel, const Launch &launch, const ThreadId &thread,
+                    Eval eval) -> std::optional<decltype(eval(std::declval<detail::Thread &>()))> {
   detail::Trace trace;
   trace.id = thread;
   trace.linear = thread.thread[0] + thread.thread[1] * launch.block[0] +
                  thread.thread[2] * launch.block[0] * launch.block[1];
   detail::Thread t(kernel, launch, launch.grid, trace);
   try {
-    return t.truth(cond);
+    return eval(t);
   } catch (const detail::Stop &) {
     return std::nullopt;
   }
 }
 
+std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch,
+                             const model::Expr &cond, const ThreadId &thread) {
+  return atEntry(kernel, launch, thread, [&](detail::Thread &t) { return t.truth(cond); });
+}
+
 std::optional<int64_t> evaluateInt(const model::Kernel &kernel, const Launch &launch,
                                    const model::Expr &e, const ThreadId &thread) {
-  detail::Trace trace;
-  trace.id = thread;
-  trace.linear = thread.thread[0] + thread.thread[1] * launch.block[0] +
-                 thread.thread[2] * launch.block[0] * launch.block[1];
-  detail::Thread t(kernel, launch, launch.grid, trace);
-  try {
-    return t.integer(e);
-  } catch (const detail::Stop &) {
-    return std::nullopt;
-  }
+  return atEntry(kernel, launch, thread, [&](detail::Thread &t) { return t.integer(e); })
+      .value_or(std::nullopt);
 }
 
 }  // namespace kverify::oracle
