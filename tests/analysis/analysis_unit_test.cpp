@@ -235,3 +235,19 @@ TEST(Phases, SplitAtBlockBarriersWithTheLoopBackEdge) {
   EXPECT_EQ(got, want);
   EXPECT_EQ(barrierPhases(reduction(false)).size(), 2u);  // no back edge without a barrier
 }
+
+namespace {
+using namespace kverify::testing_support;
+
+// The analysis refuses a launch outside CUDA's limits itself (not only the CLI does): no
+// launch satisfies it, so any proof would be vacuous.
+TEST(Analysis, LaunchOutsideLimitsIsAnError) {
+  model::Kernel k = reduction(false);
+  Options o;
+  o.block_dim = {64, 64, 1};
+  KernelResult r = analyzeKernel(k, o);
+  EXPECT_EQ(r.verdict, Verdict::Error);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_NE(r.diagnostics[0].message.find("4096 threads"), std::string::npos);
+}
+}  // namespace

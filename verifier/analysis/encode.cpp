@@ -1459,6 +1459,7 @@ void Checker::run() {
 // The launch and the assumptions (--assume, KV_ASSUME) must be satisfiable together, else
 // every query is vacuously unsat: an error naming the contradicting ones, never `verified`.
 bool Checker::premisesHold() {
+  if (T1->premises.empty()) return true;  // the launch alone: within CUDA's limits (checked)
   z3::solver s(E.c);
   for (const z3::expr &b : launch) s.add(b);
   z3::expr_vector lits(E.c);
@@ -1500,10 +1501,10 @@ void Checker::unreachable() {
   auto t0 = std::chrono::steady_clock::now();
   // most events are reached in the first model found: ask only about the others
   std::optional<z3::model> m;
-  if (checkWithin(s, 0.2) == z3::sat) m = s.get_model();
+  if (checkWithin(s, 0.1) == z3::sat) m = s.get_model();
   for (auto &[st, pc] : events) {
     double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (reached.count(st) || spent > 0.5) continue;  // a note, not a verdict: kept cheap
+    if (reached.count(st) || spent > 0.25) continue;  // a note, not a verdict: kept cheap
     seen.insert(st);
     if (m && m->eval(pc, true).is_true()) {
       reached.insert(st);
@@ -1511,7 +1512,7 @@ void Checker::unreachable() {
     }
     z3::expr_vector a(E.c);
     a.push_back(pc);
-    z3::check_result r = checkWithin(s, 0.1, &a);
+    z3::check_result r = checkWithin(s, 0.05, &a);
     if (r == z3::sat) m = s.get_model();
     if (r != z3::unsat) reached.insert(st);
   }
@@ -1896,6 +1897,8 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
   R.range = kernel.range;
   R.phases = barrierPhases(kernel);
   R.unsupported = kernel.unsupported;
+  if (std::string limit = launchLimitError(options); !limit.empty())
+    R.diagnostics.push_back({"error", limit, kernel.range});  // no proof under it
   constantWrites(kernel, kernel.body, R.diagnostics);
   if (!R.diagnostics.empty()) {
     R.verdict = Verdict::Error;
