@@ -88,6 +88,7 @@ struct Thread {
   // Trip counts of block-barrier loops shared by the block (race mode: only sound once the
   // divergence check has shown the loops uniform), or each thread's own (divergence mode).
   bool shared_trips = false;
+  bool uniform_loops = false;  // some loop would share its trip count in race mode
   std::vector<z3::expr> tid, bid;  // u32 x,y,z
   std::vector<AccessEv> accesses;
   std::vector<SyncEv> syncs;
@@ -967,7 +968,9 @@ void Exec::loop(const Stmt &s) {
   // Trip count N (iterations started). Shared by a block only in race mode, for loops with
   // block barriers and no jumps out: the divergence check (in divergence mode, with each
   // thread's own N) has shown the loop condition uniform by then.
-  z3::expr N = tripCount(s, id, T.shared_trips && bi.block && !has_break, outer);
+  bool uniform = bi.block && !has_break;
+  T.uniform_loops |= uniform;
+  z3::expr N = tripCount(s, id, T.shared_trips && uniform, outer);
 
   // the state at the start of iteration j (j = k for the body, j = N at the exit)
   auto env0 = env;
@@ -1450,7 +1453,7 @@ void Checker::run() {
   unreachable();
   bool divergent = !R.findings.empty();
   if (!divergent) {
-    useThreads(true);
+    if (T1->uniform_loops) useThreads(true);  // else the same threads again
     races();
   }
   bounds();
