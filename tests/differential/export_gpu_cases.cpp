@@ -2,11 +2,19 @@
 // allocates zeroed global arrays, launches with the generated launch and parameters,
 // checks every CUDA call and exits nonzero on error), plus manifest.jsonl, one line per
 // program: {"file","kernel","block":[x,y,z],"grid":[x,y,z],"params":{...},
-// "data_dependent":bool}. Run them on a GPU under compute-sanitizer
-// (--tool racecheck / synccheck / memcheck) for a third opinion.
+// "data_dependent":bool,"kverify":verdict,"oracle":[hazard kinds]}: kverify's verdict for
+// the launch (parameters symbolic) and the hazards of the oracle's run with the program's
+// launch and parameters (seed 0; "inconclusive" when that run is not Ok). Run them on a
+// GPU under compute-sanitizer (--tool racecheck / synccheck / memcheck) for a third
+// opinion (scripts/gpu_ground_truth.sh).
 //
 //   differential_export_gpu_cases OUT_DIR [K=100] [SEED=1]
+#include "analysis/analysis.hpp"
+#include "frontend/frontend.hpp"
 #include "kernel_gen.hpp"
+#include "oracle/oracle.hpp"
+
+#include <set>
 
 #include <cstdlib>
 #include <filesystem>
@@ -38,6 +46,29 @@ int main(int argc, char **argv) {
     GenKernel k = g(ri, 10 + (i * 90) / std::max(count, 1)).value();
     std::string file = "case_" + std::to_string(i) + ".cu";
     std::ofstream(out / file) << emitStandaloneProgram(k);
+    // the two static opinions, on the kernel alone
+    fs::path src = out / ("kernel_" + std::to_string(i) + ".cu");
+    std::ofstream(src) << k.source;
+    kverify::frontend::Options fo;
+    fo.print_diagnostics = false;
+    kverify::model::TranslationUnitModel tu = kverify::frontend::parseFile(src.string(), fo);
+    fs::remove(src, ec);
+    std::string verdict = "error";
+    std::set<std::string> hazards;
+    if (tu.parsed && tu.kernels.size() == 1) {
+      kverify::analysis::Options ao;
+      ao.block_dim = {k.block[0], k.block[1], k.block[2]};
+      ao.grid_dim = {k.grid[0], k.grid[1], k.grid[2]};
+      verdict = kverify::analysis::verdictName(kverify::analysis::analyzeKernel(tu.kernels[0], ao).verdict);
+      kverify::oracle::Launch l;
+      l.block = {k.block[0], k.block[1], k.block[2]};
+      l.grid = {k.grid[0], k.grid[1], k.grid[2]};
+      l.params = k.params;
+      l.max_steps = 200000;
+      kverify::oracle::Result r = kverify::oracle::run(tu.kernels[0], l);
+      if (r.status != kverify::oracle::Result::Status::Ok) hazards.insert("inconclusive");
+      for (const auto &f : r.findings) hazards.insert(kverify::oracle::kindName(f.kind));
+    }
     manifest << "{\"file\":\"" << file << "\",\"kernel\":\"" << k.name << "\",\"block\":[" << k.block[0] << ","
              << k.block[1] << "," << k.block[2] << "],\"grid\":[" << k.grid[0] << "," << k.grid[1] << ","
              << k.grid[2] << "],\"params\":{";
@@ -46,7 +77,14 @@ int main(int argc, char **argv) {
       manifest << (first ? "" : ",") << "\"" << n << "\":" << v;
       first = false;
     }
-    manifest << "},\"data_dependent\":" << (k.data_dependent ? "true" : "false") << "}\n";
+    manifest << "},\"data_dependent\":" << (k.data_dependent ? "true" : "false")
+             << ",\"kverify\":\"" << verdict << "\",\"oracle\":[";
+    first = true;
+    for (const std::string &h : hazards) {
+      manifest << (first ? "" : ",") << "\"" << h << "\"";
+      first = false;
+    }
+    manifest << "]}\n";
   }
   if (!manifest) {
     std::cerr << "cannot write " << (out / "manifest.jsonl") << "\n";
