@@ -36,4 +36,5 @@ one() {
 export -f one
 export NVCC SAN LIMIT
 printf 'file\tracecheck\tsynccheck\tmemcheck\n' >"$OUT"
-ls "$DIR"/case_*.cu | xargs -P "$JOBS" -I{} bash -c 'one {}' | sort -V >>"$OUT"
+# one line per case as it ends (a run cut short keeps what it finished)
+ls "$DIR"/case_*.cu | xargs -P "$JOBS" -I{} bash -c 'one {} >>"$0"' "$OUT"
