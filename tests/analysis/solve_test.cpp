@@ -239,3 +239,18 @@ TEST(CheckWithin, TheContextIsUsableAfterAnInterrupt) {
 }
 
 }  // namespace
+
+// Terms nested deeper than the call stack allows (long chains of updates in generated
+// kernels crashed the translation): no abstraction, no crash; shallow terms still get one.
+TEST(IntegerAbstraction, DeepTermsGiveNoAbstractionInsteadOfACrash) {
+  z3::context c;
+  z3::expr x = c.bv_const("x", 32), e = x;
+  for (int i = 0; i < 3000; ++i) e = z3::ite(e == c.bv_val(i, 32), x, e + c.bv_val(1, 32));
+  z3::expr_vector deep(c);
+  deep.push_back(e == c.bv_val(7, 32));
+  EXPECT_FALSE(integerAbstraction(deep, {}, false));
+  EXPECT_FALSE(integerAbstraction(deep, {}, true));
+  z3::expr_vector shallow(c);
+  shallow.push_back(x + c.bv_val(1, 32) == c.bv_val(7, 32));
+  EXPECT_TRUE(integerAbstraction(shallow, {}, true));
+}

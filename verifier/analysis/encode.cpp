@@ -1334,11 +1334,15 @@ private:
 };
 
 // The uninterpreted constants and functions an expression mentions.
-static void symbols(const z3::expr &e, std::set<unsigned> &seen, std::set<std::string> &out) {
-  if (!seen.insert(e.id()).second) return;
-  if (e.is_app()) {
+// (An explicit stack: terms can be nested deeper than the call stack allows.)
+static void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::string> &out) {
+  std::vector<z3::expr> todo{root};
+  while (!todo.empty()) {
+    z3::expr e = todo.back();
+    todo.pop_back();
+    if (!seen.insert(e.id()).second || !e.is_app()) continue;
     if (e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.insert(e.decl().name().str());
-    for (unsigned i = 0; i < e.num_args(); ++i) symbols(e.arg(i), seen, out);
+    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
   }
 }
 

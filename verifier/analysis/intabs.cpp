@@ -69,9 +69,19 @@ public:
   z3::context &c;
   z3::expr_vector side;
 
+  // Terms nested deeper than this are not translated (the abstraction is only a help:
+  // without it, the bit-vector solver decides); deeper recursion would overflow the stack.
+  static constexpr unsigned kMaxDepth = 1000;
+  struct TooDeep {};
   Term tr(const z3::expr &e) {
     auto it = memo.find(e.id());
     if (it != memo.end()) return it->second;
+    if (depth == kMaxDepth) throw TooDeep{};
+    ++depth;
+    struct Leave {
+      unsigned &d;
+      ~Leave() { --d; }
+    } leave{depth};
     Term r = go(e);
     memo.emplace(e.id(), r);
     return r;
@@ -120,6 +130,7 @@ private:
   const std::map<std::string, Itv> &bounds;
   const std::set<std::string> &signedConsts;
   std::map<unsigned, Term> memo;
+  unsigned depth = 0;
   unsigned fresh_id = 0;
   bool linear;
   struct Product {
@@ -539,17 +550,23 @@ private:
 
 // The bit-vector constants the query reads as signed numbers (operands of signed
 // comparisons, sign extensions and signed arithmetic).
-void signedUses(const z3::expr &e, const std::map<unsigned, z3::expr> &nov, std::set<unsigned> &seen,
+// (An explicit stack: terms can be nested deeper than the call stack allows.)
+void signedUses(const z3::expr &root, const std::map<unsigned, z3::expr> &nov, std::set<unsigned> &seen,
                 std::set<std::string> &out) {
-  if (!e.is_app() || !seen.insert(e.id()).second) return;
-  Z3_decl_kind k = e.decl().decl_kind();
-  bool isSigned = k == Z3_OP_SLT || k == Z3_OP_SLEQ || k == Z3_OP_SGT || k == Z3_OP_SGEQ ||
-                  k == Z3_OP_SIGN_EXT || k == Z3_OP_BASHR || nov.count(e.id());
-  for (unsigned i = 0; i < e.num_args(); ++i) {
-    z3::expr a = e.arg(i);
-    if (isSigned && a.is_app() && a.num_args() == 0 && a.decl().decl_kind() == Z3_OP_UNINTERPRETED)
-      out.insert(a.decl().name().str());
-    signedUses(a, nov, seen, out);
+  std::vector<z3::expr> todo{root};
+  while (!todo.empty()) {
+    z3::expr e = todo.back();
+    todo.pop_back();
+    if (!e.is_app() || !seen.insert(e.id()).second) continue;
+    Z3_decl_kind k = e.decl().decl_kind();
+    bool isSigned = k == Z3_OP_SLT || k == Z3_OP_SLEQ || k == Z3_OP_SGT || k == Z3_OP_SGEQ ||
+                    k == Z3_OP_SIGN_EXT || k == Z3_OP_BASHR || nov.count(e.id());
+    for (unsigned i = 0; i < e.num_args(); ++i) {
+      z3::expr a = e.arg(i);
+      if (isSigned && a.is_app() && a.num_args() == 0 && a.decl().decl_kind() == Z3_OP_UNINTERPRETED)
+        out.insert(a.decl().name().str());
+      todo.push_back(a);
+    }
   }
 }
 
@@ -574,6 +591,8 @@ std::optional<z3::expr> integerAbstraction(const z3::expr_vector &assertions,
     for (unsigned i = 0; i < t.side.size(); ++i) out.push_back(t.side[i]);
     return z3::mk_and(out);
   } catch (const z3::exception &) {
+    return std::nullopt;
+  } catch (const Translator::TooDeep &) {
     return std::nullopt;
   }
 }
