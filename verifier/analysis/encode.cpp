@@ -1325,6 +1325,7 @@ private:
   bool premisesHold();
   void unreachable();
   void divergence();
+  bool laneOutsideMask(const SyncEv &a);
   void races();
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra);
   void bounds();
@@ -1530,8 +1531,33 @@ void Checker::unreachable() {
   });
 }
 
+// __syncwarp(mask) executed by a lane that is not in its mask: undefined in CUDA, and the
+// lanes of the mask wait for one that never joins them.
+bool Checker::laneOutsideMask(const SyncEv &a) {
+  z3::expr one = E.u32(1);
+  z3::expr q = a.pc && (z3::lshr(*a.mask, lane(*T1)) & one) != one;
+  std::optional<z3::model> m;
+  if (check(q, "lane outside the mask of the barrier at " + loc(a.s->range), m) != z3::sat) return false;
+  Finding f;
+  f.kind = Verdict::Divergence;
+  f.message = "barrier divergence: '" + refOf(*a.s, E.K).text + "' is executed by a lane outside its mask";
+  f.explanation = "thread 1 executes it, but its lane is not in the mask: the lanes of the mask wait for a "
+                  "lane that never arrives (undefined behaviour)";
+  f.accesses.push_back(refOf(*a.s, E.K));
+  f.witness = witness(*m, {}, {}, E.c.bv_val(0, 64), false);
+  f.witness.index.clear();
+  f.witness.validated = m->eval(q, true).is_true();
+  for (auto &sd : side) f.witness.validated = f.witness.validated && m->eval(sd, true).is_true();
+  if (!f.witness.validated) return false;
+  R.findings.push_back(f);
+  return true;
+}
+
 void Checker::divergence() {
   for (size_t i = 0; i < T1->syncs.size(); ++i) {
+    if (const SyncEv &a = T1->syncs[i]; a.warp && a.mask && a.s->kind == Stmt::Kind::Barrier &&
+                                         !isFullMask(*a.s) && laneOutsideMask(a))
+      continue;
     const SyncEv &a = T1->syncs[i], &b = T2->syncs[i];
     z3::expr q = sameBlock() && distinctThreads() && a.guard && b.guard && (a.pc != b.pc);
     for (size_t j = 0; j < a.ks.size(); ++j) q = q && a.ks[j] == b.ks[j];
