@@ -6,7 +6,8 @@
 //   1. per-thread symbolic execution of the structured body into events (accesses,
 //      barriers) with path conditions, loop counters with closed forms or havoc, and
 //      for each event its "last barrier instance" (which barrier, at which iterations);
-//   2. barrier divergence: SAT(path(t1) != path(t2)) at the same loop iterations;
+//   2. barrier divergence: SAT(path(t1) != path(t2)) at the same loop iterations, except
+//      where the uniformity pass (uniformity.hpp) shows all threads of a block agree;
 //   3. races: two accesses of distinct threads are concurrent when (same block and the
 //      same last barrier instance) or (global memory and different blocks);
 //   4. bounds for shared arrays of known size.

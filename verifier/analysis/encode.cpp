@@ -3,6 +3,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/phases.hpp"
 #include "analysis/solve.hpp"
+#include "analysis/uniformity.hpp"
 
 #include <z3++.h>
 
@@ -67,6 +68,7 @@ struct AccessEv {
 // The threads' position in one enclosing loop: `reach` the loop, and are `in` iteration k.
 struct Frame {
   z3::expr reach, in;
+  const Stmt *loop;
 };
 
 // A barrier, a break/return inside a barrier loop, or the condition of a barrier loop.
@@ -93,6 +95,7 @@ struct Thread {
   std::vector<AccessEv> accesses;
   std::vector<SyncEv> syncs;
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
+  std::set<size_t> no_ub;      // which of them say "no UB, no wrap-around" (Checker::unreachable)
   // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry
   std::vector<std::pair<std::string, z3::expr>> premises;
   // Trace order: the program order of two events a thread executes at the same iterations
@@ -334,6 +337,7 @@ private:
   std::optional<z3::expr> pc_;
   Phases lb;
   struct LoopCtx {
+    const Stmt *s;
     z3::expr k, N, reach;
     BarrierInfo bi;
     std::string label;
@@ -365,7 +369,10 @@ private:
   std::vector<z3::expr> *capture = nullptr;
   void ub(const z3::expr &ok) {
     if (capture) capture->push_back(ok);
-    else T.side.push_back(z3::implies(pc(), ok));
+    else {
+      T.no_ub.insert(T.side.size());
+      T.side.push_back(z3::implies(pc(), ok));
+    }
   }
   // `e` evaluated under the extra path condition `cond` (its UB side conditions hold there)
   z3::expr evalUnder(const Expr &e, const z3::expr &cond, bool as_bool);
@@ -382,9 +389,11 @@ public:
   z3::context c;
   const Kernel &K;
   const Options &O;
+  const Uniformity U{K};
   std::vector<z3::expr> bdim, gdim;  // u32
   std::map<std::string, z3::expr> params;
   std::vector<z3::expr> base;  // launch constraints and --assume, both threads share
+  std::optional<z3::expr> block_limit;  // among them: at most 1024 threads (costly to solve)
   unsigned fresh_id = 0;
   std::map<const Stmt *, int> barrier_ids;
   std::map<const Stmt *, BarrierInfo> loop_barriers;
@@ -426,7 +435,6 @@ void Encoder::setup() {
     bdim.push_back(c.bv_const((std::string("blockDim.") + dn[d]).c_str(), 32));
     gdim.push_back(c.bv_const((std::string("gridDim.") + dn[d]).c_str(), 32));
   }
-  auto z64 = [&](const z3::expr &e) { return z3::zext(e, 32); };
   for (int d = 0; d < 3; ++d) {
     base.push_back(z3::uge(bdim[d], u32(1)));
     base.push_back(z3::uge(gdim[d], u32(1)));
@@ -436,7 +444,9 @@ void Encoder::setup() {
   base.push_back(z3::ule(bdim[0], u32(1024)));
   base.push_back(z3::ule(bdim[1], u32(1024)));
   base.push_back(z3::ule(bdim[2], u32(64)));
-  base.push_back(z3::ule(z64(bdim[0]) * z64(bdim[1]) * z64(bdim[2]), c.bv_val(1024, 64)));
+  // exact in 32 bits under the bounds above (at most 2^26), and cheaper to bit-blast
+  block_limit = z3::ule(bdim[0] * bdim[1] * bdim[2], u32(1024));
+  base.push_back(*block_limit);
   base.push_back(z3::ult(gdim[0], u32(uint64_t(1) << 31)));
   base.push_back(z3::ule(gdim[1], u32(65535)));
   base.push_back(z3::ule(gdim[2], u32(65535)));
@@ -721,7 +731,7 @@ std::vector<z3::expr> Exec::allKs() const {
 }
 std::vector<Frame> Exec::frames() const {
   std::vector<Frame> fs;
-  for (const LoopCtx &l : loops) fs.push_back(Frame{l.reach, z3::ult(l.k, l.N)});
+  for (const LoopCtx &l : loops) fs.push_back(Frame{l.reach, z3::ult(l.k, l.N), l.s});
   return fs;
 }
 void Exec::sync(const Stmt &s, const z3::expr &pc, bool warp, std::optional<z3::expr> mask,
@@ -1083,7 +1093,10 @@ void Exec::loop(const Stmt &s) {
   z3::expr inIter = z3::ult(k, N);
   z3::expr enter = enterAt(k, side, pc0 && inIter);
   pc_ = pc0 && inIter && enter;
-  for (auto &sd : side) T.side.push_back(z3::implies(pc(), sd));
+  for (auto &sd : side) {
+    T.no_ub.insert(T.side.size());
+    T.side.push_back(z3::implies(pc(), sd));
+  }
   if (bi.part) {
     // A loop with barriers must have a uniform condition: both threads evaluate it at
     // iteration k (neither left before) and disagree. Checked with each thread's own N.
@@ -1103,7 +1116,7 @@ void Exec::loop(const Stmt &s) {
   std::optional<z3::expr> retBefore = rets.back();
   rets.back().reset();
   size_t firstRetEnv = ret_envs.back().size();
-  loops.push_back(LoopCtx{k, N, pc0, bi, label, std::nullopt, std::nullopt, {}});
+  loops.push_back(LoopCtx{&s, k, N, pc0, bi, label, std::nullopt, std::nullopt, {}});
   block(s.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
@@ -1452,16 +1465,20 @@ void Checker::useThreads(bool shared_trips) {
 // Divergence first, with each thread's own trip counts; races only once the barriers are
 // shown uniform, with the block's shared trip counts.
 void Checker::run() {
-  useThreads(false);
+  // barriers under uniform control (uniformity.hpp) need no divergence-mode execution
+  bool uniform = E.U.barriersUniform();
+  useThreads(uniform);
   if (!premisesHold()) return;
   divergence();
-  unreachable();
   bool divergent = !R.findings.empty();
   if (!divergent) {
-    if (T1->uniform_loops) useThreads(true);  // else the same threads again
+    if (!uniform && T1->uniform_loops) useThreads(true);  // else the same threads again
     races();
   }
   bounds();
+  // A proof is vacuous where no thread goes under the assumptions: shown for proofs that
+  // rest on the user's assumptions (a cost of ~0.1 s a kernel, paid only there).
+  if (R.findings.empty() && !unknown && !T1->premises.empty()) unreachable();
 }
 
 // The launch and the assumptions (--assume, KV_ASSUME) must be satisfiable together, else
@@ -1498,34 +1515,62 @@ bool Checker::premisesHold() {
 // Accesses and barriers no thread reaches under the assumptions: proofs about them are
 // vacuous, so the user sees them (a note; in JSON, "unreachable").
 void Checker::unreachable() {
-  z3::solver s(E.c);
-  for (const z3::expr &b : launch) s.add(b);
-  for (const z3::expr &b : T1->side) s.add(b);
-  std::set<const Stmt *> seen, reached;
-  std::vector<std::pair<const Stmt *, z3::expr>> events;
-  for (const AccessEv &a : T1->accesses) events.emplace_back(a.s, a.pc);
+  std::map<const Stmt *, z3::expr> pending;  // statement -> where thread 1 executes it
+  auto add = [&](const Stmt *st, const z3::expr &pc) {
+    auto it = pending.find(st);
+    if (it == pending.end()) pending.emplace(st, pc);
+    else it->second = it->second || pc;
+  };
+  for (const AccessEv &a : T1->accesses) add(a.s, a.pc);
   for (const SyncEv &b : T1->syncs)
-    if (b.s->kind == Stmt::Kind::Barrier) events.emplace_back(b.s, b.pc);
+    if (b.s->kind == Stmt::Kind::Barrier) add(b.s, b.pc);
+  // Ask for a model executing any pending statement, with the side facts it breaks added
+  // (as Checker::check does): each model retires the statements it executes; unsat, even
+  // with only some of the facts, leaves the rest unreachable. A note, not a verdict: kept
+  // to a quarter of a second.
   auto t0 = std::chrono::steady_clock::now();
-  // most events are reached in the first model found: ask only about the others
-  std::optional<z3::model> m;
-  if (checkWithin(s, 0.1) == z3::sat) m = s.get_model();
-  for (auto &[st, pc] : events) {
-    double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (reached.count(st) || spent > 0.25) continue;  // a note, not a verdict: kept cheap
-    seen.insert(st);
-    if (m && m->eval(pc, true).is_true()) {
-      reached.insert(st);
+  // The facts a model of few threads and small values rarely breaks start left out.
+  std::vector<z3::expr> facts = launch;
+  std::vector<bool> used;
+  for (const z3::expr &b : launch) used.push_back(!z3::eq(b, *E.block_limit));
+  for (size_t i = 0; i < T1->side.size(); ++i) {
+    facts.push_back(T1->side[i]);
+    used.push_back(!T1->no_ub.count(i));
+  }
+  // first among one-dimensional blocks, where the 1024-thread limit needs no product
+  std::optional<z3::expr> hint;
+  if (!E.O.block_dim[1] || !E.O.block_dim[2]) hint = E.bdim[1] == E.u32(1) && E.bdim[2] == E.u32(1);
+  while (!pending.empty()) {
+    double left = 0.25 - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (left <= 0) return;
+    z3::expr_vector q(E.c);
+    for (size_t i = 0; i < used.size(); ++i)
+      if (used[i]) q.push_back(facts[i]);
+    if (hint) q.push_back(*hint);
+    z3::expr_vector any(E.c);
+    for (const auto &[st, pc] : pending) any.push_back(pc);
+    q.push_back(z3::mk_or(any));
+    Decision d = findModel(q, E.no_overflow, left);
+    z3::check_result r = d.result;
+    if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+      std::fprintf(stderr, "[kverify] reachability of %zu statements: %s (%s) at %.1f ms\n", pending.size(),
+                   r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", d.how,
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (r == z3::unknown) return;
+    if (r == z3::unsat && hint) {
+      hint.reset();
       continue;
     }
-    z3::expr_vector a(E.c);
-    a.push_back(pc);
-    z3::check_result r = checkWithin(s, 0.05, &a);
-    if (r == z3::sat) m = s.get_model();
-    if (r != z3::unsat) reached.insert(st);
+    if (r == z3::unsat) break;
+    z3::model m = *d.model;
+    bool broken = false;
+    for (size_t i = 0; i < used.size(); ++i)
+      if (!used[i] && !m.eval(facts[i], true).is_true()) used[i] = broken = true;
+    if (broken) continue;
+    for (auto it = pending.begin(); it != pending.end();)
+      it = m.eval(it->second, true).is_true() ? pending.erase(it) : std::next(it);
   }
-  for (const Stmt *st : seen)
-    if (!reached.count(st)) R.unreachable.push_back(refOf(*st, E.K));
+  for (const auto &[st, pc] : pending) R.unreachable.push_back(refOf(*st, E.K));
   std::sort(R.unreachable.begin(), R.unreachable.end(), [](const AccessRef &a, const AccessRef &b) {
     return std::tie(a.range.line, a.range.col) < std::tie(b.range.line, b.range.col);
   });
@@ -1554,11 +1599,16 @@ bool Checker::laneOutsideMask(const SyncEv &a) {
 }
 
 void Checker::divergence() {
+  std::set<const Stmt *> divergent;  // loops
   for (size_t i = 0; i < T1->syncs.size(); ++i) {
     if (const SyncEv &a = T1->syncs[i]; a.warp && a.mask && a.s->kind == Stmt::Kind::Barrier &&
                                          !isFullMask(*a.s) && laneOutsideMask(a))
       continue;
     const SyncEv &a = T1->syncs[i], &b = T2->syncs[i];
+    if (a.s->kind == Stmt::Kind::Loop ? E.U.loop(*a.s) : E.U.control(*a.s)) continue;
+    // inside a loop already reported: its divergence comes first (and explains the rest)
+    if (std::any_of(a.frames.begin(), a.frames.end(), [&](const Frame &f) { return divergent.count(f.loop); }))
+      continue;
     z3::expr q = sameBlock() && distinctThreads() && a.guard && b.guard && (a.pc != b.pc);
     for (size_t j = 0; j < a.ks.size(); ++j) q = q && a.ks[j] == b.ks[j];
     // The first disagreement: had the threads left an enclosing loop at different
@@ -1606,6 +1656,7 @@ void Checker::divergence() {
       continue;
     }
     R.findings.push_back(f);
+    if (a.s->kind == Stmt::Kind::Loop) divergent.insert(a.s);
   }
 }
 

@@ -46,7 +46,7 @@ public:
 private:
   z3::context &c;
   double budget;
-  const std::string &name;
+  std::string name;
   std::chrono::steady_clock::time_point t0;
 
   void dump(z3::solver &S) const {
@@ -158,6 +158,29 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
   // 4. bit-vectors with the rest of the time
   d.result = A.solve(query, A.left(), &d.model);
   d.how = "bv2";
+  return d;
+}
+
+Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
+                   double seconds) {
+  z3::context &c = query.ctx();
+  Attempts A(c, seconds, "reachability");
+  Decision d;
+  if (auto abs = integerAbstraction(query, no_overflow)) {
+    z3::expr_vector one(c);
+    one.push_back(*abs);
+    std::optional<z3::model> im;
+    if (A.solve(one, seconds / 4, &im, "qfnra-nlsat") == z3::sat) {
+      z3::expr_vector hinted = valuesFrom(*im, query);
+      for (unsigned i = 0; i < query.size(); ++i) hinted.push_back(query[i]);
+      if (A.solve(hinted, seconds / 4, &d.model) == z3::sat) {
+        d.result = z3::sat, d.how = "bv-from-int";
+        return d;
+      }
+    }
+  }
+  d.result = A.solve(query, A.left(), &d.model);
+  d.how = "bv";
   return d;
 }
 

@@ -25,4 +25,10 @@ z3::check_result checkWithin(z3::solver &s, double seconds,
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                 double seconds, const std::string &name);
 
+// For queries that are usually satisfiable (is this statement reachable?): first a model
+// of the non-linear integer abstraction, tried on the bit-vector query with its values
+// fixed (no bit-blasted search), then the bit-vector solver with the rest of the time.
+Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
+                   double seconds);
+
 }  // namespace kverify::analysis
