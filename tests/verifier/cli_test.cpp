@@ -222,6 +222,20 @@ TEST(KverifyCliPremises, WriteToConstantMemoryIsAnError) {
   EXPECT_FALSE(has(r.out, "verified"));
 }
 
+// --no-alias-assumption: distinct pointer parameters may overlap, at any distance.
+TEST(KverifyCliPremises, WithoutTheNoAliasAssumptionOverlappingBuffersRace) {
+  CliRun assumed = kverify("--format=json premises/aliasing_copy.cu");
+  EXPECT_EQ(assumed.status, 0) << assumed.out;
+  EXPECT_TRUE(has(assumed.out, "\"verified\"")) << assumed.out;
+  EXPECT_TRUE(has(assumed.out, "distinct pointer parameters do not alias")) << assumed.out;
+  CliRun dropped = kverify("--no-alias-assumption premises/aliasing_copy.cu");
+  EXPECT_EQ(dropped.status, 1) << dropped.out;
+  EXPECT_TRUE(has(dropped.out, "data race on 'in' and 'out'")) << dropped.out;
+  EXPECT_TRUE(has(dropped.out, "without the no-alias assumption")) << dropped.out;
+  CliRun json = kverify("--format=json --no-alias-assumption premises/aliasing_copy.cu");
+  EXPECT_FALSE(has(json.out, "distinct pointer parameters do not alias")) << json.out;
+}
+
 TEST(KverifyCliPremises, CodeNoThreadReachesIsReported) {
   CliRun r = kverify("premises/unreachable_access.cu");
   EXPECT_EQ(r.status, 0) << r.err;

@@ -450,7 +450,7 @@ void Encoder::setup() {
   base.push_back(z3::ult(gdim[0], u32(uint64_t(1) << 31)));
   base.push_back(z3::ule(gdim[1], u32(65535)));
   base.push_back(z3::ule(gdim[2], u32(65535)));
-  assumptions.push_back("distinct pointer parameters do not alias");
+  if (O.assume_no_alias) assumptions.push_back("distinct pointer parameters do not alias");
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
   assumptions.push_back("loop induction variables do not wrap around");
 
@@ -1341,6 +1341,14 @@ private:
   bool laneOutsideMask(const SyncEv &a);
   void races();
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra);
+  // Without the no-alias assumption two pointer parameters may point into one buffer at
+  // any distance: their accesses collide where their bytes overlap.
+  bool mayAlias(const model::Array &a, const model::Array &b) const {
+    return !E.O.assume_no_alias && a.origin == "param" && b.origin == "param" &&
+           a.space == AddressSpace::Global && b.space == AddressSpace::Global && a.elem_size && b.elem_size;
+  }
+  z3::expr base(const model::Array &a) { return E.c.bv_const(("base of " + a.name).c_str(), 64); }
+  z3::expr overlap(const AccessEv &a, const AccessEv &b);
   void bounds();
   // a query over all pairs (or accesses) of an array at once: a third of the time
   double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
@@ -1778,35 +1786,30 @@ void Checker::races() {
     size_t i, j;
     z3::expr both, intra;  // both execute and overlap; unordered threads of one block
   };
-  std::map<unsigned, std::vector<Pair>> pairs;
+  std::map<std::pair<unsigned, unsigned>, std::vector<Pair>> pairs;  // by the two arrays
   for (size_t i = 0; i < A1.size(); ++i) {
     for (size_t j = i; j < A2.size(); ++j) {
       const AccessEv &a = A1[i], &b = A2[j];
       const Stmt &sa = *a.s, &sb = *b.s;
-      if (sa.array != sb.array) continue;
-      if (sa.array >= E.K.arrays.size()) continue;
+      if (sa.array >= E.K.arrays.size() || sb.array >= E.K.arrays.size()) continue;
       const model::Array &arr = E.K.arrays[sa.array];
       if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) continue;
+      if (sa.array != sb.array && !mayAlias(arr, E.K.arrays[sb.array])) continue;
       bool wa = sa.access != AccessKind::Read, wb = sb.access != AccessKind::Read;
       if (!wa && !wb) continue;
       if (sa.access == AccessKind::Atomic && sb.access == AccessKind::Atomic) continue;
-      z3::expr ia = a.index, ib = b.index;
-      z3::expr ca = E.c.bv_val(sa.count ? sa.count : 1, 64), cb = E.c.bv_val(sb.count ? sb.count : 1, 64);
-      z3::expr overlap = z3::sle(ia, ib + cb - E.c.bv_val(1, 64)) &&
-                         z3::sle(ib, ia + ca - E.c.bv_val(1, 64));
-      if (sa.count <= 1 && sb.count <= 1) overlap = ia == ib;
-      z3::expr both = a.pc && b.pc && overlap;
+      z3::expr both = a.pc && b.pc && overlap(a, b);
       z3::expr warpOrdered =
           sameWarp() && (!samePhase(E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) || maskOrdered(a, b) ||
                          partOrdered(a, b));
       z3::expr intra = sameBlock() && distinctThreads() &&
                        samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
                        !warpOrdered;
-      pairs[sa.array].push_back(Pair{i, j, both, intra});
+      pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra});
     }
   }
-  for (auto &[array, ps] : pairs) {
-    const model::Array &arr = E.K.arrays[array];
+  for (auto &[arrays, ps] : pairs) {
+    const model::Array &arr = E.K.arrays[arrays.first];
     bool global = arr.space == AddressSpace::Global;
     if (ps.size() > 1) {
       // Most arrays are race-free: one query over all pairs at once is far cheaper than
@@ -1818,7 +1821,9 @@ void Checker::races() {
         if (global) any.push_back(p.both && !sameBlock());
       }
       std::optional<z3::model> m;
-      std::string qname = "races on '" + arr.name + "' (all pairs at once)";
+      std::string qname = "races on '" + arr.name + "'" +
+                          (arrays.first != arrays.second ? " and '" + E.K.arrays[arrays.second].name + "'" : "") +
+                          " (all pairs at once)";
       if (check(z3::mk_or(any), qname, m, batchSeconds(),
                 true) == z3::unsat)
         continue;
@@ -1826,6 +1831,22 @@ void Checker::races() {
     for (const Pair &p : ps)
       if (racePair(A1[p.i], A2[p.j], p.both, p.intra)) break;  // one finding per array
   }
+}
+
+// The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,
+// or (arrays that may alias) the same bytes.
+z3::expr Checker::overlap(const AccessEv &a, const AccessEv &b) {
+  const Stmt &sa = *a.s, &sb = *b.s;
+  uint64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
+  auto v = [&](uint64_t x) { return E.c.bv_val(x, 64); };
+  if (sa.array == sb.array) {
+    if (na == 1 && nb == 1) return a.index == b.index;
+    return z3::sle(a.index, b.index + v(nb - 1)) && z3::sle(b.index, a.index + v(na - 1));
+  }
+  const model::Array &xa = E.K.arrays[sa.array], &xb = E.K.arrays[sb.array];
+  // b's first byte minus a's, modulo 2^64: overlap iff it lies in (-len b, len a)
+  z3::expr d = (base(xb) + b.index * v(xb.elem_size)) - (base(xa) + a.index * v(xa.elem_size));
+  return z3::sge(d, v(1 - nb * xb.elem_size)) && z3::sle(d, v(na * xa.elem_size - 1));
 }
 
 // One pair's race queries, and its finding; true when it has one.
@@ -1857,8 +1878,10 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
   f.kind = Verdict::Race;
   f.array = arr.name;
   f.space = model::addressSpaceName(arr.space);
-  f.message = "data race on '" + arr.name + "' (" + model::accessKindName(sa.access) +
-              "/" + model::accessKindName(sb.access) + ")";
+  const model::Array &arr2 = E.K.arrays[sb.array];
+  bool aliased = sa.array != sb.array;
+  f.message = "data race on '" + arr.name + "'" + (aliased ? " and '" + arr2.name + "'" : "") + " (" +
+              model::accessKindName(sa.access) + "/" + model::accessKindName(sb.access) + ")";
   if (warpOnly)
     f.explanation =
         "the colliding threads are in the same warp and no __syncwarp() orders them: "
@@ -1874,8 +1897,20 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
             m->eval(b.pc, true).is_true();
   uint64_t va = num(*m, ia), vb = num(*m, ib);
   int64_t sa_i = static_cast<int64_t>(va), sb_i = static_cast<int64_t>(vb);
-  ok = ok && sa_i <= sb_i + int64_t(sb.count ? sb.count : 1) - 1 &&
-       sb_i <= sa_i + int64_t(sa.count ? sa.count : 1) - 1;
+  int64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
+  if (aliased) {  // the same check in bytes, from the bases the model chose
+    int64_t d = static_cast<int64_t>((num(*m, base(arr2)) + vb * arr2.elem_size) -
+                                     (num(*m, base(arr)) + va * arr.elem_size));
+    ok = ok && d > -nb * int64_t(arr2.elem_size) && d < na * int64_t(arr.elem_size);
+    if (!f.explanation.empty()) f.explanation += "; ";
+    int64_t gap = static_cast<int64_t>(num(*m, base(arr2)) - num(*m, base(arr)));
+    f.explanation += "without the no-alias assumption: if '" + arr2.name + "' starts " +
+                     std::to_string(gap < 0 ? -gap : gap) + " bytes " + (gap < 0 ? "before" : "after") +
+                     " '" + arr.name + "', " + arr.name + "[" + std::to_string(sa_i) + "] and " + arr2.name +
+                     "[" + std::to_string(sb_i) + "] overlap";
+  } else {
+    ok = ok && sa_i <= sb_i + nb - 1 && sb_i <= sa_i + na - 1;
+  }
   ok = ok && (f.witness.thread1.thread_idx != f.witness.thread2.thread_idx ||
               f.witness.thread1.block_idx != f.witness.thread2.block_idx);
   for (int d = 0; d < 3; ++d)
