@@ -222,6 +222,12 @@ TEST(KverifyCliPremises, WriteToConstantMemoryIsAnError) {
   EXPECT_FALSE(has(r.out, "verified"));
 }
 
+TEST(KverifyCliPremises, AKnownNegativeProductKeepsItsThreads) {
+  CliRun r = kverify("premises/known_negative_product.cu");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(has(r.out, "data race on 's'")) << r.out;
+}
+
 // --no-alias-assumption: distinct pointer parameters may overlap, at any distance.
 TEST(KverifyCliPremises, WithoutTheNoAliasAssumptionOverlappingBuffersRace) {
   CliRun assumed = kverify("--format=json premises/aliasing_copy.cu");

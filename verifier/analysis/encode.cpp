@@ -666,7 +666,7 @@ z3::expr Exec::eval(const Expr &e) {
     }
     case BinaryOp::Mul: {
       z3::expr r = a * b;
-      if (sg) side(z3::bvmul_no_overflow(a, b, true) && z3::bvmul_no_underflow(a, b)), E.signedOp(r, pc());
+      if (sg) side(signedMulFits(a, b)), E.signedOp(r, pc());
       return r;
     }
     case BinaryOp::Div:
@@ -1029,8 +1029,7 @@ void Exec::loop(const Stmt &s) {
           if (nowrap) {
             if (w < 64) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << (sg ? w - 1 : w), 64)));
             else if (sg) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << 63, 64)));
-            side.push_back(z3::bvmul_no_overflow(kw, st0, sg));
-            if (sg) side.push_back(z3::bvmul_no_underflow(kw, st0));
+            side.push_back(sg ? signedMulFits(kw, st0) : z3::bvmul_no_overflow(kw, st0, false));
           }
           if (cf.op == ClosedForm::Add) {
             if (nowrap) side.push_back(z3::bvadd_no_overflow(x0, prod, sg));
@@ -1658,6 +1657,13 @@ void Checker::divergence() {
     f.witness.validated = m->eval(a.pc, true).is_true() != m->eval(b.pc, true).is_true() &&
                           m->eval(a.guard && b.guard, true).is_true();
     for (auto &sd : side) f.witness.validated = f.witness.validated && m->eval(sd, true).is_true();
+    if (!f.witness.validated && std::getenv("KVERIFY_DEBUG_QUERIES")) {
+      std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s q %s\n", m->eval(a.pc, true).to_string().c_str(),
+                   m->eval(b.pc, true).to_string().c_str(), m->eval(a.guard && b.guard, true).to_string().c_str(),
+                   m->eval(q, true).to_string().c_str());
+      for (auto &sd : side)
+        if (!m->eval(sd, true).is_true()) std::fprintf(stderr, "  side: %s\n", sd.to_string().c_str());
+    }
     if (!f.witness.validated) {
       if (!unknown) R.unknown_query = "witness validation of divergence at " + loc(a.s->range);
       unknown = true;

@@ -116,6 +116,31 @@ z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vecto
   return r;
 }
 
+z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
+  z3::context &c = a.ctx();
+  unsigned w = a.get_sort().bv_size();
+  // by a constant factor (most products): a range for the other one, no multiplier
+  for (const auto &[x, f] : {std::pair{a, b}, std::pair{b, a}}) {
+    uint64_t u;
+    if (w > 64 || !f.is_numeral_u64(u)) continue;
+    __int128 k = w < 64 && u >> (w - 1) ? __int128(u) - (__int128(1) << w) : __int128(int64_t(u));
+    if (k == 0) return c.bool_val(true);
+    __int128 lo = -(__int128(1) << (w - 1)), hi = (__int128(1) << (w - 1)) - 1;
+    // x * k in [lo, hi] for x in [from, to] (integer division of positives floors)
+    __int128 from = k > 0 ? -((-lo) / k) : -(hi / -k), to = k > 0 ? hi / k : (-lo) / -k;
+    from = std::max(from, lo), to = std::min(to, hi);
+    return z3::sge(x, c.bv_val(static_cast<int64_t>(from), w)) && z3::sle(x, c.bv_val(static_cast<int64_t>(to), w));
+  }
+  // Z3's predicates otherwise, shielded from the bad folding (it only ever claims a
+  // positive overflow, and only for a negative operand): a positive overflow needs equal
+  // signs, and two negative factors (not INT_MIN) overflow as their negations do
+  z3::expr zero = c.bv_val(0, w), min = z3::shl(c.bv_val(1, w), c.bv_val(w - 1, w));
+  z3::expr na = z3::slt(a, zero), nb = z3::slt(b, zero);
+  z3::expr no_pos_overflow =
+      na != nb || (a != min && b != min && z3::bvmul_no_overflow(z3::ite(na, -a, a), z3::ite(nb, -b, b), true));
+  return z3::bvmul_no_underflow(a, b) && no_pos_overflow;
+}
+
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                 double seconds, const std::string &name) {
   z3::context &c = query.ctx();

@@ -15,6 +15,11 @@ struct Decision {
   const char *how = "";            // which step decided (for --debug output)
 };
 
+// a * b (signed, equal widths) does not overflow. Not Z3's bvsmul_noovfl alone: Z3 4.8.12
+// folds it wrongly once its operands are constants (-100 * 3 "overflows"), which would
+// drop threads from every query where a value is known (tests/analysis/solve_test.cpp).
+z3::expr signedMulFits(const z3::expr &a, const z3::expr &b);
+
 // s.check() (under `assumptions`, if given) for at most `seconds` of wall time; unknown
 // when interrupted.
 z3::check_result checkWithin(z3::solver &s, double seconds,
