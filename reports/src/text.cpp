@@ -69,6 +69,9 @@ class TextWriter {
       diagnostic(u.range, style_.note(),
                  (u.kind == "barrier" ? "" : u.kind + " ") + u.text + " in " + who +
                      " is reached by no thread under the launch and the assumptions");
+    // annotations read but not checked (GPUVerify's __assert, ...): the verdict does not cover them
+    for (const auto& a : k.assumptions)
+      if (a.rfind("not checked: ", 0) == 0) diagnostic(k.range, style_.note(), a + " in " + who);
   }
 
   std::string str() const { return os_.str(); }

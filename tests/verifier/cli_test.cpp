@@ -222,6 +222,30 @@ TEST(KverifyCliPremises, WriteToConstantMemoryIsAnError) {
   EXPECT_FALSE(has(r.out, "verified"));
 }
 
+// Real CUDA that predates kverify's prelude, and code written for GPUVerify (issue 10).
+TEST(KverifyCliFrontEnd, RemovedWarpIntrinsicNamesItsReplacement) {
+  CliRun r = kverify("frontend/removed_warp_intrinsic.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.err, "removed in CUDA 9; use __shfl_up_sync(0xffffffff, var, delta)")) << r.err;
+}
+
+TEST(KverifyCliFrontEnd, GpuVerifyAnnotationsParseWithTheFlag) {
+  CliRun plain = kverify("frontend/gpuverify_annotations_no_header.cu");
+  EXPECT_EQ(plain.status, 2);
+  EXPECT_TRUE(has(plain.err, "__requires")) << plain.err;
+  CliRun gv = kverify("--gpuverify --format=json frontend/gpuverify_annotations_no_header.cu");
+  EXPECT_EQ(gv.status, 0) << gv.err;
+  EXPECT_TRUE(has(gv.out, "\"verified\"")) << gv.out;
+  EXPECT_TRUE(has(gv.out, "not checked: __invariant at 6:5")) << gv.out;
+}
+
+// GPUVerify's header line gives the launch: its blockDim is the witness's.
+TEST(KverifyCliFrontEnd, GpuVerifyHeaderGivesTheLaunch) {
+  CliRun r = kverify("verifier/gpuverify_requires_missing_race.cu");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.out, "blockDim=(128,1,1) gridDim=(4,1,1)")) << r.out;
+}
+
 TEST(KverifyCliPremises, AKnownNegativeProductKeepsItsThreads) {
   CliRun r = kverify("premises/known_negative_product.cu");
   EXPECT_EQ(r.status, 1) << r.out;

@@ -2037,6 +2037,8 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
       C.run();
       R.assumptions = E.assumptions;
       for (const std::string &a : options.assumes) R.assumptions.push_back("assumed: " + a);
+      for (const model::Unsupported &u : kernel.unchecked)
+        R.assumptions.push_back("not checked: " + u.construct + " at " + loc(u.range) + " (" + u.detail + ")");
       if (!E.error.empty() || !R.premise_error.empty()) {
         R.verdict = Verdict::Error;
         model::Diagnostic d;

@@ -69,6 +69,11 @@ static cl::opt<std::string> baseline("baseline",
                                      cl::desc("A previous --format=json report: its findings "
                                               "do not count for --fail-on"),
                                      cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<bool> gpuverify("gpuverify",
+                               cl::desc("Read GPUVerify's annotations (__requires as an assumption, "
+                                        "__assert and invariants listed as not checked); on by "
+                                        "default in files with GPUVerify's //--blockDim= header"),
+                               cl::cat(category));
 static cl::opt<bool> no_alias_assumption("no-alias-assumption",
                                          cl::desc("Do not assume that distinct pointer "
                                                   "parameters do not alias"),
@@ -107,6 +112,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   options.compile_commands_dir = compile_commands;
+  options.gpuverify = gpuverify;
 
   int status = 0;
   std::vector<std::string> input_errors;

@@ -25,6 +25,12 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::Fence, model::FenceScope::System};
   if (name == "__kverify_assume")
     return {K::Assume};
+  if (name == "__kverify_requires")
+    return {K::Requires};
+  if (name == "__kverify_unchecked")
+    return {K::Unchecked};
+  if (name == "__kverify_unsupported")
+    return {K::Unsupported};
   if (startsWith(name, "atomic") || startsWith(name, "__kverify_atomic_"))
     return {K::Atomic};
   if (name == "__ldg")
@@ -41,6 +47,9 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::UMul24};
   if (startsWith(name, "surf") && name.find("write") != std::string_view::npos)
     return {K::SurfaceWrite};
+  if (startsWith(name, "tex1D") || startsWith(name, "tex2D") || startsWith(name, "tex3D") ||
+      startsWith(name, "texCubemap"))
+    return {K::TextureRead};
   if (name == "malloc" || name == "free" || name == "memcpy" || name == "memset")
     return {K::DeviceHeap};
   if (startsWith(name, "make_"))

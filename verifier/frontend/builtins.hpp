@@ -14,11 +14,16 @@ enum class BuiltinKind {
   GridBarrier,       // cooperative groups grid sync
   Fence,             // __threadfence*
   Assume,            // __kverify_assume
+  Requires,          // __kverify_requires (GPUVerify's __requires): assumed in a kernel only
+  Unchecked,         // __kverify_unchecked("__assert"): an annotation kverify does not check
+  Unsupported,       // __kverify_unsupported("what"): the prelude's own "not modelled"
   Atomic,            // atomic* (all families and scopes)
   Ldg,               // __ldg(p): a read of *p
   Min, Max, Abs,     // modelled exactly on integers, opaque on floats
   Mul24, UMul24,     // exact: product of the low 24 bits
   SurfaceWrite,      // surf*write: a write kverify does not model
+  TextureRead,       // tex1Dfetch, tex2D, ...: read-only memory, an unknown value (the
+                     // texture, an object handle or a legacy reference, is not evaluated)
   DeviceHeap,        // malloc, free, memcpy, memset on the device: not modelled
   MakeVector,        // make_float4 etc.: a struct value from its fields
   Opaque,            // everything else: a fresh value of the return type

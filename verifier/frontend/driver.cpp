@@ -219,6 +219,14 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
                   llvm::StringRef(a).starts_with("--offload-arch");
   if (!arch_given)
     args.push_back("--cuda-gpu-arch=sm_90");
+  std::vector<std::string> header;
+  if (auto buf = llvm::MemoryBuffer::getFile(path))
+    header = gpuverifyHeaderFlags((*buf)->getBuffer().str());
+  if (options.gpuverify || !header.empty())
+    args.push_back("-D__KVERIFY_GPUVERIFY__");
+  for (const std::string &f : header)
+    if (llvm::StringRef(f).starts_with("-D"))
+      args.push_back(f);
   if (!options.compile_commands_dir.empty()) {
     std::string error;
     auto db = clang::tooling::CompilationDatabase::loadFromDirectory(

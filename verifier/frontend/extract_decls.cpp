@@ -1,5 +1,6 @@
 // Kernels, parameters, arrays and variables: the declaration side of the extractor.
 #include "frontend/extractor.hpp"
+#include "frontend/frontend.hpp"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -41,8 +42,17 @@ uint64_t KernelExtractor::sizeOf(clang::QualType t) const {
   return static_cast<uint64_t>(ctx_.getTypeSizeInChars(t).getQuantity());
 }
 
+// Code inside the prelude's own functions (cuRAND, <cuda/atomic>) is shown as the user's
+// call it came from.
+clang::SourceRange KernelExtractor::userRange(clang::SourceRange r) const {
+  if (frames_.empty() || !frames_.back().site.isValid() || prelude_dir_.empty())
+    return r;
+  return sm_.getFilename(sm_.getExpansionLoc(r.getBegin())).starts_with(prelude_dir_) ? frames_.back().site : r;
+}
+
 model::SourceRange KernelExtractor::rangeOf(clang::SourceRange r) const {
   model::SourceRange out;
+  r = userRange(r);
   clang::SourceLocation b = sm_.getExpansionLoc(r.getBegin());
   clang::SourceLocation e = sm_.getExpansionRange(r.getEnd()).getEnd();
   clang::PresumedLoc pb = sm_.getPresumedLoc(b);
@@ -62,6 +72,7 @@ model::SourceRange KernelExtractor::rangeOf(clang::SourceRange r) const {
 }
 
 std::string KernelExtractor::textOf(clang::SourceRange r) const {
+  r = userRange(r);
   clang::CharSourceRange cr = clang::CharSourceRange::getTokenRange(
       sm_.getExpansionLoc(r.getBegin()), sm_.getExpansionRange(r.getEnd()).getEnd());
   return clang::Lexer::getSourceText(cr, sm_, ctx_.getLangOpts()).str();
@@ -429,7 +440,11 @@ static std::string optionsComment(llvm::StringRef text, unsigned line) {
     }
   };
   if (line == 0) {
-    // The file's first block of `//` lines (a blank line ends it).
+    // GPUVerify's header launch, then the file's first block of `//` lines (a blank
+    // line ends it): kverify: comments there come later and win.
+    for (const std::string &f : gpuverifyHeaderFlags(text.str()))
+      if (llvm::StringRef(f).starts_with("--blockDim=") || llvm::StringRef(f).starts_with("--gridDim="))
+        found += (found.empty() ? "" : " ") + f;
     bool started = false;
     for (llvm::StringRef l : lines) {
       l = l.trim();

@@ -1272,6 +1272,28 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     emit(std::move(s));
     return nullptr;
   }
+  case BuiltinKind::Requires:
+    if (frames_.size() == 1) {  // the kernel's own precondition: an assumption at entry
+      Stmt s;
+      s.kind = Stmt::Kind::Assume;
+      s.cond = condition(arg(0));
+      s.range = rangeOf(where);
+      emit(std::move(s));
+    } else {
+      k_.unchecked.push_back({"__requires", "a precondition of a called function, not assumed: " + textOf(where),
+                              rangeOf(where)});
+    }
+    return nullptr;
+  case BuiltinKind::Unchecked:
+  case BuiltinKind::Unsupported: {
+    const auto *lit = llvm::dyn_cast<clang::StringLiteral>(arg(0)->IgnoreParenImpCasts());
+    std::string what = lit ? lit->getString().str() : name;
+    if (info.kind == BuiltinKind::Unsupported)
+      unsupported(what, textOf(where), where);
+    else
+      k_.unchecked.push_back({what, textOf(where), rangeOf(where)});
+    return nullptr;
+  }
   case BuiltinKind::Atomic: {
     for (unsigned i = 1; i < c->getNumArgs(); ++i)
       discard(arg(i));
@@ -1327,6 +1349,10 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
   case BuiltinKind::SurfaceWrite:
     unsupported("surface write", textOf(where), where);
     return nullptr;
+  case BuiltinKind::TextureRead:
+    for (unsigned i = 1; i < c->getNumArgs(); ++i)  // the coordinates
+      discard(arg(i));
+    return valueBinding(opaque(ret, "texture fetch " + name));
   case BuiltinKind::DeviceHeap:
     unsupported("device memory function", name + ": " + textOf(where), where);
     return nullptr;

@@ -90,6 +90,7 @@ public:
   model::SourceRange rangeOf(clang::SourceRange r) const;
   std::string textOf(clang::SourceRange r) const;
   bool inPrelude(const clang::Decl *d) const;
+  clang::SourceRange userRange(clang::SourceRange r) const;
   void unsupported(std::string construct, std::string detail, clang::SourceRange where);
   model::Local newLocal(const std::string &name, model::Type type);
   unsigned newId() { return next_id_++; }

@@ -5,6 +5,7 @@
 #include "model/model.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kverify::frontend {
@@ -14,7 +15,13 @@ struct Options {
   std::string compile_commands_dir;     // -p: a directory holding compile_commands.json
   std::string prelude_dir;              // empty: locatePrelude()
   bool print_diagnostics = true;        // clang's diagnostics to stderr, like a compiler
+  bool gpuverify = false;               // GPUVerify's annotations (__requires, ...) parse
 };
+
+// GPUVerify's test-file header: a `//--blockDim=... --gridDim=... -DN=4` comment among a
+// file's first comment lines. Its flags, or nothing when the file has none. Such a file
+// is read with GPUVerify's annotations, its -D macros and its launch.
+std::vector<std::string> gpuverifyHeaderFlags(std::string_view text);
 
 // Parses one file and models each kernel defined in it, and each instantiation of a
 // header's kernel template that it causes. Never throws: a file that does

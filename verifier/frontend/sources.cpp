@@ -57,4 +57,27 @@ std::string locatePrelude() {
   return KVERIFY_PRELUDE_SOURCE_DIR;
 }
 
+std::vector<std::string> gpuverifyHeaderFlags(std::string_view text) {
+  std::vector<std::string> flags;
+  size_t at = 0;
+  for (int n = 0; n < 5 && at < text.size(); ++n) {  // the header is on the first lines
+    size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    size_t i = line.find_first_not_of(" \t");
+    if (i == std::string_view::npos || line.substr(i, 2) != "//") break;
+    line.remove_prefix(i + 2);
+    line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+    bool header = line.substr(0, 2) == "--" && (line.find("--blockDim=") != std::string_view::npos ||
+                                               line.find("--gridDim=") != std::string_view::npos);
+    if (!header) continue;
+    while (!line.empty()) {
+      size_t e = std::min(line.find_first_of(" \t\r"), line.size());
+      if (e > 0) flags.emplace_back(line.substr(0, e));
+      line.remove_prefix(std::min(e + 1, line.size()));
+    }
+  }
+  return flags;
+}
+
 }  // namespace kverify::frontend

@@ -237,6 +237,9 @@ struct Kernel {
   std::vector<Local> locals;  // every Local the body uses
   std::vector<Stmt> body;
   std::vector<Unsupported> unsupported;
+  // Annotations kverify reads but does not check (GPUVerify's __assert, __invariant, a
+  // __requires of a device function): construct names the annotation. The verdict says so.
+  std::vector<Unsupported> unchecked;
   std::string options;        // text after "kverify:" in a comment just above the kernel
 };
 

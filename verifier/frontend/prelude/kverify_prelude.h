@@ -25,6 +25,11 @@
 #define __KV_DH__ __host__ __device__
 
 typedef unsigned long __kv_size_t;
+// What nvcc's implicit #include "cuda_runtime.h" brings along: size_t, NULL, ptrdiff_t.
+#include <stddef.h>
+typedef unsigned int uint;  // <sys/types.h>'s, which CUDA code takes for granted
+typedef unsigned short ushort;
+typedef unsigned long ulong;
 
 // --- built-in variables and vector types -------------------------------------------
 #define __KV_VEC1(name, T) struct name##1 { T x; };
@@ -149,6 +154,20 @@ __device__ unsigned __ballot_sync(unsigned mask, int predicate);
 __device__ unsigned __activemask();
 __device__ unsigned __match_any_sync(unsigned mask, int value);
 __device__ int __reduce_add_sync(unsigned mask, int value);
+
+// Warp intrinsics without _sync were removed in CUDA 9 (Volta's independent thread
+// scheduling): a clear error instead of "undeclared identifier".
+#define __KV_REMOVED(name, instead) \
+  template <class... A> __device__ int name(A...) \
+      __attribute__((unavailable("removed in CUDA 9; use " instead " with an explicit lane mask")));
+__KV_REMOVED(__shfl, "__shfl_sync(0xffffffff, var, srcLane)")
+__KV_REMOVED(__shfl_up, "__shfl_up_sync(0xffffffff, var, delta)")
+__KV_REMOVED(__shfl_down, "__shfl_down_sync(0xffffffff, var, delta)")
+__KV_REMOVED(__shfl_xor, "__shfl_xor_sync(0xffffffff, var, laneMask)")
+__KV_REMOVED(__any, "__any_sync(0xffffffff, predicate)")
+__KV_REMOVED(__all, "__all_sync(0xffffffff, predicate)")
+__KV_REMOVED(__ballot, "__ballot_sync(0xffffffff, predicate)")
+#undef __KV_REMOVED
 
 // --- integer intrinsics ----------------------------------------------------------------
 __device__ int __mul24(int x, int y);
@@ -288,12 +307,42 @@ __device__ int __double2int_rn(double x);
 __device__ float __double2float_rn(double x);
 
 // --- texture and surface objects: read-only opaque values --------------------------------
+// Legacy texture references (removed in CUDA 12, all over older code) read the same way.
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+#define cudaTextureType1D 0x01
+#define cudaTextureType2D 0x02
+#define cudaTextureType3D 0x03
+#define cudaTextureTypeCubemap 0x0C
+#define cudaTextureType1DLayered 0xF1
+#define cudaTextureType2DLayered 0xF2
+#define cudaTextureTypeCubemapLayered 0xFC
+// (a builtin texture type: clang lets device code name file-scope texture references)
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {
+  int normalized;
+  int filterMode;
+};
+template <class T, int D, enum cudaTextureReadMode M> __device__ T tex1Dfetch(texture<T, D, M> t, int x);
+template <class T, int D, enum cudaTextureReadMode M> __device__ T tex1D(texture<T, D, M> t, float x);
+template <class T, int D, enum cudaTextureReadMode M> __device__ T tex2D(texture<T, D, M> t, float x, float y);
+template <class T, int D, enum cudaTextureReadMode M>
+__device__ T tex3D(texture<T, D, M> t, float x, float y, float z);
+template <class T, int D, enum cudaTextureReadMode M>
+__device__ T tex1DLayered(texture<T, D, M> t, float x, int layer);
+template <class T, int D, enum cudaTextureReadMode M>
+__device__ T tex2DLayered(texture<T, D, M> t, float x, float y, int layer);
+template <class T, int D, enum cudaTextureReadMode M>
+__device__ T texCubemap(texture<T, D, M> t, float x, float y, float z);
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
 template <class T> __device__ T tex1Dfetch(cudaTextureObject_t tex, int x);
 template <class T> __device__ T tex1D(cudaTextureObject_t tex, float x);
 template <class T> __device__ T tex2D(cudaTextureObject_t tex, float x, float y);
 template <class T> __device__ T tex3D(cudaTextureObject_t tex, float x, float y, float z);
+template <class T> __device__ T tex1DLayered(cudaTextureObject_t tex, float x, int layer);
+template <class T> __device__ T tex2DLayered(cudaTextureObject_t tex, float x, float y, int layer);
+template <class T> __device__ T texCubemap(cudaTextureObject_t tex, float x, float y, float z);
+template <class T> __device__ T tex2DLod(cudaTextureObject_t tex, float x, float y, float level);
 template <class T> __device__ T surf1Dread(cudaSurfaceObject_t surf, int x);
 template <class T> __device__ T surf2Dread(cudaSurfaceObject_t surf, int x, int y);
 template <class T> __device__ void surf1Dwrite(T data, cudaSurfaceObject_t surf, int x);
@@ -308,3 +357,10 @@ extern "C" int cudaConfigureCall(dim3 grid, dim3 block, __kv_size_t shared = 0,
                                  cudaStream_t stream = 0);
 extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block,
                                                 __kv_size_t shared = 0, void *stream = 0);
+
+// --- <math_constants.h>, which CUDA code uses without including it ---------------------------
+#include <math_constants.h>
+
+#ifdef __KVERIFY_GPUVERIFY__
+#include <kverify_gpuverify.h>
+#endif

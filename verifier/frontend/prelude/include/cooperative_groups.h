@@ -34,6 +34,9 @@ public:
 
 __device__ inline thread_block this_thread_block() { return thread_block(); }
 __device__ inline grid_group this_grid() { return grid_group(); }
+// the free-function spelling: cg::sync(g), and the older cg::synchronize(g)
+template <class Group> __device__ void sync(const Group &g) { g.sync(); }
+template <class Group> __device__ void synchronize(const Group &g) { g.sync(); }
 __device__ inline void sync(const thread_block &g) { g.sync(); }
 __device__ inline void sync(const grid_group &g) { g.sync(); }
 

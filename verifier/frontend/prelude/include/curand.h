@@ -1,0 +1,13 @@
+// kverify stub for <curand.h>: the host-side cuRAND API, declared so that host code parses.
+#pragma once
+typedef enum curandStatus { CURAND_STATUS_SUCCESS = 0 } curandStatus_t;
+typedef enum curandRngType { CURAND_RNG_PSEUDO_DEFAULT = 100, CURAND_RNG_PSEUDO_XORWOW = 101,
+                             CURAND_RNG_PSEUDO_MTGP32 = 141, CURAND_RNG_PSEUDO_PHILOX4_32_10 = 161 } curandRngType_t;
+typedef struct curandGenerator_st *curandGenerator_t;
+extern "C" {
+curandStatus_t curandCreateGenerator(curandGenerator_t *generator, curandRngType_t rng_type);
+curandStatus_t curandDestroyGenerator(curandGenerator_t generator);
+curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator, unsigned long long seed);
+curandStatus_t curandGenerateUniform(curandGenerator_t generator, float *outputPtr, __kv_size_t num);
+curandStatus_t curandGenerateNormal(curandGenerator_t generator, float *outputPtr, __kv_size_t n, float mean, float stddev);
+}
