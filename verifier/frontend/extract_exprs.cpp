@@ -851,6 +851,8 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
     case clang::CK_FunctionToPointerDecay:
       unsupported("function pointer", textOf(where), where);
       return std::nullopt;
+    case clang::CK_UserDefinedConversion:  // operator T*() (the SDK's SharedMemory<T>)
+      return pointer(sub);
     default:
       unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where),
                   where);
@@ -919,7 +921,13 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
     return std::nullopt;
   }
   if (llvm::isa<clang::CallExpr>(e)) {
-    call(llvm::cast<clang::CallExpr>(e));
+    BindingPtr b = call(llvm::cast<clang::CallExpr>(e));
+    if (b && b->kind == Binding::Kind::Pointer) {  // an inlined function's result
+      std::optional<Pointer> p = pointerOfBinding(b);
+      if (!p)
+        unsupported("pointer returned before it is assigned", textOf(where), where);
+      return p;
+    }
     unsupported("call returning a pointer", textOf(where), where);
     return std::nullopt;
   }
@@ -1481,9 +1489,14 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
     clang::QualType ret = fn->getReturnType();
     if (ret->isRecordType()) {
       frame.result = freshStruct(ret, frame.prefix + "result");
-    } else if (ret->isPointerType() || ret->isReferenceType()) {
-      unsupported("function returning a pointer or reference",
-                  "'" + fn->getQualifiedNameAsString() + "'", where);
+    } else if (ret->isPointerType()) {  // a pointer variable its returns assign
+      frame.result = std::make_shared<Binding>();
+      frame.result->kind = Binding::Kind::Pointer;
+      frame.result->pointer.array = ~0u;
+      frame.result->offset = newLocal(frame.prefix + "result.offset", Type::i64());
+    } else if (ret->isReferenceType()) {
+      unsupported("function returning a reference", "'" + fn->getQualifiedNameAsString() + "'",
+                  where);
     } else if (!ret->isVoidType()) {
       frame.result = std::make_shared<Binding>();
       frame.result->kind = Binding::Kind::Local;

@@ -76,6 +76,8 @@ void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {
   if (value && result) {
     if (result->kind == Binding::Kind::Struct) {
       assignStruct(result, value);
+    } else if (result->kind == Binding::Kind::Pointer) {
+      assignPointer(result, value, r->getSourceRange());
     } else {
       ExprPtr v = rvalue(value);
       emitAssign(result->local, v, r->getSourceRange());
