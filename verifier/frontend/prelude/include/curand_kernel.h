@@ -43,34 +43,19 @@ __device__ void curand_init(unsigned long long seed, unsigned long long subseque
                             unsigned long long offset, S *state) {
   state->__kv_word = 0u;
 }
-template <class S> __device__ unsigned int curand(S *state) {
-  __KV_DRAW(state);
-  return __kverify_random_u32();
-}
-template <class S> __device__ float curand_uniform(S *state) {
-  __KV_DRAW(state);
-  return __kverify_random_f32();
-}
-template <class S> __device__ double curand_uniform_double(S *state) {
-  __KV_DRAW(state);
-  return __kverify_random_f64();
-}
-template <class S> __device__ float curand_normal(S *state) {
-  __KV_DRAW(state);
-  return __kverify_random_f32();
-}
-template <class S> __device__ double curand_normal_double(S *state) {
-  __KV_DRAW(state);
-  return __kverify_random_f64();
-}
-template <class S> __device__ float curand_log_normal(S *state, float mean, float stddev) {
-  __KV_DRAW(state);
-  return __kverify_random_f32();
-}
-template <class S> __device__ unsigned int curand_poisson(S *state, double lambda) {
-  __KV_DRAW(state);
-  return __kverify_random_u32();
-}
+#define __KV_CURAND_DRAW(ret, name, draw, ...)                         \
+  template <class S> __device__ ret name(S *state __VA_OPT__(, ) __VA_ARGS__) { \
+    __KV_DRAW(state);                                                   \
+    return draw();                                                      \
+  }
+__KV_CURAND_DRAW(unsigned int, curand, __kverify_random_u32)
+__KV_CURAND_DRAW(float, curand_uniform, __kverify_random_f32)
+__KV_CURAND_DRAW(double, curand_uniform_double, __kverify_random_f64)
+__KV_CURAND_DRAW(float, curand_normal, __kverify_random_f32)
+__KV_CURAND_DRAW(double, curand_normal_double, __kverify_random_f64)
+__KV_CURAND_DRAW(float, curand_log_normal, __kverify_random_f32, float mean, float stddev)
+__KV_CURAND_DRAW(unsigned int, curand_poisson, __kverify_random_u32, double lambda)
+#undef __KV_CURAND_DRAW
 template <class S> __device__ float2 curand_normal2(S *state) {
   __KV_DRAW(state);
   return make_float2(__kverify_random_f32(), __kverify_random_f32());
