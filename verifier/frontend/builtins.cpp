@@ -52,6 +52,8 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::TextureRead};
   if (name == "malloc" || name == "free" || name == "memcpy" || name == "memset")
     return {K::DeviceHeap};
+  if (name == "__assert_fail")
+    return {K::NoEffect};
   if (startsWith(name, "make_"))
     return {K::MakeVector};
   return {K::Opaque};

@@ -26,6 +26,7 @@ enum class BuiltinKind {
                      // texture, an object handle or a legacy reference, is not evaluated)
   DeviceHeap,        // malloc, free, memcpy, memset on the device: not modelled
   MakeVector,        // make_float4 etc.: a struct value from its fields
+  NoEffect,          // __assert_fail: a failed assert() traps; going on instead is sound
   Opaque,            // everything else: a fresh value of the return type
 };
 

@@ -1369,6 +1369,8 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     assignStruct(b, c);
     return b;
   }
+  case BuiltinKind::NoEffect:
+    return nullptr;
   case BuiltinKind::Opaque:
     break;
   }

@@ -212,6 +212,9 @@ __device__ int abs(int a);
 __device__ long labs(long a);
 __device__ long long llabs(long long a);
 __device__ int printf(const char *format, ...);
+// assert() in device code: a failed assertion traps; kverify lets the thread go on (sound)
+__device__ void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                              const char *function);
 __device__ void *malloc(__kv_size_t size);
 __device__ void free(void *ptr);
 __device__ void *memcpy(void *dst, const void *src, __kv_size_t n);

@@ -1,0 +1,80 @@
+// kverify stub for <cuda_fp16.h>: half-precision values. Floating-point values are opaque to
+// kverify, so every operation here is declared, not defined: each gives an unknown value
+// of its type. Arrays of __half are 2-byte elements, as on the GPU.
+#pragma once
+struct __align__(2) __half {
+  unsigned short __x;
+  __half() = default;
+  __host__ __device__ __half(float f);
+  __host__ __device__ __half(double f);
+  __host__ __device__ __half(int i);
+  __host__ __device__ operator float() const;
+};
+struct __align__(4) __half2 {
+  __half x, y;
+  __half2() = default;
+  __host__ __device__ __half2(__half a, __half b);
+};
+typedef __half half;
+typedef __half2 half2;
+
+__host__ __device__ __half __float2half(float f);
+__host__ __device__ __half __float2half_rn(float f);
+__host__ __device__ __half __double2half(double f);
+__host__ __device__ float __half2float(__half h);
+__host__ __device__ __half2 __float2half2_rn(float f);
+__host__ __device__ __half2 __floats2half2_rn(float a, float b);
+__host__ __device__ __half2 __halves2half2(__half a, __half b);
+__host__ __device__ __half2 __half2half2(__half a);
+__host__ __device__ float __low2float(__half2 h);
+__host__ __device__ float __high2float(__half2 h);
+__host__ __device__ __half __low2half(__half2 h);
+__host__ __device__ __half __high2half(__half2 h);
+__host__ __device__ float2 __half22float2(__half2 h);
+__host__ __device__ __half __int2half_rn(int i);
+__host__ __device__ int __half2int_rn(__half h);
+__host__ __device__ __half __ushort_as_half(unsigned short u);
+__host__ __device__ unsigned short __half_as_ushort(__half h);
+__device__ __half __hadd(__half a, __half b);
+__device__ __half __hsub(__half a, __half b);
+__device__ __half __hmul(__half a, __half b);
+__device__ __half __hdiv(__half a, __half b);
+__device__ __half __hfma(__half a, __half b, __half c);
+__device__ __half __hneg(__half a);
+__device__ __half __habs(__half a);
+__device__ __half __hmax(__half a, __half b);
+__device__ __half __hmin(__half a, __half b);
+__device__ bool __heq(__half a, __half b);
+__device__ bool __hlt(__half a, __half b);
+__device__ bool __hgt(__half a, __half b);
+__device__ bool __hle(__half a, __half b);
+__device__ bool __hge(__half a, __half b);
+__device__ bool __hisnan(__half a);
+__device__ __half hexp(__half a);
+__device__ __half hlog(__half a);
+__device__ __half hsqrt(__half a);
+__device__ __half hrsqrt(__half a);
+__device__ __half2 __hadd2(__half2 a, __half2 b);
+__device__ __half2 __hsub2(__half2 a, __half2 b);
+__device__ __half2 __hmul2(__half2 a, __half2 b);
+__device__ __half2 __h2div(__half2 a, __half2 b);
+__device__ __half2 __hfma2(__half2 a, __half2 b, __half2 c);
+__device__ __half2 __hmax2(__half2 a, __half2 b);
+__device__ __half2 __hmin2(__half2 a, __half2 b);
+__device__ __half __shfl_sync(unsigned mask, __half var, int srcLane, int width = 32);
+__device__ __half __shfl_down_sync(unsigned mask, __half var, unsigned delta, int width = 32);
+__device__ __half __shfl_xor_sync(unsigned mask, __half var, int laneMask, int width = 32);
+__device__ __half2 __shfl_down_sync(unsigned mask, __half2 var, unsigned delta, int width = 32);
+__device__ __half2 __shfl_xor_sync(unsigned mask, __half2 var, int laneMask, int width = 32);
+__device__ __half operator+(const __half &a, const __half &b);
+__device__ __half operator-(const __half &a, const __half &b);
+__device__ __half operator*(const __half &a, const __half &b);
+__device__ __half operator/(const __half &a, const __half &b);
+__device__ __half operator-(const __half &a);
+__device__ __half &operator+=(__half &a, const __half &b);
+__device__ __half &operator*=(__half &a, const __half &b);
+__device__ bool operator<(const __half &a, const __half &b);
+__device__ bool operator>(const __half &a, const __half &b);
+__device__ bool operator==(const __half &a, const __half &b);
+__device__ __half2 operator+(const __half2 &a, const __half2 &b);
+__device__ __half2 operator*(const __half2 &a, const __half2 &b);
