@@ -9,6 +9,7 @@ namespace kverify::frontend::detail {
 using model::Expr;
 using model::ExprPtr;
 using model::Stmt;
+using model::Type;
 
 void KernelExtractor::emitAssign(const model::Local &l, model::ExprPtr value,
                                  clang::SourceRange where) {
@@ -139,8 +140,8 @@ void KernelExtractor::stmt(const clang::Stmt *s) {
     unsupported("goto", textOf(where), where);
   } else if (llvm::isa<clang::AsmStmt>(s)) {
     unsupported("inline asm", textOf(where), where);
-  } else if (llvm::isa<clang::SwitchStmt>(s)) {
-    unsupported("switch", "switch statements are not modelled; use if/else", where);
+  } else if (const auto *sw = llvm::dyn_cast<clang::SwitchStmt>(s)) {
+    switchStmt(sw);
   } else if (llvm::isa<clang::CXXForRangeStmt>(s)) {
     unsupported("range-based for", textOf(where), where);
   } else if (llvm::isa<clang::CXXTryStmt>(s)) {
@@ -150,6 +151,93 @@ void KernelExtractor::stmt(const clang::Stmt *s) {
   } else {
     unsupported("statement", s->getStmtClassName(), where);
   }
+}
+
+// A `continue` that would leave the switch for its enclosing loop (not inside a loop of
+// its own).
+static const clang::Stmt *continueOutOf(const clang::Stmt *s) {
+  if (!s || llvm::isa<clang::ForStmt>(s) || llvm::isa<clang::WhileStmt>(s) ||
+      llvm::isa<clang::DoStmt>(s) || llvm::isa<clang::CXXForRangeStmt>(s))
+    return nullptr;
+  if (llvm::isa<clang::ContinueStmt>(s))
+    return s;
+  for (const clang::Stmt *c : s->children())
+    if (const clang::Stmt *found = continueOutOf(c))
+      return found;
+  return nullptr;
+}
+
+// switch (x) { case a: ... } as
+//   do { m = false; m = m || x == a; if (m) { ... } ...; } while (false)
+// where m says a label has matched: fall-through runs the later cases' statements, a
+// `break` leaves the do-while, and `default` matches when no case label does.
+void KernelExtractor::switchStmt(const clang::SwitchStmt *sw) {
+  clang::SourceRange where = sw->getSourceRange();
+  if (sw->getInit())
+    stmt(sw->getInit());
+  if (sw->getConditionVariable())
+    declareLocal(sw->getConditionVariable());
+  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(sw->getBody());
+  if (!body) {
+    unsupported("switch", "a switch whose body is not a block", where);
+    return;
+  }
+  if (const clang::Stmt *c = continueOutOf(body)) {
+    unsupported("switch", "continue inside a switch: " + textOf(c->getSourceRange()), where);
+    return;
+  }
+  const clang::Expr *cond = sw->getCond();
+  ExprPtr x = snapshot(rvalue(cond), "switch", where);
+  // the case values, for `default`
+  std::vector<ExprPtr> values;
+  for (const clang::SwitchCase *sc = sw->getSwitchCaseList(); sc; sc = sc->getNextSwitchCase())
+    if (const auto *cs = llvm::dyn_cast<clang::CaseStmt>(sc)) {
+      if (cs->caseStmtIsGNURange()) {
+        unsupported("switch", "a case range: " + textOf(cs->getSourceRange()), where);
+        return;
+      }
+      values.push_back(Expr::intConst(x->type, cs->getLHS()->EvaluateKnownConstInt(ctx_).getExtValue()));
+    }
+  // every label must stand directly in the block (not inside an if or a loop: Duff's device)
+  size_t labels = 0, top = 0;
+  for (const clang::SwitchCase *sc = sw->getSwitchCaseList(); sc; sc = sc->getNextSwitchCase())
+    ++labels;
+  for (const clang::Stmt *c : body->body())
+    for (; const auto *sc = llvm::dyn_cast<clang::SwitchCase>(c); c = sc->getSubStmt())
+      ++top;
+  if (top != labels) {
+    unsupported("switch", "a case label inside a nested statement", where);
+    return;
+  }
+  model::Local m = newLocal("switch.matched", Type::boolean());
+  auto eq = [&](const ExprPtr &v) { return Expr::binary(Type::boolean(), model::BinaryOp::Eq, x, v); };
+  Stmt wrap = simple(Stmt::Kind::Loop, rangeOf(where));
+  wrap.loop = model::LoopKind::Do;
+  wrap.cond = Expr::intConst(Type::boolean(), 0);
+  wrap.body = nested([&] {
+    emitAssign(m, Expr::intConst(Type::boolean(), 0), where);
+    for (const clang::Stmt *c : body->body()) {
+      // the labels in front of this statement widen the match
+      while (const auto *sc = llvm::dyn_cast<clang::SwitchCase>(c)) {
+        ExprPtr hit;
+        if (const auto *cs = llvm::dyn_cast<clang::CaseStmt>(sc)) {
+          hit = eq(Expr::intConst(x->type, cs->getLHS()->EvaluateKnownConstInt(ctx_).getExtValue()));
+        } else {  // default: no case label matches
+          hit = Expr::intConst(Type::boolean(), 1);
+          for (const ExprPtr &v : values)
+            hit = Expr::binary(Type::boolean(), model::BinaryOp::LAnd, hit,
+                               Expr::unary(Type::boolean(), model::UnaryOp::LNot, eq(v)));
+        }
+        emitAssign(m, Expr::binary(Type::boolean(), model::BinaryOp::LOr, Expr::local(m), hit), where);
+        c = sc->getSubStmt();
+      }
+      Stmt guarded = simple(Stmt::Kind::If, rangeOf(c->getSourceRange()));
+      guarded.cond = Expr::local(m);
+      guarded.then_body = nested([&] { stmt(c); });
+      emit(std::move(guarded));
+    }
+  });
+  emit(std::move(wrap));
 }
 
 }  // namespace kverify::frontend::detail

@@ -166,6 +166,7 @@ private:
             const clang::VarDecl *cond_var, const clang::Stmt *body, const clang::Expr *inc,
             clang::SourceRange where);
   void returnStmt(const clang::ReturnStmt *r);
+  void switchStmt(const clang::SwitchStmt *s);
 
   clang::ASTContext &ctx_;
   clang::SourceManager &sm_;
