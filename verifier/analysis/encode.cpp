@@ -343,6 +343,14 @@ private:
     std::string label;
     std::optional<z3::expr> brk, cont;
     std::vector<std::pair<z3::expr, Env>> cont_envs;  // the locals at each `continue`
+    // do { } while (false): run once, its jumps keep their state (see onceLoop)
+    bool once = false;
+    struct Jump {
+      z3::expr pc;
+      Env env;
+      Phases lb;
+    };
+    std::vector<Jump> jumps;
   };
   std::vector<LoopCtx> loops;
   std::vector<std::optional<z3::expr>> rets;  // per inlined region (innermost last)
@@ -358,6 +366,7 @@ private:
   void block(const std::vector<Stmt> &body);
   void stmt(const Stmt &s);
   void loop(const Stmt &s);
+  void onceLoop(const Stmt &s);
   z3::expr tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer);
   std::vector<z3::expr> phaseKs(int kind) const;
   std::vector<z3::expr> allKs() const;
@@ -775,7 +784,8 @@ void Exec::stmt(const Stmt &s) {
     bool sg = s.index ? s.index->type.is_signed : true;
     idx = resize(idx, 64, sg);
     std::vector<LoopRef> ls;
-    for (const LoopCtx &l : loops) ls.push_back(LoopRef{l.label, l.k});
+    for (const LoopCtx &l : loops)
+      if (!l.once) ls.push_back(LoopRef{l.label, l.k});
     T.accesses.push_back(AccessEv{&s, pc(), idx, lb, ls, T.next_seq++});
     break;
   }
@@ -856,7 +866,9 @@ void Exec::stmt(const Stmt &s) {
   case Stmt::Kind::Break:
   case Stmt::Kind::Continue:
     if (loops.empty()) break;
-    if (s.kind == Stmt::Kind::Break) {
+    if (loops.back().once) {
+      loops.back().jumps.push_back(LoopCtx::Jump{pc(), env, lb});
+    } else if (s.kind == Stmt::Kind::Break) {
       if (loops.back().bi.part) sync(s, pc(), !loops.back().bi.block);
       loops.back().brk = orOpt(loops.back().brk, pc());
     } else {
@@ -938,7 +950,33 @@ z3::expr Exec::tripCount(const Stmt &s, int id, bool shared, const std::vector<z
   return it->second(args);
 }
 
+// do { body } while (false) (macros, lowered switch statements): the body runs once, so no
+// iteration counter is needed; a break or continue leaves with the locals and the last
+// barrier it has there, merged after the loop by where each thread left.
+void Exec::onceLoop(const Stmt &s) {
+  z3::context &c = E.c;
+  loops.push_back(LoopCtx{&s, c.bv_val(0, 64), c.bv_val(1, 64), pc(), BarrierInfo{}, "",
+                          std::nullopt, std::nullopt, {}, true, {}});
+  block(s.body);
+  std::vector<LoopCtx::Jump> jumps = std::move(loops.back().jumps);
+  loops.pop_back();
+  for (const LoopCtx::Jump &j : jumps) {
+    pc_ = pc() || j.pc;
+    mergeEnv(j.pc, j.env);
+    for (int p = 0; p < kPhaseKinds; ++p) lb[p] = mergeLB(j.lb[p], lb[p], j.pc);
+  }
+}
+
+static bool runsOnce(const Stmt &s) {
+  return s.loop == model::LoopKind::Do && s.step.empty() && s.cond &&
+         s.cond->kind == Expr::Kind::Const && s.cond->int_value == 0;
+}
+
 void Exec::loop(const Stmt &s) {
+  if (runsOnce(s)) {
+    onceLoop(s);
+    return;
+  }
   z3::context &c = E.c;
   int id = loop_counter++;
   BarrierInfo bi;
