@@ -1643,6 +1643,25 @@ bool Checker::laneOutsideMask(const SyncEv &a) {
   return true;
 }
 
+// A grid barrier (or a loop or jump around one) must be reached alike by every thread of
+// the grid, not only of a block.
+static bool hasGridBarrier(const std::vector<Stmt> &body) {
+  for (const Stmt &s : body)
+    if ((s.kind == Stmt::Kind::Barrier && s.barrier == model::BarrierKind::Grid) ||
+        hasGridBarrier(s.then_body) || hasGridBarrier(s.else_body) || hasGridBarrier(s.body) ||
+        hasGridBarrier(s.step))
+      return true;
+  return false;
+}
+
+static bool gridWide(const SyncEv &a) {
+  if (a.s->kind == Stmt::Kind::Barrier) return a.s->barrier == model::BarrierKind::Grid;
+  if (a.s->kind == Stmt::Kind::Loop && (hasGridBarrier(a.s->body) || hasGridBarrier(a.s->step))) return true;
+  return std::any_of(a.frames.begin(), a.frames.end(), [](const Frame &f) {
+    return hasGridBarrier(f.loop->body) || hasGridBarrier(f.loop->step);
+  });
+}
+
 void Checker::divergence() {
   std::set<const Stmt *> divergent;  // loops
   for (size_t i = 0; i < T1->syncs.size(); ++i) {
@@ -1650,11 +1669,13 @@ void Checker::divergence() {
                                          !isFullMask(*a.s) && laneOutsideMask(a))
       continue;
     const SyncEv &a = T1->syncs[i], &b = T2->syncs[i];
-    if (a.s->kind == Stmt::Kind::Loop ? E.U.loop(*a.s) : E.U.control(*a.s)) continue;
+    bool grid = gridWide(a);
+    if (!grid && (a.s->kind == Stmt::Kind::Loop ? E.U.loop(*a.s) : E.U.control(*a.s))) continue;
     // inside a loop already reported: its divergence comes first (and explains the rest)
     if (std::any_of(a.frames.begin(), a.frames.end(), [&](const Frame &f) { return divergent.count(f.loop); }))
       continue;
-    z3::expr q = sameBlock() && distinctThreads() && a.guard && b.guard && (a.pc != b.pc);
+    z3::expr q = (grid ? distinctThreads() || !sameBlock() : sameBlock() && distinctThreads()) &&
+                 a.guard && b.guard && (a.pc != b.pc);
     for (size_t j = 0; j < a.ks.size(); ++j) q = q && a.ks[j] == b.ks[j];
     // The first disagreement: had the threads left an enclosing loop at different
     // iterations, that loop's own event disagreed earlier.
@@ -1679,7 +1700,7 @@ void Checker::divergence() {
     AccessRef r = refOf(*a.s, E.K);
     f.message = a.s->kind == Stmt::Kind::Barrier
                     ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
-                          (a.warp ? "warp" : "block")
+                          (grid ? "grid" : a.warp ? "warp" : "block")
                 : a.s->kind == Stmt::Kind::Loop
                     ? "barrier divergence: the " + r.text +
                           " contains barriers but its trip count differs between threads"

@@ -105,7 +105,9 @@ Uniformity::Jumps Uniformity::stmt(const Stmt &s, bool uniform) {
 
 bool Uniformity::barriers(const std::vector<Stmt> &body) const {
   for (const Stmt &s : body) {
-    if (s.kind == Stmt::Kind::Barrier && !control(s)) return false;
+    // a grid barrier needs agreement across blocks: blockIdx is not uniform there
+    if (s.kind == Stmt::Kind::Barrier && (!control(s) || s.barrier == model::BarrierKind::Grid))
+      return false;
     if (s.kind == Stmt::Kind::Loop && !loop(s) && (hasBarrier(s.body) || hasBarrier(s.step)))
       return false;
     for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step})

@@ -27,8 +27,9 @@ public:
   bool control(const model::Stmt &s) const { return !varying_control_.count(&s); }
   // a loop under uniform control whose threads all run the same number of iterations
   bool loop(const model::Stmt &s) const { return control(s) && !varying_loops_.count(&s); }
-  // every barrier under uniform control and every loop around one uniform: no barrier
-  // divergence is possible (except a __syncwarp lane outside its own mask)
+  // every barrier under uniform control and every loop around one uniform, and no grid
+  // barrier (uniform in a block is not uniform in the grid): no barrier divergence is
+  // possible (except a __syncwarp lane outside its own mask)
   bool barriersUniform() const { return barriers_uniform_; }
 
 private:

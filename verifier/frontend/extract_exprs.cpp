@@ -1261,6 +1261,7 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     barrier(model::BarrierKind::Warp, Expr::cast(Type::u32(), rvalue(arg(0))), nullptr);
     return nullptr;
   case BuiltinKind::GridBarrier:
+    name = "grid_group::sync";  // reports name the barrier as users write it
     barrier(model::BarrierKind::Grid, nullptr, nullptr);
     return nullptr;
   case BuiltinKind::Fence: {

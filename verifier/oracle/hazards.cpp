@@ -6,7 +6,8 @@
 // earliest position, against thread 0 of the block). Warp barriers: the j-th warp barrier
 // of lane a whose mask names lane b must meet the j-th warp barrier of lane b whose mask
 // names lane a, at the same statement (only lanes that exist are checked). At most one
-// divergence finding per block.
+// divergence finding per block. Grid barriers: thread 0 of every block passes the same
+// sequence of them as thread 0 of the first block run (one finding at most).
 // A divergent block's races are still looked for, with intervals counted per thread as if
 // the barriers had matched (keep it simple: the analysis stops at divergence, the tests
 // allow that).
@@ -163,6 +164,37 @@ void findBlockHazards(const model::Kernel &kernel, const Dim3 &, const std::vect
   blockDivergence(block, findings);
   warpDivergence(block, findings);
   (void)kernel;
+}
+
+void findGridDivergence(const std::vector<std::vector<Trace>> &blocks, std::vector<Finding> &findings) {
+  auto gridSeq = [](const Trace &t) {
+    std::vector<const Event *> seq;
+    for (const Event &e : t.events)
+      if (e.stmt->kind == Stmt::Kind::Barrier && e.stmt->barrier == BarrierKind::Grid) seq.push_back(&e);
+    return seq;
+  };
+  if (blocks.empty() || blocks[0].empty()) return;
+  const Trace &t0 = blocks[0][0];
+  std::vector<const Event *> first = gridSeq(t0);
+  for (size_t b = 1; b < blocks.size(); ++b) {
+    if (blocks[b].empty()) continue;
+    const Trace &tb = blocks[b][0];
+    std::vector<const Event *> other = gridSeq(tb);
+    for (size_t p = 0; p < std::max(first.size(), other.size()); ++p) {
+      const Event *x = p < first.size() ? first[p] : nullptr, *y = p < other.size() ? other[p] : nullptr;
+      if (x && y && x->stmt == y->stmt) continue;
+      Finding f;
+      f.kind = Kind::Divergence;
+      f.index = static_cast<int64_t>(p);
+      f.first = siteOf(t0, x);
+      f.second = siteOf(tb, y);
+      f.message = "grid barrier divergence: at grid barrier #" + std::to_string(p) + " thread " +
+                  threadName(t0.id) + " is at " + stmtName(x ? x->stmt : nullptr) + ", thread " +
+                  threadName(tb.id) + " at " + stmtName(y ? y->stmt : nullptr);
+      findings.push_back(f);
+      return;
+    }
+  }
 }
 
 void findRaces(const model::Kernel &kernel, const Dim3 &,

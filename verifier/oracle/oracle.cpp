@@ -81,6 +81,7 @@ Result run(const model::Kernel &kernel, const Launch &launch) {
   }
   for (size_t bi = 0; bi < blocks.size(); ++bi)
     detail::findBlockHazards(kernel, bd, traces[bi], r.findings);
+  detail::findGridDivergence(traces, r.findings);
   detail::findRaces(kernel, bd, traces, r.findings);
   return r;
 }

@@ -43,6 +43,9 @@ ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const
 void findBlockHazards(const model::Kernel &kernel, const Dim3 &block_dim,
                       const std::vector<Trace> &block, std::vector<Finding> &findings);
 
+// Grid barriers passed alike by every block run (thread 0 of each compared).
+void findGridDivergence(const std::vector<std::vector<Trace>> &blocks, std::vector<Finding> &findings);
+
 // Everything a race check needs of the launch: the traces of every block run.
 void findRaces(const model::Kernel &kernel, const Dim3 &block_dim,
                const std::vector<std::vector<Trace>> &blocks, std::vector<Finding> &findings);
