@@ -60,6 +60,17 @@ struct Term {
   Itv sr = Itv::top();
 };
 
+// x when e is |x| written as ite(x < 0, -x, x) (see signedMulFits in solve.cpp).
+std::optional<z3::expr> magnitudeOf(const z3::expr &e) {
+  if (!e.is_app() || e.decl().decl_kind() != Z3_OP_ITE) return std::nullopt;
+  z3::expr cond = e.arg(0), neg = e.arg(1), x = e.arg(2);
+  uint64_t zero = 1;
+  bool ok = cond.is_app() && cond.decl().decl_kind() == Z3_OP_SLT && z3::eq(cond.arg(0), x) &&
+            cond.arg(1).is_numeral_u64(zero) && zero == 0 && neg.is_app() &&
+            neg.decl().decl_kind() == Z3_OP_BNEG && z3::eq(neg.arg(0), x);
+  return ok ? std::optional<z3::expr>(x) : std::nullopt;
+}
+
 class Translator {
 public:
   Translator(z3::context &c, const std::map<unsigned, z3::expr> &nov,
@@ -243,7 +254,20 @@ private:
     switch (k) {
     case Z3_OP_TRUE: case Z3_OP_FALSE: return boolean(c.bool_val(k == Z3_OP_TRUE));
     case Z3_OP_AND: return boolean(z3::mk_and(args()));
-    case Z3_OP_OR: return boolean(z3::mk_or(args()));
+    case Z3_OP_OR: {
+      // signedMulFits' "no positive overflow", shielded from Z3's folding: in integers,
+      // exactly x * y < 2^(w-1)
+      if (n == 2 && e.arg(1).is_app() && e.arg(1).decl().decl_kind() == Z3_OP_AND) {
+        z3::expr last = e.arg(1).arg(e.arg(1).num_args() - 1);
+        if (last.is_app() && last.decl().decl_kind() == Z3_OP_BSMUL_NO_OVFL) {
+          std::optional<z3::expr> x = magnitudeOf(last.arg(0)), y = magnitudeOf(last.arg(1));
+          unsigned aw = last.arg(0).get_sort().bv_size();
+          if (x && y)
+            return boolean(compare(Z3_OP_ULT, product(sgn(tr(*x), aw), sgn(tr(*y), aw)), num(pow2(aw - 1))));
+        }
+      }
+      return boolean(z3::mk_or(args()));
+    }
     case Z3_OP_NOT: return boolean(!arg(0).e);
     case Z3_OP_IMPLIES: return boolean(z3::implies(arg(0).e, arg(1).e));
     case Z3_OP_XOR: return boolean(arg(0).e != arg(1).e);
@@ -265,6 +289,7 @@ private:
       unsigned aw = e.arg(0).get_sort().bv_size();
       bool sg = k != Z3_OP_BUMUL_NO_OVFL;
       Term a = sg ? sgn(arg(0), aw) : arg(0), b = sg ? sgn(arg(1), aw) : arg(1);
+
       Term p = product(a, b);
       if (k == Z3_OP_BUMUL_NO_OVFL) return boolean(compare(Z3_OP_ULT, p, num(pow2(aw))));
       if (k == Z3_OP_BSMUL_NO_OVFL) return boolean(compare(Z3_OP_ULT, p, num(pow2(aw - 1))));
