@@ -92,6 +92,24 @@ TEST(Oracle, ReductionWithoutLoopBarrierRaces) {
   EXPECT_EQ(f.first.iterations.size(), 1u);
 }
 
+// A grid barrier only block 0 reaches: every block agrees with itself, the grid does not.
+TEST(Oracle, GridBarrierReachedByOneBlockDiverges) {
+  KB b;
+  Stmt grid = KB::sync(3);
+  grid.barrier = model::BarrierKind::Grid;
+  grid.what = "grid_group::sync";
+  b.k.body = {KB::iff(bin(BinaryOp::Eq, bid(), u(0)), {grid})};
+  Result r = run(b.k, launch(8, 2));
+  ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
+  auto d = ofKind(r, Kind::Divergence);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].first.thread.block[0], 0u);
+  EXPECT_EQ(d[0].second.thread.block[0], 1u);
+  EXPECT_EQ(d[0].second.stmt, nullptr);  // block 1 never arrives
+  Result same = run(b.k, launch(8, 1));  // one block: nothing to disagree with
+  EXPECT_TRUE(ofKind(same, Kind::Divergence).empty());
+}
+
 TEST(Oracle, EarlyReturnBeforeBarrierDiverges) {
   KB b;
   unsigned s = b.shared("s", 64);
