@@ -166,8 +166,7 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
   // bit-vector query's model
   if (auto abs = integerAbstraction(query, no_overflow)) {
     std::optional<z3::model> im;
-    // (over the fixtures every answer came within 70 ms; the rest ran out any budget)
-    z3::check_result r = A.solve(one(*abs), 0.1, &im, "qfnra-nlsat");
+    z3::check_result r = A.solve(one(*abs), 0.3, &im, "qfnra-nlsat");
     if (r == z3::unsat) {
       d.result = z3::unsat, d.how = "int-nlsat";
       return d;
