@@ -1377,7 +1377,8 @@ private:
   void divergence();
   bool laneOutsideMask(const SyncEv &a);
   void races();
-  bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra);
+  bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
+                const std::optional<z3::model> &batch);
   // Without the no-alias assumption two pointer parameters may point into one buffer at
   // any distance: their accesses collide where their bytes overlap.
   bool mayAlias(const model::Array &a, const model::Array &b) const {
@@ -1389,7 +1390,9 @@ private:
   void bounds();
   // a query over all pairs (or accesses) of an array at once: a third of the time
   double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
-  bool outOfBounds(const AccessEv &a, const z3::expr &q);
+  bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch);
+  z3::check_result checkOrReuse(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
+                                const std::optional<z3::model> &batch);
 };
 
 // The uninterpreted constants and functions an expression mentions.
@@ -1876,6 +1879,7 @@ void Checker::races() {
   for (auto &[arrays, ps] : pairs) {
     const model::Array &arr = E.K.arrays[arrays.first];
     bool global = arr.space == AddressSpace::Global;
+    std::optional<z3::model> m;
     if (ps.size() > 1) {
       // Most arrays are race-free: one query over all pairs at once is far cheaper than
       // one per pair (Z3 shares the threads' index terms). Only if it is not unsat, ask
@@ -1885,16 +1889,20 @@ void Checker::races() {
         any.push_back(p.both && p.intra);
         if (global) any.push_back(p.both && !sameBlock());
       }
-      std::optional<z3::model> m;
       std::string qname = "races on '" + arr.name + "'" +
                           (arrays.first != arrays.second ? " and '" + E.K.arrays[arrays.second].name + "'" : "") +
                           " (all pairs at once)";
-      if (check(z3::mk_or(any), qname, m, batchSeconds(),
-                true) == z3::unsat)
-        continue;
+      z3::check_result r = check(z3::mk_or(any), qname, m, batchSeconds(), true);
+      if (r == z3::unsat) continue;
+      if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
     }
+    // one finding per array: the pair the batched model shows racing first (it costs no
+    // query), then the others in source order
+    std::stable_partition(ps.begin(), ps.end(), [&](const Pair &p) {
+      return m && m->eval((p.both && p.intra) || (global && p.both && !sameBlock()), true).is_true();
+    });
     for (const Pair &p : ps)
-      if (racePair(A1[p.i], A2[p.j], p.both, p.intra)) break;  // one finding per array
+      if (racePair(A1[p.i], A2[p.j], p.both, p.intra, m)) break;
   }
 }
 
@@ -1914,9 +1922,20 @@ z3::expr Checker::overlap(const AccessEv &a, const AccessEv &b) {
   return z3::sge(d, v(1 - nb * xb.elem_size)) && z3::sle(d, v(na * xa.elem_size - 1));
 }
 
+// The batched query's model, where it satisfies `q` (it satisfies the launch and every
+// side constraint already: check() refines until it does), else a query of its own.
+z3::check_result Checker::checkOrReuse(const z3::expr &q, const std::string &name,
+                                       std::optional<z3::model> &m, const std::optional<z3::model> &batch) {
+  if (batch && batch->eval(q, true).is_true()) {
+    m = batch;
+    return z3::sat;
+  }
+  return check(q, name, m);
+}
+
 // One pair's race queries, and its finding; true when it has one.
 bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
-                       const z3::expr &intra) {
+                       const z3::expr &intra, const std::optional<z3::model> &batch) {
   const Stmt &sa = *a.s, &sb = *b.s;
   const model::Array &arr = E.K.arrays[sa.array];
   z3::expr ia = a.index, ib = b.index;
@@ -1925,7 +1944,7 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
   std::optional<z3::model> m;
   bool found = false, warpOnly = false;
   z3::expr used = both && intra;
-  if (check(both && intra, qname, m) == z3::sat) {
+  if (checkOrReuse(both && intra, qname, m, batch) == z3::sat) {
     found = true;
     // warp-synchronous? look for a witness in different warps
     if (num(*m, sameWarp())) {
@@ -1936,7 +1955,7 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
     }
   } else if (arr.space == AddressSpace::Global) {
     used = both && !sameBlock();
-    if (check(used, qname + " (across blocks)", m) == z3::sat) found = true;
+    if (checkOrReuse(used, qname + " (across blocks)", m, batch) == z3::sat) found = true;
   }
   if (!found) return false;
   Finding f;
@@ -2021,21 +2040,24 @@ void Checker::bounds() {
     if (qs.size() > 1) {  // all accesses at once first, as for races
       z3::expr_vector any(E.c);
       for (auto &q : qs) any.push_back(q.second);
-      if (check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m,
-                batchSeconds(), true) == z3::unsat)
-        continue;
+      z3::check_result r =
+          check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m, batchSeconds(), true);
+      if (r == z3::unsat) continue;
+      if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
     }
+    // one finding per array: the access the batched model shows outside first
+    std::stable_partition(qs.begin(), qs.end(), [&](const auto &q) { return m && m->eval(q.second, true).is_true(); });
     for (auto &[a, q] : qs)
-      if (outOfBounds(*a, q)) break;  // one finding per array
+      if (outOfBounds(*a, q, m)) break;
   }
 }
 
 // One access's bounds query, and its finding; true when it has one.
-bool Checker::outOfBounds(const AccessEv &a, const z3::expr &q) {
+bool Checker::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch) {
   const Stmt &s = *a.s;
   const model::Array &arr = E.K.arrays[s.array];
   std::optional<z3::model> m;
-  if (check(q, "bounds of '" + arr.name + "' at " + loc(s.range), m) != z3::sat) return false;
+  if (checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(s.range), m, batch) != z3::sat) return false;
   Finding f;
   f.kind = Verdict::Oob;
   f.array = arr.name;
