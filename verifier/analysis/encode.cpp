@@ -1345,6 +1345,7 @@ private:
   z3::params P;
   std::vector<z3::expr> launch, side;
   std::vector<std::set<std::string>> sideSymbols;
+  std::vector<bool> isPremise;  // the user's assumptions: few, and they chain (n == m, m == 64)
   std::set<std::string> launchSymbols;
   std::optional<Thread> T1, T2;
   bool unknown = false;
@@ -1421,7 +1422,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
   static const bool all_sides = std::getenv("KVERIFY_ALL_ASSUMPTIONS") != nullptr;
   std::vector<bool> used(side.size(), all_sides);
   for (size_t i = 0; i < side.size(); ++i)
-    used[i] = used[i] || std::all_of(sideSymbols[i].begin(), sideSymbols[i].end(), [&](const std::string &sym) {
+    used[i] = used[i] || isPremise[i] || std::all_of(sideSymbols[i].begin(), sideSymbols[i].end(), [&](const std::string &sym) {
                 return qs.count(sym) || launchSymbols.count(sym);
               });
   z3::check_result r = z3::unknown;
@@ -1501,9 +1502,12 @@ void Checker::useThreads(bool shared_trips) {
   }
   side.clear();
   sideSymbols.clear();
+  isPremise.clear();
   for (auto *T : {&*T1, &*T2})
     for (auto &b : T->side) {
       side.push_back(b);
+      isPremise.push_back(std::any_of(T->premises.begin(), T->premises.end(),
+                                      [&](const auto &p) { return z3::eq(p.second, b); }));
       std::set<unsigned> seen;
       sideSymbols.emplace_back();
       symbols(b, seen, sideSymbols.back());
