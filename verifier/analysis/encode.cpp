@@ -46,9 +46,9 @@ struct Cand {
 using LB = std::vector<Cand>;
 
 // Phases by the barriers that end one: block barriers; those and full-mask warp barriers;
-// every barrier, partial-mask __syncwarp(m) included. Each access keeps, per kind, the
-// last barrier instance it follows.
-enum PhaseKind { kBlockPhase, kWarpPhase, kAnyPhase, kPhaseKinds };
+// every barrier, partial-mask __syncwarp(m) included; grid barriers (which order the
+// blocks). Each access keeps, per kind, the last barrier instance it follows.
+enum PhaseKind { kBlockPhase, kWarpPhase, kAnyPhase, kGridPhase, kPhaseKinds };
 using Phases = std::array<LB, kPhaseKinds>;
 
 struct LoopRef {
@@ -109,8 +109,10 @@ std::string loc(const model::SourceRange &r) {
 
 // Which kinds of barrier a body contains (block; block or full-mask warp; any at all).
 struct BarrierInfo {
-  bool block = false, any = false, part = false;
-  bool ends(int kind) const { return kind == kBlockPhase ? block : kind == kWarpPhase ? any : part; }
+  bool block = false, any = false, part = false, grid = false;
+  bool ends(int kind) const {
+    return kind == kBlockPhase ? block : kind == kWarpPhase ? any : kind == kAnyPhase ? part : grid;
+  }
 };
 
 bool isFullMask(const Stmt &s) {
@@ -128,6 +130,7 @@ void scanBarriers(const std::vector<Stmt> &body, BarrierInfo &bi) {
       bi.part = true;
       if (s.barrier == model::BarrierKind::Block || s.barrier == model::BarrierKind::Grid)
         bi.block = bi.any = true;
+      if (s.barrier == model::BarrierKind::Grid) bi.grid = true;
       else if (isFullMask(s))
         bi.any = true;
       break;
@@ -796,7 +799,7 @@ void Exec::stmt(const Stmt &s) {
     if (s.cond) eval(*s.cond);
     sync(s, pc(), warp, mask);
     int id = E.barrierId(&s);
-    const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(s), true};
+    const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(s), true, s.barrier == model::BarrierKind::Grid};
     for (int p = 0; p < kPhaseKinds; ++p)
       if (ends[p]) lb[p] = {Cand{c.bool_val(true), id, phaseKs(p)}};
     break;
@@ -1345,7 +1348,8 @@ private:
   z3::params P;
   std::vector<z3::expr> launch, side;
   std::vector<std::set<std::string>> sideSymbols;
-  std::vector<bool> isPremise;  // the user's assumptions: few, and they chain (n == m, m == 64)
+  std::vector<bool> isPremise;
+  bool linear_first = false;  // the last query was decided by the linear abstraction (decide)  // the user's assumptions: few, and they chain (n == m, m == 64)
   std::set<std::string> launchSymbols;
   std::optional<Thread> T1, T2;
   bool unknown = false;
@@ -1379,7 +1383,7 @@ private:
   bool laneOutsideMask(const SyncEv &a);
   void races();
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
-                const std::optional<z3::model> &batch);
+                const z3::expr &inter, const std::optional<z3::model> &batch);
   // Without the no-alias assumption two pointer parameters may point into one buffer at
   // any distance: their accesses collide where their bytes overlap.
   bool mayAlias(const model::Array &a, const model::Array &b) const {
@@ -1434,7 +1438,8 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
       if (used[i]) all.push_back(side[i]);
     all.push_back(q);
     double left = seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name);
+    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first);
+    linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
     bool broken = false;
@@ -1856,7 +1861,9 @@ void Checker::races() {
   // the pairs that may race, by array: both touch it, one writes, not both atomic
   struct Pair {
     size_t i, j;
-    z3::expr both, intra;  // both execute and overlap; unordered threads of one block
+    // both execute and overlap; unordered threads of one block; of two blocks (global
+    // memory: only a grid barrier orders them)
+    z3::expr both, intra, inter;
   };
   std::map<std::pair<unsigned, unsigned>, std::vector<Pair>> pairs;  // by the two arrays
   for (size_t i = 0; i < A1.size(); ++i) {
@@ -1877,7 +1884,10 @@ void Checker::races() {
       z3::expr intra = sameBlock() && distinctThreads() &&
                        samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
                        !warpOrdered;
-      pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra});
+      z3::expr inter = arr.space == AddressSpace::Global
+                           ? !sameBlock() && samePhase(E.c, a.lb[kGridPhase], b.lb[kGridPhase])
+                           : E.c.bool_val(false);
+      pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra, inter});
     }
   }
   for (auto &[arrays, ps] : pairs) {
@@ -1891,7 +1901,7 @@ void Checker::races() {
       z3::expr_vector any(E.c);
       for (const Pair &p : ps) {
         any.push_back(p.both && p.intra);
-        if (global) any.push_back(p.both && !sameBlock());
+        if (global) any.push_back(p.both && p.inter);
       }
       std::string qname = "races on '" + arr.name + "'" +
                           (arrays.first != arrays.second ? " and '" + E.K.arrays[arrays.second].name + "'" : "") +
@@ -1903,10 +1913,10 @@ void Checker::races() {
     // one finding per array: the pair the batched model shows racing first (it costs no
     // query), then the others in source order
     std::stable_partition(ps.begin(), ps.end(), [&](const Pair &p) {
-      return m && m->eval((p.both && p.intra) || (global && p.both && !sameBlock()), true).is_true();
+      return m && m->eval(p.both && (p.intra || p.inter), true).is_true();
     });
     for (const Pair &p : ps)
-      if (racePair(A1[p.i], A2[p.j], p.both, p.intra, m)) break;
+      if (racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m)) break;
   }
 }
 
@@ -1939,7 +1949,7 @@ z3::check_result Checker::checkOrReuse(const z3::expr &q, const std::string &nam
 
 // One pair's race queries, and its finding; true when it has one.
 bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
-                       const z3::expr &intra, const std::optional<z3::model> &batch) {
+                       const z3::expr &intra, const z3::expr &inter, const std::optional<z3::model> &batch) {
   const Stmt &sa = *a.s, &sb = *b.s;
   const model::Array &arr = E.K.arrays[sa.array];
   z3::expr ia = a.index, ib = b.index;
@@ -1958,7 +1968,7 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
       else if (r2 == z3::unsat) warpOnly = true;
     }
   } else if (arr.space == AddressSpace::Global) {
-    used = both && !sameBlock();
+    used = both && inter;
     if (checkOrReuse(used, qname + " (across blocks)", m, batch) == z3::sat) found = true;
   }
   if (!found) return false;

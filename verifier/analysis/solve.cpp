@@ -61,10 +61,16 @@ private:
   }
 };
 
-void constants(const z3::expr &e, std::set<unsigned> &seen, std::vector<z3::expr> &out) {
-  if (!e.is_app() || !seen.insert(e.id()).second) return;
-  if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv()) out.push_back(e);
-  for (unsigned i = 0; i < e.num_args(); ++i) constants(e.arg(i), seen, out);
+// (An explicit stack: terms can be nested deeper than the call stack allows.)
+void constants(const z3::expr &root, std::set<unsigned> &seen, std::vector<z3::expr> &out) {
+  std::vector<z3::expr> todo{root};
+  while (!todo.empty()) {
+    z3::expr e = todo.back();
+    todo.pop_back();
+    if (!e.is_app() || !seen.insert(e.id()).second) continue;
+    if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv()) out.push_back(e);
+    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
+  }
 }
 
 // The bit-vector constants' values in a model of the (non-linear) integer abstraction,
@@ -142,7 +148,7 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
 }
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                double seconds, const std::string &name) {
+                double seconds, const std::string &name, bool linear_first) {
   z3::context &c = query.ctx();
   Attempts A(c, seconds, name);
   Decision d;
@@ -151,16 +157,22 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
     v.push_back(e);
     return v;
   };
+  // the linear integer abstraction: unsat there is unsat here
+  auto linear = [&] {
+    if (auto lin = integerAbstraction(query, no_overflow, true))
+      if (A.solve(one(*lin), std::max(0.5, seconds / 4), nullptr) == z3::unsat) {
+        d.result = z3::unsat, d.how = "int-linear";
+        return true;
+      }
+    return false;
+  };
+  if (linear_first && linear()) return d;
   // 1. bit-vectors, briefly: most queries are easy
   d.result = A.solve(query, 0.1, &d.model);
   d.how = "bv";
   if (d.result != z3::unknown) return d;
-  // 2. the linear integer abstraction: unsat there is unsat here
-  if (auto lin = integerAbstraction(query, no_overflow, true))
-    if (A.solve(one(*lin), std::max(0.5, seconds / 4), nullptr) == z3::unsat) {
-      d.result = z3::unsat, d.how = "int-linear";
-      return d;
-    }
+  // 2. the linear abstraction
+  if (!linear_first && linear()) return d;
   // 3. the non-linear abstraction, by nlsat, briefly: it answers in milliseconds or not
   // at all (and gives up at once on uninterpreted functions); its models suggest the
   // bit-vector query's model

@@ -26,9 +26,11 @@ z3::check_result checkWithin(z3::solver &s, double seconds,
                              const z3::expr_vector *assumptions = nullptr);
 
 // `no_overflow` as in integerAbstraction. `name` only labels dumped queries
-// (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB).
+// (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB). `linear_first`: try the
+// linear abstraction before the bit-vector solver (where it decided the kernel's last
+// query: its queries share their index arithmetic, and bit-blasting it was slow).
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                double seconds, const std::string &name);
+                double seconds, const std::string &name, bool linear_first = false);
 
 // For queries that are usually satisfiable (is this statement reachable?): first a model
 // of the non-linear integer abstraction, tried on the bit-vector query with its values

@@ -57,12 +57,17 @@ def main():
     ap.add_argument("-j", type=int, default=os.cpu_count())
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--files", action="store_true", help="also list each file: label, verdict, first reason")
     a = ap.parse_args()
     if not os.access(a.kverify, os.X_OK):
         sys.exit("corpus_report.py: no kverify at %s (use --kverify)" % a.kverify)
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(a.dir) for f in fs if f.endswith(".cu"))
     with ThreadPoolExecutor(a.j) as ex:
         rows = list(ex.map(lambda f: run(a.kverify, f, a.timeout), files))
+    if a.files:
+        for f, (label, verdict, es, us) in zip(files, rows):
+            print("%-12s %-12s %s  %s" % (label, verdict, os.path.relpath(f, a.dir), (es + us)[0] if es or us else ""))
+        print()
     table = collections.Counter((label, verdict) for label, verdict, _, _ in rows)
     labels = sorted({l for l, _ in table})
     verdicts = sorted({v for _, v in table})
