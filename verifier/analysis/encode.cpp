@@ -205,8 +205,9 @@ const Expr *stripSameWidthCasts(const Expr *e) {
 
 // A recognised loop update `x = x op c`, or one half of a swap.
 struct ClosedForm {
-  // Flip: x = c - x (period 2); Swap: x and `other` exchange their values (period 2)
-  enum Op { Add, Sub, Shl, LShr, AShr, Flip, Swap } op;
+  // Flip: x = c - x (period 2); Swap: x and `other` exchange their values (period 2);
+  // SDiv: x = x / 2^shift, signed (rounds toward zero, unlike AShr)
+  enum Op { Add, Sub, Shl, LShr, AShr, SDiv, Flip, Swap } op;
   Type op_type;   // the type the arithmetic happens in (same width as x)
   ExprPtr step;   // c (loop-invariant); for shifts a constant amount
   int64_t shift = 0;
@@ -271,8 +272,7 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
     int sh = 0;
     while ((int64_t(1) << sh) != c) ++sh;
     if (v->binary_op == BinaryOp::Div) {
-      if (v->type.is_signed) return std::nullopt;
-      cf.op = ClosedForm::LShr;
+      cf.op = v->type.is_signed ? ClosedForm::SDiv : ClosedForm::LShr;
     } else {
       cf.op = ClosedForm::Shl;
     }
@@ -1093,6 +1093,12 @@ void Exec::loop(const Stmt &s) {
           v = cf.op == ClosedForm::Shl    ? z3::shl(x0, amt)
               : cf.op == ClosedForm::LShr ? z3::lshr(x0, amt)
                                           : z3::ashr(x0, amt);
+          // dividing k times by 2^c is dividing once by 2^(kc) (both round toward zero):
+          // the floor ashr gives, plus one where a negative x0 leaves a remainder
+          if (cf.op == ClosedForm::SDiv) {
+            z3::expr zero = c.bv_val(0, w), low = z3::shl(c.bv_val(1, w), amt) - c.bv_val(1, w);
+            v = v + z3::ite(z3::slt(x0, zero) && (x0 & low) != zero, c.bv_val(1, w), zero);
+          }
         }
         st.insert_or_assign(lid, v);
         continue;
