@@ -85,6 +85,12 @@ struct SyncEv {
   std::vector<Frame> frames;  // all enclosing loops
 };
 
+// The value a thread read from shared memory at one of its accesses (see sharedReads).
+struct LoadEv {
+  size_t access;  // in Thread::accesses
+  z3::expr value;
+};
+
 struct Thread {
   int t;
   // Trip counts of block-barrier loops shared by the block (race mode: only sound once the
@@ -94,6 +100,7 @@ struct Thread {
   std::vector<z3::expr> tid, bid;  // u32 x,y,z
   std::vector<AccessEv> accesses;
   std::vector<SyncEv> syncs;
+  std::vector<LoadEv> loads;   // single shared elements read
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
   std::set<size_t> no_ub;      // which of them say "no UB, no wrap-around" (Checker::unreachable)
   // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry
@@ -336,6 +343,7 @@ private:
   Encoder &E;
   Thread &T;
   std::map<unsigned, z3::expr> env;
+  std::map<unsigned, size_t> last_read_;  // a shared read's Access id -> its AccessEv
   z3::expr pc() const { return *pc_; }
   std::optional<z3::expr> pc_;
   Phases lb;
@@ -587,7 +595,12 @@ z3::expr Exec::eval(const Expr &e) {
       z3::sort rs = isBool ? c.bool_sort() : E.bv(ty.bits);
       return c.function(name.c_str(), dom, rs)(args);
     }
-    return fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
+    {
+      z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
+      auto lr = last_read_.find(e.id);  // a load: the value read at that access
+      if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
+      return v;
+    }
   case Expr::Kind::Unary: {
     const Expr &a = *e.args[0];
     if (e.unary_op == UnaryOp::LNot) {
@@ -790,6 +803,9 @@ void Exec::stmt(const Stmt &s) {
     for (const LoopCtx &l : loops)
       if (!l.once) ls.push_back(LoopRef{l.label, l.k});
     T.accesses.push_back(AccessEv{&s, pc(), idx, lb, ls, T.next_seq++});
+    if (s.access == AccessKind::Read && s.count <= 1 && s.array < E.K.arrays.size() &&
+        E.K.arrays[s.array].space == AddressSpace::Shared)
+      last_read_[s.id] = T.accesses.size() - 1;
     break;
   }
   case Stmt::Kind::Barrier: {
@@ -1384,6 +1400,7 @@ private:
   std::map<int, std::optional<z3::expr>> lanes_cache;
   void useThreads(bool shared_trips);
   bool premisesHold();
+  std::vector<z3::expr> sharedReads();
   void unreachable();
   void divergence();
   bool laneOutsideMask(const SyncEv &a);
@@ -1523,6 +1540,36 @@ void Checker::useThreads(bool shared_trips) {
       sideSymbols.emplace_back();
       symbols(b, seen, sideSymbols.back());
     }
+  for (const z3::expr &b : sharedReads()) {
+    side.push_back(b);
+    isPremise.push_back(false);
+    std::set<unsigned> seen;
+    sideSymbols.emplace_back();
+    symbols(b, seen, sideSymbols.back());
+  }
+}
+
+// Two threads of a block that read one shared element in the same barrier interval read
+// the same value, unless a write reaches one read and not the other, and such a write
+// races with the other read (or another write): it is a race the race check reports.
+// So, where the kernel is race-free, the reads of one access at the same iterations and
+// address by both threads agree (GPUVerify's equality abstraction rests on the same
+// argument). This is what makes a value broadcast through shared memory uniform (thread 0
+// stores it, a barrier, every thread reads it).
+std::vector<z3::expr> Checker::sharedReads() {
+  std::vector<z3::expr> out;
+  for (const LoadEv &l1 : T1->loads)
+    for (const LoadEv &l2 : T2->loads) {
+      const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
+      if (a.s != b.s || a.loops.size() != b.loops.size() || l1.value.is_bool() != l2.value.is_bool())
+        continue;
+      z3::expr same = a.pc && b.pc && sameBlock() && a.index == b.index &&
+                      samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
+                      samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
+      for (size_t i = 0; i < a.loops.size(); ++i) same = same && a.loops[i].k == b.loops[i].k;
+      out.push_back(z3::implies(same, l1.value == l2.value));
+    }
+  return out;
 }
 
 // Divergence first, with each thread's own trip counts; races only once the barriers are

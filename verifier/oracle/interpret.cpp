@@ -21,6 +21,9 @@
 //            this thread): mostly small (0 .. 2*block size), sometimes the thread's own
 //            ids, sometimes small negative ones (signed types), and for seeds = 3 mod 4
 //            sometimes any value of the type;
+//   load of a single shared element: (seed, array, index, block, the barrier instances
+//            that opened the thread's current interval), never a thread's ids: the same
+//            for every thread of the block reading it in that interval;
 //   unassigned local (read before any Assign): (seed, local id, thread), then kept;
 //   Assign with no value: (seed, local id, thread, n-th such assignment);
 //   the result of __syncthreads_or/_and/_count (an opaque whose `what` begins with
@@ -154,6 +157,12 @@ private:
   std::unordered_map<const Expr *, uint64_t> evaluations_;
   std::unordered_map<unsigned, uint64_t> havocs_;
   std::vector<std::pair<const Stmt *, uint64_t>> loops_;  // the enclosing loops now
+  // Reads of one shared element in one barrier interval by the threads of a block give
+  // one value (where no write races with them, they would in a real run; the analysis
+  // assumes it): the interval is named by its opening barrier instance, of every kind of
+  // barrier and of block barriers (0 before the first).
+  uint64_t block_phase_ = 0, any_phase_ = 0;
+  std::unordered_map<unsigned, std::pair<unsigned, int64_t>> last_read_;  // Access id -> array, index
 
   [[noreturn]] void stop(Result::Status s, const std::string &what,
                          const model::SourceRange *r = nullptr) {
@@ -172,8 +181,9 @@ private:
     return {0, d};
   }
 
-  // A seeded value of type t from hash h: mostly small, sometimes ids, sometimes anything.
-  Value drawn(const Type &t, uint64_t h) {
+  // A seeded value of type t from hash h: mostly small, sometimes ids (unless
+  // `same_for_all`: then only h decides it), sometimes anything.
+  Value drawn(const Type &t, uint64_t h, bool same_for_all = false) {
     seeded = true;
     if (t.kind == Type::Kind::Float) {
       return floatValue(t, static_cast<double>(static_cast<int64_t>(mix(h) % 2001) - 1000) / 8);
@@ -184,6 +194,7 @@ private:
     // Full-range values make signed arithmetic overflow (UB: the run is lost) in nearly
     // every thread, so they are only drawn for one seed in four.
     if (pick >= 14 && launch_.seed % 4 != 3) pick = 0;
+    if (same_for_all && pick >= 10 && pick <= 13 && (pick < 13 || !isSignedInt(t))) pick = 0;
     if (pick < 10) v = mix(h) % (2 * block_size_ + 1);
     else if (pick == 10) v = trace_.id.thread[0];
     else if (pick == 11) v = trace_.linear;
@@ -251,6 +262,13 @@ private:
 
   Value opaque(const Expr &e) {
     uint64_t n = evaluations_[&e]++;
+    auto read = last_read_.find(e.id);
+    if (read != last_read_.end()) {  // a shared element: one value per block and interval
+      auto [array, index] = read->second;
+      return drawn(e.type, hashOf({launch_.seed, 0x5ead, array, static_cast<uint64_t>(index), block_linear_,
+                                   block_phase_, any_phase_}),
+                   true);
+    }
     if (e.what.rfind("result of __syncthreads_", 0) == 0) {  // uniform over the block
       seeded = true;
       uint64_t h = hashOf({launch_.seed, 0xb10c, e.id, block_linear_, n});
@@ -433,6 +451,9 @@ private:
       Value v = eval(*s.index);
       int64_t index = static_cast<int64_t>(convert(Type::i64(), *s.index, v).i);
       record(s, index, 0);
+      if (s.access == model::AccessKind::Read && s.count <= 1 && s.array < kernel_.arrays.size() &&
+          kernel_.arrays[s.array].space == model::AddressSpace::Shared)
+        last_read_[s.id] = {s.array, index};
       return Flow::Normal;
     }
     case Stmt::Kind::Barrier: {
@@ -440,6 +461,10 @@ private:
       if (s.mask) mask = static_cast<uint32_t>(convert(Type::u32(), *s.mask, eval(*s.mask)).i);
       if (s.cond) eval(*s.cond);
       record(s, 0, mask);
+      uint64_t key = hashOf({reinterpret_cast<uintptr_t>(&s)});
+      for (const auto &[loop, k] : loops_) key = hashOf({key, reinterpret_cast<uintptr_t>(loop), k});
+      any_phase_ = key;
+      if (s.barrier != model::BarrierKind::Warp) block_phase_ = key;
       return Flow::Normal;
     }
     case Stmt::Kind::Fence: return Flow::Normal;
