@@ -101,6 +101,7 @@ struct Thread {
   std::vector<AccessEv> accesses;
   std::vector<SyncEv> syncs;
   std::vector<LoadEv> loads;   // single shared elements read
+  std::vector<LoadEv> tickets; // results of atomicAdd on a ticket counter (Checker::tickets)
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
   std::set<size_t> no_ub;      // which of them say "no UB, no wrap-around" (Checker::unreachable)
   // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry
@@ -343,7 +344,8 @@ private:
   Encoder &E;
   Thread &T;
   std::map<unsigned, z3::expr> env;
-  std::map<unsigned, size_t> last_read_;  // a shared read's Access id -> its AccessEv
+  std::map<unsigned, size_t> last_read_;    // a shared read's Access id -> its AccessEv
+  std::map<unsigned, size_t> last_ticket_;  // the same for atomics on ticket counters
   z3::expr pc() const { return *pc_; }
   std::optional<z3::expr> pc_;
   Phases lb;
@@ -424,6 +426,7 @@ public:
     if (it == no_overflow.end()) no_overflow.emplace(term.id(), pc);
     else if (!z3::eq(it->second, pc)) it->second = it->second || pc;
   }
+  std::set<unsigned> ticket_arrays;  // counters of tickets (Checker::tickets)
   std::vector<std::string> assumptions;
   std::vector<ExprPtr> assume_exprs;  // O.assumes, parsed
   std::string error;
@@ -449,7 +452,38 @@ public:
   }
 };
 
+// The arrays whose every write is an atomicAdd of a positive constant, and that no other
+// array may alias.
+static std::set<unsigned> ticketArrays(const Kernel &K, bool assume_no_alias) {
+  std::set<unsigned> ok, bad;
+  std::function<void(const std::vector<Stmt> &)> walk = [&](const std::vector<Stmt> &body) {
+    for (const Stmt &s : body) {
+      if (s.kind == Stmt::Kind::Access && s.access != AccessKind::Read) {
+        const Expr *v = s.value.get();
+        while (v && v->kind == Expr::Kind::Cast) v = v->args[0].get();
+        bool ticket = s.access == AccessKind::Atomic && v && v->kind == Expr::Kind::Const &&
+                      v->type.kind == Type::Kind::Int && v->int_value > 0;
+        (ticket ? ok : bad).insert(s.array);
+      }
+      for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) walk(*b);
+    }
+  };
+  walk(K.body);
+  std::set<unsigned> out;
+  for (unsigned a : ok) {
+    if (bad.count(a) || a >= K.arrays.size()) continue;
+    const model::Array &arr = K.arrays[a];
+    bool aliased = !assume_no_alias && arr.origin == "param" &&
+                   std::any_of(K.arrays.begin(), K.arrays.end(), [&](const model::Array &o) {
+                     return o.id != a && o.origin == "param" && o.space == arr.space;
+                   });
+    if (!aliased && arr.elem.kind == Type::Kind::Int) out.insert(a);
+  }
+  return out;
+}
+
 void Encoder::setup() {
+  ticket_arrays = ticketArrays(K, O.assume_no_alias);
   const char *dn[] = {"x", "y", "z"};
   for (int d = 0; d < 3; ++d) {
     bdim.push_back(c.bv_const((std::string("blockDim.") + dn[d]).c_str(), 32));
@@ -599,6 +633,8 @@ z3::expr Exec::eval(const Expr &e) {
       z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
       auto lr = last_read_.find(e.id);  // a load: the value read at that access
       if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
+      auto lt = last_ticket_.find(e.id);
+      if (lt != last_ticket_.end()) T.tickets.push_back(LoadEv{lt->second, v});
       return v;
     }
   case Expr::Kind::Unary: {
@@ -806,6 +842,8 @@ void Exec::stmt(const Stmt &s) {
     if (s.access == AccessKind::Read && s.count <= 1 && s.array < E.K.arrays.size() &&
         E.K.arrays[s.array].space == AddressSpace::Shared)
       last_read_[s.id] = T.accesses.size() - 1;
+    if (s.access == AccessKind::Atomic && E.ticket_arrays.count(s.array))
+      last_ticket_[s.id] = T.accesses.size() - 1;
     break;
   }
   case Stmt::Kind::Barrier: {
@@ -1401,6 +1439,7 @@ private:
   void useThreads(bool shared_trips);
   bool premisesHold();
   std::vector<z3::expr> sharedReads();
+  std::vector<z3::expr> tickets();
   void unreachable();
   void divergence();
   bool laneOutsideMask(const SyncEv &a);
@@ -1540,13 +1579,37 @@ void Checker::useThreads(bool shared_trips) {
       sideSymbols.emplace_back();
       symbols(b, seen, sideSymbols.back());
     }
-  for (const z3::expr &b : sharedReads()) {
+  std::vector<z3::expr> extra = sharedReads(), more = tickets();
+  extra.insert(extra.end(), more.begin(), more.end());
+  for (const z3::expr &b : extra) {
     side.push_back(b);
     isPremise.push_back(false);
     std::set<unsigned> seen;
     sideSymbols.emplace_back();
     symbols(b, seen, sideSymbols.back());
   }
+}
+
+// Counters whose every update is an atomicAdd of a positive constant hand out tickets:
+// two different atomicAdds on one element return different values (the stream-compaction
+// idiom `out[atomicAdd(&n, 1)] = x`). Assumed: such a counter does not wrap around.
+std::vector<z3::expr> Checker::tickets() {
+  std::vector<z3::expr> out;
+  for (const LoadEv &l1 : T1->tickets)
+    for (const LoadEv &l2 : T2->tickets) {
+      const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
+      if (a.s->array != b.s->array || l1.value.is_bool() || l2.value.is_bool() ||
+          l1.value.get_sort().bv_size() != l2.value.get_sort().bv_size())
+        continue;
+      // the same event: one thread, one statement, one iteration
+      z3::expr same = sameBlock() && !distinctThreads();
+      if (a.s != b.s || a.loops.size() != b.loops.size()) same = E.c.bool_val(false);
+      for (size_t i = 0; i < a.loops.size() && a.s == b.s; ++i) same = same && a.loops[i].k == b.loops[i].k;
+      z3::expr one = a.pc && b.pc && a.index == b.index && !same;
+      if (E.K.arrays[a.s->array].space == AddressSpace::Shared) one = one && sameBlock();
+      out.push_back(z3::implies(one, l1.value != l2.value));
+    }
+  return out;
 }
 
 // Two threads of a block that read one shared element in the same barrier interval read

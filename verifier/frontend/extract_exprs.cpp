@@ -684,10 +684,11 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
 
 unsigned KernelExtractor::emitAccess(model::AccessKind kind, unsigned array, ExprPtr index,
                                      uint64_t count, clang::SourceRange where,
-                                     const std::string &atomic_op) {
+                                     const std::string &atomic_op, ExprPtr operand) {
   Stmt s;
   s.kind = Stmt::Kind::Access;
   s.id = newId();
+  s.value = std::move(operand);
   s.access = kind;
   s.array = array;
   s.index = std::move(index);
@@ -1233,7 +1234,8 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     s.range = rangeOf(where);
     emit(std::move(s));
   };
-  auto memoryAccess = [&](model::AccessKind kind, const clang::Expr *ptr) -> std::optional<unsigned> {
+  auto memoryAccess = [&](model::AccessKind kind, const clang::Expr *ptr,
+                          ExprPtr operand = nullptr) -> std::optional<unsigned> {
     std::optional<Pointer> p = pointer(ptr);
     if (!p)
       return std::nullopt;
@@ -1243,7 +1245,7 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
       return std::nullopt;
     }
     return emitAccess(kind, p->array, p->offset, p->scale, where,
-                      kind == model::AccessKind::Atomic ? name : "");
+                      kind == model::AccessKind::Atomic ? name : "", std::move(operand));
   };
   auto twoInts = [&](ExprPtr &a, ExprPtr &b) {
     Type t = typeOf(ret);
@@ -1304,12 +1306,17 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     return nullptr;
   }
   case BuiltinKind::Atomic: {
+    // atomicAdd's operand: where it is a positive constant, the counter hands out tickets
+    ExprPtr operand;
     for (unsigned i = 1; i < c->getNumArgs(); ++i)
-      discard(arg(i));
-    memoryAccess(model::AccessKind::Atomic, arg(0));
+      if (i == 1 && name.rfind("atomicAdd", 0) == 0 && arg(1)->getType()->isIntegerType())
+        operand = rvalue(arg(1));
+      else
+        discard(arg(i));
+    std::optional<unsigned> id = memoryAccess(model::AccessKind::Atomic, arg(0), operand);
     if (ret->isVoidType())  // __kverify_atomic_store
       return nullptr;
-    return valueBinding(opaque(ret, "result of " + name));
+    return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "result of " + name) : opaque(ret, "result of " + name));
   }
   case BuiltinKind::Ldg: {
     std::optional<unsigned> id = memoryAccess(model::AccessKind::Read, arg(0));

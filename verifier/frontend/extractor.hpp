@@ -132,10 +132,11 @@ public:
 private:
   model::ExprPtr opaque(clang::QualType t, const std::string &what);
   model::ExprPtr notNull(const clang::Expr *pointer_expr);
-  // Emits an Access statement and returns its id (a load's opaque value carries it).
+  // Emits an Access statement and returns its id (a load's or an atomic's opaque value
+  // carries it).
   unsigned emitAccess(model::AccessKind kind, unsigned array, model::ExprPtr index,
                       uint64_t count, clang::SourceRange where,
-                      const std::string &atomic_op = "");
+                      const std::string &atomic_op = "", model::ExprPtr operand = nullptr);
   model::ExprPtr unsupportedValue(clang::QualType t, std::string construct,
                                   std::string detail, clang::SourceRange where);
   model::ExprPtr binaryOp(const clang::BinaryOperator *b);

@@ -77,6 +77,8 @@ Value toJSON(const Stmt &s) {
                {"text", s.text}};
     if (!s.atomic_op.empty())
       o["atomic_op"] = s.atomic_op;
+    if (s.value)
+      o["operand"] = exprOrNull(s.value);
     break;
   case Stmt::Kind::Barrier:
     o = Object{{"stmt", "barrier"},

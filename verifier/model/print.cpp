@@ -28,6 +28,8 @@ struct Printer {
         t += " x" + std::to_string(s.count);
       if (!s.atomic_op.empty())
         t += " " + s.atomic_op;
+      if (s.value)
+        t += " " + toString(s.value);
       line(d, t + "  // " + s.text + " @" + std::to_string(s.range.line) + ":" +
                   std::to_string(s.range.col) + " #" + std::to_string(s.id));
       break;

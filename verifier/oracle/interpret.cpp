@@ -36,6 +36,7 @@
 #include "oracle/trace.hpp"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -101,8 +102,8 @@ enum class Flow { Normal, Break, Continue, Return };
 
 class Thread {
 public:
-  Thread(const model::Kernel &k, const Launch &l, const Dim3 &grid, Trace &t)
-      : kernel_(k), launch_(l), grid_(grid), trace_(t) {
+  Thread(const model::Kernel &k, const Launch &l, const Dim3 &grid, Tickets &tickets, Trace &t)
+      : kernel_(k), launch_(l), grid_(grid), tickets_(tickets), trace_(t) {
     const Dim3 &b = l.block;
     block_size_ = uint64_t(b[0]) * b[1] * b[2];
     uint64_t block_linear = t.id.block[0] + uint64_t(t.id.block[1]) * grid[0] +
@@ -151,6 +152,7 @@ private:
   const model::Kernel &kernel_;
   const Launch &launch_;
   const Dim3 &grid_;
+  Tickets &tickets_;
   Trace &trace_;
   uint64_t block_size_ = 1, block_linear_ = 0, global_linear_ = 0, steps_ = 0;
   std::unordered_map<unsigned, Value> locals_;
@@ -163,6 +165,7 @@ private:
   // barrier and of block barriers (0 before the first).
   uint64_t block_phase_ = 0, any_phase_ = 0;
   std::unordered_map<unsigned, std::pair<unsigned, int64_t>> last_read_;  // Access id -> array, index
+  std::unordered_map<unsigned, uint64_t> last_ticket_;  // Access id -> the value it returns
 
   [[noreturn]] void stop(Result::Status s, const std::string &what,
                          const model::SourceRange *r = nullptr) {
@@ -260,8 +263,23 @@ private:
     return v;
   }
 
+  // The counter's value before this atomicAdd (seeded where it is first touched).
+  uint64_t ticket(const Stmt &s, int64_t index) {
+    bool shared = kernel_.arrays[s.array].space == model::AddressSpace::Shared;
+    auto key = std::make_tuple(s.array, shared ? block_linear_ : 0, index);
+    auto it = tickets_.next.find(key);
+    if (it == tickets_.next.end())
+      it = tickets_.next.emplace(key, mix(hashOf({launch_.seed, 0x71c7, s.array, static_cast<uint64_t>(index)})) % 1000)
+               .first;
+    uint64_t v = it->second;
+    it->second += static_cast<uint64_t>(eval(*s.value).i);
+    return v;
+  }
+
   Value opaque(const Expr &e) {
     uint64_t n = evaluations_[&e]++;
+    auto tk = last_ticket_.find(e.id);
+    if (tk != last_ticket_.end()) return intValue(e.type, tk->second);
     auto read = last_read_.find(e.id);
     if (read != last_read_.end()) {  // a shared element: one value per block and interval
       auto [array, index] = read->second;
@@ -454,6 +472,8 @@ private:
       if (s.access == model::AccessKind::Read && s.count <= 1 && s.array < kernel_.arrays.size() &&
           kernel_.arrays[s.array].space == model::AddressSpace::Shared)
         last_read_[s.id] = {s.array, index};
+      if (s.access == model::AccessKind::Atomic && s.array < tickets_.counter.size() && tickets_.counter[s.array])
+        last_ticket_[s.id] = ticket(s, index);
       return Flow::Normal;
     }
     case Stmt::Kind::Barrier: {
@@ -527,10 +547,33 @@ private:
 
 }  // namespace
 
+Tickets::Tickets(const model::Kernel &kernel) : counter(kernel.arrays.size(), false) {
+  std::vector<bool> other(kernel.arrays.size(), false);  // written otherwise
+  std::function<void(const std::vector<Stmt> &)> walk = [&](const std::vector<Stmt> &body) {
+    for (const Stmt &s : body) {
+      if (s.kind == Stmt::Kind::Access && s.access != model::AccessKind::Read && s.array < counter.size()) {
+        const Expr *v = s.value.get();
+        while (v && v->kind == Expr::Kind::Cast) v = v->args.at(0).get();
+        if (s.access == model::AccessKind::Atomic && v && v->kind == Expr::Kind::Const &&
+            v->type.kind == Type::Kind::Int && v->int_value > 0)
+          counter[s.array] = true;
+        else
+          other[s.array] = true;
+      }
+      for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) walk(*b);
+    }
+  };
+  walk(kernel.body);
+  // (the oracle's arrays never alias: the analysis, which may let parameters alias, is
+  // only the more permissive)
+  for (size_t a = 0; a < counter.size(); ++a)
+    counter[a] = counter[a] && !other[a] && kernel.arrays[a].elem.kind == Type::Kind::Int;
+}
+
 ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const Dim3 &grid,
-                        Trace &trace) {
+                        Tickets &tickets, Trace &trace) {
   ThreadOutcome out;
-  Thread t(kernel, launch, grid, trace);
+  Thread t(kernel, launch, grid, tickets, trace);
   try {
     t.runBody();
   } catch (const Stop &s) {
@@ -553,7 +596,8 @@ static auto atEntry(const model::Kernel &kernel, const Launch &launch, const Thr
   trace.id = thread;
   trace.linear = thread.thread[0] + thread.thread[1] * launch.block[0] +
                  thread.thread[2] * launch.block[0] * launch.block[1];
-  detail::Thread t(kernel, launch, launch.grid, trace);
+  detail::Tickets tickets(kernel);
+  detail::Thread t(kernel, launch, launch.grid, tickets, trace);
   try {
     return eval(t);
   } catch (const detail::Stop &) {

@@ -5,7 +5,9 @@
 #include "oracle/oracle.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -33,9 +35,19 @@ struct ThreadOutcome {
   bool seeded = false;  // some value came from the seed
 };
 
+// Counters of tickets: arrays whose every write is an atomicAdd of a positive constant. Each such atomicAdd returns the element's value and
+// adds its operand, over the whole launch (per block for shared arrays), so two of them
+// never return the same value, as on the GPU (the analysis assumes it, and that the
+// counter does not wrap around).
+struct Tickets {
+  explicit Tickets(const model::Kernel &kernel);
+  std::vector<bool> counter;  // by array id
+  std::map<std::tuple<unsigned, uint64_t, int64_t>, uint64_t> next;  // (array, block, index)
+};
+
 // Runs one thread to its end, filling `trace`.
 ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const Dim3 &grid,
-                        Trace &trace);
+                        Tickets &tickets, Trace &trace);
 
 // The hazards of one block's traces (indexed by linear thread id; every thread of the
 // block ran to its end), appended to `findings`. Races are collected across blocks, so
