@@ -21,7 +21,7 @@ th{background:#f3f4f6}code,pre{font:12.5px/1.4 ui-monospace,monospace}
 pre{background:#f8f8fa;border:1px solid #e1e3e8;padding:.5em;overflow-x:auto}
 .v{font-weight:600;padding:.1em .5em;border-radius:.6em;color:#fff}
 .verified,.passed{background:#1a7f37}.race,.divergence,.oob,.failed{background:#cf222e}
-.unknown,.skipped{background:#9a6700}.unsupported{background:#8250df}.error{background:#57606a}
+.unknown,.skipped,.benign-race{background:#9a6700}.unsupported{background:#8250df}.error{background:#57606a}
 mark.a0{background:#ffd8d3}mark.a1{background:#d3e5ff}mark.a2{background:#e4d3ff}
 .ln{color:#8c959f;user-select:none}.finding{border-left:4px solid #cf222e;padding-left:1em;margin:1.2em 0}
 .muted{color:#57606a})";

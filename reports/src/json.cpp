@@ -107,6 +107,7 @@ const char* rule_id(analysis::Verdict v) {
     case analysis::Verdict::Oob: return "KV003-shared-out-of-bounds";
     case analysis::Verdict::Unknown: return "KV004-unknown";
     case analysis::Verdict::Unsupported: return "KV005-unsupported";
+    case analysis::Verdict::BenignRace: return "KV007-benign-race";
     default: return "KV006-error";
   }
 }
@@ -153,7 +154,7 @@ std::string render_sarif(const RunResult& run) {
   Array rules;
   for (auto v : {analysis::Verdict::Race, analysis::Verdict::Divergence, analysis::Verdict::Oob,
                  analysis::Verdict::Unknown, analysis::Verdict::Unsupported,
-                 analysis::Verdict::Error})
+                 analysis::Verdict::Error, analysis::Verdict::BenignRace})
     rules.push_back(Object{{"id", rule_id(v)},
                            {"name", analysis::verdictName(v)},
                            {"shortDescription", Object{{"text", analysis::verdictName(v)}}}});
@@ -161,7 +162,7 @@ std::string render_sarif(const RunResult& run) {
   for (const auto& k : run.kernels) {
     for (const auto& f : k.findings) {
       model::SourceRange at = f.accesses.empty() ? k.range : f.accesses.front().range;
-      Object r = *sarif_result(f.kind, "error",
+      Object r = *sarif_result(f.kind, f.kind == analysis::Verdict::BenignRace ? "warning" : "error",
                                f.message + " in kernel '" + k.name + "'; witness: " +
                                    witness_line(f),
                                at)

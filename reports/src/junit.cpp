@@ -27,7 +27,8 @@ std::string render_junit(const RunResult& run) {
         case analysis::Verdict::Error: ++errors; break;
         case analysis::Verdict::Unknown:
         case analysis::Verdict::Unsupported: ++skipped; break;
-        case analysis::Verdict::Verified: break;
+        case analysis::Verdict::Verified:
+        case analysis::Verdict::BenignRace: break;  // a warning: it passes
       }
     }
     os << "  <testsuite name=\"" << xml_escape(file) << "\" tests=\"" << kernels.size()
@@ -39,6 +40,12 @@ std::string render_junit(const RunResult& run) {
       const char* verdict = analysis::verdictName(k->verdict);
       switch (k->verdict) {
         case analysis::Verdict::Verified: break;
+        case analysis::Verdict::BenignRace:
+          for (const auto& f : k->findings)
+            os << "\n      <system-out>" << xml_escape("warning: " + f.message + "; witness: " + witness_line(f))
+               << "</system-out>";
+          os << "\n    ";
+          break;
         case analysis::Verdict::Race:
         case analysis::Verdict::Divergence:
         case analysis::Verdict::Oob:

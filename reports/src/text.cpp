@@ -40,6 +40,7 @@ class TextWriter {
       case Verdict::Verified:
         diagnostic_line(k.range, style_.remark(), who + " verified");
         break;
+      case Verdict::BenignRace:
       case Verdict::Race:
       case Verdict::Divergence:
       case Verdict::Oob:
@@ -86,7 +87,8 @@ class TextWriter {
   void finding(const analysis::KernelResult& k, const analysis::Finding& f) {
     const auto& acc = f.accesses;
     model::SourceRange at = acc.empty() ? k.range : acc.front().range;
-    diagnostic(at, style_.error(), f.message + " in kernel '" + k.name + "'");
+    diagnostic(at, f.kind == Verdict::BenignRace ? style_.warning() : style_.error(),
+               f.message + " in kernel '" + k.name + "'");
     for (std::size_t i = 1; i < acc.size(); ++i)
       diagnostic(acc[i].range, style_.note(),
                  (acc[i].kind == "barrier" ? "barrier: " : "conflicting " + acc[i].kind + ": ") +

@@ -631,5 +631,6 @@ TEST(Frontend, NullChecksOfParametersAreUniformValues) {
   EXPECT_NE(text.find("if (!(totals != nullptr))"), std::string::npos) << text;
   EXPECT_NE(text.find("if (true)"), std::string::npos) << "shared memory is never null\n" << text;
   EXPECT_NE(text.find("if (!(in != nullptr))"), std::string::npos) << text;
-  EXPECT_EQ(text.find("opaque"), std::string::npos) << "no per-thread values\n" << text;
+  EXPECT_EQ(text.find("if (opaque"), std::string::npos) << "no per-thread values\n" << text;
+  EXPECT_EQ(text.find("nullptr) && opaque"), std::string::npos) << "no per-thread values\n" << text;
 }

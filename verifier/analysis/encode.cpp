@@ -63,6 +63,7 @@ struct AccessEv {
   Phases lb;
   std::vector<LoopRef> loops;
   int seq;  // position in the thread's trace (accesses and syncs)
+  std::optional<z3::expr> stored;  // a write's integer value (benign races)
 };
 
 // The threads' position in one enclosing loop: `reach` the loop, and are `in` iteration k.
@@ -839,6 +840,7 @@ void Exec::stmt(const Stmt &s) {
     for (const LoopCtx &l : loops)
       if (!l.once) ls.push_back(LoopRef{l.label, l.k});
     T.accesses.push_back(AccessEv{&s, pc(), idx, lb, ls, T.next_seq++});
+    if (s.access == AccessKind::Write && s.value) T.accesses.back().stored = eval(*s.value);
     if (s.access == AccessKind::Read && s.count <= 1 && s.array < E.K.arrays.size() &&
         E.K.arrays[s.array].space == AddressSpace::Shared)
       last_read_[s.id] = T.accesses.size() - 1;
@@ -1439,6 +1441,7 @@ private:
   void useThreads(bool shared_trips);
   bool premisesHold();
   std::vector<z3::expr> sharedReads();
+  std::optional<Finding> benign_;  // the array's first benign race (races)
   std::vector<z3::expr> tickets();
   void unreachable();
   void divergence();
@@ -2031,8 +2034,11 @@ void Checker::races() {
     std::stable_partition(ps.begin(), ps.end(), [&](const Pair &p) {
       return m && m->eval(p.both && (p.intra || p.inter), true).is_true();
     });
+    benign_.reset();
+    bool real = false;
     for (const Pair &p : ps)
-      if (racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m)) break;
+      if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m))) break;
+    if (!real && benign_) R.findings.push_back(*benign_);
   }
 }
 
@@ -2088,14 +2094,25 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
     if (checkOrReuse(used, qname + " (across blocks)", m, batch) == z3::sat) found = true;
   }
   if (!found) return false;
+  // two writes that provably store the same value: a benign race (a warning)
+  bool benign = false;
+  if (a.stored && b.stored && a.stored->is_bool() == b.stored->is_bool() &&
+      (a.stored->is_bool() || a.stored->get_sort().bv_size() == b.stored->get_sort().bv_size())) {
+    std::optional<z3::model> m3;
+    z3::expr differ = used && *a.stored != *b.stored;
+    z3::check_result r3 = check(differ, qname + " (different values)", m3);
+    if (r3 == z3::sat) m = m3, used = differ;
+    benign = r3 == z3::unsat;
+  }
   Finding f;
-  f.kind = Verdict::Race;
+  f.kind = benign ? Verdict::BenignRace : Verdict::Race;
   f.array = arr.name;
   f.space = model::addressSpaceName(arr.space);
   const model::Array &arr2 = E.K.arrays[sb.array];
   bool aliased = sa.array != sb.array;
-  f.message = "data race on '" + arr.name + "'" + (aliased ? " and '" + arr2.name + "'" : "") + " (" +
-              model::accessKindName(sa.access) + "/" + model::accessKindName(sb.access) + ")";
+  f.message = std::string(benign ? "benign " : "") + "data race on '" + arr.name + "'" +
+              (aliased ? " and '" + arr2.name + "'" : "") + " (" + model::accessKindName(sa.access) + "/" +
+              model::accessKindName(sb.access) + ")" + (benign ? ": both threads write the same value" : "");
   if (warpOnly)
     f.explanation =
         "the colliding threads are in the same warp and no __syncwarp() orders them: "
@@ -2145,6 +2162,10 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
   if (!ok) {
     if (!unknown) R.unknown_query = "witness validation of " + qname;
     unknown = true;
+    return false;
+  }
+  if (benign) {  // kept unless a real race on the array turns up
+    if (!benign_) benign_ = f;
     return false;
   }
   R.findings.push_back(f);

@@ -14,12 +14,14 @@
 namespace kverify::analysis {
 
 // Per-kernel verdict. Order matters: a kernel's verdict is its most severe finding,
-// and Unknown/Unsupported/Error never become Verified.
-enum class Verdict { Verified, Race, Divergence, Oob, Unknown, Unsupported, Error };
+// and Unknown/Unsupported/Error never become Verified. BenignRace: a write-write race in
+// which both threads provably store the same value (a warning, as in GPUVerify).
+enum class Verdict { Verified, BenignRace, Race, Divergence, Oob, Unknown, Unsupported, Error };
 
 inline const char *verdictName(Verdict v) {
   switch (v) {
     case Verdict::Verified: return "verified";
+    case Verdict::BenignRace: return "benign-race";
     case Verdict::Race: return "race";
     case Verdict::Divergence: return "divergence";
     case Verdict::Oob: return "oob";
@@ -54,7 +56,7 @@ struct Witness {
 };
 
 struct Finding {
-  Verdict kind = Verdict::Race;  // Race, Divergence or Oob
+  Verdict kind = Verdict::Race;  // BenignRace, Race, Divergence or Oob
   std::string array;             // empty for divergence
   std::string space;             // "shared" or "global"
   std::string message;           // "data race on 'sdata' (write/read)"

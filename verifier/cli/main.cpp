@@ -63,7 +63,7 @@ static cl::opt<std::string> html("html", cl::desc("Also write an HTML report to 
                                  cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<std::string> fail_on("fail-on",
                                     cl::desc("Verdicts that make the exit status 1 "
-                                             "(race,divergence,oob[,unknown,unsupported])"),
+                                             "(race,divergence,oob[,benign-race,unknown,unsupported])"),
                                     cl::init("race,divergence,oob"), cl::cat(category));
 static cl::opt<std::string> baseline("baseline",
                                      cl::desc("A previous --format=json report: its findings "
@@ -151,8 +151,8 @@ int main(int argc, char **argv) {
     while (pos <= list.size()) {
       size_t comma = list.find(',', pos);
       std::string v = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      static const std::set<std::string> known = {"race", "divergence", "oob", "unknown",
-                                                  "unsupported", "error"};
+      static const std::set<std::string> known = {"race", "divergence", "oob", "benign-race",
+                                                  "unknown", "unsupported", "error"};
       if (!v.empty() && !known.count(v)) {
         llvm::errs() << "kverify: error: --fail-on: unknown verdict '" << v << "'\n";
         return 2;

@@ -727,9 +727,14 @@ void KernelExtractor::store(const LValue &lv, ExprPtr value, const clang::Expr *
   case LValue::Kind::Local:
     emitAssign(lv.local, std::move(value), where->getSourceRange());
     return;
-  case LValue::Kind::Memory:
-    emitAccess(model::AccessKind::Write, lv.array, lv.index, lv.count, where->getSourceRange());
+  case LValue::Kind::Memory: {
+    // the value stored, where it is a scalar the analysis compares (benign races)
+    bool scalar = value && lv.count <= 1 &&
+                  (value->type.kind == model::Type::Kind::Int || value->type.kind == model::Type::Kind::Bool);
+    emitAccess(model::AccessKind::Write, lv.array, lv.index, lv.count, where->getSourceRange(), "",
+               scalar ? std::move(value) : nullptr);
     return;
+  }
   case LValue::Kind::Value:
     unsupported("write to a read-only value", textOf(where->getSourceRange()),
                 where->getSourceRange());

@@ -145,9 +145,10 @@ const char *loopKindName(LoopKind k);          // "for", "while", "do"
 //   Access   - id, array, access, index, count, atomic_op, text: `count` consecutive
 //              elements starting at element `index` (an i64 Expr, in elements of the
 //              array's element type, multi-dimensional indices flattened row-major).
-//              `a[i] += v` and `a[i]++` are a Read then a Write. An Atomic's `value`
-//              is atomicAdd's operand (null for other atomics); its result, and a
-//              Read's loaded value, is the Opaque with the Access's id.
+//              `a[i] += v` and `a[i]++` are a Read then a Write. A Write's `value` is
+//              the integer or bool stored (null otherwise); an Atomic's is atomicAdd's
+//              operand (null for other atomics). An Atomic's result, and a Read's
+//              loaded value, is the Opaque with the Access's id.
 //   Barrier  - barrier, what ("__syncthreads", "__syncwarp", "cg::thread_block::sync"...),
 //              mask (Warp: the u32 lane mask; null otherwise), cond (the predicate of
 //              __syncthreads_count/_and/_or, else null)

@@ -18,7 +18,9 @@
 //     threads are lanes a, b of one warp, the same number of warp barriers (within that
 //     interval) whose mask names both a and b before each;
 //   different blocks (Global only): the same number of Grid barriers passed before each.
-// One race per array: the lowest colliding element, then the earliest pair found.
+// One race per array: the lowest colliding element, then the earliest pair found. Two
+// writes that stored the same value are a BenignRace, reported only where the array has
+// no other race.
 // Oob: a Shared array of known size (not extern) accessed outside [0, size): the first
 // such access in thread order, one per array. ConstantWrite: a write or atomic to a
 // Constant array, one per array.
@@ -304,13 +306,19 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
     }
     std::sort(cells.begin(), cells.end());
 
-    bool found = false;
+    bool found = false, benign = false;
     int64_t found_index = 0;
-    uint32_t fx = 0, fy = 0;
+    uint32_t fx = 0, fy = 0, bx = 0, by = 0;
+    int64_t benign_index = 0;
     auto consider = [&](uint32_t i, uint32_t j, int64_t index) {
       const Acc &x = accs[i], &y = accs[j];
       if (shared && x.block != y.block) return;
       if (!concurrent(x, y)) return;
+      const std::optional<uint64_t> &vx = x.event->value, &vy = y.event->value;
+      if (x.kind == AccessKind::Write && y.kind == AccessKind::Write && vx && vy && *vx == *vy) {
+        if (!benign) benign = true, benign_index = index, bx = std::min(i, j), by = std::max(i, j);
+        return;  // the same value: benign, unless a real race turns up
+      }
       if (!found || index < found_index) {
         found = true;
         found_index = index;
@@ -359,16 +367,17 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
         if (std::max(xlo, ylo) < std::min(xhi, yhi)) consider(w, j, std::max(xlo, ylo));
       }
     }
-    if (!found) continue;
+    if (!found && !benign) continue;
+    if (!found) fx = bx, fy = by, found_index = benign_index;
     const Acc &x = accs[fx], &y = accs[fy];
     const Trace &tx = blocks[x.block][x.thread], &ty = blocks[y.block][y.thread];
     Finding f;
-    f.kind = Kind::Race;
+    f.kind = found ? Kind::Race : Kind::BenignRace;
     f.array = static_cast<unsigned>(ai);
     f.index = found_index;
     f.first = siteOf(tx, x.event);
     f.second = siteOf(ty, y.event);
-    f.message = "data race on '" + kernel.arrays[ai].name + "' element " +
+    f.message = std::string(found ? "" : "benign (one value) ") + "data race on '" + kernel.arrays[ai].name + "' element " +
                 std::to_string(found_index) + ": " + model::accessKindName(x.kind) + " by " +
                 threadName(tx.id) + " at " + where(x.event->stmt->range) + ", " +
                 model::accessKindName(y.kind) + " by " + threadName(ty.id) + " at " +

@@ -468,7 +468,10 @@ private:
     case Stmt::Kind::Access: {
       Value v = eval(*s.index);
       int64_t index = static_cast<int64_t>(convert(Type::i64(), *s.index, v).i);
+      std::optional<uint64_t> stored;
+      if (s.access == model::AccessKind::Write && s.value) stored = eval(*s.value).i;
       record(s, index, 0);
+      trace_.events.back().value = stored;
       if (s.access == model::AccessKind::Read && s.count <= 1 && s.array < kernel_.arrays.size() &&
           kernel_.arrays[s.array].space == model::AddressSpace::Shared)
         last_read_[s.id] = {s.array, index};

@@ -14,6 +14,7 @@ const char *kindName(Kind k) {
   case Kind::Divergence: return "divergence";
   case Kind::Oob: return "oob";
   case Kind::ConstantWrite: return "constant-write";
+  case Kind::BenignRace: return "benign-race";
   }
   return "?";
 }

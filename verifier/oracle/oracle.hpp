@@ -36,8 +36,9 @@ struct Launch {
   uint64_t max_steps = 1000000;   // per thread (statements and loop iterations)
 };
 
-enum class Kind { Race, Divergence, Oob, ConstantWrite };
-const char *kindName(Kind k);  // "race", "divergence", "oob", "constant-write"
+// BenignRace: only write-write races in which both threads stored the same value.
+enum class Kind { Race, Divergence, Oob, ConstantWrite, BenignRace };
+const char *kindName(Kind k);  // "race", "divergence", "oob", "constant-write", "benign-race"
 
 struct ThreadId {
   Dim3 thread{}, block{};

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -18,6 +19,7 @@ struct Event {
   const model::Stmt *stmt = nullptr;  // Access or Barrier
   int64_t index = 0;                  // Access: first element
   uint32_t mask = 0;                  // Warp barrier: the evaluated lane mask
+  std::optional<uint64_t> value;      // Write of an integer or bool: the value stored
   uint32_t iter_begin = 0, iter_end = 0;  // the enclosing loops, in Trace::iterations
 };
 
