@@ -2098,8 +2098,10 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
   bool benign = false;
   if (a.stored && b.stored && a.stored->is_bool() == b.stored->is_bool() &&
       (a.stored->is_bool() || a.stored->get_sort().bv_size() == b.stored->get_sort().bv_size())) {
+    // over every way the two may race (in one block, or in two): the race found first
+    // may store one value where another does not
     std::optional<z3::model> m3;
-    z3::expr differ = used && *a.stored != *b.stored;
+    z3::expr differ = both && (intra || inter) && *a.stored != *b.stored;
     z3::check_result r3 = check(differ, qname + " (different values)", m3);
     if (r3 == z3::sat) m = m3, used = differ;
     benign = r3 == z3::unsat;

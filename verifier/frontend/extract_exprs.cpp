@@ -217,6 +217,23 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
     return Expr::select(condition(sub), Expr::intConst(to, -1), Expr::intConst(to, 0));
   case clang::CK_PointerToBoolean:
     return Expr::cast(to, notNull(sub));
+  case clang::CK_PointerToIntegral: {
+    // An address as an integer (alignment checks). Into a pointer parameter's buffer: its
+    // unknown base address, the same for every thread (a parameter "&name"), plus the
+    // offset in bytes; elsewhere an unknown value.
+    std::optional<Pointer> p = pointer(sub);
+    if (p && p->kind == Pointer::Kind::Memory && p->array < k_.arrays.size() &&
+        k_.arrays[p->array].origin == "param") {
+      const model::Array &a = k_.arrays[p->array];
+      ExprPtr address = Expr::param(Type::integer(64, false), "&" + a.name);
+      if (p->offset)
+        address = Expr::binary(Type::integer(64, false), model::BinaryOp::Add, address,
+                               Expr::binary(Type::integer(64, false), model::BinaryOp::Mul, Expr::cast(Type::integer(64, false), p->offset),
+                                            Expr::intConst(Type::integer(64, false), static_cast<int64_t>(a.elem_size))));
+      return Expr::cast(to, address);
+    }
+    return opaque(c->getType(), "address " + textOf(sub->getSourceRange()));
+  }
   case clang::CK_ToVoid:
     discard(sub);
     return Expr::intConst(Type::other(), 0);
