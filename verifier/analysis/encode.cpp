@@ -647,6 +647,11 @@ z3::expr Exec::eval(const Expr &e) {
     if (a.type.kind != Type::Kind::Int || !isInt) return fresh(ty, "val");
     z3::expr v = resize(eval(a), ty.bits, a.type.is_signed);
     if (e.unary_op == UnaryOp::BitNot) return ~v;
+    if (e.unary_op == UnaryOp::BitReverse) {  // bit 0 becomes the most significant
+      z3::expr r = v.extract(0, 0);
+      for (unsigned i = 1; i < ty.bits; ++i) r = z3::concat(r, v.extract(i, i));
+      return r;
+    }
     if (ty.is_signed) ub(z3::bvneg_no_overflow(v));
     return -v;
   }

@@ -45,6 +45,8 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::Mul24};
   if (name == "__umul24")
     return {K::UMul24};
+  if (name == "__brev" || name == "__brevll")
+    return {K::BitReverse};
   if (startsWith(name, "surf") && name.find("write") != std::string_view::npos)
     return {K::SurfaceWrite};
   if (startsWith(name, "tex1D") || startsWith(name, "tex2D") || startsWith(name, "tex3D") ||

@@ -21,6 +21,7 @@ enum class BuiltinKind {
   Ldg,               // __ldg(p): a read of *p
   Min, Max, Abs,     // modelled exactly on integers, opaque on floats
   Mul24, UMul24,     // exact: product of the low 24 bits
+  BitReverse,        // __brev, __brevll: exact (FFT index permutations)
   SurfaceWrite,      // surf*write: a write kverify does not model
   TextureRead,       // tex1Dfetch, tex2D, ...: read-only memory, an unknown value (the
                      // texture, an object handle or a legacy reference, is not evaluated)

@@ -1384,6 +1384,10 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
         Expr::binary(Type::u32(), model::BinaryOp::BitAnd, a, low),
         Expr::binary(Type::u32(), model::BinaryOp::BitAnd, b, low)));
   }
+  case BuiltinKind::BitReverse: {
+    Type t = typeOf(ret);
+    return valueBinding(Expr::unary(t, model::UnaryOp::BitReverse, Expr::cast(t, rvalue(arg(0)))));
+  }
   case BuiltinKind::SurfaceWrite:
     unsupported("surface write", textOf(where), where);
     return nullptr;

@@ -28,6 +28,7 @@ const char *unaryOpName(UnaryOp op) {
   case UnaryOp::Neg: return "-";
   case UnaryOp::LNot: return "!";
   case UnaryOp::BitNot: return "~";
+  case UnaryOp::BitReverse: return "__brev";
   }
   return "?";
 }
@@ -173,7 +174,9 @@ std::string toString(const Expr &e) {
   case Expr::Kind::Builtin: return builtinName(e.builtin);
   case Expr::Kind::Local: return e.name;
   case Expr::Kind::Opaque: return "opaque#" + std::to_string(e.id);
-  case Expr::Kind::Unary: return unaryOpName(e.unary_op) + child(e.args[0], 12);
+  case Expr::Kind::Unary:
+    if (e.unary_op == UnaryOp::BitReverse) return "__brev(" + toString(*e.args[0]) + ")";
+    return unaryOpName(e.unary_op) + child(e.args[0], 12);
   case Expr::Kind::Cast: return "(" + e.type.name() + ")" + child(e.args[0], 12);
   case Expr::Kind::Binary: {
     int p = precedence(e);

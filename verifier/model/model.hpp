@@ -61,7 +61,8 @@ enum class Builtin {
 };
 const char *builtinName(Builtin b);  // "threadIdx.x", ..., "warpSize"
 
-enum class UnaryOp { Neg, LNot, BitNot };
+// BitReverse: __brev/__brevll, the operand's bits in reverse order.
+enum class UnaryOp { Neg, LNot, BitNot, BitReverse };
 // C's binary operators. Comparisons and LAnd/LOr yield bool; operands of arithmetic
 // operators already have the common type (the usual conversions are explicit Casts).
 // Shr is arithmetic for signed operands and logical for unsigned ones; Div/Rem truncate.

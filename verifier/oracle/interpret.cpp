@@ -301,6 +301,11 @@ private:
     switch (e.unary_op) {
     case UnaryOp::LNot: return intValue(e.type, !truth(a));
     case UnaryOp::BitNot: return intValue(e.type, ~eval(a).i);
+    case UnaryOp::BitReverse: {
+      uint64_t v = eval(a).i, r = 0;
+      for (unsigned i = 0; i < e.type.bits; ++i) r |= ((v >> i) & 1) << (e.type.bits - 1 - i);
+      return intValue(e.type, r);
+    }
     case UnaryOp::Neg: {
       Value v = eval(a);
       if (e.type.kind == Type::Kind::Float) return floatValue(e.type, -v.f);
