@@ -212,6 +212,26 @@ const Expr *stripSameWidthCasts(const Expr *e) {
   return e;
 }
 
+// The integer constants each local is compared with (x == c, x < c, ...) anywhere in `body`:
+// the bounds a loop's wrap-around index keeps to (`if (++i == n) i = 0;`).
+void comparedConstants(const Expr &e, std::map<unsigned, std::set<int64_t>> &out) {
+  if (e.kind == Expr::Kind::Binary && e.binary_op >= BinaryOp::Lt && e.binary_op <= BinaryOp::Ne)
+    for (int side = 0; side < 2; ++side) {
+      const Expr *x = stripSameWidthCasts(e.args[side].get()), *c = e.args[1 - side].get();
+      while (c->kind == Expr::Kind::Cast) c = c->args[0].get();
+      if (x->kind == Expr::Kind::Local && c->kind == Expr::Kind::Const && c->type.kind == Type::Kind::Int)
+        out[x->id].insert(c->int_value);
+    }
+  for (auto &a : e.args) comparedConstants(*a, out);
+}
+void comparedConstants(const std::vector<Stmt> &body, std::map<unsigned, std::set<int64_t>> &out) {
+  for (const Stmt &s : body) {
+    for (const ExprPtr *e : {&s.cond, &s.value, &s.index})
+      if (*e) comparedConstants(**e, out);
+    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) comparedConstants(*b, out);
+  }
+}
+
 // A recognised loop update `x = x op c`, or one half of a swap.
 struct ClosedForm {
   // Flip: x = c - x (period 2); Swap: x and `other` exchange their values (period 2);
@@ -381,6 +401,20 @@ private:
   void stmt(const Stmt &s);
   void loop(const Stmt &s);
   void onceLoop(const Stmt &s);
+  struct Range {
+    unsigned local;
+    int64_t lo, hi;
+    bool is_signed;
+    z3::expr holds(const z3::expr &x) const {
+      z3::context &c = x.ctx();
+      unsigned w = x.get_sort().bv_size();
+      z3::expr l = c.bv_val(lo, w), h = c.bv_val(hi, w);
+      return is_signed ? z3::sle(l, x) && z3::sle(x, h) : z3::ule(l, x) && z3::ule(x, h);
+    }
+  };
+  std::vector<Range> rangeInvariants(const Stmt &s, const std::map<unsigned, z3::expr> &start,
+                                     const std::map<unsigned, z3::expr> &before, const z3::expr &pc0,
+                                     const z3::expr &pcEnd);
   z3::expr tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer);
   std::vector<z3::expr> phaseKs(int kind) const;
   std::vector<z3::expr> allKs() const;
@@ -997,6 +1031,55 @@ static void readLocals(const Expr &e, std::set<unsigned> &out) {
   for (auto &a : e.args) readLocals(*a, out);
 }
 
+// Ranges [0, c - 1] or [0, c] that a local the loop havocs keeps at the start of every
+// iteration, c a constant it is compared with (`if (++pos == 64) pos = 0;`), each proved
+// by induction: its value before the loop lies in it, and an iteration (read at k, with
+// any loads and any values of the other havocked locals) that starts in it ends in it.
+std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::map<unsigned, z3::expr> &start,
+                                               const std::map<unsigned, z3::expr> &before, const z3::expr &pc0,
+                                               const z3::expr &pcEnd) {
+  std::map<unsigned, std::set<int64_t>> consts;
+  comparedConstants(s.body, consts);
+  comparedConstants(s.step, consts);
+  if (s.cond) comparedConstants(*s.cond, consts);
+  auto proved = [&](const z3::expr &q) {
+    z3::solver S(E.c);
+    for (const z3::expr &f : E.base) S.add(f);
+    S.add(q);
+    return checkWithin(S, 0.1) == z3::unsat;
+  };
+  std::vector<Range> out;
+  for (const auto &[lid, cs] : consts) {
+    auto st = start.find(lid), b = before.find(lid);
+    auto e = env.find(lid);
+    if (st == start.end() || b == before.end() || e == env.end()) continue;
+    const z3::expr &x = st->second;
+    if (!x.is_bv() || !b->second.is_bv() || !e->second.is_bv() || x.num_args() == 0 ||
+        x.decl().name().str().find(".havoc") == std::string::npos ||
+        b->second.get_sort().bv_size() != x.get_sort().bv_size() ||
+        e->second.get_sort().bv_size() != x.get_sort().bv_size())
+      continue;
+    bool sg = false;
+    for (const model::Local &l : E.K.locals)
+      if (l.id == lid) sg = l.type.is_signed;
+    for (int64_t c : cs) {
+      bool found = false;
+      for (int64_t hi : {c - 1, c}) {
+        Range r{lid, 0, hi, sg};
+        if (hi < 0 || (x.get_sort().bv_size() < 64 && hi >= (int64_t(1) << (x.get_sort().bv_size() - 1))))
+          continue;
+        if (proved(pc0 && !r.holds(b->second)) && proved(pcEnd && r.holds(x) && !r.holds(e->second))) {
+          out.push_back(r);
+          found = true;
+          break;
+        }
+      }
+      if (found) break;
+    }
+  }
+  return out;
+}
+
 // The trip count N of loop `s` for this thread (a function of the outer iterations).
 z3::expr Exec::tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer) {
   z3::context &c = E.c;
@@ -1199,6 +1282,7 @@ void Exec::loop(const Stmt &s) {
   std::vector<z3::expr> side;
   z3::expr inIter = z3::ult(k, N);
   z3::expr enter = enterAt(k, side, pc0 && inIter);
+  std::map<unsigned, z3::expr> atStart = env;  // the locals at the start of iteration k
   pc_ = pc0 && inIter && enter;
   for (auto &sd : side) {
     T.no_ub.insert(T.side.size());
@@ -1228,6 +1312,9 @@ void Exec::loop(const Stmt &s) {
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
   block(s.step);
+  // ranges the havocked locals provably keep (by induction over the iterations)
+  std::vector<Range> ranges = rangeInvariants(s, atStart, env0, pc0, pc());
+  for (const Range &r : ranges) T.side.push_back(z3::implies(pc0 && z3::ule(k, N), r.holds(atStart.at(r.local))));
   std::optional<z3::expr> brk = loops.back().brk;
   loops.pop_back();
   std::optional<z3::expr> ret = rets.back();
@@ -1334,6 +1421,8 @@ void Exec::loop(const Stmt &s) {
     std::vector<z3::expr> exitSide;
     env = stateAt(N, exitSide);
     for (auto &sd : exitSide) T.side.push_back(z3::implies(pc0, sd));
+    for (const Range &r : ranges)
+      if (env.count(r.local)) T.side.push_back(z3::implies(pc0, r.holds(env.at(r.local))));
   }
   pc_ = pcAfter;
 
