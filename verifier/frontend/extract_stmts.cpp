@@ -66,7 +66,29 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
       c = condition(cond);
   });
   l.cond = c;
+  if (kind == model::LoopKind::Do && !l.step.empty() && !continues(l.body)) {
+    // `do { ... } while (flag)` with a load in the condition: the load and the exit at the
+    // end of the body, as for `while`, so that the condition's value is the one this
+    // iteration loaded (no `continue` could skip them)
+    for (Stmt &s : l.step)
+      l.body.push_back(std::move(s));
+    l.step.clear();
+    Stmt exit = simple(Stmt::Kind::If, rangeOf(cond->getSourceRange()));
+    exit.cond = Expr::unary(model::Type::boolean(), model::UnaryOp::LNot, c);
+    exit.then_body.push_back(simple(Stmt::Kind::Break, exit.range));
+    l.body.push_back(std::move(exit));
+    l.cond = nullptr;
+  }
   emit(std::move(l));
+}
+
+// A `continue` of this loop (not of a loop nested in it).
+bool KernelExtractor::continues(const std::vector<Stmt> &body) {
+  for (const Stmt &s : body)
+    if (s.kind == Stmt::Kind::Continue ||
+        (s.kind != Stmt::Kind::Loop && (continues(s.then_body) || continues(s.else_body) || continues(s.body))))
+      return true;
+  return false;
 }
 
 void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {

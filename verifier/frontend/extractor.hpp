@@ -166,6 +166,7 @@ private:
   void loop(model::LoopKind kind, const clang::Stmt *init, const clang::Expr *cond,
             const clang::VarDecl *cond_var, const clang::Stmt *body, const clang::Expr *inc,
             clang::SourceRange where);
+  static bool continues(const std::vector<model::Stmt> &body);
   void returnStmt(const clang::ReturnStmt *r);
   void switchStmt(const clang::SwitchStmt *s);
 
