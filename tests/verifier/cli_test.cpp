@@ -274,3 +274,32 @@ TEST(KverifyCliPremises, CodeNoThreadReachesIsReported) {
   CliRun j = kverify("--format=json premises/unreachable_access.cu");
   EXPECT_TRUE(has(j.out, "\"unreachable\"")) << j.out;
 }
+
+// A race on p[0] under the symbolic launch is shown with the simplest witness: a block of
+// two threads, one block, threads 0 and 1 (not whatever launch the solver first found).
+TEST(KverifyCli, RaceWitnessIsTheSimplestLaunch) {
+  std::string path = testing::TempDir() + "kverify_cli_simplest.cu";
+  std::ofstream(path) << "__global__ void k(int *p) { p[0] = threadIdx.x; }\n";
+  CliRun r = kverify("--format=json " + path);
+  ASSERT_EQ(r.status, 1) << r.err;
+  llvm::Expected<llvm::json::Value> report = llvm::json::parse(r.out);
+  ASSERT_TRUE(bool(report)) << r.out;
+  const llvm::json::Array *ks = report->getAsObject()->getArray("kernels");
+  ASSERT_TRUE(ks && ks->size() == 1) << r.out;
+  const llvm::json::Array *fs = (*ks)[0].getAsObject()->getArray("findings");
+  ASSERT_TRUE(fs && fs->size() == 1) << r.out;
+  const llvm::json::Object *w = (*fs)[0].getAsObject()->getObject("witness");
+  ASSERT_TRUE(w) << r.out;
+  auto triple = [&](const llvm::json::Object *o, const char *key) {
+    std::string s;
+    if (const llvm::json::Array *a = o ? o->getArray(key) : nullptr)
+      for (const llvm::json::Value &v : *a) s += std::to_string(v.getAsInteger().value_or(-1)) + ",";
+    return s;
+  };
+  EXPECT_EQ(triple(w, "blockDim"), "2,1,1,") << r.out;
+  EXPECT_EQ(triple(w, "gridDim"), "1,1,1,") << r.out;
+  EXPECT_EQ(triple(w->getObject("thread1"), "blockIdx"), "0,0,0,") << r.out;
+  EXPECT_EQ(triple(w->getObject("thread2"), "blockIdx"), "0,0,0,") << r.out;
+  std::string t1 = triple(w->getObject("thread1"), "threadIdx"), t2 = triple(w->getObject("thread2"), "threadIdx");
+  EXPECT_TRUE((t1 == "0,0,0," && t2 == "1,0,0,") || (t1 == "1,0,0," && t2 == "0,0,0,")) << r.out;
+}

@@ -1535,6 +1535,7 @@ private:
   void useThreads(bool shared_trips);
   bool premisesHold();
   std::vector<z3::expr> sharedReads();
+  void simplest(const z3::expr &q, std::optional<z3::model> &m);
   std::optional<Finding> benign_;  // the array's first benign race (races)
   std::vector<z3::expr> tickets();
   void unreachable();
@@ -1919,6 +1920,7 @@ void Checker::divergence() {
                        : a.s->kind == Stmt::Kind::Loop  ? "loop condition"
                                                         : "exit";
     if (check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
+    simplest(q, m);
     Finding f;
     f.kind = Verdict::Divergence;
     bool on1 = num(*m, a.pc) != 0;
@@ -2152,6 +2154,69 @@ z3::expr Checker::overlap(const AccessEv &a, const AccessEv &b) {
   return z3::sge(d, v(1 - nb * xb.elem_size)) && z3::sle(d, v(na * xa.elem_size - 1));
 }
 
+// The simplest witness for `q`: the smallest block dimensions, then grid dimensions, then
+// block indices, then thread indices, then parameters, each tightened in turn (every assumption kept, the
+// earlier ones fixed; at most four solver calls each) within 0.1 s; where time runs out,
+// what was found. Values already small enough to read are left as they are.
+void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto left = [&] { return 0.1 - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  auto wide = [](const z3::expr &x) { return z3::zext(x, 64 - x.get_sort().bv_size()); };
+  z3::expr_vector base(E.c);
+  for (const z3::expr &b : launch) base.push_back(b);
+  for (const z3::expr &b : side) base.push_back(b);
+  base.push_back(q);
+  // each dimension on its own (products are slow to bit-blast), z before y before x
+  // what, its least possible value, and a value small enough to read (left as it is)
+  struct Goal {
+    z3::expr what;
+    uint64_t least, readable;
+  };
+  std::vector<Goal> goals;
+  for (int d = 2; d >= 0; --d)
+    if (!E.O.block_dim[d]) goals.push_back({E.bdim[d], 1, 1});  // (a launch given is kept)
+  for (int d = 2; d >= 0; --d)
+    if (!E.O.grid_dim[d]) goals.push_back({E.gdim[d], 1, 1});
+  z3::expr blocks = E.c.bv_val(0, 64), threads = E.c.bv_val(0, 64);
+  for (int d = 0; d < 3; ++d) {
+    blocks = blocks + wide(T1->bid[d]) + wide(T2->bid[d]);
+    threads = threads + wide(T1->tid[d]) + wide(T2->tid[d]);
+  }
+  goals.push_back({blocks, 0, 0});
+  goals.push_back({threads, 0, 1024});  // (any thread of a block reads well)
+  // then the parameters, nearest zero (signed ones by their absolute value)
+  for (const model::Param &p : E.K.params) {
+    auto it = E.params.find(p.name);
+    if (it == E.params.end() || !it->second.is_bv() || p.type.kind != Type::Kind::Int) continue;
+    const z3::expr &x = it->second;
+    z3::expr zero = E.c.bv_val(0, x.get_sort().bv_size());
+    goals.push_back({p.type.is_signed ? z3::ite(z3::slt(x, zero), -x, x) : x, 0, 4096});
+  }
+  // one incremental solver: the query is bit-blasted once for all the tightenings
+  z3::solver S(E.c);
+  for (unsigned i = 0; i < base.size(); ++i) S.add(base[i]);
+  for (const auto &[g, least, readable] : goals) {
+    unsigned w = g.get_sort().bv_size();
+    uint64_t v = num(*m, g), lo = least;
+    if (v <= readable) continue;
+    // the least value first (it usually holds), then a binary search on an upper bound
+    for (int step = 0; step < 4 && lo < v && left() > 0.01; ++step) {
+      bool first = step == 0;
+      uint64_t bound = first ? lo : lo + (v - lo) / 2;
+      S.push();
+      S.add(z3::ule(g, E.c.bv_val(bound, w)));
+      z3::check_result r = checkWithin(S, std::min(0.1, left()));
+      if (r == z3::sat) m = S.get_model(), v = num(*m, g);
+      S.pop();
+      if (r == z3::unsat) lo = bound + 1;
+      else if (r != z3::sat) break;
+    }
+    S.add(g == E.c.bv_val(v, w));  // kept while the next one is tightened
+  }
+  if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+    std::fprintf(stderr, "[kverify] simplest witness: %.1f ms\n", 1000 * (0.1 - left()));
+}
+
 // The batched query's model, where it satisfies `q` (it satisfies the launch and every
 // side constraint already: check() refines until it does), else a query of its own.
 z3::check_result Checker::checkOrReuse(const z3::expr &q, const std::string &name,
@@ -2218,6 +2283,7 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
     f.explanation = "the threads are in different blocks: barriers do not order them";
   f.accesses.push_back(refOf(sa, E.K));
   f.accesses.push_back(refOf(sb, E.K));
+  simplest(used, m);
   f.witness = witness(*m, {&a.loops, &b.loops}, {1, 2}, ia, true);
   // validate by evaluating the encoding's expressions at the model
   bool ok = m->eval(used, true).is_true() && m->eval(a.pc, true).is_true() &&
@@ -2305,6 +2371,7 @@ bool Checker::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optio
   const model::Array &arr = E.K.arrays[s.array];
   std::optional<z3::model> m;
   if (checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(s.range), m, batch) != z3::sat) return false;
+  simplest(q, m);
   Finding f;
   f.kind = Verdict::Oob;
   f.array = arr.name;
