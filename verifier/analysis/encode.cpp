@@ -412,7 +412,8 @@ private:
       return is_signed ? z3::sle(l, x) && z3::sle(x, h) : z3::ule(l, x) && z3::ule(x, h);
     }
   };
-  std::vector<Range> rangeInvariants(const Stmt &s, const std::map<unsigned, z3::expr> &start,
+  std::vector<Range> rangeInvariants(const Stmt &s, const std::set<unsigned> &havocked,
+                                     const std::map<unsigned, z3::expr> &start,
                                      const std::map<unsigned, z3::expr> &before, const z3::expr &pc0,
                                      const z3::expr &pcEnd);
   z3::expr tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer);
@@ -1035,7 +1036,8 @@ static void readLocals(const Expr &e, std::set<unsigned> &out) {
 // iteration, c a constant it is compared with (`if (++pos == 64) pos = 0;`), each proved
 // by induction: its value before the loop lies in it, and an iteration (read at k, with
 // any loads and any values of the other havocked locals) that starts in it ends in it.
-std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::map<unsigned, z3::expr> &start,
+std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<unsigned> &havocked,
+                                               const std::map<unsigned, z3::expr> &start,
                                                const std::map<unsigned, z3::expr> &before, const z3::expr &pc0,
                                                const z3::expr &pcEnd) {
   std::map<unsigned, std::set<int64_t>> consts;
@@ -1052,10 +1054,9 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::map<uns
   for (const auto &[lid, cs] : consts) {
     auto st = start.find(lid), b = before.find(lid);
     auto e = env.find(lid);
-    if (st == start.end() || b == before.end() || e == env.end()) continue;
+    if (!havocked.count(lid) || st == start.end() || b == before.end() || e == env.end()) continue;
     const z3::expr &x = st->second;
-    if (!x.is_bv() || !b->second.is_bv() || !e->second.is_bv() || x.num_args() == 0 ||
-        x.decl().name().str().find(".havoc") == std::string::npos ||
+    if (!x.is_bv() || !b->second.is_bv() || !e->second.is_bv() ||
         b->second.get_sort().bv_size() != x.get_sort().bv_size() ||
         e->second.get_sort().bv_size() != x.get_sort().bv_size())
       continue;
@@ -1313,7 +1314,9 @@ void Exec::loop(const Stmt &s) {
   for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
   block(s.step);
   // ranges the havocked locals provably keep (by induction over the iterations)
-  std::vector<Range> ranges = rangeInvariants(s, atStart, env0, pc0, pc());
+  std::set<unsigned> havocked;
+  for (const auto &h : havoc) havocked.insert(h.first);
+  std::vector<Range> ranges = rangeInvariants(s, havocked, atStart, env0, pc0, pc());
   for (const Range &r : ranges) T.side.push_back(z3::implies(pc0 && z3::ule(k, N), r.holds(atStart.at(r.local))));
   std::optional<z3::expr> brk = loops.back().brk;
   loops.pop_back();
@@ -2409,6 +2412,42 @@ static void constantWrites(const Kernel &k, const std::vector<Stmt> &body,
   }
 }
 
+// Which builtins the kernel reads anywhere.
+static void builtinsRead(const Expr &e, std::set<model::Builtin> &out) {
+  if (e.kind == Expr::Kind::Builtin) out.insert(e.builtin);
+  for (const ExprPtr &a : e.args) builtinsRead(*a, out);
+}
+static void builtinsRead(const std::vector<Stmt> &body, std::set<model::Builtin> &out) {
+  for (const Stmt &s : body) {
+    for (const ExprPtr *e : {&s.cond, &s.value, &s.index, &s.mask})
+      if (*e) builtinsRead(**e, out);
+    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) builtinsRead(*b, out);
+  }
+}
+
+// A witness in a 2-D or 3-D block (grid) for a kernel that never reads threadIdx.y/.z
+// (blockIdx.y/.z): the finding likely needs a launch the host code never makes. Say so,
+// and how to state the launch.
+static void launchShapeNotes(const Kernel &kernel, std::vector<Finding> &findings) {
+  using B = model::Builtin;
+  std::set<B> read;
+  builtinsRead(kernel.body, read);
+  for (Finding &f : findings) {
+    const Witness &w = f.witness;
+    std::string note;
+    if ((w.block_dim[1] > 1 || w.block_dim[2] > 1) && !read.count(B::ThreadIdxY) && !read.count(B::ThreadIdxZ))
+      note = "the witness needs a " + std::string(w.block_dim[2] > 1 ? "3" : "2") +
+             "-D block, but the kernel never reads threadIdx.y or .z: if its blocks are 1-D, say so "
+             "with --block-dim=N (or a // kverify: comment)";
+    else if ((w.grid_dim[1] > 1 || w.grid_dim[2] > 1) && !read.count(B::BlockIdxY) && !read.count(B::BlockIdxZ))
+      note = "the witness needs a " + std::string(w.grid_dim[2] > 1 ? "3" : "2") +
+             "-D grid, but the kernel never reads blockIdx.y or .z: if its grid is 1-D, say so "
+             "with --grid-dim=N (or a // kverify: comment)";
+    if (note.empty()) continue;
+    f.explanation += (f.explanation.empty() ? "" : "; ") + note;
+  }
+}
+
 KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) {
   auto t0 = std::chrono::steady_clock::now();
   KernelResult R;
@@ -2442,6 +2481,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
         d.range = kernel.range;
         R.diagnostics.push_back(d);
       } else if (!R.findings.empty()) {
+        launchShapeNotes(kernel, R.findings);
         Verdict v = Verdict::Verified;
         for (const Finding &f : R.findings) v = std::max(v, f.kind);
         R.verdict = v;
