@@ -2177,10 +2177,13 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
   for (const z3::expr &b : side) base.push_back(b);
   base.push_back(q);
   // each dimension on its own (products are slow to bit-blast), z before y before x
-  // what, its least possible value, and a value small enough to read (left as it is)
+  // what, its least possible value, a value small enough to read (left as it is), and
+  // whether only a readable value is worth taking (no halfway values: a parameter halved
+  // to 268435455 reads no better, and overflows in other threads)
   struct Goal {
     z3::expr what;
     uint64_t least, readable;
+    bool all_or_nothing = false;
   };
   std::vector<Goal> goals;
   for (int d = 2; d >= 0; --d)
@@ -2200,28 +2203,26 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
     if (it == E.params.end() || !it->second.is_bv() || p.type.kind != Type::Kind::Int) continue;
     const z3::expr &x = it->second;
     z3::expr zero = E.c.bv_val(0, x.get_sort().bv_size());
-    goals.push_back({p.type.is_signed ? z3::ite(z3::slt(x, zero), -x, x) : x, 0, 4096});
+    goals.push_back({p.type.is_signed ? z3::ite(z3::slt(x, zero), -x, x) : x, 0, 4096, true});
   }
-  // one incremental solver: the query is bit-blasted once for all the tightenings
-  z3::solver S(E.c);
-  for (unsigned i = 0; i < base.size(); ++i) S.add(base[i]);
-  for (const auto &[g, least, readable] : goals) {
+  for (const auto &[g, least, readable, all_or_nothing] : goals) {
     unsigned w = g.get_sort().bv_size();
     uint64_t v = num(*m, g), lo = least;
     if (v <= readable) continue;
     // the least value first (it usually holds), then a binary search on an upper bound
-    for (int step = 0; step < 4 && lo < v && left() > 0.01; ++step) {
+    for (int step = 0; step < (all_or_nothing ? 1 : 4) && lo < v && left() > 0.01; ++step) {
       bool first = step == 0;
-      uint64_t bound = first ? lo : lo + (v - lo) / 2;
-      S.push();
-      S.add(z3::ule(g, E.c.bv_val(bound, w)));
-      z3::check_result r = checkWithin(S, std::min(0.1, left()));
-      if (r == z3::sat) m = S.get_model(), v = num(*m, g);
-      S.pop();
-      if (r == z3::unsat) lo = bound + 1;
-      else if (r != z3::sat) break;
+      uint64_t bound = all_or_nothing ? readable : first ? lo : lo + (v - lo) / 2;
+      z3::expr_vector tighter(E.c);
+      for (unsigned i = 0; i < base.size(); ++i) tighter.push_back(base[i]);
+      tighter.push_back(z3::ule(g, E.c.bv_val(bound, w)));
+      // (models of the integer abstraction first: index arithmetic defeats bit-blasting)
+      Decision d = findModel(tighter, E.no_overflow, std::min(0.1, left()));
+      if (d.result == z3::sat) m = d.model, v = num(*m, g);
+      else if (d.result == z3::unsat) lo = bound + 1;
+      else break;
     }
-    S.add(g == E.c.bv_val(v, w));  // kept while the next one is tightened
+    base.push_back(g == E.c.bv_val(v, w));  // kept while the next one is tightened
   }
   if (std::getenv("KVERIFY_DEBUG_QUERIES"))
     std::fprintf(stderr, "[kverify] simplest witness: %.1f ms\n", 1000 * (0.1 - left()));
@@ -2251,13 +2252,6 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
   z3::expr used = both && intra;
   if (checkOrReuse(both && intra, qname, m, batch) == z3::sat) {
     found = true;
-    // warp-synchronous? look for a witness in different warps
-    if (num(*m, sameWarp())) {
-      std::optional<z3::model> m2;
-      z3::check_result r2 = check(both && intra && !sameWarp(), qname + " (across warps)", m2);
-      if (r2 == z3::sat) m = m2, used = both && intra && !sameWarp();
-      else if (r2 == z3::unsat) warpOnly = true;
-    }
   } else if (arr.space == AddressSpace::Global) {
     used = both && inter;
     if (checkOrReuse(used, qname + " (across blocks)", m, batch) == z3::sat) found = true;
@@ -2274,6 +2268,13 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
     z3::check_result r3 = check(differ, qname + " (different values)", m3);
     if (r3 == z3::sat) m = m3, used = differ;
     benign = r3 == z3::unsat;
+  }
+  simplest(used, m);
+  // the simplest witness is in one warp: is the race warp-synchronous only (then
+  // __syncwarp() is the fix), or does it happen across warps too?
+  if (!benign && num(*m, sameBlock() && sameWarp())) {
+    std::optional<z3::model> m2;
+    warpOnly = check(used && !sameWarp(), qname + " (across warps)", m2) == z3::unsat;
   }
   Finding f;
   f.kind = benign ? Verdict::BenignRace : Verdict::Race;
@@ -2293,7 +2294,6 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
     f.explanation = "the threads are in different blocks: barriers do not order them";
   f.accesses.push_back(refOf(sa, E.K));
   f.accesses.push_back(refOf(sb, E.K));
-  simplest(used, m);
   f.witness = witness(*m, {&a.loops, &b.loops}, {1, 2}, ia, true);
   // validate by evaluating the encoding's expressions at the model
   bool ok = m->eval(used, true).is_true() && m->eval(a.pc, true).is_true() &&
