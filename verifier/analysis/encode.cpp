@@ -2195,7 +2195,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
     blocks = blocks + wide(T1->bid[d]) + wide(T2->bid[d]);
     threads = threads + wide(T1->tid[d]) + wide(T2->tid[d]);
   }
-  goals.push_back({blocks, 0, 0});
+  goals.push_back({blocks, 0, 1024});  // (block (1073741823,1023,0) does not read well)
   goals.push_back({threads, 0, 1024});  // (any thread of a block reads well)
   // then the parameters, nearest zero (signed ones by their absolute value)
   for (const model::Param &p : E.K.params) {
