@@ -2165,9 +2165,9 @@ z3::expr Checker::overlap(const AccessEv &a, const AccessEv &b) {
 }
 
 // The simplest witness for `q`: the smallest block dimensions, then grid dimensions, then
-// block indices, then thread indices, then parameters, each tightened in turn (every assumption kept, the
-// earlier ones fixed; at most four solver calls each) within 0.1 s; where time runs out,
-// what was found. Values already small enough to read are left as they are.
+// block indices, then thread indices, then parameters, each tightened in turn (every
+// assumption kept, the earlier ones fixed; at most four solver calls each) within 0.1 s;
+// where time runs out, what was found. Values already small enough to read stay.
 void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
   auto t0 = std::chrono::steady_clock::now();
   auto left = [&] { return 0.1 - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
@@ -2176,7 +2176,6 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
   for (const z3::expr &b : launch) base.push_back(b);
   for (const z3::expr &b : side) base.push_back(b);
   base.push_back(q);
-  // each dimension on its own (products are slow to bit-blast), z before y before x
   // what, its least possible value, a value small enough to read (left as it is), and
   // whether only a readable value is worth taking (no halfway values: a parameter halved
   // to 268435455 reads no better, and overflows in other threads)
@@ -2186,6 +2185,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
     bool all_or_nothing = false;
   };
   std::vector<Goal> goals;
+  // each dimension on its own (products are slow to bit-blast), z before y before x
   for (int d = 2; d >= 0; --d)
     if (!E.O.block_dim[d]) goals.push_back({E.bdim[d], 1, 1});  // (a launch given is kept)
   for (int d = 2; d >= 0; --d)
