@@ -103,6 +103,33 @@ TEST(Analysis, BarrierUnderUniformConditionIsFine) {
   EXPECT_EQ(r.verdict, Verdict::Verified);
 }
 
+// `if (p != nullptr) __syncthreads();`: a parameter's null check is the same for all threads.
+TEST(Analysis, BarrierUnderPointerNullCheckIsFine) {
+  KB b;
+  unsigned p = b.global("p");
+  b.k.body = {KB::iff(Expr::notNull(p), {KB::sync(3)})};
+  KernelResult r = analyzeKernel(b.k, Options{});
+  EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
+}
+
+// `if ((uintptr_t)p % 16 == 0) s[tid] = 1; else s[0] = 1;`: the address is unknown, so the
+// misaligned path (a race on s[0]) is analysed too; an aligned-only kernel is not.
+TEST(Analysis, AddressAlignmentIsNotAssumed) {
+  KB b;
+  unsigned p = b.global("p");
+  unsigned s = b.shared("s", 64);
+  Type u64 = Type::integer(64, false);
+  ExprPtr aligned = bin(BinaryOp::Eq, bin(BinaryOp::Rem, Expr::address(p), Expr::intConst(u64, 16)),
+                        Expr::intConst(u64, 0));
+  b.k.body = {KB::iff(aligned, {b.access(s, AccessKind::Write, tid(), 3)},
+                      {b.access(s, AccessKind::Write, u(0), 4)})};
+  KernelResult r = analyzeKernel(b.k, fixedBlock(64));
+  ASSERT_EQ(r.verdict, Verdict::Race) << describe(r);
+  EXPECT_EQ(r.findings[0].accesses[0].range.line, 4u);
+  b.k.body.back().else_body.clear();
+  EXPECT_EQ(analyzeKernel(b.k, fixedBlock(64)).verdict, Verdict::Verified);
+}
+
 TEST(Analysis, GlobalPerThreadWriteIsVerified) {
   KB b;
   unsigned out = b.global("out");

@@ -450,6 +450,8 @@ public:
   const Uniformity U{K};
   std::vector<z3::expr> bdim, gdim;  // u32
   std::map<std::string, z3::expr> params;
+  // NotNull and Address of each array: unknown, one value for every thread
+  std::map<std::pair<Expr::Kind, unsigned>, z3::expr> array_facts;
   std::vector<z3::expr> base;  // launch constraints and --assume, both threads share
   std::optional<z3::expr> block_limit;  // among them: at most 1024 threads (costly to solve)
   unsigned fresh_id = 0;
@@ -630,6 +632,17 @@ z3::expr Exec::eval(const Expr &e) {
     z3::expr v = isBool ? c.bool_const(("param." + e.name).c_str())
                         : c.bv_const(("param." + e.name).c_str(), ty.bits);
     E.params.emplace(e.name, v);
+    return v;
+  }
+  case Expr::Kind::NotNull:
+  case Expr::Kind::Address: {
+    auto key = std::make_pair(e.kind, e.id);
+    auto it = E.array_facts.find(key);
+    if (it != E.array_facts.end()) return it->second;
+    std::string name = "array." + std::to_string(e.id) + "." + E.K.arrays.at(e.id).name;
+    z3::expr v = e.kind == Expr::Kind::NotNull ? c.bool_const((name + ".notnull").c_str())
+                                               : c.bv_const((name + ".address").c_str(), 64);
+    E.array_facts.emplace(key, v);
     return v;
   }
   case Expr::Kind::Builtin: {
@@ -1943,11 +1956,17 @@ void Checker::divergence() {
                           " contains barriers but its trip count differs between threads"
                     : "barrier divergence: '" + r.text +
                           "' inside a loop with barriers is taken by only part of the block";
-    f.explanation = std::string("thread ") + (on1 ? "1" : "2") + " reaches it, thread " +
-                    (on1 ? "2" : "1") + " does not (at the same loop iterations)";
     f.accesses.push_back(r);
-    std::vector<LoopRef> ls;
     f.witness = witness(*m, {}, {}, E.c.bv_val(0, 64), true);
+    auto name = [](const ThreadCoords &t) {
+      auto xyz = [](const std::array<uint64_t, 3> &v) {
+        return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
+      };
+      return "thread " + xyz(t.thread_idx) + " of block " + xyz(t.block_idx);
+    };
+    const ThreadCoords &in = on1 ? f.witness.thread1 : f.witness.thread2;
+    const ThreadCoords &out = on1 ? f.witness.thread2 : f.witness.thread1;
+    f.explanation = name(in) + " reaches it, " + name(out) + " does not (at the same loop iterations)";
     f.witness.index.clear();
     // validate: the two path conditions really differ at the model
     f.witness.validated = m->eval(a.pc, true).is_true() != m->eval(b.pc, true).is_true() &&
@@ -2017,7 +2036,7 @@ std::optional<z3::expr> Checker::barrierLanes(int id) {
       if (n.find('!') != std::string::npos) return false;  // fresh: a read, a havoc, a counter
       bool ok = n.rfind(t + "threadIdx.", 0) == 0 || n.rfind(t + "blockIdx.", 0) == 0 ||
                 n.rfind("blockDim.", 0) == 0 || n.rfind("gridDim.", 0) == 0 ||
-                n.rfind("param.", 0) == 0;
+                n.rfind("param.", 0) == 0 || n.rfind("array.", 0) == 0;
       if (!ok) return false;
     }
     return true;

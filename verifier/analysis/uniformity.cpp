@@ -44,7 +44,9 @@ Uniformity::Uniformity(const model::Kernel &k) {
 bool Uniformity::value(const Expr &e) const {
   switch (e.kind) {
   case Expr::Kind::Const:
-  case Expr::Kind::Param: return true;
+  case Expr::Kind::Param:
+  case Expr::Kind::NotNull:
+  case Expr::Kind::Address: return true;
   case Expr::Kind::Builtin:
     return e.builtin != model::Builtin::ThreadIdxX && e.builtin != model::Builtin::ThreadIdxY &&
            e.builtin != model::Builtin::ThreadIdxZ;

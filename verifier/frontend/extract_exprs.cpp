@@ -71,6 +71,7 @@ BindingPtr KernelExtractor::valueBinding(ExprPtr v) {
 ExprPtr KernelExtractor::snapshot(ExprPtr v, const std::string &name, clang::SourceRange where) {
   switch (v->kind) {
   case Expr::Kind::Const: case Expr::Kind::Param: case Expr::Kind::Builtin:
+  case Expr::Kind::NotNull: case Expr::Kind::Address:
     return v;
   default: break;
   }
@@ -219,13 +220,13 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
     return Expr::cast(to, notNull(sub));
   case clang::CK_PointerToIntegral: {
     // An address as an integer (alignment checks). Into a pointer parameter's buffer: its
-    // unknown base address, the same for every thread (a parameter "&name"), plus the
-    // offset in bytes; elsewhere an unknown value.
+    // unknown base address, the same for every thread, plus the offset in bytes;
+    // elsewhere an unknown value.
     std::optional<Pointer> p = pointer(sub);
     if (p && p->kind == Pointer::Kind::Memory && p->array < k_.arrays.size() &&
         k_.arrays[p->array].origin == "param") {
       const model::Array &a = k_.arrays[p->array];
-      ExprPtr address = Expr::param(Type::integer(64, false), "&" + a.name);
+      ExprPtr address = Expr::address(p->array);
       if (p->offset)
         address = Expr::binary(Type::integer(64, false), model::BinaryOp::Add, address,
                                Expr::binary(Type::integer(64, false), model::BinaryOp::Mul, Expr::cast(Type::integer(64, false), p->offset),
@@ -314,7 +315,7 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
 }
 
 // Whether pointer `e` is not null. A pointer into a kernel parameter's memory is null
-// for every thread or for none: a uniform, otherwise free boolean (like a parameter), so
+// for every thread or for none: a uniform, otherwise unknown boolean, so
 // `if (p != nullptr) __syncthreads();` is not a divergence. Shared and local memory is
 // never null. Anything else is an opaque per-thread value.
 ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
@@ -322,7 +323,7 @@ ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
   if (p && p->kind == Pointer::Kind::Memory) {
     const model::Array &a = k_.arrays[p->array];
     if (a.origin == "param")
-      return Expr::param(Type::boolean(), "(" + a.name + " != nullptr)");
+      return Expr::notNull(p->array);
     if (a.space == model::AddressSpace::Shared || a.space == model::AddressSpace::Local)
       return Expr::intConst(Type::boolean(), 1);
   }

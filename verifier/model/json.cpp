@@ -15,7 +15,8 @@ static Value exprOrNull(const ExprPtr &e) { return e ? toJSON(*e) : Value(nullpt
 
 static const char *exprKindName(Expr::Kind k) {
   static const char *const names[] = {"const",  "param",  "builtin", "local", "opaque",
-                                      "unary",  "binary", "select",  "cast"};
+                                      "unary",  "binary", "select",  "cast",
+                                      "not_null", "address"};
   return names[static_cast<int>(k)];
 }
 
@@ -29,6 +30,7 @@ Value toJSON(const Expr &e) {
       o["value"] = e.int_value;
     break;
   case Expr::Kind::Param: o["name"] = e.name; break;
+  case Expr::Kind::NotNull: case Expr::Kind::Address: o["array"] = e.id; break;
   case Expr::Kind::Builtin: o["name"] = builtinName(e.builtin); break;
   case Expr::Kind::Local:
     o["name"] = e.name;

@@ -85,6 +85,16 @@ ExprPtr Expr::param(Type t, std::string name) {
   e->name = std::move(name);
   return e;
 }
+ExprPtr Expr::notNull(unsigned array) {
+  auto e = make(Kind::NotNull, Type::boolean());
+  e->id = array;
+  return e;
+}
+ExprPtr Expr::address(unsigned array) {
+  auto e = make(Kind::Address, Type::integer(64, false));
+  e->id = array;
+  return e;
+}
 ExprPtr Expr::builtinVar(Builtin b) {
   auto e = make(Kind::Builtin, b == Builtin::WarpSize ? Type::i32() : Type::u32());
   e->builtin = b;
@@ -174,6 +184,8 @@ std::string toString(const Expr &e) {
   case Expr::Kind::Builtin: return builtinName(e.builtin);
   case Expr::Kind::Local: return e.name;
   case Expr::Kind::Opaque: return "opaque#" + std::to_string(e.id);
+  case Expr::Kind::NotNull: return "notnull(array#" + std::to_string(e.id) + ")";
+  case Expr::Kind::Address: return "address(array#" + std::to_string(e.id) + ")";
   case Expr::Kind::Unary:
     if (e.unary_op == UnaryOp::BitReverse) return "__brev(" + toString(*e.args[0]) + ")";
     return unaryOpName(e.unary_op) + child(e.args[0], 12);

@@ -31,8 +31,9 @@
 //            also reads): one value for the whole block, (seed, opaque id, block, n-th
 //            evaluation of that node in the thread), since threads run one at a time and
 //            the real value (a reduction over the block's predicates) is not known here;
-//   missing parameter: (seed, name), the same for every thread; small; a bool named like
-//            "(p != nullptr)" is true.
+//   missing parameter: (seed, name), the same for every thread; small;
+//   NotNull: true (pointer parameters point at buffers); Address: distinct per array and
+//            aligned to 256 bytes, as cudaMalloc's are.
 #include "oracle/trace.hpp"
 
 #include <cmath>
@@ -123,6 +124,8 @@ public:
       if (e.type.kind == Type::Kind::Float) return floatValue(e.type, e.float_value);
       return intValue(e.type, static_cast<uint64_t>(e.int_value));
     case Expr::Kind::Param: return param(e);
+    case Expr::Kind::NotNull: return intValue(e.type, 1);
+    case Expr::Kind::Address: return intValue(e.type, (uint64_t(e.id) + 1) << 20);
     case Expr::Kind::Builtin: return builtin(e);
     case Expr::Kind::Local: return local(e);
     case Expr::Kind::Opaque: return opaque(e);
@@ -217,11 +220,7 @@ private:
     }
     seeded = true;
     uint64_t h = hashOf({launch_.seed, hashString(e.name), 0x9a9a});
-    if (e.type.kind == Type::Kind::Bool) {
-      bool null_check = e.name.size() > 2 && e.name.front() == '(' &&
-                        e.name.find("!= nullptr)") != std::string::npos;
-      return intValue(e.type, null_check ? 1 : (mix(h) & 1));
-    }
+    if (e.type.kind == Type::Kind::Bool) return intValue(e.type, mix(h) & 1);
     if (e.type.kind == Type::Kind::Float) return floatValue(e.type, double(mix(h) % 65));
     if (e.type.kind == Type::Kind::Pointer || e.type.kind == Type::Kind::Other)
       return intValue(e.type, (mix(h) | 1) << 8);  // non-null, distinct per name

@@ -29,7 +29,7 @@ using Dim3 = std::array<uint32_t, 3>;
 struct Launch {
   Dim3 block{1, 1, 1}, grid{1, 1, 1};
   // Scalar parameters by their model name ("n", "p.n" for a struct field). A missing one
-  // gets a seeded value (a boolean named like "(p != nullptr)" is true).
+  // gets a seeded value.
   std::map<std::string, int64_t> params;
   uint64_t seed = 0;              // opaque values, uninitialised locals
   std::vector<Dim3> blocks;       // the blocks to run; empty: every block of the grid
