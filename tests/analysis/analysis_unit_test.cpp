@@ -107,7 +107,7 @@ TEST(Analysis, BarrierUnderUniformConditionIsFine) {
 TEST(Analysis, BarrierUnderPointerNullCheckIsFine) {
   KB b;
   unsigned p = b.global("p");
-  b.k.body = {KB::iff(Expr::notNull(p), {KB::sync(3)})};
+  b.k.body = {KB::iff(Expr::notNull(p, "p"), {KB::sync(3)})};
   KernelResult r = analyzeKernel(b.k, Options{});
   EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
 }
@@ -119,7 +119,7 @@ TEST(Analysis, AddressAlignmentIsNotAssumed) {
   unsigned p = b.global("p");
   unsigned s = b.shared("s", 64);
   Type u64 = Type::integer(64, false);
-  ExprPtr aligned = bin(BinaryOp::Eq, bin(BinaryOp::Rem, Expr::address(p), Expr::intConst(u64, 16)),
+  ExprPtr aligned = bin(BinaryOp::Eq, bin(BinaryOp::Rem, Expr::address(p, "p"), Expr::intConst(u64, 16)),
                         Expr::intConst(u64, 0));
   b.k.body = {KB::iff(aligned, {b.access(s, AccessKind::Write, tid(), 3)},
                       {b.access(s, AccessKind::Write, u(0), 4)})};

@@ -226,7 +226,7 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
     if (p && p->kind == Pointer::Kind::Memory && p->array < k_.arrays.size() &&
         k_.arrays[p->array].origin == "param") {
       const model::Array &a = k_.arrays[p->array];
-      ExprPtr address = Expr::address(p->array);
+      ExprPtr address = Expr::address(p->array, a.name);
       if (p->offset)
         address = Expr::binary(Type::integer(64, false), model::BinaryOp::Add, address,
                                Expr::binary(Type::integer(64, false), model::BinaryOp::Mul, Expr::cast(Type::integer(64, false), p->offset),
@@ -323,7 +323,7 @@ ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
   if (p && p->kind == Pointer::Kind::Memory) {
     const model::Array &a = k_.arrays[p->array];
     if (a.origin == "param")
-      return Expr::notNull(p->array);
+      return Expr::notNull(p->array, a.name);
     if (a.space == model::AddressSpace::Shared || a.space == model::AddressSpace::Local)
       return Expr::intConst(Type::boolean(), 1);
   }

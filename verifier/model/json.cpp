@@ -30,7 +30,10 @@ Value toJSON(const Expr &e) {
       o["value"] = e.int_value;
     break;
   case Expr::Kind::Param: o["name"] = e.name; break;
-  case Expr::Kind::NotNull: case Expr::Kind::Address: o["array"] = e.id; break;
+  case Expr::Kind::NotNull: case Expr::Kind::Address:
+    o["array"] = e.id;
+    o["name"] = e.name;
+    break;
   case Expr::Kind::Builtin: o["name"] = builtinName(e.builtin); break;
   case Expr::Kind::Local:
     o["name"] = e.name;

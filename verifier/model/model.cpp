@@ -85,14 +85,16 @@ ExprPtr Expr::param(Type t, std::string name) {
   e->name = std::move(name);
   return e;
 }
-ExprPtr Expr::notNull(unsigned array) {
+ExprPtr Expr::notNull(unsigned array, std::string name) {
   auto e = make(Kind::NotNull, Type::boolean());
   e->id = array;
+  e->name = std::move(name);
   return e;
 }
-ExprPtr Expr::address(unsigned array) {
+ExprPtr Expr::address(unsigned array, std::string name) {
   auto e = make(Kind::Address, Type::integer(64, false));
   e->id = array;
+  e->name = std::move(name);
   return e;
 }
 ExprPtr Expr::builtinVar(Builtin b) {
@@ -184,8 +186,8 @@ std::string toString(const Expr &e) {
   case Expr::Kind::Builtin: return builtinName(e.builtin);
   case Expr::Kind::Local: return e.name;
   case Expr::Kind::Opaque: return "opaque#" + std::to_string(e.id);
-  case Expr::Kind::NotNull: return "notnull(array#" + std::to_string(e.id) + ")";
-  case Expr::Kind::Address: return "address(array#" + std::to_string(e.id) + ")";
+  case Expr::Kind::NotNull: return "(" + e.name + " != nullptr)";
+  case Expr::Kind::Address: return "(u64)&" + e.name + "[0]";
   case Expr::Kind::Unary:
     if (e.unary_op == UnaryOp::BitReverse) return "__brev(" + toString(*e.args[0]) + ")";
     return unaryOpName(e.unary_op) + child(e.args[0], 12);

@@ -101,10 +101,10 @@ using ExprPtr = std::shared_ptr<const Expr>;
 //   Select  - args[0] ? args[1] : args[2]
 //   Cast    - args[0] converted to `type` (C conversion: truncation, sign/zero
 //             extension by the source's signedness, int<->float, x != 0 for bool)
-//   NotNull - id: whether the pointer parameter whose memory is Kernel::arrays[id] is not
-//             null (bool); unknown, and the same for every thread
-//   Address - id: the address of Kernel::arrays[id]'s first element (u64; alignment checks
-//             `(uintptr_t)p % 16`); unknown, and the same for every thread
+//   NotNull - id, name: whether the pointer parameter whose memory is Kernel::arrays[id]
+//             (named `name`) is not null (bool); unknown, the same for every thread
+//   Address - id, name: the address of Kernel::arrays[id]'s first element (u64; alignment
+//             checks `(uintptr_t)p % 16`); unknown, the same for every thread
 struct Expr {
   enum class Kind { Const, Param, Builtin, Local, Opaque, Unary, Binary, Select, Cast,
                     NotNull, Address };
@@ -130,8 +130,8 @@ struct Expr {
   static ExprPtr binary(Type t, BinaryOp op, ExprPtr a, ExprPtr b);
   static ExprPtr select(ExprPtr c, ExprPtr a, ExprPtr b);  // type of a
   static ExprPtr cast(Type t, ExprPtr a);                  // no-op when a has type t
-  static ExprPtr notNull(unsigned array);
-  static ExprPtr address(unsigned array);
+  static ExprPtr notNull(unsigned array, std::string name);
+  static ExprPtr address(unsigned array, std::string name);
 };
 
 // C-like text of an expression, with explicit casts: "(i64)threadIdx.x * 16 + n".

@@ -1,0 +1,113 @@
+// One kernel's analysis: the checks in order, the verdict, the notes.
+#include "analysis/analysis.hpp"
+#include "analysis/checker.hpp"
+#include "analysis/phases.hpp"
+
+#include <chrono>
+#include <set>
+
+namespace kverify::analysis {
+
+using namespace detail;
+
+// Writes to __constant__ memory: nvcc rejects them, so the kernel is in error.
+void constantWrites(const Kernel &k, const std::vector<Stmt> &body,
+                           std::vector<model::Diagnostic> &out) {
+  for (const Stmt &s : body) {
+    if (s.kind == Stmt::Kind::Access && s.access != AccessKind::Read && s.array < k.arrays.size() &&
+        k.arrays[s.array].space == AddressSpace::Constant)
+      out.push_back({"error", "write to __constant__ memory '" + k.arrays[s.array].name +
+                                  "': constant memory is read-only in a kernel", s.range});
+    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) constantWrites(k, *b, out);
+  }
+}
+
+// Which builtins the kernel reads anywhere.
+void builtinsRead(const Expr &e, std::set<model::Builtin> &out) {
+  if (e.kind == Expr::Kind::Builtin) out.insert(e.builtin);
+  for (const ExprPtr &a : e.args) builtinsRead(*a, out);
+}
+void builtinsRead(const std::vector<Stmt> &body, std::set<model::Builtin> &out) {
+  for (const Stmt &s : body) {
+    for (const ExprPtr *e : {&s.cond, &s.value, &s.index, &s.mask})
+      if (*e) builtinsRead(**e, out);
+    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) builtinsRead(*b, out);
+  }
+}
+
+// A witness in a 2-D or 3-D block (grid) for a kernel that never reads threadIdx.y/.z
+// (blockIdx.y/.z): the finding likely needs a launch the host code never makes. Say so,
+// and how to state the launch.
+void launchShapeNotes(const Kernel &kernel, std::vector<Finding> &findings) {
+  using B = model::Builtin;
+  std::set<B> read;
+  builtinsRead(kernel.body, read);
+  for (Finding &f : findings) {
+    const Witness &w = f.witness;
+    std::string note;
+    if ((w.block_dim[1] > 1 || w.block_dim[2] > 1) && !read.count(B::ThreadIdxY) && !read.count(B::ThreadIdxZ))
+      note = "the witness needs a " + std::string(w.block_dim[2] > 1 ? "3" : "2") +
+             "-D block, but the kernel never reads threadIdx.y or .z: if its blocks are 1-D, say so "
+             "with --block-dim=N (or a // kverify: comment)";
+    else if ((w.grid_dim[1] > 1 || w.grid_dim[2] > 1) && !read.count(B::BlockIdxY) && !read.count(B::BlockIdxZ))
+      note = "the witness needs a " + std::string(w.grid_dim[2] > 1 ? "3" : "2") +
+             "-D grid, but the kernel never reads blockIdx.y or .z: if its grid is 1-D, say so "
+             "with --grid-dim=N (or a // kverify: comment)";
+    if (note.empty()) continue;
+    f.explanation += (f.explanation.empty() ? "" : "; ") + note;
+  }
+}
+
+KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) {
+  auto t0 = std::chrono::steady_clock::now();
+  KernelResult R;
+  R.file = kernel.file;
+  R.name = kernel.name;
+  R.range = kernel.range;
+  R.phases = barrierPhases(kernel);
+  R.unsupported = kernel.unsupported;
+  if (std::string limit = launchLimitError(options); !limit.empty())
+    R.diagnostics.push_back({"error", limit, kernel.range});  // no proof under it
+  constantWrites(kernel, kernel.body, R.diagnostics);
+  if (!R.diagnostics.empty()) {
+    R.verdict = Verdict::Error;
+  } else if (!kernel.unsupported.empty()) {
+    R.verdict = Verdict::Unsupported;
+  } else {
+    try {
+      Encoder E(kernel, options);
+      E.setup();
+      Checker C(E, R);
+      C.run();
+      R.assumptions = E.assumptions;
+      for (const std::string &a : options.assumes) R.assumptions.push_back("assumed: " + a);
+      for (const model::Unsupported &u : kernel.unchecked)
+        R.assumptions.push_back("not checked: " + u.construct + " at " + loc(u.range) + " (" + u.detail + ")");
+      if (!E.error.empty() || !R.premise_error.empty()) {
+        R.verdict = Verdict::Error;
+        model::Diagnostic d;
+        d.severity = "error";
+        d.message = E.error.empty() ? R.premise_error : E.error;
+        d.range = kernel.range;
+        R.diagnostics.push_back(d);
+      } else if (!R.findings.empty()) {
+        launchShapeNotes(kernel, R.findings);
+        Verdict v = Verdict::Verified;
+        for (const Finding &f : R.findings) v = std::max(v, f.kind);
+        R.verdict = v;
+      } else if (!R.unknown_query.empty()) {
+        R.verdict = Verdict::Unknown;
+      } else {
+        R.verdict = Verdict::Verified;
+      }
+    } catch (const z3::exception &e) {
+      R.verdict = Verdict::Unknown;
+      R.unknown_query = std::string("solver error: ") + e.msg();
+    }
+  }
+  R.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return R;
+}
+
+
+}  // namespace kverify::analysis

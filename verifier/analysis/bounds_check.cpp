@@ -1,0 +1,69 @@
+// Out-of-bounds accesses of shared arrays of known size.
+#include "analysis/checker.hpp"
+
+#include <algorithm>
+
+namespace kverify::analysis::detail {
+
+void Checker::bounds() {
+  // out of range: per shared array of known size, its accesses and their conditions
+  std::map<unsigned, std::vector<std::pair<const AccessEv *, z3::expr>>> outside;
+  for (const AccessEv &a : T1->accesses) {
+    const Stmt &s = *a.s;
+    if (s.array >= E.K.arrays.size()) continue;
+    const model::Array &arr = E.K.arrays[s.array];
+    if (arr.space != AddressSpace::Shared || !arr.size || arr.is_extern) continue;
+    z3::expr size = E.c.bv_val(*arr.size, 64);
+    z3::expr cnt = E.c.bv_val(s.count ? s.count : 1, 64);
+    outside[s.array].emplace_back(&a, a.pc && (z3::slt(a.index, E.c.bv_val(0, 64)) ||
+                                               z3::sgt(a.index, size - cnt)));
+  }
+  for (auto &[array, qs] : outside) {
+    const model::Array &arr = E.K.arrays[array];
+    std::optional<z3::model> m;
+    if (qs.size() > 1) {  // all accesses at once first, as for races
+      z3::expr_vector any(E.c);
+      for (auto &q : qs) any.push_back(q.second);
+      z3::check_result r =
+          check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m, batchSeconds(), true);
+      if (r == z3::unsat) continue;
+      if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
+    }
+    // one finding per array: the access the batched model shows outside first
+    std::stable_partition(qs.begin(), qs.end(), [&](const auto &q) { return m && m->eval(q.second, true).is_true(); });
+    for (auto &[a, q] : qs)
+      if (outOfBounds(*a, q, m)) break;
+  }
+}
+
+// One access's bounds query, and its finding; true when it has one.
+bool Checker::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch) {
+  const Stmt &s = *a.s;
+  const model::Array &arr = E.K.arrays[s.array];
+  std::optional<z3::model> m;
+  if (checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(s.range), m, batch) != z3::sat) return false;
+  simplest(q, m);
+  Finding f;
+  f.kind = Verdict::Oob;
+  f.array = arr.name;
+  f.space = "shared";
+  f.accesses.push_back(refOf(s, E.K));
+  f.witness = witness(*m, {&a.loops}, {1}, a.index, false);
+  f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) + " of '" +
+              arr.name + "': index " + f.witness.index + " outside [0, " +
+              std::to_string(*arr.size) + ")";
+  int64_t v = static_cast<int64_t>(num(*m, a.index));
+  bool ok = m->eval(a.pc, true).is_true() &&
+            (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size));
+  for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
+  f.witness.validated = ok;
+  if (!ok) {
+    if (!unknown) R.unknown_query = "witness validation of bounds of '" + arr.name + "'";
+    unknown = true;
+    return false;
+  }
+  R.findings.push_back(f);
+  return true;
+}
+
+}  // namespace kverify::analysis::detail

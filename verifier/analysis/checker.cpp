@@ -1,0 +1,250 @@
+// The two symbolic threads, their facts, and one query under them.
+#include "analysis/checker.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace kverify::analysis::detail {
+
+std::string accessText(const Stmt &s, const Kernel &k) {
+  if (!s.text.empty()) return s.text;
+  return k.arrays[s.array].name + "[" + model::toString(s.index) + "]";
+}
+
+AccessRef refOf(const Stmt &s, const Kernel &k) {
+  AccessRef r;
+  if (s.kind == Stmt::Kind::Access) {
+    r.kind = model::accessKindName(s.access);
+    r.text = accessText(s, k);
+  } else if (s.kind == Stmt::Kind::Barrier) {
+    r.kind = "barrier";
+    r.text = s.what.empty() ? "__syncthreads()" : s.what + "()";
+  } else {
+    r.kind = "barrier";
+    r.text = s.kind == Stmt::Kind::Return ? "return"
+             : s.kind == Stmt::Kind::Loop ? std::string(model::loopKindName(s.loop)) + " loop"
+                                          : "break";
+  }
+  r.range = s.range;
+  return r;
+}
+
+uint64_t num(const z3::model &m, const z3::expr &e) {
+  z3::expr v = m.eval(e, true);
+  uint64_t out = 0;
+  if (v.is_numeral_u64(out)) return out;
+  if (v.is_true()) return 1;
+  return 0;
+}
+
+std::string signedStr(uint64_t v, unsigned bits, bool is_signed) {
+  if (!is_signed || bits == 0) return std::to_string(v);
+  if (bits < 64 && (v >> (bits - 1)) & 1) v |= ~uint64_t(0) << bits;
+  return std::to_string(static_cast<int64_t>(v));
+}
+
+// The uninterpreted constants and functions an expression mentions.
+// (An explicit stack: terms can be nested deeper than the call stack allows.)
+void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::string> &out) {
+  std::vector<z3::expr> todo{root};
+  while (!todo.empty()) {
+    z3::expr e = todo.back();
+    todo.pop_back();
+    if (!seen.insert(e.id()).second || !e.is_app()) continue;
+    if (e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.insert(e.decl().name().str());
+    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
+  }
+}
+
+z3::check_result Checker::check(const z3::expr &q, const std::string &name,
+                                std::optional<z3::model> &m, double seconds, bool quiet) {
+  if (seconds <= 0) seconds = E.O.timeout_s;
+  auto t0 = std::chrono::steady_clock::now();
+  // Assumptions only restrict: start with those about the query's symbols (dropping
+  // others is sound, it only adds behaviours); a model that breaks one left out is no
+  // witness: add the broken ones and ask again.
+  std::set<unsigned> seen;
+  std::set<std::string> qs;
+  symbols(q, seen, qs);
+  static const bool all_sides = std::getenv("KVERIFY_ALL_ASSUMPTIONS") != nullptr;
+  std::vector<bool> used(side.size(), all_sides);
+  for (size_t i = 0; i < side.size(); ++i)
+    used[i] = used[i] || isPremise[i] || std::all_of(sideSymbols[i].begin(), sideSymbols[i].end(), [&](const std::string &sym) {
+                return qs.count(sym) || launchSymbols.count(sym);
+              });
+  z3::check_result r = z3::unknown;
+  const char *how = "";
+  for (int round = 0;; ++round) {
+    z3::expr_vector all(E.c);
+    for (const z3::expr &b : launch) all.push_back(b);
+    for (size_t i = 0; i < side.size(); ++i)
+      if (used[i]) all.push_back(side[i]);
+    all.push_back(q);
+    double left = seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first);
+    linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
+    r = d.result, how = d.how, m = d.model;
+    if (r != z3::sat) break;
+    bool broken = false;
+    for (size_t i = 0; i < side.size(); ++i)
+      if (!used[i] && !m->eval(side[i], true).is_true()) used[i] = broken = true;
+    if (!broken) break;
+    how = "refined";
+    if (round == 8) {  // not converging: no verdict
+      r = z3::unknown;
+      break;
+    }
+  }
+  if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+    std::fprintf(stderr, "[kverify] %s: %s (%s) in %.1f ms\n", name.c_str(),
+                 r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", how,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  if (r == z3::unknown && !quiet && !unknown) {
+    unknown = true;
+    R.unknown_query = name;
+  }
+  return r;
+}
+
+// The two symbolic threads every query is about, and their facts.
+void Checker::useThreads(bool shared_trips) {
+  T1 = E.makeThread(1, shared_trips);
+  T2 = E.makeThread(2, shared_trips);
+  lanes_cache.clear();
+  if (launch.empty()) {
+    for (auto &b : E.base) launch.push_back(b);
+    std::set<unsigned> seen;
+    for (auto &b : launch) symbols(b, seen, launchSymbols);
+  }
+  side.clear();
+  sideSymbols.clear();
+  isPremise.clear();
+  for (auto *T : {&*T1, &*T2})
+    for (auto &b : T->side) {
+      side.push_back(b);
+      isPremise.push_back(std::any_of(T->premises.begin(), T->premises.end(),
+                                      [&](const auto &p) { return z3::eq(p.second, b); }));
+      std::set<unsigned> seen;
+      sideSymbols.emplace_back();
+      symbols(b, seen, sideSymbols.back());
+    }
+  std::vector<z3::expr> extra = sharedReads(), more = tickets();
+  extra.insert(extra.end(), more.begin(), more.end());
+  for (const z3::expr &b : extra) {
+    side.push_back(b);
+    isPremise.push_back(false);
+    std::set<unsigned> seen;
+    sideSymbols.emplace_back();
+    symbols(b, seen, sideSymbols.back());
+  }
+}
+
+// Counters whose every update is an atomicAdd of a positive constant hand out tickets:
+// two different atomicAdds on one element return different values (the stream-compaction
+// idiom `out[atomicAdd(&n, 1)] = x`). Assumed: such a counter does not wrap around.
+std::vector<z3::expr> Checker::tickets() {
+  std::vector<z3::expr> out;
+  for (const LoadEv &l1 : T1->tickets)
+    for (const LoadEv &l2 : T2->tickets) {
+      const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
+      if (a.s->array != b.s->array || l1.value.is_bool() || l2.value.is_bool() ||
+          l1.value.get_sort().bv_size() != l2.value.get_sort().bv_size())
+        continue;
+      // the same event: one thread, one statement, one iteration
+      z3::expr same = sameBlock() && !distinctThreads();
+      if (a.s != b.s || a.loops.size() != b.loops.size()) same = E.c.bool_val(false);
+      for (size_t i = 0; i < a.loops.size() && a.s == b.s; ++i) same = same && a.loops[i].k == b.loops[i].k;
+      z3::expr one = a.pc && b.pc && a.index == b.index && !same;
+      if (E.K.arrays[a.s->array].space == AddressSpace::Shared) one = one && sameBlock();
+      out.push_back(z3::implies(one, l1.value != l2.value));
+    }
+  return out;
+}
+
+// Two threads of a block that read one shared element in the same barrier interval read
+// the same value, unless a write reaches one read and not the other, and such a write
+// races with the other read (or another write): it is a race the race check reports.
+// So, where the kernel is race-free, the reads of one access at the same iterations and
+// address by both threads agree (GPUVerify's equality abstraction rests on the same
+// argument). This is what makes a value broadcast through shared memory uniform (thread 0
+// stores it, a barrier, every thread reads it).
+std::vector<z3::expr> Checker::sharedReads() {
+  std::vector<z3::expr> out;
+  for (const LoadEv &l1 : T1->loads)
+    for (const LoadEv &l2 : T2->loads) {
+      const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
+      if (a.s != b.s || a.loops.size() != b.loops.size() || l1.value.is_bool() != l2.value.is_bool())
+        continue;
+      z3::expr same = a.pc && b.pc && sameBlock() && a.index == b.index &&
+                      samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
+                      samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
+      for (size_t i = 0; i < a.loops.size(); ++i) same = same && a.loops[i].k == b.loops[i].k;
+      out.push_back(z3::implies(same, l1.value == l2.value));
+    }
+  return out;
+}
+
+// Divergence first, with each thread's own trip counts; races only once the barriers are
+// shown uniform, with the block's shared trip counts.
+void Checker::run() {
+  // barriers under uniform control (uniformity.hpp) need no divergence-mode execution
+  bool uniform = E.U.barriersUniform();
+  useThreads(uniform);
+  if (!premisesHold()) return;
+  divergence();
+  bool divergent = !R.findings.empty();
+  if (!divergent) {
+    if (!uniform && T1->uniform_loops) useThreads(true);  // else the same threads again
+    races();
+  }
+  bounds();
+  // A proof is vacuous where no thread goes under the assumptions (the user's, and the
+  // side facts: no UB, no wrap-around): shown for every proof
+  if (R.findings.empty() && !unknown) unreachable();
+}
+
+// The launch and the assumptions (--assume, KV_ASSUME) must be satisfiable together, else
+// every query is vacuously unsat: an error naming the contradicting ones, never `verified`.
+bool Checker::premisesHold() {
+  if (T1->premises.empty()) return true;  // the launch alone: within CUDA's limits (checked)
+  z3::solver s(E.c);
+  for (const z3::expr &b : launch) s.add(b);
+  z3::expr_vector lits(E.c);
+  std::vector<std::string> names;
+  for (const auto &[name, fact] : T1->premises) {
+    z3::expr lit = E.c.bool_const(("premise!" + std::to_string(names.size())).c_str());
+    s.add(z3::implies(lit, fact));
+    lits.push_back(lit);
+    names.push_back(name);
+  }
+  z3::check_result r = checkWithin(s, E.O.timeout_s, &lits);
+  if (r == z3::sat) return true;
+  if (r == z3::unknown) {
+    R.unknown_query = "satisfiability of the launch and the assumptions";
+    unknown = true;
+    return false;
+  }
+  std::string msg = "no launch satisfies the assumptions together with the launch configuration:";
+  z3::expr_vector core = s.unsat_core();
+  for (unsigned i = 0; i < core.size(); ++i)
+    for (unsigned j = 0; j < lits.size(); ++j)
+      if (z3::eq(core[i], lits[j])) msg += " " + names[j] + (i + 1 < core.size() ? ";" : "");
+  if (core.size() == 0) msg += " the launch configuration itself";
+  R.premise_error = msg + " (a proof under them would be vacuous)";
+  return false;
+}
+
+// The batched query's model, where it satisfies `q` (it satisfies the launch and every
+// side constraint already: check() refines until it does), else a query of its own.
+z3::check_result Checker::checkOrReuse(const z3::expr &q, const std::string &name,
+                                       std::optional<z3::model> &m, const std::optional<z3::model> &batch) {
+  if (batch && batch->eval(q, true).is_true()) {
+    m = batch;
+    return z3::sat;
+  }
+  return check(q, name, m);
+}
+
+}  // namespace kverify::analysis::detail

@@ -1,0 +1,88 @@
+#pragma once
+// The queries about two symbolic threads: divergence, races, bounds, reachability, and
+// the witnesses of what they find.
+#include "analysis/exec.hpp"
+#include "analysis/solve.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kverify::analysis::detail {
+
+std::string accessText(const Stmt &s, const Kernel &k);
+AccessRef refOf(const Stmt &s, const Kernel &k);
+uint64_t num(const z3::model &m, const z3::expr &e);  // a model's value of a bit-vector or bool
+std::string signedStr(uint64_t v, unsigned bits, bool is_signed);
+// The uninterpreted constants and functions an expression mentions.
+void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::string> &out);
+
+class Checker {
+public:
+  Checker(Encoder &E, KernelResult &R) : E(E), R(R), P(E.c) {}
+  void run();
+
+private:
+  Encoder &E;
+  KernelResult &R;
+  z3::params P;
+  std::vector<z3::expr> launch, side;
+  std::vector<std::set<std::string>> sideSymbols;
+  std::vector<bool> isPremise;
+  bool linear_first = false;  // the last query was decided by the linear abstraction (decide)  // the user's assumptions: few, and they chain (n == m, m == 64)
+  std::set<std::string> launchSymbols;
+  std::optional<Thread> T1, T2;
+  bool unknown = false;
+
+  // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next)
+  z3::check_result check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
+                         double seconds = 0, bool quiet = false);
+  Witness witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
+                  const std::vector<int> &which, const z3::expr &index, bool two);
+  z3::expr sameBlock() {
+    return T1->bid[0] == T2->bid[0] && T1->bid[1] == T2->bid[1] && T1->bid[2] == T2->bid[2];
+  }
+  z3::expr distinctThreads() {
+    return T1->tid[0] != T2->tid[0] || T1->tid[1] != T2->tid[1] || T1->tid[2] != T2->tid[2];
+  }
+  z3::expr linear(const Thread &T) {
+    return T.tid[0] + T.tid[1] * E.bdim[0] + T.tid[2] * E.bdim[0] * E.bdim[1];
+  }
+  z3::expr sameWarp() {
+    return z3::udiv(linear(*T1), E.u32(32)) == z3::udiv(linear(*T2), E.u32(32));
+  }
+  z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
+  z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
+  z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
+  std::optional<z3::expr> barrierLanes(int id);
+  std::map<int, std::optional<z3::expr>> lanes_cache;
+  void useThreads(bool shared_trips);
+  bool premisesHold();
+  std::vector<z3::expr> sharedReads();
+  void simplest(const z3::expr &q, std::optional<z3::model> &m);
+  std::optional<Finding> benign_;  // the array's first benign race (races)
+  std::vector<z3::expr> tickets();
+  void unreachable();
+  void divergence();
+  bool laneOutsideMask(const SyncEv &a);
+  void races();
+  bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
+                const z3::expr &inter, const std::optional<z3::model> &batch);
+  // Without the no-alias assumption two pointer parameters may point into one buffer at
+  // any distance: their accesses collide where their bytes overlap.
+  bool mayAlias(const model::Array &a, const model::Array &b) const {
+    return !E.O.assume_no_alias && a.origin == "param" && b.origin == "param" &&
+           a.space == AddressSpace::Global && b.space == AddressSpace::Global && a.elem_size && b.elem_size;
+  }
+  z3::expr base(const model::Array &a) { return E.c.bv_const(("base of " + a.name).c_str(), 64); }
+  z3::expr overlap(const AccessEv &a, const AccessEv &b);
+  void bounds();
+  // a query over all pairs (or accesses) of an array at once: a third of the time
+  double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
+  bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch);
+  z3::check_result checkOrReuse(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
+                                const std::optional<z3::model> &batch);
+};
+}  // namespace kverify::analysis::detail

@@ -1,0 +1,99 @@
+// What both symbolic threads share: the launch, its limits, the parameters.
+#include "analysis/exec.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace kverify::analysis::detail {
+
+// The arrays whose every write is an atomicAdd of a positive constant, and that no other
+// array may alias.
+std::set<unsigned> ticketArrays(const Kernel &K, bool assume_no_alias) {
+  std::set<unsigned> ok, bad;
+  std::function<void(const std::vector<Stmt> &)> walk = [&](const std::vector<Stmt> &body) {
+    for (const Stmt &s : body) {
+      if (s.kind == Stmt::Kind::Access && s.access != AccessKind::Read) {
+        const Expr *v = s.value.get();
+        while (v && v->kind == Expr::Kind::Cast) v = v->args[0].get();
+        bool ticket = s.access == AccessKind::Atomic && v && v->kind == Expr::Kind::Const &&
+                      v->type.kind == Type::Kind::Int && v->int_value > 0;
+        (ticket ? ok : bad).insert(s.array);
+      }
+      for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) walk(*b);
+    }
+  };
+  walk(K.body);
+  std::set<unsigned> out;
+  for (unsigned a : ok) {
+    if (bad.count(a) || a >= K.arrays.size()) continue;
+    const model::Array &arr = K.arrays[a];
+    bool aliased = !assume_no_alias && arr.origin == "param" &&
+                   std::any_of(K.arrays.begin(), K.arrays.end(), [&](const model::Array &o) {
+                     return o.id != a && o.origin == "param" && o.space == arr.space;
+                   });
+    if (!aliased && arr.elem.kind == Type::Kind::Int) out.insert(a);
+  }
+  return out;
+}
+
+void Encoder::setup() {
+  ticket_arrays = ticketArrays(K, O.assume_no_alias);
+  const char *dn[] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d) {
+    bdim.push_back(c.bv_const((std::string("blockDim.") + dn[d]).c_str(), 32));
+    gdim.push_back(c.bv_const((std::string("gridDim.") + dn[d]).c_str(), 32));
+  }
+  for (int d = 0; d < 3; ++d) {
+    base.push_back(z3::uge(bdim[d], u32(1)));
+    base.push_back(z3::uge(gdim[d], u32(1)));
+    if (O.block_dim[d]) base.push_back(bdim[d] == u32(*O.block_dim[d]));
+    if (O.grid_dim[d]) base.push_back(gdim[d] == u32(*O.grid_dim[d]));
+  }
+  base.push_back(z3::ule(bdim[0], u32(1024)));
+  base.push_back(z3::ule(bdim[1], u32(1024)));
+  base.push_back(z3::ule(bdim[2], u32(64)));
+  // exact in 32 bits under the bounds above (at most 2^26), and cheaper to bit-blast
+  block_limit = z3::ule(bdim[0] * bdim[1] * bdim[2], u32(1024));
+  base.push_back(*block_limit);
+  base.push_back(z3::ult(gdim[0], u32(uint64_t(1) << 31)));
+  base.push_back(z3::ule(gdim[1], u32(65535)));
+  base.push_back(z3::ule(gdim[2], u32(65535)));
+  if (O.assume_no_alias) assumptions.push_back("distinct pointer parameters do not alias");
+  assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
+  assumptions.push_back("loop induction variables do not wrap around");
+
+  for (const std::string &a : O.assumes) {
+    std::string err;
+    if (ExprPtr e = parseAssumption(a, K, err)) assume_exprs.push_back(e);
+    else error = "--assume='" + a + "': " + err;
+  }
+  for (const model::Param &p : K.params) {
+    if (p.array) continue;
+    z3::sort s = p.type.kind == Type::Kind::Bool ? c.bool_sort()
+                 : p.type.bits ? bv(p.type.bits) : bv(64);
+    params.emplace(p.name, c.constant(("param." + p.name).c_str(), s));
+  }
+}
+
+Thread Encoder::makeThread(int t, bool shared_trips) {
+  Thread T;
+  T.t = t;
+  T.shared_trips = shared_trips;
+  const char *dn[] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d) {
+    T.tid.push_back(c.bv_const(("t" + std::to_string(t) + ".threadIdx." + dn[d]).c_str(), 32));
+    T.bid.push_back(c.bv_const(("t" + std::to_string(t) + ".blockIdx." + dn[d]).c_str(), 32));
+    base.push_back(z3::ult(T.tid[d], bdim[d]));
+    base.push_back(z3::ult(T.bid[d], gdim[d]));
+  }
+  Exec X(*this, T);
+  X.run(K);
+  // --assume expressions, evaluated for this thread (parsed and checked in setup)
+  for (size_t i = 0; i < assume_exprs.size(); ++i) {
+    T.side.push_back(X.evalAtEntry(*assume_exprs[i]));
+    T.premises.emplace_back("--assume='" + O.assumes[i] + "'", T.side.back());
+  }
+  return T;
+}
+
+}  // namespace kverify::analysis::detail

@@ -1,0 +1,155 @@
+#pragma once
+// Per-thread symbolic execution: the Encoder holds what both threads share (launch,
+// parameters, fresh names), an Exec runs one thread through the kernel into its Thread.
+#include "analysis/analysis.hpp"
+#include "analysis/trace.hpp"
+#include "analysis/uniformity.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kverify::analysis::detail {
+
+class Encoder;
+
+using Env = std::map<unsigned, z3::expr>;
+
+class Exec {
+public:
+  Exec(Encoder &E, Thread &T) : E(E), T(T) {}
+  void run(const Kernel &k);
+
+private:
+  Encoder &E;
+  Thread &T;
+  std::map<unsigned, z3::expr> env;
+  std::map<unsigned, size_t> last_read_;    // a shared read's Access id -> its AccessEv
+  std::map<unsigned, size_t> last_ticket_;  // the same for atomics on ticket counters
+  z3::expr pc() const { return *pc_; }
+  std::optional<z3::expr> pc_;
+  Phases lb;
+  struct LoopCtx {
+    const Stmt *s;
+    z3::expr k, N, reach;
+    BarrierInfo bi;
+    std::string label;
+    std::optional<z3::expr> brk, cont;
+    std::vector<std::pair<z3::expr, Env>> cont_envs;  // the locals at each `continue`
+    // do { } while (false): run once, its jumps keep their state (see onceLoop)
+    bool once = false;
+    struct Jump {
+      z3::expr pc;
+      Env env;
+      Phases lb;
+    };
+    std::vector<Jump> jumps;
+  };
+  std::vector<LoopCtx> loops;
+  std::vector<std::optional<z3::expr>> rets;  // per inlined region (innermost last)
+  // Per region, the locals of the threads that returned, by where they returned: the
+  // result of `if (a < 2) return 5; return a;` is 5 for the first ones.
+  std::vector<std::vector<std::pair<z3::expr, Env>>> ret_envs;
+  // env := `other` where `cond` holds
+  void mergeEnv(const z3::expr &cond, const Env &other);
+  std::vector<size_t> ret_loop_depth;         // loops.size() where each region starts
+  std::vector<size_t> tripFacts;              // T.side entries: exit conditions of barrier loops
+  int loop_counter = 0;
+
+  void block(const std::vector<Stmt> &body);
+  void stmt(const Stmt &s);
+  void loop(const Stmt &s);
+  void onceLoop(const Stmt &s);
+  struct Range {
+    unsigned local;
+    int64_t lo, hi;
+    bool is_signed;
+    z3::expr holds(const z3::expr &x) const {
+      z3::context &c = x.ctx();
+      unsigned w = x.get_sort().bv_size();
+      z3::expr l = c.bv_val(lo, w), h = c.bv_val(hi, w);
+      return is_signed ? z3::sle(l, x) && z3::sle(x, h) : z3::ule(l, x) && z3::ule(x, h);
+    }
+  };
+  std::vector<Range> rangeInvariants(const Stmt &s, const std::set<unsigned> &havocked,
+                                     const std::map<unsigned, z3::expr> &start,
+                                     const std::map<unsigned, z3::expr> &before, const z3::expr &pc0,
+                                     const z3::expr &pcEnd);
+  z3::expr tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer);
+  std::vector<z3::expr> phaseKs(int kind) const;
+  std::vector<z3::expr> allKs() const;
+  std::vector<Frame> frames() const;
+  void sync(const Stmt &s, const z3::expr &pc, bool warp, std::optional<z3::expr> mask = {},
+            std::optional<z3::expr> guard = {}, std::vector<z3::expr> ks = {});
+  // No undefined behaviour where the current path condition holds (or, while `capture`
+  // is set, a fact the caller guards itself).
+  std::vector<z3::expr> *capture = nullptr;
+  void ub(const z3::expr &ok) {
+    if (capture) capture->push_back(ok);
+    else {
+      T.no_ub.insert(T.side.size());
+      T.side.push_back(z3::implies(pc(), ok));
+    }
+  }
+  // `e` evaluated under the extra path condition `cond` (its UB side conditions hold there)
+  z3::expr evalUnder(const Expr &e, const z3::expr &cond, bool as_bool);
+
+public:
+  z3::expr evalAtEntry(const Expr &e);
+  z3::expr eval(const Expr &e);
+  z3::expr boolOf(const Expr &e);
+  z3::expr fresh(const Type &t, const std::string &name);
+};
+
+class Encoder {
+public:
+  z3::context c;
+  const Kernel &K;
+  const Options &O;
+  const Uniformity U{K};
+  std::vector<z3::expr> bdim, gdim;  // u32
+  std::map<std::string, z3::expr> params;
+  // NotNull and Address of each array: unknown, one value for every thread
+  std::map<std::pair<Expr::Kind, unsigned>, z3::expr> array_facts;
+  std::vector<z3::expr> base;  // launch constraints and --assume, both threads share
+  std::optional<z3::expr> block_limit;  // among them: at most 1024 threads (costly to solve)
+  unsigned fresh_id = 0;
+  std::map<const Stmt *, int> barrier_ids;
+  std::map<const Stmt *, BarrierInfo> loop_barriers;
+  std::map<const Stmt *, z3::func_decl> shared_trip;  // barrier loops: N per block
+  std::map<unsigned, z3::expr> no_overflow;  // signed op term id -> where it cannot overflow
+  void signedOp(const z3::expr &term, const z3::expr &pc) {
+    auto it = no_overflow.find(term.id());
+    if (it == no_overflow.end()) no_overflow.emplace(term.id(), pc);
+    else if (!z3::eq(it->second, pc)) it->second = it->second || pc;
+  }
+  std::set<unsigned> ticket_arrays;  // counters of tickets (Checker::tickets)
+  std::vector<std::string> assumptions;
+  std::vector<ExprPtr> assume_exprs;  // O.assumes, parsed
+  std::string error;
+
+  Encoder(const Kernel &K, const Options &O) : K(K), O(O) {}
+
+  z3::sort bv(unsigned w) { return c.bv_sort(w); }
+  z3::expr u32(uint64_t v) { return c.bv_val(static_cast<uint64_t>(v), 32); }
+  std::vector<z3::expr> created;  // every fresh constant, in order (see Exec::loop)
+  z3::expr freshConst(const std::string &name, z3::sort s) {
+    created.push_back(c.constant((name + "!" + std::to_string(fresh_id++)).c_str(), s));
+    return created.back();
+  }
+
+  void setup();
+  Thread makeThread(int t, bool shared_trips);
+  int barrierId(const Stmt *s) {
+    auto it = barrier_ids.find(s);
+    if (it != barrier_ids.end()) return it->second;
+    int id = static_cast<int>(barrier_ids.size());
+    barrier_ids[s] = id;
+    return id;
+  }
+};
+
+z3::expr resize(const z3::expr &v, unsigned to, bool is_signed);  // C conversion between widths
+}  // namespace kverify::analysis::detail

@@ -1,0 +1,255 @@
+// Expressions of one thread, as Z3 terms, with their undefined-behaviour side conditions.
+#include "analysis/exec.hpp"
+#include "analysis/solve.hpp"
+
+
+namespace kverify::analysis::detail {
+
+z3::expr Exec::fresh(const Type &t, const std::string &name) {
+  if (t.kind == Type::Kind::Bool) return E.freshConst(name, E.c.bool_sort());
+  return E.freshConst(name, E.bv(t.bits ? t.bits : 64));
+}
+
+z3::expr Exec::boolOf(const Expr &e) {
+  z3::expr v = eval(e);
+  if (v.is_bool()) return v;
+  return v != E.c.bv_val(0, v.get_sort().bv_size());
+}
+
+z3::expr resize(const z3::expr &v, unsigned to, bool is_signed) {
+  unsigned from = v.get_sort().bv_size();
+  if (from == to) return v;
+  z3::expr r = from > to    ? v.extract(to - 1, 0)
+               : is_signed ? z3::sext(v, to - from)
+                           : z3::zext(v, to - from);
+  // constants stay numerals (the integer abstraction recognises `x / 16` by them)
+  return v.is_numeral() ? r.simplify() : r;
+}
+
+z3::expr Exec::eval(const Expr &e) {
+  z3::context &c = E.c;
+  const Type &ty = e.type;
+  bool isInt = ty.kind == Type::Kind::Int, isBool = ty.kind == Type::Kind::Bool;
+  if (!isInt && !isBool) {
+    // floats, pointers, structs: not modelled, a fresh value (evaluate args for UB side
+    // conditions anyway? no: their integer sub-expressions cannot race by themselves)
+    if (e.kind == Expr::Kind::Param) {
+      auto it = E.params.find(e.name);
+      if (it != E.params.end()) return it->second;
+    }
+    return fresh(Type::integer(ty.bits ? ty.bits : 64, false), "val");
+  }
+  switch (e.kind) {
+  case Expr::Kind::Const:
+    if (isBool) return c.bool_val(e.int_value != 0);
+    return c.bv_val(static_cast<uint64_t>(e.int_value), ty.bits);
+  case Expr::Kind::Param: {
+    auto it = E.params.find(e.name);
+    if (it != E.params.end()) {
+      z3::expr v = it->second;
+      if (isBool && !v.is_bool()) return v != c.bv_val(0, v.get_sort().bv_size());
+      if (isInt && v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+      if (isInt && v.get_sort().bv_size() != ty.bits) return resize(v, ty.bits, ty.is_signed);
+      return v;
+    }
+    z3::expr v = isBool ? c.bool_const(("param." + e.name).c_str())
+                        : c.bv_const(("param." + e.name).c_str(), ty.bits);
+    E.params.emplace(e.name, v);
+    return v;
+  }
+  case Expr::Kind::NotNull:
+  case Expr::Kind::Address: {
+    auto key = std::make_pair(e.kind, e.id);
+    auto it = E.array_facts.find(key);
+    if (it != E.array_facts.end()) return it->second;
+    std::string name = "array." + std::to_string(e.id) + "." + E.K.arrays.at(e.id).name;
+    z3::expr v = e.kind == Expr::Kind::NotNull ? c.bool_const((name + ".notnull").c_str())
+                                               : c.bv_const((name + ".address").c_str(), 64);
+    E.array_facts.emplace(key, v);
+    return v;
+  }
+  case Expr::Kind::Builtin: {
+    int b = static_cast<int>(e.builtin);
+    z3::expr v = c.bv_val(32, 32);
+    if (b < 3) v = T.tid[b];
+    else if (b < 6) v = T.bid[b - 3];
+    else if (b < 9) v = E.bdim[b - 6];
+    else if (b < 12) v = E.gdim[b - 9];
+    return isBool ? v != c.bv_val(0, 32) : resize(v, ty.bits, false);
+  }
+  case Expr::Kind::Local: {
+    auto it = env.find(e.id);
+    if (it == env.end()) {
+      z3::expr v = fresh(ty, "uninit." + e.name);
+      env.emplace(e.id, v);
+      return v;
+    }
+    z3::expr v = it->second;
+    if (isBool && !v.is_bool()) return v != c.bv_val(0, v.get_sort().bv_size());
+    if (isInt && v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+    if (isInt && v.get_sort().bv_size() != ty.bits) return resize(v, ty.bits, ty.is_signed);
+    return v;
+  }
+  case Expr::Kind::Opaque:
+    if (e.what.rfind("result of __syncthreads_", 0) == 0) {
+      // __syncthreads_or/_and/_count: one value for the whole block at one instance
+      z3::sort_vector dom(c);
+      z3::expr_vector args(c);
+      for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32)), args.push_back(T.bid[d]);
+      for (const LoopCtx &l : loops) dom.push_back(E.bv(64)), args.push_back(l.k);
+      std::string name = "block.opaque" + std::to_string(e.id) + "." + std::to_string(loops.size());
+      z3::sort rs = isBool ? c.bool_sort() : E.bv(ty.bits);
+      return c.function(name.c_str(), dom, rs)(args);
+    }
+    {
+      z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
+      auto lr = last_read_.find(e.id);  // a load: the value read at that access
+      if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
+      auto lt = last_ticket_.find(e.id);
+      if (lt != last_ticket_.end()) T.tickets.push_back(LoadEv{lt->second, v});
+      return v;
+    }
+  case Expr::Kind::Unary: {
+    const Expr &a = *e.args[0];
+    if (e.unary_op == UnaryOp::LNot) {
+      z3::expr b = boolOf(a);
+      return isBool ? !b : z3::ite(!b, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+    }
+    if (a.type.kind != Type::Kind::Int || !isInt) return fresh(ty, "val");
+    z3::expr v = resize(eval(a), ty.bits, a.type.is_signed);
+    if (e.unary_op == UnaryOp::BitNot) return ~v;
+    if (e.unary_op == UnaryOp::BitReverse) {  // bit 0 becomes the most significant
+      z3::expr r = v.extract(0, 0);
+      for (unsigned i = 1; i < ty.bits; ++i) r = z3::concat(r, v.extract(i, i));
+      return r;
+    }
+    if (ty.is_signed) ub(z3::bvneg_no_overflow(v));
+    return -v;
+  }
+  case Expr::Kind::Select: {
+    // only the chosen arm is evaluated: its UB side conditions hold only when chosen
+    z3::expr cnd = boolOf(*e.args[0]);
+    z3::expr a = evalUnder(*e.args[1], cnd, false), b = evalUnder(*e.args[2], !cnd, false);
+    if (a.is_bool() != b.is_bool() ||
+        (!a.is_bool() && a.get_sort().bv_size() != b.get_sort().bv_size()))
+      return fresh(ty, "val");
+    return z3::ite(cnd, a, b);
+  }
+  case Expr::Kind::Cast: {
+    const Expr &a = *e.args[0];
+    if (a.type.kind == Type::Kind::Int || a.type.kind == Type::Kind::Bool) {
+      if (isBool) return boolOf(a);
+      z3::expr v = eval(a);
+      if (v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+      return resize(v, ty.bits, a.type.is_signed);
+    }
+    return fresh(ty, "cast");
+  }
+  case Expr::Kind::Binary: {
+    BinaryOp op = e.binary_op;
+    const Expr &A = *e.args[0], &B = *e.args[1];
+    // short-circuit: B is evaluated only when A does not decide
+    if (op == BinaryOp::LAnd) {
+      z3::expr a = boolOf(A);
+      return a && evalUnder(B, a, true);
+    }
+    if (op == BinaryOp::LOr) {
+      z3::expr a = boolOf(A);
+      return a || evalUnder(B, !a, true);
+    }
+    bool cmp = op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt ||
+               op == BinaryOp::Ge || op == BinaryOp::Eq || op == BinaryOp::Ne;
+    if (cmp) {
+      bool ai = A.type.isIntegral(), bi = B.type.isIntegral();
+      if (!ai || !bi) return fresh(Type::boolean(), "cmp");
+      z3::expr a = eval(A), b = eval(B);
+      if (a.is_bool() && b.is_bool()) {
+        if (op == BinaryOp::Eq) return a == b;
+        if (op == BinaryOp::Ne) return a != b;
+      }
+      if (a.is_bool()) a = z3::ite(a, c.bv_val(1, 32), c.bv_val(0, 32));
+      if (b.is_bool()) b = z3::ite(b, c.bv_val(1, 32), c.bv_val(0, 32));
+      unsigned w = std::max(a.get_sort().bv_size(), b.get_sort().bv_size());
+      bool sg = A.type.is_signed && B.type.is_signed;
+      a = resize(a, w, A.type.is_signed);
+      b = resize(b, w, B.type.is_signed);
+      switch (op) {
+      case BinaryOp::Lt: return sg ? z3::slt(a, b) : z3::ult(a, b);
+      case BinaryOp::Le: return sg ? z3::sle(a, b) : z3::ule(a, b);
+      case BinaryOp::Gt: return sg ? z3::sgt(a, b) : z3::ugt(a, b);
+      case BinaryOp::Ge: return sg ? z3::sge(a, b) : z3::uge(a, b);
+      case BinaryOp::Eq: return a == b;
+      default: return a != b;
+      }
+    }
+    if (!isInt || !A.type.isIntegral() || !B.type.isIntegral()) return fresh(ty, "val");
+    unsigned w = ty.bits;
+    z3::expr a = eval(A), b = eval(B);
+    if (a.is_bool()) a = z3::ite(a, c.bv_val(1, w), c.bv_val(0, w));
+    if (b.is_bool()) b = z3::ite(b, c.bv_val(1, w), c.bv_val(0, w));
+    a = resize(a, w, A.type.is_signed);
+    b = resize(b, w, B.type.is_signed);
+    bool sg = ty.is_signed;
+    auto side = [&](const z3::expr &ok) { ub(ok); };
+    switch (op) {
+    case BinaryOp::Add: {
+      z3::expr r = a + b;
+      if (sg) side(z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b)), E.signedOp(r, pc());
+      return r;
+    }
+    case BinaryOp::Sub: {
+      z3::expr r = a - b;
+      if (sg) side(z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true)), E.signedOp(r, pc());
+      return r;
+    }
+    case BinaryOp::Mul: {
+      z3::expr r = a * b;
+      if (sg) side(signedMulFits(a, b)), E.signedOp(r, pc());
+      return r;
+    }
+    case BinaryOp::Div:
+    case BinaryOp::Rem:
+      side(b != c.bv_val(0, w));
+      if (sg) side(z3::bvsdiv_no_overflow(a, b));
+      if (op == BinaryOp::Div) return sg ? a / b : z3::udiv(a, b);
+      return sg ? z3::srem(a, b) : z3::urem(a, b);
+    case BinaryOp::Shl: return z3::shl(a, b);
+    case BinaryOp::Shr: return sg ? z3::ashr(a, b) : z3::lshr(a, b);
+    case BinaryOp::BitAnd: return a & b;
+    case BinaryOp::BitOr: return a | b;
+    case BinaryOp::BitXor: return a ^ b;
+    default: return fresh(ty, "val");
+    }
+  }
+  }
+  return fresh(ty, "val");
+}
+
+void Exec::mergeEnv(const z3::expr &cond, const Env &other) {
+  for (const auto &[id, v] : other) {
+    auto it = env.find(id);
+    if (it == env.end()) {
+      env.emplace(id, v);  // declared on that path only
+      continue;
+    }
+    if (z3::eq(it->second, v) || it->second.is_bool() != v.is_bool() ||
+        (!v.is_bool() && v.get_sort().bv_size() != it->second.get_sort().bv_size()))
+      continue;
+    it->second = z3::ite(cond, v, it->second);
+  }
+}
+
+z3::expr Exec::evalAtEntry(const Expr &e) {
+  pc_ = E.c.bool_val(true);
+  return boolOf(e);
+}
+
+z3::expr Exec::evalUnder(const Expr &e, const z3::expr &cond, bool as_bool) {
+  z3::expr saved = pc();
+  pc_ = saved && cond;
+  z3::expr v = as_bool ? boolOf(e) : eval(e);
+  pc_ = saved;
+  return v;
+}
+
+}  // namespace kverify::analysis::detail

@@ -1,0 +1,60 @@
+// The candidates for the last barrier instance a thread passed.
+#include "analysis/trace.hpp"
+
+
+namespace kverify::analysis::detail {
+
+// Merge two LBs after an If.
+LB mergeLB(const LB &a, const LB &b, const z3::expr &c) {
+  LB r;
+  for (const Cand &x : a) r.push_back(Cand{x.cond && c, x.barrier, x.ks});
+  for (const Cand &x : b) r.push_back(Cand{x.cond && !c, x.barrier, x.ks});
+  return r;
+}
+
+// Replace the placeholder `marker` in lb with `start`.
+LB expandLB(const LB &lb, int marker, const LB &start) {
+  bool has = false;
+  for (const Cand &x : lb) has |= x.barrier == marker;
+  if (!has) return lb;
+  LB r;
+  for (const Cand &x : lb) {
+    if (x.barrier != marker) {
+      r.push_back(x);
+      continue;
+    }
+    for (const Cand &s : start) r.push_back(Cand{x.cond && s.cond, s.barrier, s.ks});
+  }
+  return r;
+}
+
+LB substLB(const LB &lb, const z3::expr &from, const z3::expr &to) {
+  z3::expr_vector src(from.ctx()), dst(from.ctx());
+  src.push_back(from);
+  dst.push_back(to);
+  LB r;
+  for (const Cand &x : lb) {
+    Cand y{z3::expr(x.cond).substitute(src, dst), x.barrier, {}};
+    for (const z3::expr &k : x.ks) y.ks.push_back(z3::expr(k).substitute(src, dst));
+    r.push_back(y);
+  }
+  return r;
+}
+
+z3::expr samePhase(z3::context &c, const LB &a, const LB &b) {
+  z3::expr_vector ors(c);
+  for (const Cand &x : a)
+    for (const Cand &y : b) {
+      if (x.barrier == kUnknown || y.barrier == kUnknown) {
+        ors.push_back(x.cond && y.cond);
+        continue;
+      }
+      if (x.barrier != y.barrier || x.ks.size() != y.ks.size()) continue;
+      z3::expr e = x.cond && y.cond;
+      for (size_t i = 0; i < x.ks.size(); ++i) e = e && x.ks[i] == y.ks[i];
+      ors.push_back(e);
+    }
+  return ors.empty() ? c.bool_val(false) : z3::mk_or(ors);
+}
+
+}  // namespace kverify::analysis::detail

@@ -1,0 +1,310 @@
+// Data races: two accesses of distinct threads, one a write, unordered by barriers.
+#include "analysis/checker.hpp"
+#include "analysis/body_walks.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace kverify::analysis::detail {
+
+// Partial-mask __syncwarp(m) orders a (thread 1) and b (thread 2) of one warp when one
+// instance of it lies between them: after a and before b in trace order (or the reverse),
+// executed by both threads (the same barrier at the same iterations of its loops: the
+// divergence check makes threads of a mask pass the same instances), with each thread in
+// both threads' masks (__syncwarp(m) waits for the lanes in m; CUDA requires the same m).
+// Trace order is program order only within the same iterations of shared loops, so an
+// instance in a loop orders accesses of its own iteration, never across iterations
+// (partOrdered, from the last barrier instances, orders those).
+z3::expr Checker::maskOrdered(const AccessEv &a, const AccessEv &b) {
+  z3::expr_vector ors(E.c);
+  z3::expr one = E.u32(1);
+  auto in = [&](const z3::expr &mask, const Thread &T) {
+    return (z3::lshr(mask, lane(T)) & one) == one;
+  };
+  for (size_t i = 0; i < T1->syncs.size(); ++i) {
+    const SyncEv &s1 = T1->syncs[i], &s2 = T2->syncs[i];
+    if (s1.s != s2.s || !s1.warp || !s1.mask || !s2.mask || s1.s->kind != Stmt::Kind::Barrier ||
+        isFullMask(*s1.s))
+      continue;  // full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those
+    bool between = (a.seq < s1.seq && s1.seq < b.seq) || (b.seq < s1.seq && s1.seq < a.seq);
+    if (!between) continue;
+    z3::expr e = s1.pc && s2.pc && in(*s1.mask, *T1) && in(*s1.mask, *T2) &&
+                 in(*s2.mask, *T1) && in(*s2.mask, *T2);
+    for (size_t j = 0; j < s1.ks.size(); ++j) e = e && s1.ks[j] == s2.ks[j];
+    ors.push_back(e);
+  }
+  return ors.empty() ? E.c.bool_val(false) : z3::mk_or(ors);
+}
+
+// Under what condition threads 1 and 2 (of one warp) are both in both threads' masks at
+// every instance of static barrier `id`: true for block and full-mask barriers (and the
+// entry); for a partial mask, only if each thread's mask is built from launch-invariant
+// values alone (thread/block indices, dimensions, scalar parameters), so one value holds
+// at all its instances; nullopt (no such guarantee) otherwise.
+std::optional<z3::expr> Checker::barrierLanes(int id) {
+  if (id == kEntry) return E.c.bool_val(true);
+  auto it = lanes_cache.find(id);
+  if (it != lanes_cache.end()) return it->second;
+  auto invariant = [&](const z3::expr &m, const Thread &T) {
+    std::set<unsigned> seen;
+    std::set<std::string> syms;
+    symbols(m, seen, syms);
+    std::string t = "t" + std::to_string(T.t) + ".";
+    for (const std::string &n : syms) {
+      if (n.find('!') != std::string::npos) return false;  // fresh: a read, a havoc, a counter
+      bool ok = n.rfind(t + "threadIdx.", 0) == 0 || n.rfind(t + "blockIdx.", 0) == 0 ||
+                n.rfind("blockDim.", 0) == 0 || n.rfind("gridDim.", 0) == 0 ||
+                n.rfind("param.", 0) == 0 || n.rfind("array.", 0) == 0;
+      if (!ok) return false;
+    }
+    return true;
+  };
+  z3::expr one = E.u32(1);
+  auto in = [&](const z3::expr &mask, const Thread &T) {
+    return (z3::lshr(mask, lane(T)) & one) == one;
+  };
+  std::optional<z3::expr> r = E.c.bool_val(true);
+  bool seenAny = false;
+  for (const Thread *T : {&*T1, &*T2})
+    for (const SyncEv &s : T->syncs) {
+      if (s.s->kind != Stmt::Kind::Barrier) continue;
+      auto bid = E.barrier_ids.find(s.s);
+      if (bid == E.barrier_ids.end() || bid->second != id) continue;
+      seenAny = true;
+      if (!s.warp || isFullMask(*s.s)) continue;
+      if (!r || !s.mask || !invariant(*s.mask, *T)) {
+        r.reset();
+        continue;
+      }
+      *r = *r && in(*s.mask, *T1) && in(*s.mask, *T2);
+    }
+  if (!seenAny) r.reset();
+  lanes_cache.emplace(id, r);
+  return r;
+}
+
+// Cross-iteration ordering by the last barrier instances of any mask (kAnyPhase). Let x be the
+// last instance thread 1 passed before a, y thread 2's before b, x != y, and both threads
+// in both threads' masks at x's and at y's static barrier (masks invariant, so at every
+// instance). The divergence check (no finding, or races are not asked) then makes thread 2
+// pass x and thread 1 pass y, and the threads agree on the order of the two instances (it
+// is fixed by the program: barrier and loop iterations). If y comes after x: thread 1
+// passes y after a (x is its last before a), thread 2 before b: a -> y -> b. Otherwise
+// thread 2 passes x after b, thread 1 before a: b -> x -> a. Either instance synchronizes
+// the two threads (each in both masks). Unknown candidates and unexpanded loop-start
+// placeholders order nothing.
+z3::expr Checker::partOrdered(const AccessEv &a, const AccessEv &b) {
+  z3::expr_vector ors(E.c);
+  auto known = [](const Cand &x) { return x.barrier >= 0 || x.barrier == kEntry; };
+  for (const Cand &x : a.lb[kAnyPhase]) {
+    if (!known(x)) continue;
+    std::optional<z3::expr> lx = barrierLanes(x.barrier);
+    if (!lx) continue;
+    for (const Cand &y : b.lb[kAnyPhase]) {
+      if (!known(y)) continue;
+      std::optional<z3::expr> ly = barrierLanes(y.barrier);
+      if (!ly) continue;
+      z3::expr differ = E.c.bool_val(true);
+      if (x.barrier == y.barrier) {
+        if (x.ks.size() != y.ks.size()) continue;  // not comparable: no claim
+        z3::expr_vector ne(E.c);
+        for (size_t i = 0; i < x.ks.size(); ++i) ne.push_back(x.ks[i] != y.ks[i]);
+        if (ne.empty()) continue;  // the same instance
+        differ = z3::mk_or(ne);
+      }
+      ors.push_back(x.cond && y.cond && differ && *lx && *ly);
+    }
+  }
+  return ors.empty() ? E.c.bool_val(false) : z3::mk_or(ors);
+}
+
+void Checker::races() {
+  const auto &A1 = T1->accesses, &A2 = T2->accesses;
+  // the pairs that may race, by array: both touch it, one writes, not both atomic
+  struct Pair {
+    size_t i, j;
+    // both execute and overlap; unordered threads of one block; of two blocks (global
+    // memory: only a grid barrier orders them)
+    z3::expr both, intra, inter;
+  };
+  std::map<std::pair<unsigned, unsigned>, std::vector<Pair>> pairs;  // by the two arrays
+  for (size_t i = 0; i < A1.size(); ++i) {
+    for (size_t j = i; j < A2.size(); ++j) {
+      const AccessEv &a = A1[i], &b = A2[j];
+      const Stmt &sa = *a.s, &sb = *b.s;
+      if (sa.array >= E.K.arrays.size() || sb.array >= E.K.arrays.size()) continue;
+      const model::Array &arr = E.K.arrays[sa.array];
+      if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) continue;
+      if (sa.array != sb.array && !mayAlias(arr, E.K.arrays[sb.array])) continue;
+      bool wa = sa.access != AccessKind::Read, wb = sb.access != AccessKind::Read;
+      if (!wa && !wb) continue;
+      if (sa.access == AccessKind::Atomic && sb.access == AccessKind::Atomic) continue;
+      z3::expr both = a.pc && b.pc && overlap(a, b);
+      z3::expr warpOrdered =
+          sameWarp() && (!samePhase(E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) || maskOrdered(a, b) ||
+                         partOrdered(a, b));
+      z3::expr intra = sameBlock() && distinctThreads() &&
+                       samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
+                       !warpOrdered;
+      z3::expr inter = arr.space == AddressSpace::Global
+                           ? !sameBlock() && samePhase(E.c, a.lb[kGridPhase], b.lb[kGridPhase])
+                           : E.c.bool_val(false);
+      pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra, inter});
+    }
+  }
+  for (auto &[arrays, ps] : pairs) {
+    const model::Array &arr = E.K.arrays[arrays.first];
+    bool global = arr.space == AddressSpace::Global;
+    std::optional<z3::model> m;
+    if (ps.size() > 1) {
+      // Most arrays are race-free: one query over all pairs at once is far cheaper than
+      // one per pair (Z3 shares the threads' index terms). Only if it is not unsat, ask
+      // pair by pair, for the witness.
+      z3::expr_vector any(E.c);
+      for (const Pair &p : ps) {
+        any.push_back(p.both && p.intra);
+        if (global) any.push_back(p.both && p.inter);
+      }
+      std::string qname = "races on '" + arr.name + "'" +
+                          (arrays.first != arrays.second ? " and '" + E.K.arrays[arrays.second].name + "'" : "") +
+                          " (all pairs at once)";
+      z3::check_result r = check(z3::mk_or(any), qname, m, batchSeconds(), true);
+      if (r == z3::unsat) continue;
+      if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
+    }
+    // one finding per array: the pair the batched model shows racing first (it costs no
+    // query), then the others in source order
+    std::stable_partition(ps.begin(), ps.end(), [&](const Pair &p) {
+      return m && m->eval(p.both && (p.intra || p.inter), true).is_true();
+    });
+    benign_.reset();
+    bool real = false;
+    for (const Pair &p : ps)
+      if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m))) break;
+    if (!real && benign_) R.findings.push_back(*benign_);
+  }
+}
+
+// The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,
+// or (arrays that may alias) the same bytes.
+z3::expr Checker::overlap(const AccessEv &a, const AccessEv &b) {
+  const Stmt &sa = *a.s, &sb = *b.s;
+  uint64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
+  auto v = [&](uint64_t x) { return E.c.bv_val(x, 64); };
+  if (sa.array == sb.array) {
+    if (na == 1 && nb == 1) return a.index == b.index;
+    return z3::sle(a.index, b.index + v(nb - 1)) && z3::sle(b.index, a.index + v(na - 1));
+  }
+  const model::Array &xa = E.K.arrays[sa.array], &xb = E.K.arrays[sb.array];
+  // b's first byte minus a's, modulo 2^64: overlap iff it lies in (-len b, len a)
+  z3::expr d = (base(xb) + b.index * v(xb.elem_size)) - (base(xa) + a.index * v(xa.elem_size));
+  return z3::sge(d, v(1 - nb * xb.elem_size)) && z3::sle(d, v(na * xa.elem_size - 1));
+}
+
+// One pair's race queries, and its finding; true when it has one.
+bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
+                       const z3::expr &intra, const z3::expr &inter, const std::optional<z3::model> &batch) {
+  const Stmt &sa = *a.s, &sb = *b.s;
+  const model::Array &arr = E.K.arrays[sa.array];
+  z3::expr ia = a.index, ib = b.index;
+  std::string qname = "race on '" + arr.name + "' between " + loc(sa.range) + " and " +
+                      loc(sb.range);
+  std::optional<z3::model> m;
+  bool found = false, warpOnly = false;
+  z3::expr used = both && intra;
+  if (checkOrReuse(both && intra, qname, m, batch) == z3::sat) {
+    found = true;
+  } else if (arr.space == AddressSpace::Global) {
+    used = both && inter;
+    if (checkOrReuse(used, qname + " (across blocks)", m, batch) == z3::sat) found = true;
+  }
+  if (!found) return false;
+  // two writes that provably store the same value: a benign race (a warning)
+  bool benign = false;
+  if (a.stored && b.stored && a.stored->is_bool() == b.stored->is_bool() &&
+      (a.stored->is_bool() || a.stored->get_sort().bv_size() == b.stored->get_sort().bv_size())) {
+    // over every way the two may race (in one block, or in two): the race found first
+    // may store one value where another does not
+    std::optional<z3::model> m3;
+    z3::expr differ = both && (intra || inter) && *a.stored != *b.stored;
+    z3::check_result r3 = check(differ, qname + " (different values)", m3);
+    if (r3 == z3::sat) m = m3, used = differ;
+    benign = r3 == z3::unsat;
+  }
+  simplest(used, m);
+  // the simplest witness is in one warp: is the race warp-synchronous only (then
+  // __syncwarp() is the fix), or does it happen across warps too?
+  if (!benign && num(*m, sameBlock() && sameWarp())) {
+    std::optional<z3::model> m2;
+    warpOnly = check(used && !sameWarp(), qname + " (across warps)", m2) == z3::unsat;
+  }
+  Finding f;
+  f.kind = benign ? Verdict::BenignRace : Verdict::Race;
+  f.array = arr.name;
+  f.space = model::addressSpaceName(arr.space);
+  const model::Array &arr2 = E.K.arrays[sb.array];
+  bool aliased = sa.array != sb.array;
+  f.message = std::string(benign ? "benign " : "") + "data race on '" + arr.name + "'" +
+              (aliased ? " and '" + arr2.name + "'" : "") + " (" + model::accessKindName(sa.access) + "/" +
+              model::accessKindName(sb.access) + ")" + (benign ? ": both threads write the same value" : "");
+  if (warpOnly)
+    f.explanation =
+        "the colliding threads are in the same warp and no __syncwarp() orders them: "
+        "warp-synchronous code is a race on sm_70+ (independent thread scheduling); "
+        "add __syncwarp() between the accesses";
+  else if (!num(*m, sameBlock()))
+    f.explanation = "the threads are in different blocks: barriers do not order them";
+  f.accesses.push_back(refOf(sa, E.K));
+  f.accesses.push_back(refOf(sb, E.K));
+  f.witness = witness(*m, {&a.loops, &b.loops}, {1, 2}, ia, true);
+  // validate by evaluating the encoding's expressions at the model
+  bool ok = m->eval(used, true).is_true() && m->eval(a.pc, true).is_true() &&
+            m->eval(b.pc, true).is_true();
+  uint64_t va = num(*m, ia), vb = num(*m, ib);
+  int64_t sa_i = static_cast<int64_t>(va), sb_i = static_cast<int64_t>(vb);
+  int64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
+  if (aliased) {  // the same check in bytes, from the bases the model chose
+    int64_t d = static_cast<int64_t>((num(*m, base(arr2)) + vb * arr2.elem_size) -
+                                     (num(*m, base(arr)) + va * arr.elem_size));
+    ok = ok && d > -nb * int64_t(arr2.elem_size) && d < na * int64_t(arr.elem_size);
+    if (!f.explanation.empty()) f.explanation += "; ";
+    int64_t gap = static_cast<int64_t>(num(*m, base(arr2)) - num(*m, base(arr)));
+    f.explanation += "without the no-alias assumption: if '" + arr2.name + "' starts " +
+                     std::to_string(gap < 0 ? -gap : gap) + " bytes " + (gap < 0 ? "before" : "after") +
+                     " '" + arr.name + "', " + arr.name + "[" + std::to_string(sa_i) + "] and " + arr2.name +
+                     "[" + std::to_string(sb_i) + "] overlap";
+  } else {
+    ok = ok && sa_i <= sb_i + nb - 1 && sb_i <= sa_i + na - 1;
+  }
+  ok = ok && (f.witness.thread1.thread_idx != f.witness.thread2.thread_idx ||
+              f.witness.thread1.block_idx != f.witness.thread2.block_idx);
+  for (int d = 0; d < 3; ++d)
+    ok = ok && f.witness.thread1.thread_idx[d] < f.witness.block_dim[d] &&
+         f.witness.thread2.thread_idx[d] < f.witness.block_dim[d] &&
+         f.witness.thread1.block_idx[d] < f.witness.grid_dim[d] &&
+         f.witness.thread2.block_idx[d] < f.witness.grid_dim[d];
+  for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
+  for (auto &sd : T2->side) ok = ok && m->eval(sd, true).is_true();
+  f.witness.validated = ok;
+  if (!ok && std::getenv("KVERIFY_DEBUG_QUERIES")) {
+    std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
+                 (int)m->eval(used, true).is_true(), (int)m->eval(a.pc, true).is_true(),
+                 (int)m->eval(b.pc, true).is_true(), (long long)sa_i, (long long)sb_i);
+    for (auto &sd : T1->side)
+      if (!m->eval(sd, true).is_true()) std::fprintf(stderr, "  side1: %s\n", sd.to_string().c_str());
+  }
+  if (!ok) {
+    if (!unknown) R.unknown_query = "witness validation of " + qname;
+    unknown = true;
+    return false;
+  }
+  if (benign) {  // kept unless a real race on the array turns up
+    if (!benign_) benign_ = f;
+    return false;
+  }
+  R.findings.push_back(f);
+  return true;
+}
+
+}  // namespace kverify::analysis::detail

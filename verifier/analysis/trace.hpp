@@ -1,0 +1,134 @@
+#pragma once
+// What the symbolic execution of one thread produces (its trace): accesses and barrier
+// events with path conditions, and for each access the last barrier instance it follows.
+#include "model/model.hpp"
+
+#include <z3++.h>
+
+#include <array>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kverify::analysis::detail {
+
+using model::AccessKind;
+using model::AddressSpace;
+using model::BinaryOp;
+using model::Expr;
+using model::ExprPtr;
+using model::Kernel;
+using model::Stmt;
+using model::Type;
+using model::UnaryOp;
+
+constexpr int kEntry = -1;    // "no barrier passed yet"
+constexpr int kUnknown = -2;  // matches any barrier instance (sound fallback)
+constexpr int kStartBase = -1000;  // placeholders for "the start of loop L's iteration"
+
+// One candidate for the last barrier instance a thread passed: under `cond`, it is
+// static barrier `barrier` at the iterations `ks` of its enclosing barrier loops.
+struct Cand {
+  z3::expr cond;
+  int barrier;
+  std::vector<z3::expr> ks;
+};
+using LB = std::vector<Cand>;
+
+// Phases by the barriers that end one: block barriers; those and full-mask warp barriers;
+// every barrier, partial-mask __syncwarp(m) included; grid barriers (which order the
+// blocks). Each access keeps, per kind, the last barrier instance it follows.
+enum PhaseKind { kBlockPhase, kWarpPhase, kAnyPhase, kGridPhase, kPhaseKinds };
+using Phases = std::array<LB, kPhaseKinds>;
+
+struct LoopRef {
+  std::string label;
+  z3::expr k;
+};
+
+struct AccessEv {
+  const Stmt *s;
+  z3::expr pc;
+  z3::expr index;  // bv64, signed
+  Phases lb;
+  std::vector<LoopRef> loops;
+  int seq;  // position in the thread's trace (accesses and syncs)
+  std::optional<z3::expr> stored;  // a write's integer value (benign races)
+};
+
+// The threads' position in one enclosing loop: `reach` the loop, and are `in` iteration k.
+struct Frame {
+  z3::expr reach, in;
+  const Stmt *loop;
+};
+
+// A barrier, a break/return inside a barrier loop, or the condition of a barrier loop.
+// Divergence: two threads that both satisfy `guard`, at the same iterations `ks`, and are
+// in those iterations of every enclosing loop both reach, disagree on `pc`.
+struct SyncEv {
+  const Stmt *s;
+  z3::expr pc;
+  std::vector<z3::expr> ks;  // all enclosing loops (and a loop's own counter)
+  bool warp;
+  std::optional<z3::expr> mask;
+  int seq;
+  z3::expr guard;
+  std::vector<Frame> frames;  // all enclosing loops
+};
+
+// The value a thread read from shared memory at one of its accesses (see sharedReads).
+struct LoadEv {
+  size_t access;  // in Thread::accesses
+  z3::expr value;
+};
+
+struct Thread {
+  int t;
+  // Trip counts of block-barrier loops shared by the block (race mode: only sound once the
+  // divergence check has shown the loops uniform), or each thread's own (divergence mode).
+  bool shared_trips = false;
+  bool uniform_loops = false;  // some loop would share its trip count in race mode
+  std::vector<z3::expr> tid, bid;  // u32 x,y,z
+  std::vector<AccessEv> accesses;
+  std::vector<SyncEv> syncs;
+  std::vector<LoadEv> loads;   // single shared elements read
+  std::vector<LoadEv> tickets; // results of atomicAdd on a ticket counter (Checker::tickets)
+  std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
+  std::set<size_t> no_ub;      // which of them say "no UB, no wrap-around" (Checker::unreachable)
+  // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry
+  std::vector<std::pair<std::string, z3::expr>> premises;
+  // Trace order: the program order of two events a thread executes at the same iterations
+  // of the loops both are in (the body of a loop is executed symbolically once).
+  int next_seq = 0;
+};
+
+inline std::string loc(const model::SourceRange &r) {
+  return std::to_string(r.line) + ":" + std::to_string(r.col);
+}
+
+// Which kinds of barrier a body contains (block; block or full-mask warp; any at all).
+struct BarrierInfo {
+  bool block = false, any = false, part = false, grid = false;
+  bool ends(int kind) const {
+    return kind == kBlockPhase ? block : kind == kWarpPhase ? any : kind == kAnyPhase ? part : grid;
+  }
+};
+
+inline z3::expr orOpt(const std::optional<z3::expr> &a, const z3::expr &b) {
+  return a ? (*a || b) : b;
+}
+
+inline z3::expr conj(z3::context &c, const std::vector<z3::expr> &es) {
+  z3::expr_vector v(c);
+  for (const z3::expr &e : es) v.push_back(e);
+  return z3::mk_and(v);
+}
+
+// The last-barrier candidate sets (last_barrier.cpp).
+LB mergeLB(const LB &a, const LB &b, const z3::expr &c);     // after an If: a where c, else b
+LB expandLB(const LB &lb, int marker, const LB &start);      // placeholder `marker` := start
+LB substLB(const LB &lb, const z3::expr &from, const z3::expr &to);
+z3::expr samePhase(z3::context &c, const LB &a, const LB &b);  // the same barrier instance
+}  // namespace kverify::analysis::detail

@@ -1,0 +1,106 @@
+// Witnesses: read off a model, and made as simple as the time allows.
+#include "analysis/checker.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace kverify::analysis::detail {
+
+Witness Checker::witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
+                         const std::vector<int> &which, const z3::expr &index, bool two) {
+  Witness w;
+  for (int d = 0; d < 3; ++d) {
+    w.thread1.thread_idx[d] = num(m, T1->tid[d]);
+    w.thread1.block_idx[d] = num(m, T1->bid[d]);
+    if (two) {
+      w.thread2.thread_idx[d] = num(m, T2->tid[d]);
+      w.thread2.block_idx[d] = num(m, T2->bid[d]);
+    }
+    w.block_dim[d] = num(m, E.bdim[d]);
+    w.grid_dim[d] = num(m, E.gdim[d]);
+  }
+  for (const model::Param &p : E.K.params) {
+    auto it = E.params.find(p.name);
+    if (it == E.params.end() || p.array) continue;
+    if (p.type.kind == Type::Kind::Float || p.type.kind == Type::Kind::Other) continue;
+    uint64_t v = num(m, it->second);
+    w.params.emplace_back(p.name, p.type.kind == Type::Kind::Bool
+                                      ? (v ? "true" : "false")
+                                      : signedStr(v, p.type.bits, p.type.is_signed));
+  }
+  for (size_t i = 0; i < loops.size(); ++i)
+    for (const LoopRef &l : *loops[i]) {
+      std::string name = l.label;
+      if (two) name = "thread " + std::to_string(which[i]) + ": " + name;
+      w.loops.emplace_back(name, std::to_string(num(m, l.k)));
+    }
+  w.index = signedStr(num(m, index), 64, true);
+  return w;
+}
+
+// The simplest witness for `q`: the smallest block dimensions, then grid dimensions, then
+// block indices, then thread indices, then parameters, each tightened in turn (every
+// assumption kept, the earlier ones fixed; at most four solver calls each) within 0.1 s;
+// where time runs out, what was found. Values already small enough to read stay.
+void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto left = [&] { return 0.1 - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  auto wide = [](const z3::expr &x) { return z3::zext(x, 64 - x.get_sort().bv_size()); };
+  z3::expr_vector base(E.c);
+  for (const z3::expr &b : launch) base.push_back(b);
+  for (const z3::expr &b : side) base.push_back(b);
+  base.push_back(q);
+  // what, its least possible value, a value small enough to read (left as it is), and
+  // whether only a readable value is worth taking (no halfway values: a parameter halved
+  // to 268435455 reads no better, and overflows in other threads)
+  struct Goal {
+    z3::expr what;
+    uint64_t least, readable;
+    bool all_or_nothing = false;
+  };
+  std::vector<Goal> goals;
+  // each dimension on its own (products are slow to bit-blast), z before y before x
+  for (int d = 2; d >= 0; --d)
+    if (!E.O.block_dim[d]) goals.push_back({E.bdim[d], 1, 1});  // (a launch given is kept)
+  for (int d = 2; d >= 0; --d)
+    if (!E.O.grid_dim[d]) goals.push_back({E.gdim[d], 1, 1});
+  z3::expr blocks = E.c.bv_val(0, 64), threads = E.c.bv_val(0, 64);
+  for (int d = 0; d < 3; ++d) {
+    blocks = blocks + wide(T1->bid[d]) + wide(T2->bid[d]);
+    threads = threads + wide(T1->tid[d]) + wide(T2->tid[d]);
+  }
+  goals.push_back({blocks, 0, 1024});  // (block (1073741823,1023,0) does not read well)
+  goals.push_back({threads, 0, 1024});  // (any thread of a block reads well)
+  // then the parameters, nearest zero (signed ones by their absolute value)
+  for (const model::Param &p : E.K.params) {
+    auto it = E.params.find(p.name);
+    if (it == E.params.end() || !it->second.is_bv() || p.type.kind != Type::Kind::Int) continue;
+    const z3::expr &x = it->second;
+    z3::expr zero = E.c.bv_val(0, x.get_sort().bv_size());
+    goals.push_back({p.type.is_signed ? z3::ite(z3::slt(x, zero), -x, x) : x, 0, 4096, true});
+  }
+  for (const auto &[g, least, readable, all_or_nothing] : goals) {
+    unsigned w = g.get_sort().bv_size();
+    uint64_t v = num(*m, g), lo = least;
+    if (v <= readable) continue;
+    // the least value first (it usually holds), then a binary search on an upper bound
+    for (int step = 0; step < (all_or_nothing ? 1 : 4) && lo < v && left() > 0.01; ++step) {
+      bool first = step == 0;
+      uint64_t bound = all_or_nothing ? readable : first ? lo : lo + (v - lo) / 2;
+      z3::expr_vector tighter(E.c);
+      for (unsigned i = 0; i < base.size(); ++i) tighter.push_back(base[i]);
+      tighter.push_back(z3::ule(g, E.c.bv_val(bound, w)));
+      // (models of the integer abstraction first: index arithmetic defeats bit-blasting)
+      Decision d = findModel(tighter, E.no_overflow, std::min(0.1, left()));
+      if (d.result == z3::sat) m = d.model, v = num(*m, g);
+      else if (d.result == z3::unsat) lo = bound + 1;
+      else break;
+    }
+    base.push_back(g == E.c.bv_val(v, w));  // kept while the next one is tightened
+  }
+  if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+    std::fprintf(stderr, "[kverify] simplest witness: %.1f ms\n", 1000 * (0.1 - left()));
+}
+
+}  // namespace kverify::analysis::detail
