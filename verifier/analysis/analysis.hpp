@@ -1,6 +1,7 @@
 #pragma once
 // The analysis: kernel models in, verdicts with findings and witnesses out.
-// Clang-free and Z3-free interface; the Z3 encoding lives in encode.cpp.
+// Clang-free and Z3-free interface; the Z3 encoding behind it: exec*.cpp (symbolic
+// traces), *_check.cpp (the checks), checker.cpp (queries), witness.cpp, analyze.cpp.
 //
 // Passes (Faial-style, see DESIGN.md):
 //   1. per-thread symbolic execution of the structured body into events (accesses,

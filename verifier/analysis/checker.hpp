@@ -66,10 +66,15 @@ private:
   std::vector<z3::expr> tickets();
   void unreachable();
   void divergence();
+  Finding divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::model &m, bool grid);
   bool laneOutsideMask(const SyncEv &a);
   void races();
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
                 const z3::expr &inter, const std::optional<z3::model> &batch);
+  bool sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
+                        const std::string &qname, std::optional<z3::model> &m, z3::expr &used);
+  Finding raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, bool benign, bool warpOnly);
+  bool raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used);
   // Without the no-alias assumption two pointer parameters may point into one buffer at
   // any distance: their accesses collide where their bytes overlap.
   bool mayAlias(const model::Array &a, const model::Array &b) const {

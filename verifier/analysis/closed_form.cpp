@@ -1,6 +1,7 @@
 // Loop updates with a closed form: x after k iterations, without unrolling.
 #include "analysis/closed_form.hpp"
 #include "analysis/body_walks.hpp"
+#include "analysis/solve.hpp"
 
 
 namespace kverify::analysis::detail {
@@ -110,6 +111,76 @@ void findSwaps(const std::vector<const Stmt *> &top, const std::map<unsigned, in
         }
     }
   }
+}
+
+std::map<unsigned, ClosedForm> loopForms(const Stmt &s, const std::map<unsigned, int> &mods, bool has_break) {
+  std::map<unsigned, ClosedForm> forms;
+  auto assignedOnce = [&](unsigned id) {
+    auto it = mods.find(id);
+    return it != mods.end() && it->second == 1;
+  };
+  auto scanTop = [&](const std::vector<Stmt> &list) {
+    for (const Stmt &st : list)
+      if (st.kind == Stmt::Kind::Assign && st.value && assignedOnce(st.local.id))
+        if (auto cf = classify(st.local, *st.value, mods)) forms.emplace(st.local.id, *cf);
+  };
+  // after a `continue` the rest of the body is skipped: its updates have no closed form
+  bool body_cont = hasKind(s.body, Stmt::Kind::Continue, false);
+  if (!body_cont) scanTop(s.body);
+  scanTop(s.step);
+  if (!has_break) {  // a break between the three copies would leave half a swap
+    std::vector<const Stmt *> top;
+    if (!body_cont)
+      for (const Stmt &st : s.body) top.push_back(&st);
+    for (const Stmt &st : s.step) top.push_back(&st);
+    findSwaps(top, mods, forms);
+  }
+  return forms;
+}
+
+z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &step, const z3::expr &j,
+                   bool nowrap, std::vector<z3::expr> &side) {
+  z3::context &c = x0.ctx();
+  unsigned w = x0.get_sort().bv_size();
+  bool sg = cf.op_type.is_signed;
+  z3::expr kw = resize(j, w, false);
+  z3::expr prod = kw * step;
+  if (nowrap) {
+    if (w < 64) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << (sg ? w - 1 : w), 64)));
+    else if (sg) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << 63, 64)));
+    side.push_back(sg ? signedMulFits(kw, step) : z3::bvmul_no_overflow(kw, step, false));
+  }
+  if (cf.op == ClosedForm::Add) {
+    if (nowrap) side.push_back(z3::bvadd_no_overflow(x0, prod, sg));
+    if (sg) side.push_back(z3::bvadd_no_underflow(x0, prod));
+    return x0 + prod;
+  }
+  if (nowrap) side.push_back(z3::bvsub_no_underflow(x0, prod, sg));
+  if (sg) side.push_back(z3::bvsub_no_overflow(x0, prod));
+  return x0 - prod;
+  // (unsigned and allowed to wrap: k*c in w bits is exactly what the updates give)
+}
+
+z3::expr shiftedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &j, bool nowrap,
+                   std::vector<z3::expr> &side) {
+  if (cf.shift == 0) return x0;
+  z3::context &c = x0.ctx();
+  unsigned w = x0.get_sort().bv_size();
+  z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
+                           j * c.bv_val(static_cast<uint64_t>(cf.shift), 64));
+  z3::expr amt = w >= 64 ? amt64
+                         : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w), amt64.extract(w - 1, 0));
+  if (cf.op == ClosedForm::Shl && nowrap) side.push_back(z3::lshr(z3::shl(x0, amt), amt) == x0);
+  z3::expr v = cf.op == ClosedForm::Shl    ? z3::shl(x0, amt)
+               : cf.op == ClosedForm::LShr ? z3::lshr(x0, amt)
+                                           : z3::ashr(x0, amt);
+  // dividing k times by 2^c is dividing once by 2^(kc) (both round toward zero): the
+  // floor ashr gives, plus one where a negative x0 leaves a remainder
+  if (cf.op == ClosedForm::SDiv) {
+    z3::expr zero = c.bv_val(0, w), low = z3::shl(c.bv_val(1, w), amt) - c.bv_val(1, w);
+    v = v + z3::ite(z3::slt(x0, zero) && (x0 & low) != zero, c.bv_val(1, w), zero);
+  }
+  return v;
 }
 
 }  // namespace kverify::analysis::detail

@@ -24,4 +24,14 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
                                    const std::map<unsigned, int> &mods);
 void findSwaps(const std::vector<const Stmt *> &top, const std::map<unsigned, int> &mods,
                std::map<unsigned, ClosedForm> &forms);
+// The closed forms of loop `s`'s top-level updates (`mods`: what it assigns; `has_break`:
+// it may be left early).
+std::map<unsigned, ClosedForm> loopForms(const Stmt &s, const std::map<unsigned, int> &mods, bool has_break);
+
+// x after j updates (u64 j) from x0, with what that rests on (no overflow, where
+// `nowrap`) in `side`. Add/Sub: `step` is c evaluated in x's width; shifts and SDiv.
+z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &step, const z3::expr &j,
+                   bool nowrap, std::vector<z3::expr> &side);
+z3::expr shiftedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &j, bool nowrap,
+                   std::vector<z3::expr> &side);
 }  // namespace kverify::analysis::detail

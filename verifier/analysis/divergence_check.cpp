@@ -82,41 +82,7 @@ void Checker::divergence() {
                                                         : "exit";
     if (check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
     simplest(q, m);
-    Finding f;
-    f.kind = Verdict::Divergence;
-    bool on1 = num(*m, a.pc) != 0;
-    AccessRef r = refOf(*a.s, E.K);
-    f.message = a.s->kind == Stmt::Kind::Barrier
-                    ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
-                          (grid ? "grid" : a.warp ? "warp" : "block")
-                : a.s->kind == Stmt::Kind::Loop
-                    ? "barrier divergence: the " + r.text +
-                          " contains barriers but its trip count differs between threads"
-                    : "barrier divergence: '" + r.text +
-                          "' inside a loop with barriers is taken by only part of the block";
-    f.accesses.push_back(r);
-    f.witness = witness(*m, {}, {}, E.c.bv_val(0, 64), true);
-    auto name = [](const ThreadCoords &t) {
-      auto xyz = [](const std::array<uint64_t, 3> &v) {
-        return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
-      };
-      return "thread " + xyz(t.thread_idx) + " of block " + xyz(t.block_idx);
-    };
-    const ThreadCoords &in = on1 ? f.witness.thread1 : f.witness.thread2;
-    const ThreadCoords &out = on1 ? f.witness.thread2 : f.witness.thread1;
-    f.explanation = name(in) + " reaches it, " + name(out) + " does not (at the same loop iterations)";
-    f.witness.index.clear();
-    // validate: the two path conditions really differ at the model
-    f.witness.validated = m->eval(a.pc, true).is_true() != m->eval(b.pc, true).is_true() &&
-                          m->eval(a.guard && b.guard, true).is_true();
-    for (auto &sd : side) f.witness.validated = f.witness.validated && m->eval(sd, true).is_true();
-    if (!f.witness.validated && std::getenv("KVERIFY_DEBUG_QUERIES")) {
-      std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s q %s\n", m->eval(a.pc, true).to_string().c_str(),
-                   m->eval(b.pc, true).to_string().c_str(), m->eval(a.guard && b.guard, true).to_string().c_str(),
-                   m->eval(q, true).to_string().c_str());
-      for (auto &sd : side)
-        if (!m->eval(sd, true).is_true()) std::fprintf(stderr, "  side: %s\n", sd.to_string().c_str());
-    }
+    Finding f = divergenceFinding(a, b, *m, grid);
     if (!f.witness.validated) {
       if (!unknown) R.unknown_query = "witness validation of divergence at " + loc(a.s->range);
       unknown = true;
@@ -125,6 +91,46 @@ void Checker::divergence() {
     R.findings.push_back(f);
     if (a.s->kind == Stmt::Kind::Loop) divergent.insert(a.s);
   }
+}
+
+// The finding for barrier divergence at event a (thread 1) / b (thread 2), at model m,
+// validated there: the two path conditions really differ.
+Finding Checker::divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::model &m, bool grid) {
+  Finding f;
+  f.kind = Verdict::Divergence;
+  bool on1 = num(m, a.pc) != 0;
+  AccessRef r = refOf(*a.s, E.K);
+  f.message = a.s->kind == Stmt::Kind::Barrier
+                  ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
+                        (grid ? "grid" : a.warp ? "warp" : "block")
+              : a.s->kind == Stmt::Kind::Loop
+                  ? "barrier divergence: the " + r.text +
+                        " contains barriers but its trip count differs between threads"
+                  : "barrier divergence: '" + r.text +
+                        "' inside a loop with barriers is taken by only part of the block";
+  f.accesses.push_back(r);
+  f.witness = witness(m, {}, {}, E.c.bv_val(0, 64), true);
+  auto name = [](const ThreadCoords &t) {
+    auto xyz = [](const std::array<uint64_t, 3> &v) {
+      return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
+    };
+    return "thread " + xyz(t.thread_idx) + " of block " + xyz(t.block_idx);
+  };
+  const ThreadCoords &in = on1 ? f.witness.thread1 : f.witness.thread2;
+  const ThreadCoords &out = on1 ? f.witness.thread2 : f.witness.thread1;
+  f.explanation = name(in) + " reaches it, " + name(out) + " does not (at the same loop iterations)";
+  f.witness.index.clear();
+  // validate: the two path conditions really differ at the model
+  f.witness.validated = m.eval(a.pc, true).is_true() != m.eval(b.pc, true).is_true() &&
+                        m.eval(a.guard && b.guard, true).is_true();
+  for (auto &sd : side) f.witness.validated = f.witness.validated && m.eval(sd, true).is_true();
+  if (!f.witness.validated && std::getenv("KVERIFY_DEBUG_QUERIES")) {
+    std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s\n", m.eval(a.pc, true).to_string().c_str(),
+                 m.eval(b.pc, true).to_string().c_str(), m.eval(a.guard && b.guard, true).to_string().c_str());
+    for (auto &sd : side)
+      if (!m.eval(sd, true).is_true()) std::fprintf(stderr, "  side: %s\n", sd.to_string().c_str());
+  }
+  return f;
 }
 
 }  // namespace kverify::analysis::detail

@@ -2,6 +2,7 @@
 // Per-thread symbolic execution: the Encoder holds what both threads share (launch,
 // parameters, fresh names), an Exec runs one thread through the kernel into its Thread.
 #include "analysis/analysis.hpp"
+#include "analysis/closed_form.hpp"
 #include "analysis/trace.hpp"
 #include "analysis/uniformity.hpp"
 
@@ -60,7 +61,13 @@ private:
 
   void block(const std::vector<Stmt> &body);
   void stmt(const Stmt &s);
-  void loop(const Stmt &s);
+  void access(const Stmt &s);
+  void barrier(const Stmt &s);
+  void branch(const Stmt &s);
+  void assign(const Stmt &s);
+  void ret(const Stmt &s);
+  void jump(const Stmt &s);
+  void inlined(const Stmt &s);
   void onceLoop(const Stmt &s);
   struct Range {
     unsigned local;
@@ -78,6 +85,46 @@ private:
                                      const std::map<unsigned, z3::expr> &before, const z3::expr &pc0,
                                      const z3::expr &pcEnd);
   z3::expr tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer);
+
+  // One loop being executed (exec_loop.cpp), step by step.
+  struct LoopRun {
+    LoopRun(const Stmt &s, z3::context &c) : s(s), k(c), N(c), pc0(c) {}
+    const Stmt &s;
+    int id = 0;
+    BarrierInfo bi;
+    std::string label, tag;  // for witnesses; for its symbols
+    std::map<unsigned, int> mods;          // the locals it assigns (assignedLocals)
+    std::set<unsigned> induction;          // the locals its condition reads
+    bool has_break = false;                // a break or return may leave it early
+    std::map<unsigned, ClosedForm> forms;  // the locals with a closed form
+    z3::expr k, N;                         // the iteration executed symbolically; how many start
+    std::vector<z3::expr> outer;           // the enclosing loops' counters
+    Env env0;                              // the locals before the loop
+    z3::expr pc0;
+    std::map<unsigned, z3::func_decl> havoc;  // the locals without a closed form
+    Env atStart;                           // the locals at the start of iteration k
+    Phases lb0, start, end;                // last barriers: before, at the start and end of k
+    std::vector<Range> ranges;             // ranges havocked locals keep (rangeInvariants)
+    std::optional<z3::expr> brk, ret;      // where iteration k breaks out; returns
+    size_t firstAccess = 0, firstTripFact = 0, firstCreated = 0, endCreated = 0, firstRetEnv = 0;
+    int marker(int p) const { return kStartBase - kPhaseKinds * id - p; }  // "start of k"
+  };
+  void loop(const Stmt &s);
+  LoopRun loopStart(const Stmt &s);
+  void loopEnter(LoopRun &L);
+  void loopBody(LoopRun &L);
+  void repeatTripFacts(LoopRun &L);
+  void loopStartCandidates(LoopRun &L);
+  void loopExit(LoopRun &L);
+  z3::expr returnsInside(LoopRun &L);
+  void loopAfterCandidates(LoopRun &L);
+  Type localType(unsigned id) const;
+  Env stateAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side);
+  std::optional<z3::expr> closedFormAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j,
+                                       std::vector<z3::expr> &side);
+  z3::expr havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j);
+  z3::expr enterAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side, const z3::expr &evaluated);
+  std::pair<z3::expr_vector, z3::expr_vector> atIteration(LoopRun &L, const z3::expr &j, const char *name);
   std::vector<z3::expr> phaseKs(int kind) const;
   std::vector<z3::expr> allKs() const;
   std::vector<Frame> frames() const;
@@ -95,6 +142,18 @@ private:
   }
   // `e` evaluated under the extra path condition `cond` (its UB side conditions hold there)
   z3::expr evalUnder(const Expr &e, const z3::expr &cond, bool as_bool);
+  z3::expr asType(const z3::expr &v, const Type &ty);
+  z3::expr evalParam(const Expr &e);
+  z3::expr evalArrayFact(const Expr &e);
+  z3::expr evalBuiltin(const Expr &e);
+  z3::expr evalLocal(const Expr &e);
+  z3::expr evalOpaque(const Expr &e);
+  z3::expr evalUnary(const Expr &e);
+  z3::expr evalSelect(const Expr &e);
+  z3::expr evalCast(const Expr &e);
+  z3::expr evalBinary(const Expr &e);
+  z3::expr evalCompare(const Expr &e);
+  z3::expr evalArith(const Expr &e);
 
 public:
   z3::expr evalAtEntry(const Expr &e);
@@ -117,7 +176,6 @@ public:
   std::optional<z3::expr> block_limit;  // among them: at most 1024 threads (costly to solve)
   unsigned fresh_id = 0;
   std::map<const Stmt *, int> barrier_ids;
-  std::map<const Stmt *, BarrierInfo> loop_barriers;
   std::map<const Stmt *, z3::func_decl> shared_trip;  // barrier loops: N per block
   std::map<unsigned, z3::expr> no_overflow;  // signed op term id -> where it cannot overflow
   void signedOp(const z3::expr &term, const z3::expr &pc) {
@@ -150,6 +208,4 @@ public:
     return id;
   }
 };
-
-z3::expr resize(const z3::expr &v, unsigned to, bool is_signed);  // C conversion between widths
 }  // namespace kverify::analysis::detail

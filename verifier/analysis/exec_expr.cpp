@@ -29,10 +29,9 @@ z3::expr resize(const z3::expr &v, unsigned to, bool is_signed) {
 z3::expr Exec::eval(const Expr &e) {
   z3::context &c = E.c;
   const Type &ty = e.type;
-  bool isInt = ty.kind == Type::Kind::Int, isBool = ty.kind == Type::Kind::Bool;
-  if (!isInt && !isBool) {
-    // floats, pointers, structs: not modelled, a fresh value (evaluate args for UB side
-    // conditions anyway? no: their integer sub-expressions cannot race by themselves)
+  if (!ty.isIntegral()) {
+    // floats, pointers, structs: not modelled, a fresh value (their integer
+    // sub-expressions cannot race by themselves)
     if (e.kind == Expr::Kind::Param) {
       auto it = E.params.find(e.name);
       if (it != E.params.end()) return it->second;
@@ -41,188 +40,215 @@ z3::expr Exec::eval(const Expr &e) {
   }
   switch (e.kind) {
   case Expr::Kind::Const:
-    if (isBool) return c.bool_val(e.int_value != 0);
+    if (ty.kind == Type::Kind::Bool) return c.bool_val(e.int_value != 0);
     return c.bv_val(static_cast<uint64_t>(e.int_value), ty.bits);
-  case Expr::Kind::Param: {
-    auto it = E.params.find(e.name);
-    if (it != E.params.end()) {
-      z3::expr v = it->second;
-      if (isBool && !v.is_bool()) return v != c.bv_val(0, v.get_sort().bv_size());
-      if (isInt && v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
-      if (isInt && v.get_sort().bv_size() != ty.bits) return resize(v, ty.bits, ty.is_signed);
-      return v;
-    }
-    z3::expr v = isBool ? c.bool_const(("param." + e.name).c_str())
-                        : c.bv_const(("param." + e.name).c_str(), ty.bits);
-    E.params.emplace(e.name, v);
-    return v;
-  }
+  case Expr::Kind::Param: return evalParam(e);
   case Expr::Kind::NotNull:
-  case Expr::Kind::Address: {
-    auto key = std::make_pair(e.kind, e.id);
-    auto it = E.array_facts.find(key);
-    if (it != E.array_facts.end()) return it->second;
-    std::string name = "array." + std::to_string(e.id) + "." + E.K.arrays.at(e.id).name;
-    z3::expr v = e.kind == Expr::Kind::NotNull ? c.bool_const((name + ".notnull").c_str())
-                                               : c.bv_const((name + ".address").c_str(), 64);
-    E.array_facts.emplace(key, v);
-    return v;
-  }
-  case Expr::Kind::Builtin: {
-    int b = static_cast<int>(e.builtin);
-    z3::expr v = c.bv_val(32, 32);
-    if (b < 3) v = T.tid[b];
-    else if (b < 6) v = T.bid[b - 3];
-    else if (b < 9) v = E.bdim[b - 6];
-    else if (b < 12) v = E.gdim[b - 9];
-    return isBool ? v != c.bv_val(0, 32) : resize(v, ty.bits, false);
-  }
-  case Expr::Kind::Local: {
-    auto it = env.find(e.id);
-    if (it == env.end()) {
-      z3::expr v = fresh(ty, "uninit." + e.name);
-      env.emplace(e.id, v);
-      return v;
-    }
-    z3::expr v = it->second;
-    if (isBool && !v.is_bool()) return v != c.bv_val(0, v.get_sort().bv_size());
-    if (isInt && v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
-    if (isInt && v.get_sort().bv_size() != ty.bits) return resize(v, ty.bits, ty.is_signed);
-    return v;
-  }
-  case Expr::Kind::Opaque:
-    if (e.what.rfind("result of __syncthreads_", 0) == 0) {
-      // __syncthreads_or/_and/_count: one value for the whole block at one instance
-      z3::sort_vector dom(c);
-      z3::expr_vector args(c);
-      for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32)), args.push_back(T.bid[d]);
-      for (const LoopCtx &l : loops) dom.push_back(E.bv(64)), args.push_back(l.k);
-      std::string name = "block.opaque" + std::to_string(e.id) + "." + std::to_string(loops.size());
-      z3::sort rs = isBool ? c.bool_sort() : E.bv(ty.bits);
-      return c.function(name.c_str(), dom, rs)(args);
-    }
-    {
-      z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
-      auto lr = last_read_.find(e.id);  // a load: the value read at that access
-      if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
-      auto lt = last_ticket_.find(e.id);
-      if (lt != last_ticket_.end()) T.tickets.push_back(LoadEv{lt->second, v});
-      return v;
-    }
-  case Expr::Kind::Unary: {
-    const Expr &a = *e.args[0];
-    if (e.unary_op == UnaryOp::LNot) {
-      z3::expr b = boolOf(a);
-      return isBool ? !b : z3::ite(!b, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
-    }
-    if (a.type.kind != Type::Kind::Int || !isInt) return fresh(ty, "val");
-    z3::expr v = resize(eval(a), ty.bits, a.type.is_signed);
-    if (e.unary_op == UnaryOp::BitNot) return ~v;
-    if (e.unary_op == UnaryOp::BitReverse) {  // bit 0 becomes the most significant
-      z3::expr r = v.extract(0, 0);
-      for (unsigned i = 1; i < ty.bits; ++i) r = z3::concat(r, v.extract(i, i));
-      return r;
-    }
-    if (ty.is_signed) ub(z3::bvneg_no_overflow(v));
-    return -v;
-  }
-  case Expr::Kind::Select: {
-    // only the chosen arm is evaluated: its UB side conditions hold only when chosen
-    z3::expr cnd = boolOf(*e.args[0]);
-    z3::expr a = evalUnder(*e.args[1], cnd, false), b = evalUnder(*e.args[2], !cnd, false);
-    if (a.is_bool() != b.is_bool() ||
-        (!a.is_bool() && a.get_sort().bv_size() != b.get_sort().bv_size()))
-      return fresh(ty, "val");
-    return z3::ite(cnd, a, b);
-  }
-  case Expr::Kind::Cast: {
-    const Expr &a = *e.args[0];
-    if (a.type.kind == Type::Kind::Int || a.type.kind == Type::Kind::Bool) {
-      if (isBool) return boolOf(a);
-      z3::expr v = eval(a);
-      if (v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
-      return resize(v, ty.bits, a.type.is_signed);
-    }
-    return fresh(ty, "cast");
-  }
-  case Expr::Kind::Binary: {
-    BinaryOp op = e.binary_op;
-    const Expr &A = *e.args[0], &B = *e.args[1];
-    // short-circuit: B is evaluated only when A does not decide
-    if (op == BinaryOp::LAnd) {
-      z3::expr a = boolOf(A);
-      return a && evalUnder(B, a, true);
-    }
-    if (op == BinaryOp::LOr) {
-      z3::expr a = boolOf(A);
-      return a || evalUnder(B, !a, true);
-    }
-    bool cmp = op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt ||
-               op == BinaryOp::Ge || op == BinaryOp::Eq || op == BinaryOp::Ne;
-    if (cmp) {
-      bool ai = A.type.isIntegral(), bi = B.type.isIntegral();
-      if (!ai || !bi) return fresh(Type::boolean(), "cmp");
-      z3::expr a = eval(A), b = eval(B);
-      if (a.is_bool() && b.is_bool()) {
-        if (op == BinaryOp::Eq) return a == b;
-        if (op == BinaryOp::Ne) return a != b;
-      }
-      if (a.is_bool()) a = z3::ite(a, c.bv_val(1, 32), c.bv_val(0, 32));
-      if (b.is_bool()) b = z3::ite(b, c.bv_val(1, 32), c.bv_val(0, 32));
-      unsigned w = std::max(a.get_sort().bv_size(), b.get_sort().bv_size());
-      bool sg = A.type.is_signed && B.type.is_signed;
-      a = resize(a, w, A.type.is_signed);
-      b = resize(b, w, B.type.is_signed);
-      switch (op) {
-      case BinaryOp::Lt: return sg ? z3::slt(a, b) : z3::ult(a, b);
-      case BinaryOp::Le: return sg ? z3::sle(a, b) : z3::ule(a, b);
-      case BinaryOp::Gt: return sg ? z3::sgt(a, b) : z3::ugt(a, b);
-      case BinaryOp::Ge: return sg ? z3::sge(a, b) : z3::uge(a, b);
-      case BinaryOp::Eq: return a == b;
-      default: return a != b;
-      }
-    }
-    if (!isInt || !A.type.isIntegral() || !B.type.isIntegral()) return fresh(ty, "val");
-    unsigned w = ty.bits;
-    z3::expr a = eval(A), b = eval(B);
-    if (a.is_bool()) a = z3::ite(a, c.bv_val(1, w), c.bv_val(0, w));
-    if (b.is_bool()) b = z3::ite(b, c.bv_val(1, w), c.bv_val(0, w));
-    a = resize(a, w, A.type.is_signed);
-    b = resize(b, w, B.type.is_signed);
-    bool sg = ty.is_signed;
-    auto side = [&](const z3::expr &ok) { ub(ok); };
-    switch (op) {
-    case BinaryOp::Add: {
-      z3::expr r = a + b;
-      if (sg) side(z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b)), E.signedOp(r, pc());
-      return r;
-    }
-    case BinaryOp::Sub: {
-      z3::expr r = a - b;
-      if (sg) side(z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true)), E.signedOp(r, pc());
-      return r;
-    }
-    case BinaryOp::Mul: {
-      z3::expr r = a * b;
-      if (sg) side(signedMulFits(a, b)), E.signedOp(r, pc());
-      return r;
-    }
-    case BinaryOp::Div:
-    case BinaryOp::Rem:
-      side(b != c.bv_val(0, w));
-      if (sg) side(z3::bvsdiv_no_overflow(a, b));
-      if (op == BinaryOp::Div) return sg ? a / b : z3::udiv(a, b);
-      return sg ? z3::srem(a, b) : z3::urem(a, b);
-    case BinaryOp::Shl: return z3::shl(a, b);
-    case BinaryOp::Shr: return sg ? z3::ashr(a, b) : z3::lshr(a, b);
-    case BinaryOp::BitAnd: return a & b;
-    case BinaryOp::BitOr: return a | b;
-    case BinaryOp::BitXor: return a ^ b;
-    default: return fresh(ty, "val");
-    }
-  }
+  case Expr::Kind::Address: return evalArrayFact(e);
+  case Expr::Kind::Builtin: return evalBuiltin(e);
+  case Expr::Kind::Local: return evalLocal(e);
+  case Expr::Kind::Opaque: return evalOpaque(e);
+  case Expr::Kind::Unary: return evalUnary(e);
+  case Expr::Kind::Select: return evalSelect(e);
+  case Expr::Kind::Cast: return evalCast(e);
+  case Expr::Kind::Binary: return evalBinary(e);
   }
   return fresh(ty, "val");
+}
+
+// `v` (a stored value: a parameter's, a local's) read as type `ty`.
+z3::expr Exec::asType(const z3::expr &v, const Type &ty) {
+  z3::context &c = E.c;
+  bool isBool = ty.kind == Type::Kind::Bool;
+  if (isBool && !v.is_bool()) return v != c.bv_val(0, v.get_sort().bv_size());
+  if (!isBool && v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+  if (!isBool && v.get_sort().bv_size() != ty.bits) return resize(v, ty.bits, ty.is_signed);
+  return v;
+}
+
+z3::expr Exec::evalParam(const Expr &e) {
+  auto it = E.params.find(e.name);
+  if (it != E.params.end()) return asType(it->second, e.type);
+  z3::context &c = E.c;
+  z3::expr v = e.type.kind == Type::Kind::Bool ? c.bool_const(("param." + e.name).c_str())
+                                               : c.bv_const(("param." + e.name).c_str(), e.type.bits);
+  E.params.emplace(e.name, v);
+  return v;
+}
+
+// NotNull and Address: one unknown value per array, the same for every thread.
+z3::expr Exec::evalArrayFact(const Expr &e) {
+  z3::context &c = E.c;
+  auto key = std::make_pair(e.kind, e.id);
+  auto it = E.array_facts.find(key);
+  if (it != E.array_facts.end()) return it->second;
+  std::string name = "array." + std::to_string(e.id) + "." + E.K.arrays.at(e.id).name;
+  z3::expr v = e.kind == Expr::Kind::NotNull ? c.bool_const((name + ".notnull").c_str())
+                                             : c.bv_const((name + ".address").c_str(), 64);
+  E.array_facts.emplace(key, v);
+  return v;
+}
+
+z3::expr Exec::evalBuiltin(const Expr &e) {
+  z3::context &c = E.c;
+  int b = static_cast<int>(e.builtin);
+  z3::expr v = c.bv_val(32, 32);  // warpSize
+  if (b < 3) v = T.tid[b];
+  else if (b < 6) v = T.bid[b - 3];
+  else if (b < 9) v = E.bdim[b - 6];
+  else if (b < 12) v = E.gdim[b - 9];
+  return e.type.kind == Type::Kind::Bool ? v != c.bv_val(0, 32) : resize(v, e.type.bits, false);
+}
+
+z3::expr Exec::evalLocal(const Expr &e) {
+  auto it = env.find(e.id);
+  if (it != env.end()) return asType(it->second, e.type);
+  z3::expr v = fresh(e.type, "uninit." + e.name);
+  env.emplace(e.id, v);
+  return v;
+}
+
+z3::expr Exec::evalOpaque(const Expr &e) {
+  z3::context &c = E.c;
+  const Type &ty = e.type;
+  if (e.what.rfind("result of __syncthreads_", 0) == 0) {
+    // __syncthreads_or/_and/_count: one value for the whole block at one instance
+    z3::sort_vector dom(c);
+    z3::expr_vector args(c);
+    for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32)), args.push_back(T.bid[d]);
+    for (const LoopCtx &l : loops) dom.push_back(E.bv(64)), args.push_back(l.k);
+    std::string name = "block.opaque" + std::to_string(e.id) + "." + std::to_string(loops.size());
+    z3::sort rs = ty.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(ty.bits);
+    return c.function(name.c_str(), dom, rs)(args);
+  }
+  z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
+  auto lr = last_read_.find(e.id);  // a load: the value read at that access
+  if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
+  auto lt = last_ticket_.find(e.id);
+  if (lt != last_ticket_.end()) T.tickets.push_back(LoadEv{lt->second, v});
+  return v;
+}
+
+z3::expr Exec::evalUnary(const Expr &e) {
+  z3::context &c = E.c;
+  const Type &ty = e.type;
+  const Expr &a = *e.args[0];
+  if (e.unary_op == UnaryOp::LNot) {
+    z3::expr b = boolOf(a);
+    return ty.kind == Type::Kind::Bool ? !b : z3::ite(!b, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+  }
+  if (a.type.kind != Type::Kind::Int || ty.kind != Type::Kind::Int) return fresh(ty, "val");
+  z3::expr v = resize(eval(a), ty.bits, a.type.is_signed);
+  if (e.unary_op == UnaryOp::BitNot) return ~v;
+  if (e.unary_op == UnaryOp::BitReverse) {  // bit 0 becomes the most significant
+    z3::expr r = v.extract(0, 0);
+    for (unsigned i = 1; i < ty.bits; ++i) r = z3::concat(r, v.extract(i, i));
+    return r;
+  }
+  if (ty.is_signed) ub(z3::bvneg_no_overflow(v));
+  return -v;
+}
+
+// Only the chosen arm is evaluated: its UB side conditions hold only when chosen.
+z3::expr Exec::evalSelect(const Expr &e) {
+  z3::expr cnd = boolOf(*e.args[0]);
+  z3::expr a = evalUnder(*e.args[1], cnd, false), b = evalUnder(*e.args[2], !cnd, false);
+  if (a.is_bool() != b.is_bool() || (!a.is_bool() && a.get_sort().bv_size() != b.get_sort().bv_size()))
+    return fresh(e.type, "val");
+  return z3::ite(cnd, a, b);
+}
+
+z3::expr Exec::evalCast(const Expr &e) {
+  z3::context &c = E.c;
+  const Type &ty = e.type;
+  const Expr &a = *e.args[0];
+  if (!a.type.isIntegral()) return fresh(ty, "cast");
+  if (ty.kind == Type::Kind::Bool) return boolOf(a);
+  z3::expr v = eval(a);
+  if (v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
+  return resize(v, ty.bits, a.type.is_signed);
+}
+
+z3::expr Exec::evalBinary(const Expr &e) {
+  BinaryOp op = e.binary_op;
+  const Expr &A = *e.args[0], &B = *e.args[1];
+  // short-circuit: B is evaluated only when A does not decide
+  if (op == BinaryOp::LAnd) {
+    z3::expr a = boolOf(A);
+    return a && evalUnder(B, a, true);
+  }
+  if (op == BinaryOp::LOr) {
+    z3::expr a = boolOf(A);
+    return a || evalUnder(B, !a, true);
+  }
+  if (op >= BinaryOp::Lt && op <= BinaryOp::Ne) return evalCompare(e);
+  if (e.type.kind != Type::Kind::Int || !A.type.isIntegral() || !B.type.isIntegral()) return fresh(e.type, "val");
+  return evalArith(e);
+}
+
+z3::expr Exec::evalCompare(const Expr &e) {
+  z3::context &c = E.c;
+  BinaryOp op = e.binary_op;
+  const Expr &A = *e.args[0], &B = *e.args[1];
+  if (!A.type.isIntegral() || !B.type.isIntegral()) return fresh(Type::boolean(), "cmp");
+  z3::expr a = eval(A), b = eval(B);
+  if (a.is_bool() && b.is_bool()) {
+    if (op == BinaryOp::Eq) return a == b;
+    if (op == BinaryOp::Ne) return a != b;
+  }
+  if (a.is_bool()) a = z3::ite(a, c.bv_val(1, 32), c.bv_val(0, 32));
+  if (b.is_bool()) b = z3::ite(b, c.bv_val(1, 32), c.bv_val(0, 32));
+  unsigned w = std::max(a.get_sort().bv_size(), b.get_sort().bv_size());
+  bool sg = A.type.is_signed && B.type.is_signed;
+  a = resize(a, w, A.type.is_signed);
+  b = resize(b, w, B.type.is_signed);
+  switch (op) {
+  case BinaryOp::Lt: return sg ? z3::slt(a, b) : z3::ult(a, b);
+  case BinaryOp::Le: return sg ? z3::sle(a, b) : z3::ule(a, b);
+  case BinaryOp::Gt: return sg ? z3::sgt(a, b) : z3::ugt(a, b);
+  case BinaryOp::Ge: return sg ? z3::sge(a, b) : z3::uge(a, b);
+  case BinaryOp::Eq: return a == b;
+  default: return a != b;
+  }
+}
+
+// Integer arithmetic in the result's type; signed operations do not overflow and
+// divisors are not zero where they are evaluated (UB otherwise).
+z3::expr Exec::evalArith(const Expr &e) {
+  z3::context &c = E.c;
+  const Type &ty = e.type;
+  BinaryOp op = e.binary_op;
+  const Expr &A = *e.args[0], &B = *e.args[1];
+  unsigned w = ty.bits;
+  z3::expr a = eval(A), b = eval(B);
+  if (a.is_bool()) a = z3::ite(a, c.bv_val(1, w), c.bv_val(0, w));
+  if (b.is_bool()) b = z3::ite(b, c.bv_val(1, w), c.bv_val(0, w));
+  a = resize(a, w, A.type.is_signed);
+  b = resize(b, w, B.type.is_signed);
+  bool sg = ty.is_signed;
+  auto signedOp = [&](const z3::expr &r, const z3::expr &fits) {
+    if (sg) ub(fits), E.signedOp(r, pc());
+    return r;
+  };
+  switch (op) {
+  case BinaryOp::Add:
+    return signedOp(a + b, z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b));
+  case BinaryOp::Sub:
+    return signedOp(a - b, z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true));
+  case BinaryOp::Mul: return signedOp(a * b, signedMulFits(a, b));
+  case BinaryOp::Div:
+  case BinaryOp::Rem:
+    ub(b != c.bv_val(0, w));
+    if (sg) ub(z3::bvsdiv_no_overflow(a, b));
+    if (op == BinaryOp::Div) return sg ? a / b : z3::udiv(a, b);
+    return sg ? z3::srem(a, b) : z3::urem(a, b);
+  case BinaryOp::Shl: return z3::shl(a, b);
+  case BinaryOp::Shr: return sg ? z3::ashr(a, b) : z3::lshr(a, b);
+  case BinaryOp::BitAnd: return a & b;
+  case BinaryOp::BitOr: return a | b;
+  case BinaryOp::BitXor: return a ^ b;
+  default: return fresh(ty, "val");
+  }
 }
 
 void Exec::mergeEnv(const z3::expr &cond, const Env &other) {

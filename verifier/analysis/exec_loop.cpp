@@ -96,325 +96,320 @@ bool runsOnce(const Stmt &s) {
          s.cond->kind == Expr::Kind::Const && s.cond->int_value == 0;
 }
 
+// A loop: iteration k of N (any one, symbolically), then the exit at N.
 void Exec::loop(const Stmt &s) {
   if (runsOnce(s)) {
     onceLoop(s);
     return;
   }
+  LoopRun L = loopStart(s);
+  loopEnter(L);
+  loopBody(L);
+  if (L.bi.part) repeatTripFacts(L);
+  loopStartCandidates(L);
+  loopExit(L);
+  loopAfterCandidates(L);
+}
+
+// The loop's shape (what it assigns, how, whether it can be left early), its counter k
+// and trip count N, and the state before it.
+Exec::LoopRun Exec::loopStart(const Stmt &s) {
   z3::context &c = E.c;
-  int id = loop_counter++;
-  BarrierInfo bi;
-  scanBarriers(s.body, bi);
-  scanBarriers(s.step, bi);
-  std::string label = "k (loop at " + loc(s.range) + ")";
-  std::string tag = "t" + std::to_string(T.t) + ".L" + std::to_string(id);
-
-  std::map<unsigned, int> mods;
-  assignedLocals(s.body, mods);
-  assignedLocals(s.step, mods);
-  std::set<unsigned> induction;  // the locals the condition reads
-  if (s.cond) readLocals(*s.cond, induction);
-  bool body_cont = hasKind(s.body, Stmt::Kind::Continue, false);
-  bool has_break = hasKind(s.body, Stmt::Kind::Break, false) ||
-                   hasKind(s.body, Stmt::Kind::Return, true);
-  // top-level updates with a closed form
-  std::map<unsigned, ClosedForm> forms;
-  auto scanTop = [&](const std::vector<Stmt> &list, bool ok) {
-    if (!ok) return;
-    for (const Stmt &st : list)
-      if (st.kind == Stmt::Kind::Assign && st.value && mods[st.local.id] == 1)
-        if (auto cf = classify(st.local, *st.value, mods)) forms.emplace(st.local.id, *cf);
-  };
-  scanTop(s.body, !body_cont);
-  scanTop(s.step, true);
-  if (!has_break) {  // a break between the three copies would leave half a swap
-    std::vector<const Stmt *> top;
-    if (!body_cont)
-      for (const Stmt &st : s.body) top.push_back(&st);
-    for (const Stmt &st : s.step) top.push_back(&st);
-    findSwaps(top, mods, forms);
-  }
-
-  z3::expr k = E.freshConst(tag + ".k", E.bv(64));
-  std::vector<z3::expr> outer = allKs();
+  LoopRun L(s, c);
+  L.id = loop_counter++;
+  scanBarriers(s.body, L.bi);
+  scanBarriers(s.step, L.bi);
+  L.label = "k (loop at " + loc(s.range) + ")";
+  L.tag = "t" + std::to_string(T.t) + ".L" + std::to_string(L.id);
+  assignedLocals(s.body, L.mods);
+  assignedLocals(s.step, L.mods);
+  if (s.cond) readLocals(*s.cond, L.induction);
+  L.has_break = hasKind(s.body, Stmt::Kind::Break, false) || hasKind(s.body, Stmt::Kind::Return, true);
+  L.forms = loopForms(s, L.mods, L.has_break);
+  L.k = E.freshConst(L.tag + ".k", E.bv(64));
+  L.outer = allKs();
   // Trip count N (iterations started). Shared by a block only in race mode, for loops with
   // block barriers and no jumps out: the divergence check (in divergence mode, with each
   // thread's own N) has shown the loop condition uniform by then.
-  bool uniform = bi.block && !has_break;
+  bool uniform = L.bi.block && !L.has_break;
   T.uniform_loops |= uniform;
-  z3::expr N = tripCount(s, id, T.shared_trips && uniform, outer);
+  L.N = tripCount(s, L.id, T.shared_trips && uniform, L.outer);
+  L.env0 = env;
+  L.pc0 = pc();
+  return L;
+}
 
-  // the state at the start of iteration j (j = k for the body, j = N at the exit)
-  auto env0 = env;
-  z3::expr pc0 = pc();
-  std::map<unsigned, z3::func_decl> havoc;
-  auto stateAt = [&](const z3::expr &j, std::vector<z3::expr> &side) {
-    std::map<unsigned, z3::expr> st = env0;
-    for (auto &[lid, n] : mods) {
-      (void)n;
-      // the local's type: from its Local entry
-      const model::Local *L = nullptr;
-      for (const model::Local &l : E.K.locals)
-        if (l.id == lid) L = &l;
-      Type lt = L ? L->type : Type::i64();
-      auto f = forms.find(lid);
-      auto it0 = env0.find(lid);
-      if (f != forms.end() && f->second.op == ClosedForm::Swap) {
-        auto o = env0.find(f->second.other);  // a swap needs both start values
-        if (o == env0.end() || o->second.is_bool() || o->second.get_sort().bv_size() != lt.bits)
-          f = forms.end();
-      }
-      if (f != forms.end() && it0 != env0.end() && !it0->second.is_bool() &&
-          it0->second.get_sort().bv_size() == lt.bits) {
-        const ClosedForm &cf = f->second;
-        unsigned w = lt.bits;
-        z3::expr x0 = it0->second;
-        z3::expr kw = resize(j, w, false);
-        z3::expr v = x0;
-        // Signed updates cannot overflow (UB); unsigned ones may wrap, except the loop's
-        // induction variables (the locals its condition reads): the stated assumption.
-        bool sg = cf.op_type.is_signed, nowrap = sg || induction.count(lid);
-        if (cf.op == ClosedForm::Swap) {
-          // odd iterations see the other local's start value
-          z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
-          v = z3::ite(odd, env0.at(cf.other), x0);
-        } else if (cf.op == ClosedForm::Flip) {
-          z3::expr c0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
-          z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
-          if (sg)
-            side.push_back(z3::implies(odd, z3::bvsub_no_overflow(c0, x0) &&
-                                                z3::bvsub_no_underflow(c0, x0, true)));
-          v = z3::ite(odd, c0 - x0, x0);
-        } else if (cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub) {
-          z3::expr st0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
-          z3::expr prod = kw * st0;
-          if (nowrap) {
-            if (w < 64) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << (sg ? w - 1 : w), 64)));
-            else if (sg) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << 63, 64)));
-            side.push_back(sg ? signedMulFits(kw, st0) : z3::bvmul_no_overflow(kw, st0, false));
-          }
-          if (cf.op == ClosedForm::Add) {
-            if (nowrap) side.push_back(z3::bvadd_no_overflow(x0, prod, sg));
-            if (sg) side.push_back(z3::bvadd_no_underflow(x0, prod));
-            v = x0 + prod;
-          } else {
-            if (nowrap) side.push_back(z3::bvsub_no_underflow(x0, prod, sg));
-            if (sg) side.push_back(z3::bvsub_no_overflow(x0, prod));
-            v = x0 - prod;
-          }
-          // unsigned and allowed to wrap: k*c in w bits is exactly what the updates give
-        } else if (cf.shift != 0) {
-          z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
-                                   j * c.bv_val(static_cast<uint64_t>(cf.shift), 64));
-          z3::expr amt = w >= 64 ? amt64
-                                 : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w),
-                                           amt64.extract(w - 1, 0));
-          if (w == 64) amt = amt64;
-          if (cf.op == ClosedForm::Shl && nowrap) side.push_back(z3::lshr(z3::shl(x0, amt), amt) == x0);
-          v = cf.op == ClosedForm::Shl    ? z3::shl(x0, amt)
-              : cf.op == ClosedForm::LShr ? z3::lshr(x0, amt)
-                                          : z3::ashr(x0, amt);
-          // dividing k times by 2^c is dividing once by 2^(kc) (both round toward zero):
-          // the floor ashr gives, plus one where a negative x0 leaves a remainder
-          if (cf.op == ClosedForm::SDiv) {
-            z3::expr zero = c.bv_val(0, w), low = z3::shl(c.bv_val(1, w), amt) - c.bv_val(1, w);
-            v = v + z3::ite(z3::slt(x0, zero) && (x0 & low) != zero, c.bv_val(1, w), zero);
-          }
-        }
-        st.insert_or_assign(lid, v);
-        continue;
-      }
-      // havoc: a value depending on the iteration only through an unknown function
-      auto h = havoc.find(lid);
-      if (h == havoc.end()) {
-        z3::sort_vector dom(c);
-        for (size_t i = 0; i < outer.size() + 1; ++i) dom.push_back(E.bv(64));
-        z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(lt.bits ? lt.bits : 64);
-        h = havoc.emplace(lid, c.function((tag + ".havoc" + std::to_string(lid)).c_str(), dom, rs))
-                .first;
-      }
-      z3::expr_vector args(c);
-      for (auto &o : outer) args.push_back(o);
-      args.push_back(j);
-      st.insert_or_assign(lid, h->second(args));
-    }
-    return st;
-  };
-  // Whether iteration j starts (For/While: the condition; Do: always the first), with the
-  // side conditions of evaluating it there.
-  // `evaluated`: where the condition is evaluated at j for sure (signed operations in it
-  // do not overflow there).
-  auto enterAt = [&](const z3::expr &j, std::vector<z3::expr> &side, const z3::expr &evaluated) {
-    env = stateAt(j, side);
-    z3::expr saved = pc();
-    pc_ = evaluated;
-    capture = &side;
-    z3::expr cond = s.cond ? boolOf(*s.cond) : c.bool_val(true);
-    capture = nullptr;
-    pc_ = saved;
-    return s.loop == model::LoopKind::Do ? (j == c.bv_val(0, 64) || cond) : cond;
-  };
+// The type of local `id` (i64 if the kernel does not list it).
+Type Exec::localType(unsigned id) const {
+  const model::Local *found = nullptr;
+  for (const model::Local &l : E.K.locals)
+    if (l.id == id) found = &l;
+  return found ? found->type : Type::i64();
+}
 
-  // iteration k
+// The locals at the start of iteration j (j = k for the body, j = N at the exit): closed
+// forms where the updates have one, else a havoc function of the iteration.
+Env Exec::stateAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side) {
+  Env st = L.env0;
+  for (const auto &entry : L.mods) {
+    unsigned lid = entry.first;
+    Type lt = localType(lid);
+    if (std::optional<z3::expr> v = closedFormAt(L, lid, lt, j, side)) st.insert_or_assign(lid, *v);
+    else st.insert_or_assign(lid, havocAt(L, lid, lt, j));
+  }
+  return st;
+}
+
+// Local `lid` at the start of iteration j by its closed form, with the facts it rests on
+// (no overflow) in `side`; none where it has no closed form.
+std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j,
+                                           std::vector<z3::expr> &side) {
+  z3::context &c = E.c;
+  auto f = L.forms.find(lid);
+  auto it0 = L.env0.find(lid);
+  auto fits = [&](const Env::const_iterator &it) {
+    return it != L.env0.end() && !it->second.is_bool() && it->second.get_sort().bv_size() == lt.bits;
+  };
+  if (f == L.forms.end() || !fits(it0)) return std::nullopt;
+  const ClosedForm &cf = f->second;
+  if (cf.op == ClosedForm::Swap && !fits(L.env0.find(cf.other))) return std::nullopt;  // needs both
+  unsigned w = lt.bits;
+  z3::expr x0 = it0->second;
+  // Signed updates cannot overflow (UB); unsigned ones may wrap, except the loop's
+  // induction variables (the locals its condition reads): the stated assumption.
+  bool sg = cf.op_type.is_signed, nowrap = sg || L.induction.count(lid);
+  z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
+  switch (cf.op) {
+  case ClosedForm::Swap:  // odd iterations see the other local's start value
+    return z3::ite(odd, L.env0.at(cf.other), x0);
+  case ClosedForm::Flip: {
+    z3::expr c0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
+    if (sg)
+      side.push_back(z3::implies(odd, z3::bvsub_no_overflow(c0, x0) && z3::bvsub_no_underflow(c0, x0, true)));
+    return z3::ite(odd, c0 - x0, x0);
+  }
+  case ClosedForm::Add:
+  case ClosedForm::Sub:
+    return steppedAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j, nowrap, side);
+  default:
+    return shiftedAt(cf, x0, j, nowrap, side);
+  }
+}
+
+// Local `lid` at iteration j where no closed form is known: a value that depends on the
+// iteration only through an unknown function.
+z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j) {
+  z3::context &c = E.c;
+  auto h = L.havoc.find(lid);
+  if (h == L.havoc.end()) {
+    z3::sort_vector dom(c);
+    for (size_t i = 0; i < L.outer.size() + 1; ++i) dom.push_back(E.bv(64));
+    z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(lt.bits ? lt.bits : 64);
+    h = L.havoc.emplace(lid, c.function((L.tag + ".havoc" + std::to_string(lid)).c_str(), dom, rs)).first;
+  }
+  z3::expr_vector args(c);
+  for (auto &o : L.outer) args.push_back(o);
+  args.push_back(j);
+  return h->second(args);
+}
+
+// Whether iteration j starts (For/While: the condition; Do: always the first), with the
+// side conditions of evaluating it there. `evaluated`: where the condition is evaluated
+// at j for sure (signed operations in it do not overflow there).
+z3::expr Exec::enterAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side, const z3::expr &evaluated) {
+  z3::context &c = E.c;
+  env = stateAt(L, j, side);
+  z3::expr saved = pc();
+  pc_ = evaluated;
+  capture = &side;
+  z3::expr cond = L.s.cond ? boolOf(*L.s.cond) : c.bool_val(true);
+  capture = nullptr;
+  pc_ = saved;
+  return L.s.loop == model::LoopKind::Do ? (j == c.bv_val(0, 64) || cond) : cond;
+}
+
+// Entering iteration k: the locals there, the condition (a loop with barriers must have
+// a uniform one), and a placeholder last barrier "the start of iteration k".
+void Exec::loopEnter(LoopRun &L) {
+  z3::context &c = E.c;
   std::vector<z3::expr> side;
-  z3::expr inIter = z3::ult(k, N);
-  z3::expr enter = enterAt(k, side, pc0 && inIter);
-  std::map<unsigned, z3::expr> atStart = env;  // the locals at the start of iteration k
-  pc_ = pc0 && inIter && enter;
+  z3::expr inIter = z3::ult(L.k, L.N);
+  z3::expr enter = enterAt(L, L.k, side, L.pc0 && inIter);
+  L.atStart = env;
+  pc_ = L.pc0 && inIter && enter;
   for (auto &sd : side) {
     T.no_ub.insert(T.side.size());
     T.side.push_back(z3::implies(pc(), sd));
   }
-  if (bi.part) {
-    // A loop with barriers must have a uniform condition: both threads evaluate it at
-    // iteration k (neither left before) and disagree. Checked with each thread's own N.
+  if (L.bi.part) {
+    // both threads evaluate the condition at iteration k (neither left before) and
+    // disagree: checked with each thread's own N
     std::vector<z3::expr> ks = allKs();
-    ks.push_back(k);
-    sync(s, enter, !bi.block, std::nullopt, pc0 && z3::ule(k, N), ks);
+    ks.push_back(L.k);
+    sync(L.s, enter, !L.bi.block, std::nullopt, L.pc0 && z3::ule(L.k, L.N), ks);
   }
-
-  // per kind of barrier the body has: a placeholder for "the start of iteration k"
-  Phases lb0 = lb;
-  auto marker = [&](int p) { return kStartBase - kPhaseKinds * id - p; };
+  L.lb0 = lb;
   for (int p = 0; p < kPhaseKinds; ++p)
-    if (bi.ends(p)) lb[p] = {Cand{c.bool_val(true), marker(p), {}}};
-  size_t firstAccess = T.accesses.size();
-  size_t firstTripFact = tripFacts.size();
-  size_t firstCreated = E.created.size();
+    if (L.bi.ends(p)) lb[p] = {Cand{c.bool_val(true), L.marker(p), {}}};
+}
+
+// The body and step at iteration k, and the ranges the havocked locals keep.
+void Exec::loopBody(LoopRun &L) {
+  L.firstAccess = T.accesses.size();
+  L.firstTripFact = tripFacts.size();
+  L.firstCreated = E.created.size();
   std::optional<z3::expr> retBefore = rets.back();
   rets.back().reset();
-  size_t firstRetEnv = ret_envs.back().size();
-  loops.push_back(LoopCtx{&s, k, N, pc0, bi, label, std::nullopt, std::nullopt, {}});
-  block(s.body);
+  L.firstRetEnv = ret_envs.back().size();
+  loops.push_back(LoopCtx{&L.s, L.k, L.N, L.pc0, L.bi, L.label, std::nullopt, std::nullopt, {}, false, {}});
+  block(L.s.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
-  block(s.step);
-  // ranges the havocked locals provably keep (by induction over the iterations)
+  block(L.s.step);
   std::set<unsigned> havocked;
-  for (const auto &h : havoc) havocked.insert(h.first);
-  std::vector<Range> ranges = rangeInvariants(s, havocked, atStart, env0, pc0, pc());
-  for (const Range &r : ranges) T.side.push_back(z3::implies(pc0 && z3::ule(k, N), r.holds(atStart.at(r.local))));
-  std::optional<z3::expr> brk = loops.back().brk;
+  for (const auto &h : L.havoc) havocked.insert(h.first);
+  L.ranges = rangeInvariants(L.s, havocked, L.atStart, L.env0, L.pc0, pc());
+  for (const Range &r : L.ranges)
+    T.side.push_back(z3::implies(L.pc0 && z3::ule(L.k, L.N), r.holds(L.atStart.at(r.local))));
+  L.brk = loops.back().brk;
   loops.pop_back();
-  std::optional<z3::expr> ret = rets.back();
+  L.ret = rets.back();
   rets.back() = retBefore;
-  if (bi.part) {
-    // The exit conditions of the barrier loops inside (each guarded by its path
-    // condition) hold at every iteration, not only at k: the fix-ups below look at
-    // iterations k-1 and N-1, where the inner trip counts are pinned down only if stated.
-    z3::expr_vector from(c), prev(c), last(c);
-    from.push_back(k);
-    prev.push_back(k - c.bv_val(1, 64));
-    last.push_back(N - c.bv_val(1, 64));
-    for (size_t i = firstTripFact, end = tripFacts.size(); i < end; ++i) {
-      z3::expr f = T.side[tripFacts[i]];
-      for (const z3::expr_vector *to : {&prev, &last}) {
-        tripFacts.push_back(T.side.size());
-        T.side.push_back(f.substitute(from, *to));
-      }
+}
+
+// The exit conditions of the barrier loops inside (each guarded by its path condition)
+// hold at every iteration, not only at k: the fix-ups below look at iterations k-1 and
+// N-1, where the inner trip counts are pinned down only if stated.
+void Exec::repeatTripFacts(LoopRun &L) {
+  z3::context &c = E.c;
+  z3::expr_vector from(c), prev(c), last(c);
+  from.push_back(L.k);
+  prev.push_back(L.k - c.bv_val(1, 64));
+  last.push_back(L.N - c.bv_val(1, 64));
+  for (size_t i = L.firstTripFact, end = tripFacts.size(); i < end; ++i) {
+    z3::expr f = T.side[tripFacts[i]];
+    for (const z3::expr_vector *to : {&prev, &last}) {
+      tripFacts.push_back(T.side.size());
+      T.side.push_back(f.substitute(from, *to));
     }
   }
+}
 
-  // fix up the last-barrier candidates at the start of iteration k
+// The last barrier at the start of iteration k: the one before the loop at k = 0, else
+// the one at the end of iteration k-1; the body's accesses get it for the placeholder.
+void Exec::loopStartCandidates(LoopRun &L) {
+  z3::context &c = E.c;
   auto startOf = [&](const LB &end, const LB &before, int marker) {
     LB prev;
-    for (const Cand &x : end)
-      prev.push_back(x.barrier == marker ? Cand{x.cond, kUnknown, {}} : x);
-    prev = substLB(prev, k, k - c.bv_val(1, 64));
+    for (const Cand &x : end) prev.push_back(x.barrier == marker ? Cand{x.cond, kUnknown, {}} : x);
+    prev = substLB(prev, L.k, L.k - c.bv_val(1, 64));
     LB r;
-    z3::expr first = k == c.bv_val(0, 64);
+    z3::expr first = L.k == c.bv_val(0, 64);
     for (const Cand &x : before) r.push_back(Cand{x.cond && first, x.barrier, x.ks});
     for (const Cand &x : prev) r.push_back(Cand{x.cond && !first, x.barrier, x.ks});
     return r;
   };
-  Phases end = lb, start = lb0;
+  L.end = lb;
+  L.start = L.lb0;
   for (int p = 0; p < kPhaseKinds; ++p) {
-    if (!bi.ends(p)) continue;
-    start[p] = startOf(end[p], lb0[p], marker(p));
-    for (size_t i = firstAccess; i < T.accesses.size(); ++i)
-      T.accesses[i].lb[p] = expandLB(T.accesses[i].lb[p], marker(p), start[p]);
+    if (!L.bi.ends(p)) continue;
+    L.start[p] = startOf(L.end[p], L.lb0[p], L.marker(p));
+    for (size_t i = L.firstAccess; i < T.accesses.size(); ++i)
+      T.accesses[i].lb[p] = expandLB(T.accesses[i].lb[p], L.marker(p), L.start[p]);
   }
+  L.endCreated = E.created.size();
+}
 
-  // The substitution reading the body's terms at iteration j instead of k, as a fact about
-  // that one iteration: the values the body created (loads, inner counters) are renamed
-  // apart from the ones the body's events use at iteration k.
-  size_t endCreated = E.created.size();
-  auto atIteration = [&](const z3::expr &j, const char *name) {
-    std::pair<z3::expr_vector, z3::expr_vector> sub{z3::expr_vector(c), z3::expr_vector(c)};
-    sub.first.push_back(k);
-    sub.second.push_back(j);
-    for (size_t i = firstCreated; i < endCreated; ++i) {
-      sub.first.push_back(E.created[i]);
-      sub.second.push_back(E.freshConst(name, E.created[i].get_sort()));
-    }
-    return sub;
-  };
-  // A jump out of iteration j: a break, or a return.
-  std::optional<z3::expr> jump = brk;
-  if (ret) jump = orOpt(jump, *ret);
-  auto jumpAt = [&](const z3::expr &j) {
-    auto [from, to] = atIteration(j, "jump");
-    return jump->substitute(from, to);
-  };
+// The substitution reading the body's terms at iteration j instead of k, as a fact about
+// that one iteration: the values the body created (loads, inner counters) are renamed
+// apart from the ones the body's events use at iteration k.
+std::pair<z3::expr_vector, z3::expr_vector> Exec::atIteration(LoopRun &L, const z3::expr &j, const char *name) {
+  z3::context &c = E.c;
+  std::pair<z3::expr_vector, z3::expr_vector> sub{z3::expr_vector(c), z3::expr_vector(c)};
+  sub.first.push_back(L.k);
+  sub.second.push_back(j);
+  for (size_t i = L.firstCreated; i < L.endCreated; ++i) {
+    sub.first.push_back(E.created[i]);
+    sub.second.push_back(E.freshConst(name, E.created[i].get_sort()));
+  }
+  return sub;
+}
 
-  // After the loop. N is the first iteration that does not start, unless a jump left
-  // iteration N-1: (N == 0 or iteration N-1 started) and (iteration N does not start, or
-  // a jump left N-1). Side conditions of evaluating the condition hold where it was.
-  z3::expr Nm1 = N - c.bv_val(1, 64);
+// After the loop. N is the first iteration that does not start, unless a jump left
+// iteration N-1: (N == 0 or iteration N-1 started) and (iteration N does not start, or
+// a jump (a break, or a return) left N-1). Side conditions of evaluating the condition
+// hold where it was.
+void Exec::loopExit(LoopRun &L) {
+  z3::context &c = E.c;
+  std::optional<z3::expr> jump = L.brk;
+  if (L.ret) jump = orOpt(jump, *L.ret);
+  z3::expr Nm1 = L.N - c.bv_val(1, 64);
   std::vector<z3::expr> prevSide, lastSide;
-  z3::expr enterPrev = enterAt(Nm1, prevSide, pc0 && N != c.bv_val(0, 64));
-  z3::expr enterLast = enterAt(N, lastSide, c.bool_val(false));
-  z3::expr exitOk = (N == c.bv_val(0, 64) || (enterPrev && conj(c, prevSide))) &&
-                    ((!enterLast && conj(c, lastSide)) || (jump ? jumpAt(Nm1) : c.bool_val(false)));
-  // Threads that returned inside the loop do not reach the code after it; J is the
-  // iteration they returned at. Leaving the kernel, J is one value shared by both threads
-  // (named alike in both): a thread that returned at J and one that did not differ there,
-  // and a return both take at one iteration is no divergence. Leaving an inlined call,
-  // the locals of each thread at its own return matter, so each has its own J.
-  z3::expr pcAfter = pc0;
-  if (ret) {
-    std::string jname = (rets.size() == 1 ? "" : "t" + std::to_string(T.t) + ".") + "J.L" + std::to_string(id);
-    z3::expr J = c.bv_const(jname.c_str(), 64);
-    auto [from, to] = atIteration(J, "ret");
-    z3::expr returned = z3::ult(J, N) && ret->substitute(from, to);
-    pcAfter = pc0 && !returned;
-    rets.back() = orOpt(rets.back(), pc0 && returned);
-    // the locals of those threads, at the iteration J they returned in
-    for (size_t i = firstRetEnv; i < ret_envs.back().size(); ++i) {
-      auto &[where, renv] = ret_envs.back()[i];
-      where = pc0 && z3::ult(J, N) && where.substitute(from, to);
-      for (auto &[id, v] : renv) v = v.substitute(from, to);
-    }
+  z3::expr enterPrev = enterAt(L, Nm1, prevSide, L.pc0 && L.N != c.bv_val(0, 64));
+  z3::expr enterLast = enterAt(L, L.N, lastSide, c.bool_val(false));
+  z3::expr jumpedLast = c.bool_val(false);
+  if (jump) {
+    auto [from, to] = atIteration(L, Nm1, "jump");
+    jumpedLast = jump->substitute(from, to);
   }
-  if (bi.part) tripFacts.push_back(T.side.size());
-  T.side.push_back(z3::implies(pc0, exitOk));
+  z3::expr exitOk = (L.N == c.bv_val(0, 64) || (enterPrev && conj(c, prevSide))) &&
+                    ((!enterLast && conj(c, lastSide)) || jumpedLast);
+  z3::expr pcAfter = L.ret ? returnsInside(L) : L.pc0;
+  if (L.bi.part) tripFacts.push_back(T.side.size());
+  T.side.push_back(z3::implies(L.pc0, exitOk));
   if (jump) {
     // a jump leaves from the middle of an iteration: the updated locals are unknown
-    env = env0;
-    for (auto &[lid, n] : mods) {
-      (void)n;
+    env = L.env0;
+    for (const auto &entry : L.mods)
       for (const model::Local &l : E.K.locals)
-        if (l.id == lid) env.insert_or_assign(lid, fresh(l.type, l.name));
-    }
+        if (l.id == entry.first) env.insert_or_assign(entry.first, fresh(l.type, l.name));
   } else {
     std::vector<z3::expr> exitSide;
-    env = stateAt(N, exitSide);
-    for (auto &sd : exitSide) T.side.push_back(z3::implies(pc0, sd));
-    for (const Range &r : ranges)
-      if (env.count(r.local)) T.side.push_back(z3::implies(pc0, r.holds(env.at(r.local))));
+    env = stateAt(L, L.N, exitSide);
+    for (auto &sd : exitSide) T.side.push_back(z3::implies(L.pc0, sd));
+    for (const Range &r : L.ranges)
+      if (env.count(r.local)) T.side.push_back(z3::implies(L.pc0, r.holds(env.at(r.local))));
   }
   pc_ = pcAfter;
+}
 
+// Threads that returned inside the loop do not reach the code after it; J is the
+// iteration they returned at. Leaving the kernel, J is one value shared by both threads
+// (named alike in both): a thread that returned at J and one that did not differ there,
+// and a return both take at one iteration is no divergence. Leaving an inlined call,
+// the locals of each thread at its own return matter, so each has its own J. Returns
+// the path condition after the loop.
+z3::expr Exec::returnsInside(LoopRun &L) {
+  z3::context &c = E.c;
+  std::string jname = (rets.size() == 1 ? "" : "t" + std::to_string(T.t) + ".") + "J.L" + std::to_string(L.id);
+  z3::expr J = c.bv_const(jname.c_str(), 64);
+  auto [from, to] = atIteration(L, J, "ret");
+  z3::expr returned = z3::ult(J, L.N) && L.ret->substitute(from, to);
+  rets.back() = orOpt(rets.back(), L.pc0 && returned);
+  // the locals of those threads, at the iteration J they returned in
+  for (size_t i = L.firstRetEnv; i < ret_envs.back().size(); ++i) {
+    auto &[where, renv] = ret_envs.back()[i];
+    where = L.pc0 && z3::ult(J, L.N) && where.substitute(from, to);
+    for (auto &[id, v] : renv) v = v.substitute(from, to);
+  }
+  return L.pc0 && !returned;
+}
+
+// The last barrier after the loop: the one before it if it ran no iteration, else the
+// one at the end of iteration N-1 (any barrier, where a jump may have left early).
+void Exec::loopAfterCandidates(LoopRun &L) {
+  z3::context &c = E.c;
   auto after = [&](const LB &end, const LB &start, const LB &before, int marker) {
-    if (has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};  // a jump: any barrier
-    LB full = substLB(expandLB(end, marker, start), k, N - c.bv_val(1, 64));
+    if (L.has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};
+    LB full = substLB(expandLB(end, marker, start), L.k, L.N - c.bv_val(1, 64));
     LB r;
-    z3::expr zero = N == c.bv_val(0, 64);
+    z3::expr zero = L.N == c.bv_val(0, 64);
     for (const Cand &x : before) r.push_back(Cand{x.cond && zero, x.barrier, x.ks});
     for (const Cand &x : full) r.push_back(Cand{x.cond && !zero, x.barrier, x.ks});
     return r;
   };
-  for (int p = 0; p < kPhaseKinds; ++p) lb[p] = bi.ends(p) ? after(end[p], start[p], lb0[p], marker(p)) : lb0[p];
+  for (int p = 0; p < kPhaseKinds; ++p)
+    lb[p] = L.bi.ends(p) ? after(L.end[p], L.start[p], L.lb0[p], L.marker(p)) : L.lb0[p];
 }
 
 }  // namespace kverify::analysis::detail

@@ -44,126 +44,135 @@ void Exec::block(const std::vector<Stmt> &body) {
 }
 
 void Exec::stmt(const Stmt &s) {
-  z3::context &c = E.c;
   switch (s.kind) {
-  case Stmt::Kind::Access: {
-    z3::expr idx = s.index ? eval(*s.index) : c.bv_val(0, 64);
-    if (idx.is_bool()) idx = z3::ite(idx, c.bv_val(1, 64), c.bv_val(0, 64));
-    bool sg = s.index ? s.index->type.is_signed : true;
-    idx = resize(idx, 64, sg);
-    std::vector<LoopRef> ls;
-    for (const LoopCtx &l : loops)
-      if (!l.once) ls.push_back(LoopRef{l.label, l.k});
-    T.accesses.push_back(AccessEv{&s, pc(), idx, lb, ls, T.next_seq++});
-    if (s.access == AccessKind::Write && s.value) T.accesses.back().stored = eval(*s.value);
-    if (s.access == AccessKind::Read && s.count <= 1 && s.array < E.K.arrays.size() &&
-        E.K.arrays[s.array].space == AddressSpace::Shared)
-      last_read_[s.id] = T.accesses.size() - 1;
-    if (s.access == AccessKind::Atomic && E.ticket_arrays.count(s.array))
-      last_ticket_[s.id] = T.accesses.size() - 1;
-    break;
-  }
-  case Stmt::Kind::Barrier: {
-    bool warp = s.barrier == model::BarrierKind::Warp;
-    std::optional<z3::expr> mask;
-    if (warp && s.mask) mask = resize(eval(*s.mask), 32, false);
-    if (s.cond) eval(*s.cond);
-    sync(s, pc(), warp, mask);
-    int id = E.barrierId(&s);
-    const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(s), true, s.barrier == model::BarrierKind::Grid};
-    for (int p = 0; p < kPhaseKinds; ++p)
-      if (ends[p]) lb[p] = {Cand{c.bool_val(true), id, phaseKs(p)}};
-    break;
-  }
+  case Stmt::Kind::Access: access(s); break;
+  case Stmt::Kind::Barrier: barrier(s); break;
   case Stmt::Kind::Fence: break;
-  case Stmt::Kind::If: {
-    z3::expr cond = boolOf(*s.cond);
-    z3::expr pc0 = pc();
-    Phases lb0 = lb;
-    auto env0 = env;
-    pc_ = pc0 && cond;
-    block(s.then_body);
-    z3::expr pcT = pc();
-    Phases lbT = lb;
-    auto envT = env;
-    env = env0;
-    lb = lb0;
-    pc_ = pc0 && !cond;
-    block(s.else_body);
-    bool jumps = hasKind(s.then_body, Stmt::Kind::Return, true) ||
-                 hasKind(s.else_body, Stmt::Kind::Return, true) ||
-                 hasKind(s.then_body, Stmt::Kind::Break, false) ||
-                 hasKind(s.else_body, Stmt::Kind::Break, false) ||
-                 hasKind(s.then_body, Stmt::Kind::Continue, false) ||
-                 hasKind(s.else_body, Stmt::Kind::Continue, false);
-    pc_ = jumps ? (pcT || pc()) : pc0;
-    mergeEnv(cond, envT);
-    BarrierInfo bi;
-    scanBarriers(s.then_body, bi);
-    scanBarriers(s.else_body, bi);
-    for (int p = 0; p < kPhaseKinds; ++p)
-      if (bi.ends(p)) lb[p] = mergeLB(lbT[p], lb[p], cond);
-    break;
-  }
+  case Stmt::Kind::If: branch(s); break;
   case Stmt::Kind::Loop: loop(s); break;
-  case Stmt::Kind::Assign: {
-    if (!s.value) {
-      env.insert_or_assign(s.local.id, fresh(s.local.type, s.local.name));
-      break;
-    }
-    z3::expr v = eval(*s.value);
-    const Type &lt = s.local.type;
-    if (lt.kind == Type::Kind::Int) {
-      if (v.is_bool()) v = z3::ite(v, c.bv_val(1, lt.bits), c.bv_val(0, lt.bits));
-      else v = resize(v, lt.bits, s.value->type.is_signed);
-    } else if (lt.kind == Type::Kind::Bool) {
-      if (!v.is_bool()) v = v != c.bv_val(0, v.get_sort().bv_size());
-    }
-    env.insert_or_assign(s.local.id, v);
-    break;
-  }
+  case Stmt::Kind::Assign: assign(s); break;
   case Stmt::Kind::Assume:
     T.side.push_back(z3::implies(pc(), boolOf(*s.cond)));
     if (loops.empty()) T.premises.emplace_back("the assumption at " + loc(s.range), T.side.back());
     break;
-  case Stmt::Kind::Return:
-    // A return leaves only its inlined region: the loops around the call go on.
-    for (size_t i = ret_loop_depth.back(); i < loops.size(); ++i)
-      if (const LoopCtx &l = loops[i]; l.bi.part) {
-        sync(s, pc(), !l.bi.block);
-        break;
-      }
-    rets.back() = orOpt(rets.back(), pc());
-    ret_envs.back().emplace_back(pc(), env);
-    pc_ = c.bool_val(false);
-    break;
+  case Stmt::Kind::Return: ret(s); break;
   case Stmt::Kind::Break:
-  case Stmt::Kind::Continue:
-    if (loops.empty()) break;
-    if (loops.back().once) {
-      loops.back().jumps.push_back(LoopCtx::Jump{pc(), env, lb});
-    } else if (s.kind == Stmt::Kind::Break) {
-      if (loops.back().bi.part) sync(s, pc(), !loops.back().bi.block);
-      loops.back().brk = orOpt(loops.back().brk, pc());
-    } else {
-      loops.back().cont = orOpt(loops.back().cont, pc());
-      loops.back().cont_envs.emplace_back(pc(), env);
+  case Stmt::Kind::Continue: jump(s); break;
+  case Stmt::Kind::Inlined: inlined(s); break;
+  }
+}
+
+void Exec::access(const Stmt &s) {
+  z3::context &c = E.c;
+  z3::expr idx = s.index ? eval(*s.index) : c.bv_val(0, 64);
+  if (idx.is_bool()) idx = z3::ite(idx, c.bv_val(1, 64), c.bv_val(0, 64));
+  bool sg = s.index ? s.index->type.is_signed : true;
+  idx = resize(idx, 64, sg);
+  std::vector<LoopRef> ls;
+  for (const LoopCtx &l : loops)
+    if (!l.once) ls.push_back(LoopRef{l.label, l.k});
+  T.accesses.push_back(AccessEv{&s, pc(), idx, lb, ls, T.next_seq++, std::nullopt});
+  if (s.access == AccessKind::Write && s.value) T.accesses.back().stored = eval(*s.value);
+  if (s.access == AccessKind::Read && s.count <= 1 && s.array < E.K.arrays.size() &&
+      E.K.arrays[s.array].space == AddressSpace::Shared)
+    last_read_[s.id] = T.accesses.size() - 1;
+  if (s.access == AccessKind::Atomic && E.ticket_arrays.count(s.array))
+    last_ticket_[s.id] = T.accesses.size() - 1;
+}
+
+void Exec::barrier(const Stmt &s) {
+  bool warp = s.barrier == model::BarrierKind::Warp;
+  std::optional<z3::expr> mask;
+  if (warp && s.mask) mask = resize(eval(*s.mask), 32, false);
+  if (s.cond) eval(*s.cond);
+  sync(s, pc(), warp, mask);
+  int id = E.barrierId(&s);
+  const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(s), true, s.barrier == model::BarrierKind::Grid};
+  for (int p = 0; p < kPhaseKinds; ++p)
+    if (ends[p]) lb[p] = {Cand{E.c.bool_val(true), id, phaseKs(p)}};
+}
+
+void Exec::branch(const Stmt &s) {
+  z3::expr cond = boolOf(*s.cond);
+  z3::expr pc0 = pc();
+  Phases lb0 = lb;
+  auto env0 = env;
+  pc_ = pc0 && cond;
+  block(s.then_body);
+  z3::expr pcT = pc();
+  Phases lbT = lb;
+  auto envT = env;
+  env = env0;
+  lb = lb0;
+  pc_ = pc0 && !cond;
+  block(s.else_body);
+  bool jumps = false;
+  for (const auto *b : {&s.then_body, &s.else_body})
+    jumps = jumps || hasKind(*b, Stmt::Kind::Return, true) || hasKind(*b, Stmt::Kind::Break, false) ||
+            hasKind(*b, Stmt::Kind::Continue, false);
+  pc_ = jumps ? (pcT || pc()) : pc0;
+  mergeEnv(cond, envT);
+  BarrierInfo bi;
+  scanBarriers(s.then_body, bi);
+  scanBarriers(s.else_body, bi);
+  for (int p = 0; p < kPhaseKinds; ++p)
+    if (bi.ends(p)) lb[p] = mergeLB(lbT[p], lb[p], cond);
+}
+
+void Exec::assign(const Stmt &s) {
+  z3::context &c = E.c;
+  if (!s.value) {
+    env.insert_or_assign(s.local.id, fresh(s.local.type, s.local.name));
+    return;
+  }
+  z3::expr v = eval(*s.value);
+  const Type &lt = s.local.type;
+  if (lt.kind == Type::Kind::Int) {
+    if (v.is_bool()) v = z3::ite(v, c.bv_val(1, lt.bits), c.bv_val(0, lt.bits));
+    else v = resize(v, lt.bits, s.value->type.is_signed);
+  } else if (lt.kind == Type::Kind::Bool) {
+    if (!v.is_bool()) v = v != c.bv_val(0, v.get_sort().bv_size());
+  }
+  env.insert_or_assign(s.local.id, v);
+}
+
+// A return leaves only its inlined region: the loops around the call go on.
+void Exec::ret(const Stmt &s) {
+  for (size_t i = ret_loop_depth.back(); i < loops.size(); ++i)
+    if (const LoopCtx &l = loops[i]; l.bi.part) {
+      sync(s, pc(), !l.bi.block);
+      break;
     }
-    pc_ = c.bool_val(false);
-    break;
-  case Stmt::Kind::Inlined: {
-    rets.push_back(std::nullopt);
-    ret_envs.emplace_back();
-    ret_loop_depth.push_back(loops.size());
-    block(s.body);
-    if (rets.back()) pc_ = pc() || *rets.back();
-    for (const auto &[where, renv] : ret_envs.back()) mergeEnv(where, renv);
-    ret_envs.pop_back();
-    rets.pop_back();
-    ret_loop_depth.pop_back();
-    break;
+  rets.back() = orOpt(rets.back(), pc());
+  ret_envs.back().emplace_back(pc(), env);
+  pc_ = E.c.bool_val(false);
+}
+
+void Exec::jump(const Stmt &s) {
+  if (loops.empty()) return;
+  LoopCtx &l = loops.back();
+  if (l.once) {
+    l.jumps.push_back(LoopCtx::Jump{pc(), env, lb});
+  } else if (s.kind == Stmt::Kind::Break) {
+    if (l.bi.part) sync(s, pc(), !l.bi.block);
+    l.brk = orOpt(l.brk, pc());
+  } else {
+    l.cont = orOpt(l.cont, pc());
+    l.cont_envs.emplace_back(pc(), env);
   }
-  }
+  pc_ = E.c.bool_val(false);
+}
+
+void Exec::inlined(const Stmt &s) {
+  rets.push_back(std::nullopt);
+  ret_envs.emplace_back();
+  ret_loop_depth.push_back(loops.size());
+  block(s.body);
+  if (rets.back()) pc_ = pc() || *rets.back();
+  for (const auto &[where, renv] : ret_envs.back()) mergeEnv(where, renv);
+  ret_envs.pop_back();
+  rets.pop_back();
+  ret_loop_depth.pop_back();
 }
 
 }  // namespace kverify::analysis::detail

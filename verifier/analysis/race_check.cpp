@@ -205,96 +205,27 @@ z3::expr Checker::overlap(const AccessEv &a, const AccessEv &b) {
 // One pair's race queries, and its finding; true when it has one.
 bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
                        const z3::expr &intra, const z3::expr &inter, const std::optional<z3::model> &batch) {
-  const Stmt &sa = *a.s, &sb = *b.s;
-  const model::Array &arr = E.K.arrays[sa.array];
-  z3::expr ia = a.index, ib = b.index;
-  std::string qname = "race on '" + arr.name + "' between " + loc(sa.range) + " and " +
-                      loc(sb.range);
+  const model::Array &arr = E.K.arrays[a.s->array];
+  std::string qname = "race on '" + arr.name + "' between " + loc(a.s->range) + " and " + loc(b.s->range);
   std::optional<z3::model> m;
-  bool found = false, warpOnly = false;
   z3::expr used = both && intra;
-  if (checkOrReuse(both && intra, qname, m, batch) == z3::sat) {
-    found = true;
-  } else if (arr.space == AddressSpace::Global) {
+  if (checkOrReuse(used, qname, m, batch) != z3::sat) {
+    if (arr.space != AddressSpace::Global) return false;
     used = both && inter;
-    if (checkOrReuse(used, qname + " (across blocks)", m, batch) == z3::sat) found = true;
+    if (checkOrReuse(used, qname + " (across blocks)", m, batch) != z3::sat) return false;
   }
-  if (!found) return false;
-  // two writes that provably store the same value: a benign race (a warning)
-  bool benign = false;
-  if (a.stored && b.stored && a.stored->is_bool() == b.stored->is_bool() &&
-      (a.stored->is_bool() || a.stored->get_sort().bv_size() == b.stored->get_sort().bv_size())) {
-    // over every way the two may race (in one block, or in two): the race found first
-    // may store one value where another does not
-    std::optional<z3::model> m3;
-    z3::expr differ = both && (intra || inter) && *a.stored != *b.stored;
-    z3::check_result r3 = check(differ, qname + " (different values)", m3);
-    if (r3 == z3::sat) m = m3, used = differ;
-    benign = r3 == z3::unsat;
-  }
+  bool benign = sameValueWritten(a, b, both && (intra || inter), qname, m, used);
   simplest(used, m);
   // the simplest witness is in one warp: is the race warp-synchronous only (then
   // __syncwarp() is the fix), or does it happen across warps too?
+  bool warpOnly = false;
   if (!benign && num(*m, sameBlock() && sameWarp())) {
     std::optional<z3::model> m2;
     warpOnly = check(used && !sameWarp(), qname + " (across warps)", m2) == z3::unsat;
   }
-  Finding f;
-  f.kind = benign ? Verdict::BenignRace : Verdict::Race;
-  f.array = arr.name;
-  f.space = model::addressSpaceName(arr.space);
-  const model::Array &arr2 = E.K.arrays[sb.array];
-  bool aliased = sa.array != sb.array;
-  f.message = std::string(benign ? "benign " : "") + "data race on '" + arr.name + "'" +
-              (aliased ? " and '" + arr2.name + "'" : "") + " (" + model::accessKindName(sa.access) + "/" +
-              model::accessKindName(sb.access) + ")" + (benign ? ": both threads write the same value" : "");
-  if (warpOnly)
-    f.explanation =
-        "the colliding threads are in the same warp and no __syncwarp() orders them: "
-        "warp-synchronous code is a race on sm_70+ (independent thread scheduling); "
-        "add __syncwarp() between the accesses";
-  else if (!num(*m, sameBlock()))
-    f.explanation = "the threads are in different blocks: barriers do not order them";
-  f.accesses.push_back(refOf(sa, E.K));
-  f.accesses.push_back(refOf(sb, E.K));
-  f.witness = witness(*m, {&a.loops, &b.loops}, {1, 2}, ia, true);
-  // validate by evaluating the encoding's expressions at the model
-  bool ok = m->eval(used, true).is_true() && m->eval(a.pc, true).is_true() &&
-            m->eval(b.pc, true).is_true();
-  uint64_t va = num(*m, ia), vb = num(*m, ib);
-  int64_t sa_i = static_cast<int64_t>(va), sb_i = static_cast<int64_t>(vb);
-  int64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
-  if (aliased) {  // the same check in bytes, from the bases the model chose
-    int64_t d = static_cast<int64_t>((num(*m, base(arr2)) + vb * arr2.elem_size) -
-                                     (num(*m, base(arr)) + va * arr.elem_size));
-    ok = ok && d > -nb * int64_t(arr2.elem_size) && d < na * int64_t(arr.elem_size);
-    if (!f.explanation.empty()) f.explanation += "; ";
-    int64_t gap = static_cast<int64_t>(num(*m, base(arr2)) - num(*m, base(arr)));
-    f.explanation += "without the no-alias assumption: if '" + arr2.name + "' starts " +
-                     std::to_string(gap < 0 ? -gap : gap) + " bytes " + (gap < 0 ? "before" : "after") +
-                     " '" + arr.name + "', " + arr.name + "[" + std::to_string(sa_i) + "] and " + arr2.name +
-                     "[" + std::to_string(sb_i) + "] overlap";
-  } else {
-    ok = ok && sa_i <= sb_i + nb - 1 && sb_i <= sa_i + na - 1;
-  }
-  ok = ok && (f.witness.thread1.thread_idx != f.witness.thread2.thread_idx ||
-              f.witness.thread1.block_idx != f.witness.thread2.block_idx);
-  for (int d = 0; d < 3; ++d)
-    ok = ok && f.witness.thread1.thread_idx[d] < f.witness.block_dim[d] &&
-         f.witness.thread2.thread_idx[d] < f.witness.block_dim[d] &&
-         f.witness.thread1.block_idx[d] < f.witness.grid_dim[d] &&
-         f.witness.thread2.block_idx[d] < f.witness.grid_dim[d];
-  for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
-  for (auto &sd : T2->side) ok = ok && m->eval(sd, true).is_true();
-  f.witness.validated = ok;
-  if (!ok && std::getenv("KVERIFY_DEBUG_QUERIES")) {
-    std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
-                 (int)m->eval(used, true).is_true(), (int)m->eval(a.pc, true).is_true(),
-                 (int)m->eval(b.pc, true).is_true(), (long long)sa_i, (long long)sb_i);
-    for (auto &sd : T1->side)
-      if (!m->eval(sd, true).is_true()) std::fprintf(stderr, "  side1: %s\n", sd.to_string().c_str());
-  }
-  if (!ok) {
+  Finding f = raceFinding(a, b, *m, benign, warpOnly);
+  f.witness.validated = raceWitnessHolds(a, b, *m, used);
+  if (!f.witness.validated) {
     if (!unknown) R.unknown_query = "witness validation of " + qname;
     unknown = true;
     return false;
@@ -305,6 +236,89 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
   }
   R.findings.push_back(f);
   return true;
+}
+
+// Two racing writes that provably store the same value, over every way the two may race
+// (`racing`: in one block, or in two; the race found first may store one value where
+// another does not): a benign race (a warning). Where they may differ, `m` and `used`
+// become that race.
+bool Checker::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
+                               const std::string &qname, std::optional<z3::model> &m, z3::expr &used) {
+  if (!a.stored || !b.stored || a.stored->is_bool() != b.stored->is_bool() ||
+      (!a.stored->is_bool() && a.stored->get_sort().bv_size() != b.stored->get_sort().bv_size()))
+    return false;
+  std::optional<z3::model> m3;
+  z3::expr differ = racing && *a.stored != *b.stored;
+  z3::check_result r3 = check(differ, qname + " (different values)", m3);
+  if (r3 == z3::sat) m = m3, used = differ;
+  return r3 == z3::unsat;
+}
+
+// The finding for a race of a (thread 1) and b (thread 2) at model m.
+Finding Checker::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, bool benign, bool warpOnly) {
+  const Stmt &sa = *a.s, &sb = *b.s;
+  const model::Array &arr = E.K.arrays[sa.array], &arr2 = E.K.arrays[sb.array];
+  bool aliased = sa.array != sb.array;
+  Finding f;
+  f.kind = benign ? Verdict::BenignRace : Verdict::Race;
+  f.array = arr.name;
+  f.space = model::addressSpaceName(arr.space);
+  f.message = std::string(benign ? "benign " : "") + "data race on '" + arr.name + "'" +
+              (aliased ? " and '" + arr2.name + "'" : "") + " (" + model::accessKindName(sa.access) + "/" +
+              model::accessKindName(sb.access) + ")" + (benign ? ": both threads write the same value" : "");
+  if (warpOnly)
+    f.explanation =
+        "the colliding threads are in the same warp and no __syncwarp() orders them: "
+        "warp-synchronous code is a race on sm_70+ (independent thread scheduling); "
+        "add __syncwarp() between the accesses";
+  else if (!num(m, sameBlock()))
+    f.explanation = "the threads are in different blocks: barriers do not order them";
+  if (aliased) {
+    int64_t ia = static_cast<int64_t>(num(m, a.index)), ib = static_cast<int64_t>(num(m, b.index));
+    int64_t gap = static_cast<int64_t>(num(m, base(arr2)) - num(m, base(arr)));
+    if (!f.explanation.empty()) f.explanation += "; ";
+    f.explanation += "without the no-alias assumption: if '" + arr2.name + "' starts " +
+                     std::to_string(gap < 0 ? -gap : gap) + " bytes " + (gap < 0 ? "before" : "after") +
+                     " '" + arr.name + "', " + arr.name + "[" + std::to_string(ia) + "] and " + arr2.name +
+                     "[" + std::to_string(ib) + "] overlap";
+  }
+  f.accesses.push_back(refOf(sa, E.K));
+  f.accesses.push_back(refOf(sb, E.K));
+  f.witness = witness(m, {&a.loops, &b.loops}, {1, 2}, a.index, true);
+  return f;
+}
+
+// The race re-checked at the model by evaluating the encoding's expressions: both
+// accesses execute, their elements (or bytes) overlap, two distinct threads of the
+// launch, every side fact holds.
+bool Checker::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used) {
+  const Stmt &sa = *a.s, &sb = *b.s;
+  const model::Array &arr = E.K.arrays[sa.array], &arr2 = E.K.arrays[sb.array];
+  bool ok = m.eval(used, true).is_true() && m.eval(a.pc, true).is_true() && m.eval(b.pc, true).is_true();
+  uint64_t va = num(m, a.index), vb = num(m, b.index);
+  int64_t ia = static_cast<int64_t>(va), ib = static_cast<int64_t>(vb);
+  int64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
+  if (sa.array != sb.array) {  // the same check in bytes, from the bases the model chose
+    int64_t d = static_cast<int64_t>((num(m, base(arr2)) + vb * arr2.elem_size) - (num(m, base(arr)) + va * arr.elem_size));
+    ok = ok && d > -nb * int64_t(arr2.elem_size) && d < na * int64_t(arr.elem_size);
+  } else {
+    ok = ok && ia <= ib + nb - 1 && ib <= ia + na - 1;
+  }
+  Witness w = witness(m, {}, {}, a.index, true);
+  ok = ok && (w.thread1.thread_idx != w.thread2.thread_idx || w.thread1.block_idx != w.thread2.block_idx);
+  for (int d = 0; d < 3; ++d)
+    ok = ok && w.thread1.thread_idx[d] < w.block_dim[d] && w.thread2.thread_idx[d] < w.block_dim[d] &&
+         w.thread1.block_idx[d] < w.grid_dim[d] && w.thread2.block_idx[d] < w.grid_dim[d];
+  for (auto &sd : T1->side) ok = ok && m.eval(sd, true).is_true();
+  for (auto &sd : T2->side) ok = ok && m.eval(sd, true).is_true();
+  if (!ok && std::getenv("KVERIFY_DEBUG_QUERIES")) {
+    std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
+                 (int)m.eval(used, true).is_true(), (int)m.eval(a.pc, true).is_true(),
+                 (int)m.eval(b.pc, true).is_true(), (long long)ia, (long long)ib);
+    for (auto &sd : T1->side)
+      if (!m.eval(sd, true).is_true()) std::fprintf(stderr, "  side1: %s\n", sd.to_string().c_str());
+  }
+  return ok;
 }
 
 }  // namespace kverify::analysis::detail

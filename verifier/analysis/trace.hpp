@@ -126,6 +126,8 @@ inline z3::expr conj(z3::context &c, const std::vector<z3::expr> &es) {
   return z3::mk_and(v);
 }
 
+z3::expr resize(const z3::expr &v, unsigned to, bool is_signed);  // C conversion between widths
+
 // The last-barrier candidate sets (last_barrier.cpp).
 LB mergeLB(const LB &a, const LB &b, const z3::expr &c);     // after an If: a where c, else b
 LB expandLB(const LB &lb, int marker, const LB &start);      // placeholder `marker` := start
