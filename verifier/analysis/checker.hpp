@@ -57,6 +57,7 @@ private:
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
   std::optional<z3::expr> barrierLanes(int id);
+  bool launchInvariant(const z3::expr &e, const Thread &T);
   std::map<int, std::optional<z3::expr>> lanes_cache;
   void useThreads(bool shared_trips);
   bool premisesHold();

@@ -46,20 +46,6 @@ std::optional<z3::expr> Checker::barrierLanes(int id) {
   if (id == kEntry) return E.c.bool_val(true);
   auto it = lanes_cache.find(id);
   if (it != lanes_cache.end()) return it->second;
-  auto invariant = [&](const z3::expr &m, const Thread &T) {
-    std::set<unsigned> seen;
-    std::set<std::string> syms;
-    symbols(m, seen, syms);
-    std::string t = "t" + std::to_string(T.t) + ".";
-    for (const std::string &n : syms) {
-      if (n.find('!') != std::string::npos) return false;  // fresh: a read, a havoc, a counter
-      bool ok = n.rfind(t + "threadIdx.", 0) == 0 || n.rfind(t + "blockIdx.", 0) == 0 ||
-                n.rfind("blockDim.", 0) == 0 || n.rfind("gridDim.", 0) == 0 ||
-                n.rfind("param.", 0) == 0 || n.rfind("array.", 0) == 0;
-      if (!ok) return false;
-    }
-    return true;
-  };
   z3::expr one = E.u32(1);
   auto in = [&](const z3::expr &mask, const Thread &T) {
     return (z3::lshr(mask, lane(T)) & one) == one;
@@ -73,7 +59,7 @@ std::optional<z3::expr> Checker::barrierLanes(int id) {
       if (bid == E.barrier_ids.end() || bid->second != id) continue;
       seenAny = true;
       if (!s.warp || isFullMask(*s.s)) continue;
-      if (!r || !s.mask || !invariant(*s.mask, *T)) {
+      if (!r || !s.mask || !launchInvariant(*s.mask, *T)) {
         r.reset();
         continue;
       }
@@ -82,6 +68,30 @@ std::optional<z3::expr> Checker::barrierLanes(int id) {
   if (!seenAny) r.reset();
   lanes_cache.emplace(id, r);
   return r;
+}
+
+// Whether `e` (a value of thread T) is built from launch-invariant values alone: T's
+// thread and block indices, the dimensions, scalar parameters, pointer facts. Not from a
+// load, a havocked local, a loop counter (fresh constants, or functions of the iteration).
+bool Checker::launchInvariant(const z3::expr &e, const Thread &T) {
+  std::vector<z3::expr> allowed = E.bdim;
+  allowed.insert(allowed.end(), E.gdim.begin(), E.gdim.end());
+  allowed.insert(allowed.end(), T.tid.begin(), T.tid.end());
+  allowed.insert(allowed.end(), T.bid.begin(), T.bid.end());
+  for (const auto &p : E.params) allowed.push_back(p.second);
+  for (const auto &f : E.array_facts) allowed.push_back(f.second);
+  std::set<unsigned> ok;
+  for (const z3::expr &a : allowed) ok.insert(a.id());
+  std::set<unsigned> seen;
+  std::vector<z3::expr> todo{e};
+  while (!todo.empty()) {
+    z3::expr x = todo.back();
+    todo.pop_back();
+    if (!seen.insert(x.id()).second || !x.is_app()) continue;
+    if (x.decl().decl_kind() == Z3_OP_UNINTERPRETED && !ok.count(x.id())) return false;
+    for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
+  }
+  return true;
 }
 
 // Cross-iteration ordering by the last barrier instances of any mask (kAnyPhase). Let x be the
