@@ -9,6 +9,7 @@ PACKAGES=(
   clang-19 libclang-19-dev llvm-19-dev   # libTooling front end
   libz3-dev                              # the solver
   libgtest-dev librapidcheck-dev         # unit and property tests
+  python3-jsonschema                     # SARIF output checked against its schema
 )
 
 say() { echo "setup: $*"; }

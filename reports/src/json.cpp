@@ -1,7 +1,11 @@
 // JSON (DESIGN.md's schema) and SARIF 2.1.0, both through llvm::json.
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
+#include <llvm/Support/SHA256.h>
 
+#include <map>
+#include <regex>
 #include <set>
 
 #include "common.hpp"
@@ -112,25 +116,85 @@ const char* rule_id(analysis::Verdict v) {
   }
 }
 
-Value sarif_location(const model::SourceRange& r, const std::string& message) {
-  Object region{{"startLine", static_cast<int64_t>(r.line)},
-                {"startColumn", static_cast<int64_t>(r.col)}};
-  if (r.end_line) {
-    region["endLine"] = static_cast<int64_t>(r.end_line);
-    region["endColumn"] = static_cast<int64_t>(r.end_col + 1);  // SARIF: exclusive end
+// A path as a URI reference: bytes other than RFC 3986's unreserved ones and '/' are
+// percent-encoded (a space in a directory name would make the URI invalid).
+std::string uri_path(const std::string& path) {
+  std::string out;
+  for (unsigned char c : path) {
+    if (llvm::isAlnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+      out += static_cast<char>(c);
+    else
+      out += "%" + llvm::utohexstr(c, /*LowerCase=*/false, /*Width=*/2);
   }
-  Object loc{{"physicalLocation",
-              Object{{"artifactLocation", Object{{"uri", r.file}}}, {"region", std::move(region)}}}};
+  return out;
+}
+
+// A location in `file` (used when the range has none, as for clang's command-line
+// errors). SARIF lines and columns start at 1: a range without them names the file only.
+Value sarif_location(const model::SourceRange& r, const std::string& message,
+                     const std::string& file) {
+  Object physical{{"artifactLocation", Object{{"uri", uri_path(r.file.empty() ? file : r.file)}}}};
+  if (r.valid()) {
+    Object region{{"startLine", static_cast<int64_t>(r.line)}};
+    if (r.col) region["startColumn"] = static_cast<int64_t>(r.col);
+    if (r.end_line >= r.line) {
+      region["endLine"] = static_cast<int64_t>(r.end_line);
+      region["endColumn"] = static_cast<int64_t>(r.end_col + 1);  // SARIF: exclusive end
+    }
+    physical["region"] = std::move(region);
+  }
+  Object loc{{"physicalLocation", std::move(physical)}};
   if (!message.empty()) loc["message"] = Object{{"text", message}};
   return loc;
 }
 
+// Messages in fingerprint keys without "line:col" (premise errors name "the assumption at
+// 5:5"), so that moving the code keeps the fingerprint.
+std::string without_positions(const std::string& s) {
+  static const std::regex position("[0-9]+:[0-9]+");
+  return std::regex_replace(s, position, "?");
+}
+
+// SARIF partialFingerprints key. Its value is a hash of what identifies a finding
+// (rule, file as given, kernel, array, source text of the accesses), never of line or
+// column numbers: a finding keeps its hash when unrelated lines move it. Bump "v1" when
+// the key's contents change.
+constexpr const char* kFingerprintKey = "kverifyFindingHash/v1";
+
+// Hands out fingerprints for one run. Identical keys (the same accesses found twice in
+// one kernel) get an occurrence number, so every result's fingerprint is distinct.
+class Fingerprints {
+ public:
+  Value next(const std::vector<std::string>& parts) {
+    std::string key;
+    for (const auto& p : parts) key += std::to_string(p.size()) + ":" + p;  // unambiguous
+    key += "#" + std::to_string(seen_[key]++);
+    std::string hex = llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(key)),
+                                  /*LowerCase=*/true);
+    return Object{{kFingerprintKey, std::move(hex)}};
+  }
+
+ private:
+  std::map<std::string, unsigned> seen_;
+};
+
+std::vector<std::string> finding_key(const analysis::KernelResult& k,
+                                     const analysis::Finding& f) {
+  std::vector<std::string> parts{rule_id(f.kind), k.file, k.name, f.array};
+  for (const auto& a : f.accesses) {
+    parts.push_back(a.kind);
+    parts.push_back(a.text);
+  }
+  return parts;
+}
+
 Value sarif_result(analysis::Verdict kind, const std::string& level, const std::string& text,
-                   const model::SourceRange& at) {
+                   const model::SourceRange& at, const std::string& file, Value fingerprint) {
   return Object{{"ruleId", rule_id(kind)},
                 {"level", level},
                 {"message", Object{{"text", text}}},
-                {"locations", Array{sarif_location(at, "")}}};
+                {"locations", Array{sarif_location(at, "", file)}},
+                {"partialFingerprints", std::move(fingerprint)}};
 }
 
 }  // namespace
@@ -159,18 +223,19 @@ std::string render_sarif(const RunResult& run) {
                            {"name", analysis::verdictName(v)},
                            {"shortDescription", Object{{"text", analysis::verdictName(v)}}}});
   Array results;
+  Fingerprints fp;
   for (const auto& k : run.kernels) {
     for (const auto& f : k.findings) {
       model::SourceRange at = f.accesses.empty() ? k.range : f.accesses.front().range;
       Object r = *sarif_result(f.kind, f.kind == analysis::Verdict::BenignRace ? "warning" : "error",
                                f.message + " in kernel '" + k.name + "'; witness: " +
                                    witness_line(f),
-                               at)
+                               at, k.file, fp.next(finding_key(k, f)))
                       .getAsObject();
       Array related;
       for (std::size_t i = 1; i < f.accesses.size(); ++i) {
         Object loc = *sarif_location(f.accesses[i].range,
-                                     f.accesses[i].kind + ": " + f.accesses[i].text)
+                                     f.accesses[i].kind + ": " + f.accesses[i].text, k.file)
                           .getAsObject();
         loc["id"] = static_cast<int64_t>(i);
         related.push_back(std::move(loc));
@@ -179,19 +244,26 @@ std::string render_sarif(const RunResult& run) {
       r["properties"] = Object{{"kernel", k.name}, {"witness", witness_json(f)}};
       results.push_back(std::move(r));
     }
+    // The unknown query's name is left out of the key: it can carry a line number.
     if (k.verdict == analysis::Verdict::Unknown)
       results.push_back(sarif_result(k.verdict, "warning",
                                      "kernel '" + k.name + "': solver returned unknown " +
                                          k.unknown_query,
-                                     k.range));
+                                     k.range, k.file,
+                                     fp.next({rule_id(k.verdict), k.file, k.name})));
     for (const auto& u : k.unsupported)
-      results.push_back(sarif_result(analysis::Verdict::Unsupported, "error",
-                                     "kernel '" + k.name + "' uses an unsupported construct: " +
-                                         u.construct,
-                                     u.range));
+      results.push_back(sarif_result(
+          analysis::Verdict::Unsupported, "error",
+          "kernel '" + k.name + "' uses an unsupported construct: " + u.construct, u.range,
+          k.file,
+          fp.next({rule_id(analysis::Verdict::Unsupported), k.file, k.name, u.construct,
+                   without_positions(u.detail)})));
     for (const auto& d : k.diagnostics)
       if (d.severity == "error" || d.severity == "fatal")
-        results.push_back(sarif_result(analysis::Verdict::Error, "error", d.message, d.range));
+        results.push_back(sarif_result(
+            analysis::Verdict::Error, "error", d.message, d.range, k.file,
+            fp.next({rule_id(analysis::Verdict::Error), k.file, k.name,
+                     without_positions(d.message)})));
   }
   Object driver{{"name", "kverify"},
                 {"version", "0.1.0"},

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "kverify/reports/render.hpp"
 
@@ -175,6 +176,86 @@ TEST_F(RenderTest, SarifHasRulesResultsAndRelatedLocations) {
   EXPECT_EQ(region->getInteger("startColumn"), 3);
   EXPECT_EQ(race->getArray("relatedLocations")->size(), 1u);
   EXPECT_EQ((*results)[1].getAsObject()->getString("ruleId"), "KV005-unsupported");
+}
+
+// Every SARIF result's "kverifyFindingHash/v1" fingerprint, in order.
+static std::vector<std::string> fingerprints(const kv::analysis::RunResult& r) {
+  auto parsed = llvm::json::parse(kv::reports::render_sarif(r));
+  EXPECT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  std::vector<std::string> out;
+  if (!parsed) return out;
+  for (const auto& res : *parsed->getAsObject()->getArray("runs")->front().getAsObject()->getArray(
+           "results")) {
+    const auto* fp = res.getAsObject()->getObject("partialFingerprints");
+    out.push_back(fp ? fp->getString("kverifyFindingHash/v1").value_or("").str() : "");
+  }
+  return out;
+}
+
+TEST_F(RenderTest, SarifFingerprintsIgnoreLinesAndTellFindingsApart) {
+  const auto base = fingerprints(run());
+  ASSERT_EQ(base.size(), 2u);
+  EXPECT_EQ(base[0].size(), 64u) << "SHA-256 in hex";
+  EXPECT_NE(base[0], base[1]);
+
+  // Lines inserted above the kernel move every location, not the fingerprints.
+  auto moved = run();
+  for (auto& f : moved.kernels[0].findings)
+    for (auto& a : f.accesses) a.range.line += 5, a.range.end_line += 5;
+  moved.kernels[2].unsupported[0].range.line += 5;
+  EXPECT_EQ(fingerprints(moved), base);
+
+  // Another array, another access text, another kernel: another fingerprint.
+  auto other = run();
+  other.kernels[0].findings[0].array = "tmp";
+  EXPECT_NE(fingerprints(other)[0], base[0]);
+  other = run();
+  other.kernels[0].findings[0].accesses[1].text = "sdata[threadIdx.x + 2]";
+  EXPECT_NE(fingerprints(other)[0], base[0]);
+  other = run();
+  other.kernels[0].name = "reduce2";
+  EXPECT_NE(fingerprints(other)[0], base[0]);
+
+  // The same finding twice in one run: distinct, the first one unchanged.
+  auto twice = run();
+  twice.kernels[0].findings.push_back(twice.kernels[0].findings[0]);
+  const auto both = fingerprints(twice);
+  ASSERT_EQ(both.size(), 3u);
+  EXPECT_EQ(both[0], base[0]);
+  EXPECT_NE(both[1], both[0]);
+}
+
+// clang's command-line errors have no source position: SARIF lines start at 1, so the
+// result names the file only (percent-encoded as a URI). A premise error's message names
+// positions; its fingerprint must not.
+TEST_F(RenderTest, SarifErrorsWithoutPositions) {
+  kv::analysis::KernelResult bad;
+  bad.file = "my kernels/k.cu";
+  bad.name = "<file>";
+  bad.verdict = Verdict::Error;
+  bad.diagnostics.push_back({"error", "unknown argument: '-fno-such-flag'", {}});
+  bad.diagnostics.push_back({"error", "no launch satisfies the assumption at 5:5", at(3, 1, 2)});
+  kv::analysis::RunResult r;
+  r.kernels = {bad};
+  auto parsed = llvm::json::parse(kv::reports::render_sarif(r));
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  const auto* results =
+      parsed->getAsObject()->getArray("runs")->front().getAsObject()->getArray("results");
+  ASSERT_EQ(results->size(), 2u);
+  const auto* physical = (*results)[0]
+                             .getAsObject()
+                             ->getArray("locations")
+                             ->front()
+                             .getAsObject()
+                             ->getObject("physicalLocation");
+  EXPECT_EQ(physical->getObject("artifactLocation")->getString("uri"), "my%20kernels/k.cu");
+  EXPECT_EQ(physical->getObject("region"), nullptr);
+
+  const auto before = fingerprints(r);
+  r.kernels[0].diagnostics[1].message = "no launch satisfies the assumption at 12:5";
+  EXPECT_EQ(fingerprints(r), before);
+  r.kernels[0].diagnostics[1].message = "no launch satisfies the assumption n > 5";
+  EXPECT_NE(fingerprints(r)[1], before[1]);
 }
 
 TEST_F(RenderTest, JUnitCountsFailuresAndSkips) {
