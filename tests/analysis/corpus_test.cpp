@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
@@ -23,20 +24,91 @@ std::string slurp(const std::string &path) {
   return ss.str();
 }
 
+// One pinned finding (README.md: `// at:`): alternatives, each the finding's access
+// locations ("line:col", sorted) or, with `any`, locations each access is among.
+struct PinAlt {
+  bool any = false;
+  std::vector<std::string> locs;
+};
+using Pin = std::vector<PinAlt>;
+
 struct Expect {
   std::string kernel, verdict, array;
+  std::vector<Pin> pins;  // one per expected finding
 };
+
+std::vector<std::string> words(const std::string &text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+std::vector<std::string> split(const std::string &text, char sep) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, sep);) out.push_back(part);
+  return out;
+}
+
+std::vector<Pin> parsePins(const std::string &text) {
+  std::vector<Pin> pins;
+  for (const std::string &finding : split(text, ';')) {
+    Pin pin;
+    for (const std::string &alt : split(finding, '|')) {
+      PinAlt a;
+      a.locs = words(alt);
+      if (a.locs.size() > 2 && a.locs[0] == "any" && a.locs[1] == "of") {
+        a.any = true;
+        a.locs.erase(a.locs.begin(), a.locs.begin() + 2);
+      }
+      std::sort(a.locs.begin(), a.locs.end());
+      pin.push_back(a);
+    }
+    pins.push_back(pin);
+  }
+  return pins;
+}
 
 std::vector<Expect> expectations(const std::string &path) {
   std::vector<Expect> out;
   std::ifstream in(path);
   std::string line;
   std::regex re(R"(//\s*expect:\s*(?:(\S+):\s+)?([\w-]+)(?:\s+on\s+(\S+))?)");
+  std::regex at(R"(//\s*at:\s*(?:([A-Za-z_]\w*):\s+)?(.*))");
   while (std::getline(in, line) && line.rfind("//", 0) == 0) {
     std::smatch m;
-    if (std::regex_search(line, m, re)) out.push_back({m[1], m[2], m[3]});
+    if (std::regex_search(line, m, re)) out.push_back({m[1], m[2], m[3], {}});
+    else if (std::regex_search(line, m, at))
+      for (Expect &e : out)
+        if (e.kernel == m[1].str()) e.pins = parsePins(m[2]);
   }
   return out;
+}
+
+// Whether the reported findings (each its sorted access locations) are exactly the
+// pinned ones: one alternative of each pin, every pin used once.
+bool matchesPins(std::vector<std::vector<std::string>> reported, const std::vector<Pin> &pins) {
+  if (reported.size() != pins.size()) return false;
+  std::vector<bool> used(pins.size(), false);
+  for (const std::vector<std::string> &r : reported) {
+    bool found = false;
+    for (size_t i = 0; i < pins.size() && !found; ++i) {
+      if (used[i]) continue;
+      for (const PinAlt &a : pins[i]) {
+        bool ok = a.any ? std::all_of(r.begin(), r.end(), [&](const std::string &l) {
+                            return std::find(a.locs.begin(), a.locs.end(), l) != a.locs.end();
+                          })
+                        : r == a.locs;
+        if (ok) {
+          used[i] = found = true;
+          break;
+        }
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
 }
 
 std::vector<std::string> fixtures() {
@@ -112,14 +184,27 @@ TEST(Corpus, VerdictsMatchHeadersAndAreSound) {
   for (const std::string &f : fixtures()) {
     for (const Expect &e : expectations(std::string(KVERIFY_CORPUS) + "/" + f)) {
       std::set<std::string> verdicts, arrays;
+      std::vector<std::vector<std::string>> located;  // the expected kind's findings
       for (const llvm::json::Object *k : by_file[f]) {
         std::string name = k->getString("name").value_or("").str();
         if (!e.kernel.empty() && name != e.kernel && name.substr(0, name.find('<')) != e.kernel)
           continue;
         verdicts.insert(k->getString("verdict").value_or("").str());
         if (const llvm::json::Array *fs = k->getArray("findings"))
-          for (const llvm::json::Value &fv : *fs)
-            arrays.insert(fv.getAsObject()->getString("array").value_or("").str());
+          for (const llvm::json::Value &fv : *fs) {
+            const llvm::json::Object &fo = *fv.getAsObject();
+            std::string array = fo.getString("array").value_or("").str();
+            arrays.insert(array);
+            if (fo.getString("kind").value_or("") != e.verdict || (!e.array.empty() && array != e.array))
+              continue;
+            std::vector<std::string> locs;
+            if (const llvm::json::Array *as = fo.getArray("accesses"))
+              for (const llvm::json::Value &av : *as)
+                locs.push_back(std::to_string(av.getAsObject()->getInteger("line").value_or(0)) + ":" +
+                               std::to_string(av.getAsObject()->getInteger("col").value_or(0)));
+            std::sort(locs.begin(), locs.end());
+            located.push_back(locs);
+          }
       }
       bool exact = verdicts == std::set<std::string>{e.verdict} &&
                    (e.array.empty() || arrays.count(e.array));
@@ -133,6 +218,14 @@ TEST(Corpus, VerdictsMatchHeadersAndAreSound) {
       if (e.verdict == "verified" && !gaps.count(f)) {
         for (const char *bad : {"race", "benign-race", "divergence", "oob"})
           EXPECT_FALSE(verdicts.count(bad)) << f << ": race-free fixture got " << bad;
+      }
+      if (exact && !e.pins.empty()) {  // the clang-tidy habit: where, not only what
+        std::string got_at;
+        for (const auto &l : located) {
+          got_at += got_at.empty() ? "" : "; ";
+          for (const std::string &x : l) got_at += x + " ";
+        }
+        EXPECT_TRUE(matchesPins(located, e.pins)) << f << ": findings at " << got_at << "do not match the // at: pins";
       }
       if (exact) {
         ++match;
