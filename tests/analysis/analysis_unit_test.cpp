@@ -263,6 +263,21 @@ TEST(Phases, SplitAtBlockBarriersWithTheLoopBackEdge) {
   EXPECT_EQ(barrierPhases(reduction(false)).size(), 2u);  // no back edge without a barrier
 }
 
+// A grid barrier (grid.sync()) synchronizes the block too: it ends a phase, as in the
+// analysis; a warp barrier does not.
+TEST(Phases, GridBarriersEndAPhaseWarpBarriersDoNot) {
+  KB b;
+  unsigned s = b.shared("s", 64);
+  Stmt grid = KB::sync(4), warp = KB::syncwarp(6);
+  grid.barrier = model::BarrierKind::Grid;
+  b.k.body = {b.access(s, AccessKind::Write, tid(), 3), grid, b.access(s, AccessKind::Read, tid(), 5), warp,
+              b.access(s, AccessKind::Read, tid(), 7)};
+  std::vector<Phase> ps = barrierPhases(b.k);
+  ASSERT_EQ(ps.size(), 2u);
+  EXPECT_EQ(ps[0].end.line, 4u);
+  EXPECT_EQ(ps[1].accesses, 2u);
+}
+
 namespace {
 using namespace kverify::testing_support;
 

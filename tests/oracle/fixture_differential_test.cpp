@@ -14,6 +14,7 @@
 //       analysis imprecisions may be listed in known_disagreements.txt.
 #include "analysis/analysis.hpp"
 #include "frontend/frontend.hpp"
+#include "model/walk.hpp"
 #include "oracle/oracle.hpp"
 
 #include <gtest/gtest.h>
@@ -97,26 +98,9 @@ std::string analysisText(const analysis::KernelResult &r) {
 struct Uses {
   bool y = false, z = false;
 };
-void walkExpr(const ExprPtr &e, const std::function<void(const Expr &)> &f) {
-  if (!e) return;
-  f(*e);
-  for (const auto &a : e->args) walkExpr(a, f);
-}
-void walkStmts(const std::vector<Stmt> &body, const std::function<void(const Expr &)> &f) {
-  for (const Stmt &s : body) {
-    walkExpr(s.index, f);
-    walkExpr(s.mask, f);
-    walkExpr(s.cond, f);
-    walkExpr(s.value, f);
-    walkStmts(s.then_body, f);
-    walkStmts(s.else_body, f);
-    walkStmts(s.body, f);
-    walkStmts(s.step, f);
-  }
-}
 Uses usesOf(const model::Kernel &k) {
   Uses u;
-  walkStmts(k.body, [&](const Expr &e) {
+  model::forEachExpr(k.body, [&](const Expr &e) {
     if (e.kind != Expr::Kind::Builtin) return;
     using model::Builtin;
     if (e.builtin == Builtin::ThreadIdxY || e.builtin == Builtin::BlockDimY) u.y = true;
@@ -131,7 +115,7 @@ const Expr *stripCasts(const Expr *e) {
 }
 bool mentionsParam(const ExprPtr &e) {
   bool found = false;
-  walkExpr(e, [&](const Expr &x) { found = found || x.kind == Expr::Kind::Param; });
+  if (e) model::forEachNode(*e, [&](const Expr &x) { found = found || x.kind == Expr::Kind::Param; });
   return found;
 }
 

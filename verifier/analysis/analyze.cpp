@@ -2,6 +2,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/checker.hpp"
 #include "analysis/phases.hpp"
+#include "model/walk.hpp"
 
 #include <chrono>
 #include <set>
@@ -11,28 +12,13 @@ namespace kverify::analysis {
 using namespace detail;
 
 // Writes to __constant__ memory: nvcc rejects them, so the kernel is in error.
-void constantWrites(const Kernel &k, const std::vector<Stmt> &body,
-                           std::vector<model::Diagnostic> &out) {
-  for (const Stmt &s : body) {
+static void constantWrites(const Kernel &k, std::vector<model::Diagnostic> &out) {
+  model::forEachStmt(k.body, [&](const Stmt &s) {
     if (s.kind == Stmt::Kind::Access && s.access != AccessKind::Read && s.array < k.arrays.size() &&
         k.arrays[s.array].space == AddressSpace::Constant)
       out.push_back({"error", "write to __constant__ memory '" + k.arrays[s.array].name +
                                   "': constant memory is read-only in a kernel", s.range});
-    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) constantWrites(k, *b, out);
-  }
-}
-
-// Which builtins the kernel reads anywhere.
-void builtinsRead(const Expr &e, std::set<model::Builtin> &out) {
-  if (e.kind == Expr::Kind::Builtin) out.insert(e.builtin);
-  for (const ExprPtr &a : e.args) builtinsRead(*a, out);
-}
-void builtinsRead(const std::vector<Stmt> &body, std::set<model::Builtin> &out) {
-  for (const Stmt &s : body) {
-    for (const ExprPtr *e : {&s.cond, &s.value, &s.index, &s.mask})
-      if (*e) builtinsRead(**e, out);
-    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) builtinsRead(*b, out);
-  }
+  });
 }
 
 // A witness in a 2-D or 3-D block (grid) for a kernel that never reads threadIdx.y/.z
@@ -40,8 +26,10 @@ void builtinsRead(const std::vector<Stmt> &body, std::set<model::Builtin> &out) 
 // and how to state the launch.
 void launchShapeNotes(const Kernel &kernel, std::vector<Finding> &findings) {
   using B = model::Builtin;
-  std::set<B> read;
-  builtinsRead(kernel.body, read);
+  std::set<B> read;  // the builtins the kernel reads anywhere
+  model::forEachExpr(kernel.body, [&](const Expr &e) {
+    if (e.kind == Expr::Kind::Builtin) read.insert(e.builtin);
+  });
   for (Finding &f : findings) {
     const Witness &w = f.witness;
     std::string note;
@@ -68,7 +56,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
   R.unsupported = kernel.unsupported;
   if (std::string limit = launchLimitError(options); !limit.empty())
     R.diagnostics.push_back({"error", limit, kernel.range});  // no proof under it
-  constantWrites(kernel, kernel.body, R.diagnostics);
+  constantWrites(kernel, R.diagnostics);
   if (!R.diagnostics.empty()) {
     R.verdict = Verdict::Error;
   } else if (!kernel.unsupported.empty()) {

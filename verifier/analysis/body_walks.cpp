@@ -1,5 +1,6 @@
 // Questions about a kernel body, answered by walking the model.
 #include "analysis/body_walks.hpp"
+#include "model/walk.hpp"
 
 
 namespace kverify::analysis::detail {
@@ -94,28 +95,26 @@ const Expr *stripSameWidthCasts(const Expr *e) {
 
 // The integer constants each local is compared with (x == c, x < c, ...) anywhere in `body`:
 // the bounds a loop's wrap-around index keeps to (`if (++i == n) i = 0;`).
-void comparedConstants(const Expr &e, std::map<unsigned, std::set<int64_t>> &out) {
-  if (e.kind == Expr::Kind::Binary && e.binary_op >= BinaryOp::Lt && e.binary_op <= BinaryOp::Ne)
-    for (int side = 0; side < 2; ++side) {
-      const Expr *x = stripSameWidthCasts(e.args[side].get()), *c = e.args[1 - side].get();
-      while (c->kind == Expr::Kind::Cast) c = c->args[0].get();
-      if (x->kind == Expr::Kind::Local && c->kind == Expr::Kind::Const && c->type.kind == Type::Kind::Int)
-        out[x->id].insert(c->int_value);
-    }
-  for (auto &a : e.args) comparedConstants(*a, out);
-}
-void comparedConstants(const std::vector<Stmt> &body, std::map<unsigned, std::set<int64_t>> &out) {
-  for (const Stmt &s : body) {
-    for (const ExprPtr *e : {&s.cond, &s.value, &s.index})
-      if (*e) comparedConstants(**e, out);
-    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) comparedConstants(*b, out);
+static void comparedConstant(const Expr &e, std::map<unsigned, std::set<int64_t>> &out) {
+  if (e.kind != Expr::Kind::Binary || e.binary_op < BinaryOp::Lt || e.binary_op > BinaryOp::Ne) return;
+  for (int side = 0; side < 2; ++side) {
+    const Expr *x = stripSameWidthCasts(e.args[side].get()), *c = e.args[1 - side].get();
+    while (c->kind == Expr::Kind::Cast) c = c->args[0].get();
+    if (x->kind == Expr::Kind::Local && c->kind == Expr::Kind::Const && c->type.kind == Type::Kind::Int)
+      out[x->id].insert(c->int_value);
   }
 }
+void comparedConstants(const Expr &e, std::map<unsigned, std::set<int64_t>> &out) {
+  model::forEachNode(e, [&](const Expr &x) { comparedConstant(x, out); });
+}
+void comparedConstants(const std::vector<Stmt> &body, std::map<unsigned, std::set<int64_t>> &out) {
+  model::forEachExpr(body, [&](const Expr &x) { comparedConstant(x, out); });
+}
 
-// Locals an expression reads.
 void readLocals(const Expr &e, std::set<unsigned> &out) {
-  if (e.kind == Expr::Kind::Local) out.insert(e.id);
-  for (auto &a : e.args) readLocals(*a, out);
+  model::forEachNode(e, [&](const Expr &x) {
+    if (x.kind == Expr::Kind::Local) out.insert(x.id);
+  });
 }
 
 }  // namespace kverify::analysis::detail

@@ -1,6 +1,7 @@
 // Barrier divergence: two threads that disagree on reaching a barrier.
 #include "analysis/checker.hpp"
 #include "analysis/body_walks.hpp"
+#include "model/walk.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -32,16 +33,15 @@ bool Checker::laneOutsideMask(const SyncEv &a) {
 
 // A grid barrier (or a loop or jump around one) must be reached alike by every thread of
 // the grid, not only of a block.
-bool hasGridBarrier(const std::vector<Stmt> &body) {
-  for (const Stmt &s : body)
-    if ((s.kind == Stmt::Kind::Barrier && s.barrier == model::BarrierKind::Grid) ||
-        hasGridBarrier(s.then_body) || hasGridBarrier(s.else_body) || hasGridBarrier(s.body) ||
-        hasGridBarrier(s.step))
-      return true;
-  return false;
+static bool hasGridBarrier(const std::vector<Stmt> &body) {
+  bool found = false;
+  model::forEachStmt(body, [&](const Stmt &s) {
+    found = found || (s.kind == Stmt::Kind::Barrier && s.barrier == model::BarrierKind::Grid);
+  });
+  return found;
 }
 
-bool gridWide(const SyncEv &a) {
+static bool gridWide(const SyncEv &a) {
   if (a.s->kind == Stmt::Kind::Barrier) return a.s->barrier == model::BarrierKind::Grid;
   if (a.s->kind == Stmt::Kind::Loop && (hasGridBarrier(a.s->body) || hasGridBarrier(a.s->step))) return true;
   return std::any_of(a.frames.begin(), a.frames.end(), [](const Frame &f) {

@@ -1,8 +1,8 @@
 // What both symbolic threads share: the launch, its limits, the parameters.
 #include "analysis/exec.hpp"
+#include "model/walk.hpp"
 
 #include <algorithm>
-#include <functional>
 
 namespace kverify::analysis::detail {
 
@@ -10,19 +10,14 @@ namespace kverify::analysis::detail {
 // array may alias.
 std::set<unsigned> ticketArrays(const Kernel &K, bool assume_no_alias) {
   std::set<unsigned> ok, bad;
-  std::function<void(const std::vector<Stmt> &)> walk = [&](const std::vector<Stmt> &body) {
-    for (const Stmt &s : body) {
-      if (s.kind == Stmt::Kind::Access && s.access != AccessKind::Read) {
-        const Expr *v = s.value.get();
-        while (v && v->kind == Expr::Kind::Cast) v = v->args[0].get();
-        bool ticket = s.access == AccessKind::Atomic && v && v->kind == Expr::Kind::Const &&
-                      v->type.kind == Type::Kind::Int && v->int_value > 0;
-        (ticket ? ok : bad).insert(s.array);
-      }
-      for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) walk(*b);
-    }
-  };
-  walk(K.body);
+  model::forEachStmt(K.body, [&](const Stmt &s) {
+    if (s.kind != Stmt::Kind::Access || s.access == AccessKind::Read) return;
+    const Expr *v = s.value.get();
+    while (v && v->kind == Expr::Kind::Cast) v = v->args[0].get();
+    bool ticket = s.access == AccessKind::Atomic && v && v->kind == Expr::Kind::Const &&
+                  v->type.kind == Type::Kind::Int && v->int_value > 0;
+    (ticket ? ok : bad).insert(s.array);
+  });
   std::set<unsigned> out;
   for (unsigned a : ok) {
     if (bad.count(a) || a >= K.arrays.size()) continue;

@@ -28,7 +28,9 @@ private:
           events.push_back({false, s.range});
         break;
       case Stmt::Kind::Barrier:
-        if (s.barrier == model::BarrierKind::Block) events.push_back({true, s.range});
+        // a grid barrier synchronizes the block too (as in the analysis)
+        if (s.barrier == model::BarrierKind::Block || s.barrier == model::BarrierKind::Grid)
+          events.push_back({true, s.range});
         break;
       case Stmt::Kind::If:
         walk(s.then_body);

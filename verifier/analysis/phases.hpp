@@ -1,6 +1,6 @@
 #pragma once
-// The barrier phases of a kernel, for the report: the code between consecutive block
-// barriers (or the kernel's entry and exit), in program order.
+// The barrier phases of a kernel, for the report: the code between consecutive block (or
+// grid) barriers (or the kernel's entry and exit), in program order.
 #include "analysis/result.hpp"
 #include "model/model.hpp"
 

@@ -2,6 +2,7 @@
 // every assigned local uniform; an assignment of a varying value, or one under varying
 // control, makes its local varying; repeat until nothing changes.
 #include "analysis/uniformity.hpp"
+#include "model/walk.hpp"
 
 namespace kverify::analysis {
 
@@ -11,18 +12,15 @@ using model::Stmt;
 namespace {
 
 void assigned(const std::vector<Stmt> &body, std::set<unsigned> &out) {
-  for (const Stmt &s : body) {
+  model::forEachStmt(body, [&](const Stmt &s) {
     if (s.kind == Stmt::Kind::Assign) out.insert(s.local.id);
-    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) assigned(*b, out);
-  }
+  });
 }
 
 bool hasBarrier(const std::vector<Stmt> &body) {
-  for (const Stmt &s : body)
-    if (s.kind == Stmt::Kind::Barrier || hasBarrier(s.then_body) || hasBarrier(s.else_body) ||
-        hasBarrier(s.body) || hasBarrier(s.step))
-      return true;
-  return false;
+  bool found = false;
+  model::forEachStmt(body, [&](const Stmt &s) { found = found || s.kind == Stmt::Kind::Barrier; });
+  return found;
 }
 
 }  // namespace
@@ -112,7 +110,7 @@ bool Uniformity::barriers(const std::vector<Stmt> &body) const {
       return false;
     if (s.kind == Stmt::Kind::Loop && !loop(s) && (hasBarrier(s.body) || hasBarrier(s.step)))
       return false;
-    for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step})
+    for (const std::vector<Stmt> *b : model::children(s))
       if (!barriers(*b)) return false;
   }
   return true;

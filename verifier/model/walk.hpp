@@ -1,0 +1,27 @@
+#pragma once
+// One way to visit a kernel's statements and expressions, shared by every pass.
+#include "model/model.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace kverify::model {
+
+// The statement lists nested in `s`: an If's arms, a Loop's body and step, an Inlined
+// call's body (none for the other kinds).
+std::vector<const std::vector<Stmt> *> children(const Stmt &s);
+
+// The expressions `s` holds itself (index, value, cond, mask: those that are set).
+std::vector<const Expr *> expressions(const Stmt &s);
+
+// Every statement of `body` and every statement nested in it, in program order.
+void forEachStmt(const std::vector<Stmt> &body, const std::function<void(const Stmt &)> &f);
+
+// Every node of `e`, parents before children (an explicit stack: expressions built by
+// unrolled loops nest deeper than the call stack allows).
+void forEachNode(const Expr &e, const std::function<void(const Expr &)> &f);
+
+// Every node of every expression in `body`, nested statements included.
+void forEachExpr(const std::vector<Stmt> &body, const std::function<void(const Expr &)> &f);
+
+}  // namespace kverify::model
