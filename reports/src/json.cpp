@@ -28,6 +28,13 @@ Value pairs_json(const std::vector<std::pair<std::string, std::string>>& pairs) 
   return o;
 }
 
+// A JSON object's keys are unordered; the text output lists them in this order.
+Value names_json(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  Array names;
+  for (const auto& [k, v] : pairs) names.push_back(k);
+  return names;
+}
+
 Value thread_json(const analysis::ThreadCoords& t) {
   return Object{{"threadIdx", triple_json(t.thread_idx)}, {"blockIdx", triple_json(t.block_idx)}};
 }
@@ -40,15 +47,25 @@ Value witness_json(const analysis::Finding& f) {
            {"params", pairs_json(w.params)},
            {"loops", pairs_json(w.loops)},
            {"validated", w.validated}};
+  if (w.params.size() > 1) o["param_order"] = names_json(w.params);
+  if (w.loops.size() > 1) o["loop_order"] = names_json(w.loops);
   if (f.kind != analysis::Verdict::Oob) o["thread2"] = thread_json(w.thread2);
   if (!w.index.empty()) o["index"] = w.index;
   return o;
+}
+
+// Where a range ends (the text output underlines up to it), when known.
+void end_fields(Object& o, const model::SourceRange& r) {
+  if (r.end_line == 0 && r.end_col == 0) return;
+  o["end_line"] = static_cast<int64_t>(r.end_line);
+  o["end_col"] = static_cast<int64_t>(r.end_col);
 }
 
 Value range_fields(Object o, const model::SourceRange& r) {
   o["file"] = r.file;
   o["line"] = static_cast<int64_t>(r.line);
   o["col"] = static_cast<int64_t>(r.col);
+  end_fields(o, r);
   return o;
 }
 
@@ -84,10 +101,12 @@ Value kernel_json(const analysis::KernelResult& k) {
   Object o{{"file", k.file},
            {"name", k.name},
            {"line", static_cast<int64_t>(k.range.line)},
+           {"col", static_cast<int64_t>(k.range.col)},
            {"verdict", analysis::verdictName(k.verdict)},
            {"time_ms", k.time_ms},
            {"findings", std::move(findings)},
            {"assumptions", std::move(assumptions)}};
+  end_fields(o, k.range);
   if (!unsupported.empty()) o["unsupported"] = std::move(unsupported);
   if (!diagnostics.empty()) o["diagnostics"] = std::move(diagnostics);
   if (!k.unknown_query.empty()) o["unknown_query"] = k.unknown_query;

@@ -2,6 +2,8 @@
 //   kverify [options] <file.cu | dir>... [-- <extra clang arguments>]
 // Exit status: 0 ok, 1 findings matching --fail-on (analysis), 2 usage, I/O or parse errors.
 #include "analysis/analysis.hpp"
+#include "cli/result_cache.hpp"
+#include "cli/shard.hpp"
 #include "frontend/frontend.hpp"
 #include "kverify/reports/render.hpp"
 #include "model/json.hpp"
@@ -16,7 +18,9 @@
 #include <cstring>
 #include <sstream>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unistd.h>
@@ -79,11 +83,69 @@ static cl::opt<bool> no_alias_assumption("no-alias-assumption",
                                                   "parameters do not alias"),
                                          cl::cat(category));
 
+// --- large repositories (issue 12) ---
+static cl::opt<std::string> cache_dir(
+    "cache-dir",
+    cl::desc("Keep each file's results in DIR and reuse them while the file, the headers it "
+             "includes, the options and kverify are unchanged (default: $XDG_CACHE_HOME/kverify "
+             "or ~/.cache/kverify)"),
+    cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<bool> no_cache("no-cache", cl::desc("Analyse every file; do not use the result cache"),
+                              cl::cat(category));
+static cl::opt<std::string> shard_flag(
+    "shard",
+    cl::desc("Analyse only shard K of N: the files are split into N shards by a hash of their "
+             "path (K runs from 1 to N)"),
+    cl::value_desc("K/N"), cl::cat(category));
+
 static bool kernelSelected(const model::Kernel &k) {
   if (kernel_filter.empty())
     return true;
   std::string base = k.name.substr(0, k.name.find('<'));
   return k.name == kernel_filter || base == kernel_filter;
+}
+
+// Each kernel of a parsed file analysed, under the options of the command line and of the
+// file's and the kernel's `// kverify:` comments; a file that does not parse, one error.
+static std::vector<analysis::KernelResult> analyseUnit(const model::TranslationUnitModel &tu,
+                                                       const analysis::Options &base) {
+  if (!tu.parsed) return {analysis::parseErrorResult(tu)};
+  std::vector<analysis::KernelResult> results;
+  analysis::Options file_opts = base;
+  std::string err;
+  bool file_ok = tu.options.empty() || analysis::applyOptionString(tu.options, file_opts, err);
+  for (const model::Kernel &k : tu.kernels) {
+    analysis::Options opts = file_opts;
+    std::string kerr = err;
+    bool ok = file_ok && (k.options.empty() || analysis::applyOptionString(k.options, opts, kerr));
+    if (ok && !(kerr = analysis::launchLimitError(opts)).empty()) ok = false;
+    analysis::KernelResult r;
+    if (ok) {
+      r = analysis::analyzeKernel(k, opts);
+    } else {
+      r.file = k.file;
+      r.name = k.name;
+      r.range = k.range;
+      r.verdict = analysis::Verdict::Error;
+      r.diagnostics.push_back({"error", "kverify: comment: " + kerr, k.range});
+    }
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+// The result cache for this run, or nothing (--no-cache, no cache directory, or this
+// binary cannot be read to tell its build apart).
+static std::unique_ptr<cli::ResultCache> openCache(const analysis::Options &base,
+                                                   const frontend::Options &options) {
+  std::string dir = cache_dir.empty() ? cli::defaultCacheDir() : std::string(cache_dir);
+  if (no_cache || dir.empty()) return nullptr;
+  std::optional<std::string> build = cli::buildId();
+  if (!build) {
+    llvm::errs() << "kverify: warning: result cache off: cannot read the kverify binary\n";
+    return nullptr;
+  }
+  return std::make_unique<cli::ResultCache>(dir, *build + cli::optionsKey(base, options, kernel_filter));
 }
 
 int main(int argc, char **argv) {
@@ -99,6 +161,7 @@ int main(int argc, char **argv) {
     options.extra_args.push_back(argv[i]);
 
   cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) { os << "kverify " KVERIFY_VERSION "\n"; });
   std::string errors;
   llvm::raw_string_ostream error_stream(errors);
   if (!cl::ParseCommandLineOptions(own, argv,
@@ -120,6 +183,15 @@ int main(int argc, char **argv) {
   for (const std::string &e : input_errors) {
     llvm::errs() << "kverify: error: " << e << "\n";
     status = 2;
+  }
+  if (shard_flag.getNumOccurrences() > 0) {
+    std::optional<cli::Shard> shard = cli::parseShard(shard_flag);
+    if (!shard) {
+      llvm::errs() << "kverify: error: --shard must be K/N with 1 <= K <= N, not '" << shard_flag
+                   << "'\n";
+      return 2;
+    }
+    files = cli::filesInShard(files, *shard);
   }
   analysis::Options base;
   base.timeout_s = timeout;
@@ -168,9 +240,11 @@ int main(int argc, char **argv) {
   }
   bool analyse = !dump_model && !dump_model_text;
 
+  std::unique_ptr<cli::ResultCache> cache = analyse ? openCache(base, options) : nullptr;
+
   std::vector<model::TranslationUnitModel> models(files.size());
   std::vector<std::vector<analysis::KernelResult>> results(files.size());
-  std::atomic<size_t> next{0}, done{0};
+  std::atomic<size_t> next{0}, done{0}, from_cache{0};
   std::mutex mu;
   bool progress = analyse && files.size() > 1 && isatty(2);
   auto work = [&] {
@@ -178,37 +252,24 @@ int main(int argc, char **argv) {
       size_t i = next++;
       if (i >= files.size()) return;
       const std::string &file = files[i];
-      model::TranslationUnitModel tu = frontend::parseFile(file, options);
-      tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
-                                      [](const model::Kernel &k) { return !kernelSelected(k); }),
-                       tu.kernels.end());
-      if (analyse) {
-        if (!tu.parsed) {
-          results[i].push_back(analysis::parseErrorResult(tu));
-        } else {
-          analysis::Options file_opts = base;
-          std::string err;
-          bool file_ok = tu.options.empty() || analysis::applyOptionString(tu.options, file_opts, err);
-          for (const model::Kernel &k : tu.kernels) {
-            analysis::Options opts = file_opts;
-            std::string kerr = err;
-            bool ok = file_ok && (k.options.empty() || analysis::applyOptionString(k.options, opts, kerr));
-            if (ok && !(kerr = analysis::launchLimitError(opts)).empty()) ok = false;
-            analysis::KernelResult r;
-            if (ok) {
-              r = analysis::analyzeKernel(k, opts);
-            } else {
-              r.file = k.file;
-              r.name = k.name;
-              r.range = k.range;
-              r.verdict = analysis::Verdict::Error;
-              r.diagnostics.push_back({"error", "kverify: comment: " + kerr, k.range});
-            }
-            results[i].push_back(std::move(r));
-          }
-        }
+      std::optional<std::string> key = cache ? cache->key(file, options) : std::nullopt;
+      std::optional<analysis::RunResult> cached = key ? cache->load(*key) : std::nullopt;
+      if (cached) {
+        results[i] = std::move(cached->kernels);
+        models[i].file = file;
+        models[i].parsed = true;
+        models[i].skipped = std::move(cached->skipped);
+        ++from_cache;
+      } else {
+        model::TranslationUnitModel tu = frontend::parseFile(file, options);
+        tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
+                                        [](const model::Kernel &k) { return !kernelSelected(k); }),
+                         tu.kernels.end());
+        if (analyse) results[i] = analyseUnit(tu, base);
+        if (key && cli::cacheable(tu, results[i]))
+          cache->store(*key, analysis::RunResult{results[i], tu.skipped});
+        models[i] = std::move(tu);
       }
-      models[i] = std::move(tu);
       size_t d = ++done;
       if (progress) {
         std::lock_guard<std::mutex> lock(mu);
@@ -227,13 +288,15 @@ int main(int argc, char **argv) {
     for (std::thread &t : pool) t.join();
   }
   if (progress) llvm::errs() << "\r\033[K";
+  if (from_cache > 0)
+    llvm::errs() << "kverify: " << from_cache << " of " << files.size() << " files from cache\n";
 
   for (size_t i = 0; i < files.size(); ++i) {
     const model::TranslationUnitModel &tu = models[i];
     if (!tu.parsed) {
       llvm::errs() << "kverify: error: '" << files[i] << "' does not parse\n";
       status = 2;
-    } else if (tu.kernels.empty() && tu.skipped.empty()) {
+    } else if ((analyse ? results[i].empty() : tu.kernels.empty()) && tu.skipped.empty()) {
       llvm::errs() << "kverify: note: no kernels in '" << files[i] << "'\n";
     }
   }

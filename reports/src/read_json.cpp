@@ -1,0 +1,171 @@
+// Reads render_json's output back into a RunResult. Absent optional fields take the
+// defaults render_json leaves out; a missing kernel list, kernel name or verdict makes
+// the report unreadable. KernelResult::premise_error is not in the JSON: the analysis
+// also puts its message among the kernel's diagnostics, which are.
+#include "kverify/reports/read_json.hpp"
+
+#include <llvm/Support/JSON.h>
+
+#include <algorithm>
+
+namespace kverify::reports {
+namespace {
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+std::string text(const Object& o, llvm::StringRef key) {
+  return o.getString(key).value_or("").str();
+}
+
+unsigned number(const Object& o, llvm::StringRef key) {
+  return static_cast<unsigned>(o.getInteger(key).value_or(0));
+}
+
+const Array& list(const Object& o, llvm::StringRef key) {
+  static const Array empty;
+  const Array* a = o.getArray(key);
+  return a ? *a : empty;
+}
+
+const Object& object(const Object& o, llvm::StringRef key) {
+  static const Object empty;
+  const Object* v = o.getObject(key);
+  return v ? *v : empty;
+}
+
+model::SourceRange range(const Object& o) {
+  model::SourceRange r;
+  r.file = text(o, "file");
+  r.line = number(o, "line");
+  r.col = number(o, "col");
+  r.end_line = number(o, "end_line");
+  r.end_col = number(o, "end_col");
+  return r;
+}
+
+std::array<uint64_t, 3> triple(const Object& o, llvm::StringRef key) {
+  std::array<uint64_t, 3> v{};
+  const Array& a = list(o, key);
+  for (std::size_t i = 0; i < 3 && i < a.size(); ++i)
+    v[i] = static_cast<uint64_t>(a[i].getAsInteger().value_or(0));
+  return v;
+}
+
+analysis::ThreadCoords thread(const Object& o) {
+  return {triple(o, "threadIdx"), triple(o, "blockIdx")};
+}
+
+// Name/value pairs in the order `order` lists them; without it (one pair, or an older
+// report) in key order, as render_json writes objects.
+std::vector<std::pair<std::string, std::string>> pairs(const Object& values, const Array& order) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Value& name : order) {
+    std::string n = name.getAsString().value_or("").str();
+    out.emplace_back(n, text(values, n));
+  }
+  if (order.empty()) {
+    for (const auto& [k, v] : values) out.emplace_back(k.str(), v.getAsString().value_or("").str());
+    std::sort(out.begin(), out.end());
+  }
+  return out;
+}
+
+std::optional<analysis::Verdict> verdict(llvm::StringRef name) {
+  for (int v = 0; v <= static_cast<int>(analysis::Verdict::Error); ++v)
+    if (name == analysis::verdictName(static_cast<analysis::Verdict>(v)))
+      return static_cast<analysis::Verdict>(v);
+  return std::nullopt;
+}
+
+analysis::AccessRef access(const Object& o) { return {text(o, "kind"), range(o), text(o, "text")}; }
+
+analysis::Witness witness(const Object& o) {
+  analysis::Witness w;
+  w.thread1 = thread(object(o, "thread1"));
+  w.thread2 = thread(object(o, "thread2"));
+  w.block_dim = triple(o, "blockDim");
+  w.grid_dim = triple(o, "gridDim");
+  w.params = pairs(object(o, "params"), list(o, "param_order"));
+  w.loops = pairs(object(o, "loops"), list(o, "loop_order"));
+  w.index = text(o, "index");
+  w.validated = o.getBoolean("validated").value_or(false);
+  return w;
+}
+
+bool finding(const Object& o, analysis::Finding& f, std::string& error) {
+  std::optional<analysis::Verdict> kind = verdict(text(o, "kind"));
+  if (!kind) return error = "a finding without a known kind", false;
+  f.kind = *kind;
+  f.array = text(o, "array");
+  f.space = text(o, "space");
+  f.message = text(o, "message");
+  f.explanation = text(o, "explanation");
+  for (const Value& a : list(o, "accesses"))
+    if (const Object* ao = a.getAsObject()) f.accesses.push_back(access(*ao));
+  f.witness = witness(object(o, "witness"));
+  return true;
+}
+
+bool kernel(const Object& o, analysis::KernelResult& k, std::string& error) {
+  std::optional<analysis::Verdict> v = verdict(text(o, "verdict"));
+  if (!o.getString("name") || !v) return error = "a kernel without a name or a known verdict", false;
+  k.file = text(o, "file");
+  k.name = text(o, "name");
+  k.range = range(o);  // the kernel's own line, col and end sit next to its file
+  k.verdict = *v;
+  k.time_ms = o.getNumber("time_ms").value_or(0);
+  for (const Value& f : list(o, "findings")) {
+    const Object* fo = f.getAsObject();
+    if (!fo) return error = "a finding that is not an object", false;
+    if (!finding(*fo, k.findings.emplace_back(), error)) return false;
+  }
+  for (const Value& p : list(o, "phases"))
+    if (const Object* po = p.getAsObject())
+      k.phases.push_back({range(object(*po, "begin")), range(object(*po, "end")),
+                          number(*po, "accesses")});
+  for (const Value& a : list(o, "assumptions"))
+    k.assumptions.push_back(a.getAsString().value_or("").str());
+  for (const Value& u : list(o, "unsupported"))
+    if (const Object* uo = u.getAsObject())
+      k.unsupported.push_back({text(*uo, "construct"), text(*uo, "detail"), range(*uo)});
+  k.unknown_query = text(o, "unknown_query");
+  for (const Value& u : list(o, "unreachable"))
+    if (const Object* uo = u.getAsObject()) k.unreachable.push_back(access(*uo));
+  for (const Value& d : list(o, "diagnostics"))
+    if (const Object* dobj = d.getAsObject())
+      k.diagnostics.push_back({text(*dobj, "severity"), text(*dobj, "message"), range(*dobj)});
+  return true;
+}
+
+}  // namespace
+
+std::optional<analysis::RunResult> read_json(const std::string& json, std::string& error) {
+  llvm::Expected<Value> parsed = llvm::json::parse(json);
+  if (!parsed) {
+    error = llvm::toString(parsed.takeError());
+    return std::nullopt;
+  }
+  const Object* root = parsed->getAsObject();
+  const Array* kernels = root ? root->getArray("kernels") : nullptr;
+  if (!kernels) {
+    error = "not a kverify report: no \"kernels\" list";
+    return std::nullopt;
+  }
+  analysis::RunResult run;
+  for (const Value& k : *kernels) {
+    const Object* ko = k.getAsObject();
+    if (!ko) {
+      error = "a kernel that is not an object";
+      return std::nullopt;
+    }
+    if (!kernel(*ko, run.kernels.emplace_back(), error)) return std::nullopt;
+  }
+  for (const Value& s : list(*root, "skipped"))
+    if (const Object* so = s.getAsObject())
+      run.skipped.push_back({text(*so, "name"), text(*so, "reason"), range(*so)});
+  return run;
+}
+
+}  // namespace kverify::reports
