@@ -61,7 +61,8 @@ void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::strin
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                                 std::optional<z3::model> &m, double seconds, bool quiet) {
   if (seconds <= 0) seconds = E.O.timeout_s;
-  auto t0 = std::chrono::steady_clock::now();
+  auto t0 = std::chrono::steady_clock::now();  // (for --debug output)
+  const double cpu0 = threadSeconds();
   // Assumptions only restrict: start with those about the query's symbols (dropping
   // others is sound, it only adds behaviours); a model that breaks one left out is no
   // witness: add the broken ones and ask again.
@@ -82,7 +83,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     for (size_t i = 0; i < side.size(); ++i)
       if (used[i]) all.push_back(side[i]);
     all.push_back(q);
-    double left = seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double left = seconds - (threadSeconds() - cpu0);
     Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first);
     linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
@@ -130,8 +131,9 @@ void Checker::useThreads(bool shared_trips) {
       sideSymbols.emplace_back();
       symbols(b, seen, sideSymbols.back());
     }
-  std::vector<z3::expr> extra = sharedReads(), more = tickets();
-  extra.insert(extra.end(), more.begin(), more.end());
+  std::vector<z3::expr> extra = sharedReads();
+  for (const std::vector<z3::expr> &more : {tickets(), rereads(*T1), rereads(*T2)})
+    extra.insert(extra.end(), more.begin(), more.end());
   for (const z3::expr &b : extra) {
     side.push_back(b);
     isPremise.push_back(false);
@@ -184,6 +186,43 @@ std::vector<z3::expr> Checker::sharedReads() {
       out.push_back(z3::implies(same, l1.value == l2.value));
     }
   return out;
+}
+
+// One thread reading one shared element twice in a barrier interval, with no write of its
+// own to the array in between, reads one value twice: another thread's write in between
+// would race with one of the reads, a race the race check reports (sharedReads' argument).
+// This is what tells `if (s[y][x] == 0 && s[k][x] != 0)` that s[k][x] is s[y][x] at k == y.
+std::vector<z3::expr> Checker::rereads(const Thread &T) {
+  std::vector<z3::expr> out;
+  for (size_t i = 0; i < T.loads.size(); ++i)
+    for (size_t j = i + 1; j < T.loads.size(); ++j) {
+      const LoadEv &l1 = T.loads[i], &l2 = T.loads[j];
+      const AccessEv &a = T.accesses[l1.access], &b = T.accesses[l2.access];
+      if (&a == &b || a.s->array != b.s->array || !z3::eq(l1.value.get_sort(), l2.value.get_sort()) ||
+          !sameIterations(a, b) || writesBetween(T, a, b))
+        continue;
+      z3::expr same = a.pc && b.pc && a.index == b.index && samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
+                      samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
+      out.push_back(z3::implies(same, l1.value == l2.value));
+    }
+  return out;
+}
+
+// Two events of one thread in the same loops, at the same iterations (the body is executed
+// symbolically once: the same counters), where trace order is program order.
+bool Checker::sameIterations(const AccessEv &a, const AccessEv &b) {
+  if (a.loops.size() != b.loops.size()) return false;
+  for (size_t i = 0; i < a.loops.size(); ++i)
+    if (a.loops[i].label != b.loops[i].label || !z3::eq(a.loops[i].k, b.loops[i].k)) return false;
+  return true;
+}
+
+// Whether T may write a's array between a and b (in trace order; on any path).
+bool Checker::writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b) {
+  int lo = std::min(a.seq, b.seq), hi = std::max(a.seq, b.seq);
+  return std::any_of(T.accesses.begin(), T.accesses.end(), [&](const AccessEv &w) {
+    return w.s->access != AccessKind::Read && w.s->array == a.s->array && w.seq > lo && w.seq < hi;
+  });
 }
 
 // Divergence first, with each thread's own trip counts; races only once the barriers are

@@ -62,6 +62,9 @@ private:
   void useThreads(bool shared_trips);
   bool premisesHold();
   std::vector<z3::expr> sharedReads();
+  std::vector<z3::expr> rereads(const Thread &T);
+  bool sameIterations(const AccessEv &a, const AccessEv &b);
+  bool writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b);
   void simplest(const z3::expr &q, std::optional<z3::model> &m);
   std::optional<Finding> benign_;  // the array's first benign race (races)
   std::vector<z3::expr> tickets();

@@ -8,6 +8,9 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+
+#include <pthread.h>
+#include <time.h>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -18,11 +21,9 @@ namespace {
 class Attempts {
 public:
   Attempts(z3::context &c, double seconds, const std::string &name)
-      : c(c), budget(seconds), name(name), t0(std::chrono::steady_clock::now()) {}
+      : c(c), budget(seconds), name(name), t0(threadSeconds()) {}
 
-  double left() const {
-    return budget - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
+  double left() const { return budget - (threadSeconds() - t0); }
   // One solver call on `fs` for at most `seconds` (and the time left). A fresh,
   // non-incremental solver each time: Z3's one-shot QF_BV strategy (preprocessing,
   // bit-blasting) beats its incremental core here.
@@ -47,7 +48,7 @@ private:
   z3::context &c;
   double budget;
   std::string name;
-  std::chrono::steady_clock::time_point t0;
+  double t0;  // threadSeconds() at the start
 
   void dump(z3::solver &S) const {
     const char *dir = std::getenv("KVERIFY_DUMP_QUERIES");
@@ -93,18 +94,41 @@ z3::expr_vector valuesFrom(const z3::model &m, const z3::expr_vector &query) {
 
 }  // namespace
 
+double threadSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
 // Z3's own "timeout" runs on a timer thread pool that can deadlock in the 4.8 releases
 // Debian ships (Z3Prover/z3#5371, #5990): a thread of ours interrupts the check instead,
 // repeating the interrupt until the check is over (one sent before it starts is lost).
+// The budget is the solving thread's CPU time, so a loaded machine (a CI runner, `-j`)
+// reaches the same verdicts as an idle one; a wall-clock limit of ten times as long (and
+// a second) is kept as a safety net.
 z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vector *assumptions) {
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
   z3::context &c = s.ctx();
+  clockid_t solver_clock;
+  bool cpu = pthread_getcpuclockid(pthread_self(), &solver_clock) == 0;
+  auto cpuSeconds = [&] {
+    timespec ts{};
+    clock_gettime(solver_clock, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+  };
+  const double cpu0 = cpu ? cpuSeconds() : 0;
+  seconds = std::max(0.0, seconds);
   std::thread watchdog([&] {
     std::unique_lock<std::mutex> lock(mu);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::max(0.0, seconds));
-    if (cv.wait_until(lock, deadline, [&] { return done; })) return;
+    auto start = std::chrono::steady_clock::now();
+    auto over = [&] {
+      double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      return cpu ? cpuSeconds() - cpu0 >= seconds || wall >= 10 * seconds + 1 : wall >= seconds;
+    };
+    while (!cv.wait_for(lock, std::chrono::milliseconds(2), [&] { return done; }))
+      if (over()) break;
     while (!cv.wait_for(lock, std::chrono::milliseconds(10), [&] { return done; })) c.interrupt();
   });
   z3::check_result r = z3::unknown;

@@ -20,8 +20,12 @@ struct Decision {
 // drop threads from every query where a value is known (tests/analysis/solve_test.cpp).
 z3::expr signedMulFits(const z3::expr &a, const z3::expr &b);
 
-// s.check() (under `assumptions`, if given) for at most `seconds` of wall time; unknown
-// when interrupted.
+// CPU seconds the calling thread has run. Every time budget is in these (Z3 solves on the
+// calling thread), so that verdicts, witnesses and notes do not depend on the machine's load.
+double threadSeconds();
+
+// s.check() (under `assumptions`, if given) for at most `seconds` of the calling thread's
+// CPU time (the same answer on a loaded machine); unknown when interrupted.
 z3::check_result checkWithin(z3::solver &s, double seconds,
                              const z3::expr_vector *assumptions = nullptr);
 

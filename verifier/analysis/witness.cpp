@@ -2,7 +2,6 @@
 #include "analysis/checker.hpp"
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 
@@ -45,15 +44,10 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
 // assumption kept, the earlier ones fixed; at most four solver calls each) within 0.1 s;
 // where time runs out, what was found. Values already small enough to read stay.
 void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
-  // a tenth of a second of this thread's CPU time (Z3 solves on it): on a loaded machine,
-  // or with other kernels analysed in parallel, the same witness as on an idle one
-  auto cpu = [] {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-  };
-  const double t0 = cpu();
-  auto left = [&] { return 0.1 - (cpu() - t0); };
+  // a tenth of a second of this thread's CPU time: on a loaded machine, or with other
+  // kernels analysed in parallel, the same witness as on an idle one
+  const double t0 = threadSeconds();
+  auto left = [&] { return 0.1 - (threadSeconds() - t0); };
   auto wide = [](const z3::expr &x) { return z3::zext(x, 64 - x.get_sort().bv_size()); };
   z3::expr_vector base(E.c);
   for (const z3::expr &b : launch) base.push_back(b);
