@@ -55,7 +55,7 @@ static cl::opt<std::string> grid_dim_gv("gridDim", cl::desc("GPUVerify spelling:
 static cl::list<std::string> assumes("assume", cl::desc("Precondition (C expression over "
                                                         "parameters and builtins)"),
                                      cl::value_desc("EXPR"), cl::cat(category));
-static cl::opt<double> timeout("timeout", cl::desc("Per-query solver timeout in seconds"),
+static cl::opt<double> timeout("timeout", cl::desc("Per-query solver timeout in seconds of CPU time"),
                                cl::init(10.0), cl::value_desc("SECONDS"), cl::cat(category));
 static cl::opt<unsigned> jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
                               cl::Prefix, cl::value_desc("N"), cl::cat(category));
