@@ -125,7 +125,7 @@ TEST(Uniformity, AssignmentUnderAThreadConditionIsVarying) {
 
 TEST(Uniformity, BarrierResultsAreUniformLoadsAreNot) {
   KB b;
-  auto any = Expr::opaque(Type::i32(), 9, "result of __syncthreads_or");
+  auto any = Expr::opaque(Type::i32(), 9, "result of __syncthreads_or", /*per_block=*/true);
   auto load = Expr::opaque(Type::i32(), 10, "load of s[0]");
   EXPECT_TRUE(Uniformity(b.k).value(*any));
   EXPECT_FALSE(Uniformity(b.k).value(*load));

@@ -111,7 +111,7 @@ z3::expr Exec::evalLocal(const Expr &e) {
 z3::expr Exec::evalOpaque(const Expr &e) {
   z3::context &c = E.c;
   const Type &ty = e.type;
-  if (e.what.rfind("result of __syncthreads_", 0) == 0) {
+  if (e.per_block) {
     // __syncthreads_or/_and/_count: one value for the whole block at one instance
     z3::sort_vector dom(c);
     z3::expr_vector args(c);

@@ -51,7 +51,7 @@ bool Uniformity::value(const Expr &e) const {
   case Expr::Kind::Local: return !varying_.count(e.id);
   case Expr::Kind::Opaque:
     // one value per block and barrier instance (model.hpp); loads, atomics, calls vary
-    return e.what.rfind("result of __syncthreads_", 0) == 0;
+    return e.per_block;
   default:
     for (const model::ExprPtr &a : e.args)
       if (!a || !value(*a)) return false;

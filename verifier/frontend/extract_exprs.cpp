@@ -1281,7 +1281,7 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     return nullptr;
   case BuiltinKind::PredicateBarrier:
     barrier(model::BarrierKind::Block, nullptr, condition(arg(0)));
-    return valueBinding(opaque(ret, "result of " + name));
+    return valueBinding(Expr::opaque(typeOf(ret), newId(), "result of " + name, /*per_block=*/true));
   case BuiltinKind::WarpBarrier:
     barrier(model::BarrierKind::Warp, Expr::cast(Type::u32(), rvalue(arg(0))), nullptr);
     return nullptr;

@@ -42,6 +42,7 @@ Value toJSON(const Expr &e) {
   case Expr::Kind::Opaque:
     o["id"] = e.id;
     o["what"] = e.what;
+    if (e.per_block) o["per_block"] = true;
     break;
   case Expr::Kind::Unary: o["op"] = unaryOpName(e.unary_op); break;
   case Expr::Kind::Binary: o["op"] = binaryOpName(e.binary_op); break;

@@ -108,10 +108,11 @@ ExprPtr Expr::local(const Local &l) {
   e->id = l.id;
   return e;
 }
-ExprPtr Expr::opaque(Type t, unsigned id, std::string what) {
+ExprPtr Expr::opaque(Type t, unsigned id, std::string what, bool per_block) {
   auto e = make(Kind::Opaque, t);
   e->id = id;
   e->what = std::move(what);
+  e->per_block = per_block;
   return e;
 }
 ExprPtr Expr::unary(Type t, UnaryOp op, ExprPtr a) {

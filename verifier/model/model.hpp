@@ -91,11 +91,11 @@ using ExprPtr = std::shared_ptr<const Expr>;
 //   Param   - name: a scalar kernel parameter, or a field path "p.n" of a struct one
 //   Builtin - builtin
 //   Local   - name, id (see Local)
-//   Opaque  - id, what: an unknown value, fresh per thread and per evaluation of the
-//             node (a load from memory, the result of an atomic, an unmodelled call).
-//             A load's opaque has the id of its Access statement. The result of
-//             __syncthreads_or/_and/_count (`what` starts with "result of
-//             __syncthreads_") is one value for the whole block at one barrier instance.
+//   Opaque  - id, what, per_block: an unknown value, fresh per thread and per evaluation
+//             of the node (a load from memory, the result of an atomic, an unmodelled
+//             call). A load's opaque has the id of its Access statement. With `per_block`
+//             (the result of __syncthreads_or/_and/_count) it is one value for the whole
+//             block at one barrier instance.
 //   Unary   - unary_op, args[0]
 //   Binary  - binary_op, args[0], args[1]
 //   Select  - args[0] ? args[1] : args[2]
@@ -115,6 +115,7 @@ struct Expr {
   std::string name;
   unsigned id = 0;
   std::string what;
+  bool per_block = false;  // Opaque: one value per block and barrier instance
   Builtin builtin = Builtin::ThreadIdxX;
   UnaryOp unary_op = UnaryOp::Neg;
   BinaryOp binary_op = BinaryOp::Add;
@@ -125,7 +126,7 @@ struct Expr {
   static ExprPtr param(Type t, std::string name);
   static ExprPtr builtinVar(Builtin b);
   static ExprPtr local(const Local &l);
-  static ExprPtr opaque(Type t, unsigned id, std::string what);
+  static ExprPtr opaque(Type t, unsigned id, std::string what, bool per_block = false);
   static ExprPtr unary(Type t, UnaryOp op, ExprPtr a);
   static ExprPtr binary(Type t, BinaryOp op, ExprPtr a, ExprPtr b);
   static ExprPtr select(ExprPtr c, ExprPtr a, ExprPtr b);  // type of a

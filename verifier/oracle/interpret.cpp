@@ -26,8 +26,7 @@
 //            for every thread of the block reading it in that interval;
 //   unassigned local (read before any Assign): (seed, local id, thread), then kept;
 //   Assign with no value: (seed, local id, thread, n-th such assignment);
-//   the result of __syncthreads_or/_and/_count (an opaque whose `what` begins with
-//            "result of __syncthreads_"; the front end's convention, which the analysis
+//   the result of __syncthreads_or/_and/_count (an opaque with `per_block`, which the analysis
 //            also reads): one value for the whole block, (seed, opaque id, block, n-th
 //            evaluation of that node in the thread), since threads run one at a time and
 //            the real value (a reduction over the block's predicates) is not known here;
@@ -286,7 +285,7 @@ private:
                                    block_phase_, any_phase_}),
                    true);
     }
-    if (e.what.rfind("result of __syncthreads_", 0) == 0) {  // uniform over the block
+    if (e.per_block) {  // uniform over the block
       seeded = true;
       uint64_t h = hashOf({launch_.seed, 0xb10c, e.id, block_linear_, n});
       if (e.type.kind == Type::Kind::Int) return intValue(e.type, mix(h) % (block_size_ + 1));
