@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Record what kverify says about every .cu file under some folders, and compare two records.
 
-usage: snapshot.py record [--kverify BIN] [-j N] OUT.json DIR...
+usage: snapshot.py record [--kverify BIN] [--args "ARGS"] [-j N] OUT.json DIR...
        snapshot.py compare BEFORE.json AFTER.json
 
 For refactorings that must not change behaviour: `record` keeps, per kernel, the verdict,
 each finding's kind and array and whether its witness was validated, the unreachable code,
 unsupported constructs, diagnostics, phases and assumptions. Witnesses, and which of
 several racing pairs stands for an array, are the solver's choice and left out. GPUVerify
-header flags (`//--blockDim=...`) are honoured as in corpus_report.py. `compare` prints
+header flags (`//--blockDim=...`) are honoured as in corpus_report.py; `--args` adds kverify
+arguments (`--no-cache`, where the binary has a result cache). `compare` prints
 every difference and exits 1 when there is one."""
 import argparse, json, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
@@ -37,9 +38,9 @@ def kernel_view(k):
     }
 
 
-def record_one(kverify, path):
+def record_one(kverify, args, path):
     _, flags = header(path)
-    p = subprocess.run([kverify, "--format=json"] + flags + [path], capture_output=True, text=True, timeout=600)
+    p = subprocess.run([kverify, "--format=json"] + args + flags + [path], capture_output=True, text=True, timeout=600)
     try:
         kernels = json.loads(p.stdout)["kernels"]
     except (ValueError, KeyError):
@@ -50,7 +51,7 @@ def record_one(kverify, path):
 def record(args):
     files = sorted(os.path.join(r, f) for d in args.dirs for r, _, fs in os.walk(d) for f in fs if f.endswith(".cu"))
     with ThreadPoolExecutor(args.j) as pool:
-        views = list(pool.map(lambda f: record_one(args.kverify, f), files))
+        views = list(pool.map(lambda f: record_one(args.kverify, args.args.split(), f), files))
     with open(args.out, "w") as out:
         json.dump(dict(zip((os.path.relpath(f) for f in files), views)), out, indent=1, sort_keys=True)
     print("recorded %d files in %s" % (len(files), args.out))
@@ -74,6 +75,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("record")
     r.add_argument("--kverify", default=os.path.join(here, "..", "..", "build", "verifier", "kverify"))
+    r.add_argument("--args", default="", help="more kverify arguments, e.g. --no-cache")
     r.add_argument("-j", type=int, default=os.cpu_count())
     r.add_argument("out")
     r.add_argument("dirs", nargs="+")
