@@ -400,6 +400,108 @@ TEST(Frontend, SystemHeadersCoexistWithTheDevicePrelude) {
   EXPECT_EQ(heap.unsupported[0].construct, "device memory function");
 }
 
+// --- goto, memcpy/memset, base classes, re-bound pointers ---------------------------
+
+std::string unsupportedConstructs(const model::Kernel &k) {
+  std::string out;
+  for (const model::Unsupported &u : k.unsupported)
+    out += u.construct + "@" + std::to_string(u.range.line) + ";";
+  return out;
+}
+
+TEST(Frontend, GotoOutOfLoopsIsABreakOrContinue) {
+  auto tu = parse("frontend/goto_lowering.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &one = kernel(tu, "goto_break");
+  EXPECT_EQ(unsupportedConstructs(one), "");
+  EXPECT_EQ(all(one, Stmt::Kind::Break).size(), 1u);
+  EXPECT_EQ(model::toText(one).find("goto."), std::string::npos) << "no flag for one level";
+  // Three loops deep: a flag set before breaking the innermost, tested after each inner
+  // loop; the target loop's test clears it.
+  const model::Kernel &deep = kernel(tu, "goto_nested_break");
+  EXPECT_EQ(unsupportedConstructs(deep), "");
+  std::string t = model::toText(deep);
+  EXPECT_HAS(t, "goto.found = false\n  for (i < n) {");
+  EXPECT_HAS(t, "goto.found = true\n          break\n        }\n      }\n      if (goto.found) {\n        break\n      }\n    } step {\n      j = j + 1");
+  EXPECT_HAS(t, "if (goto.found) {\n      goto.found = false\n      break\n    }\n  } step {\n    i = i + 1\n  }\n  write out[(i64)threadIdx.x] i + j");
+  // A label on the last, empty statement of the outer body: a continue of the outer loop.
+  const model::Kernel &cont = kernel(tu, "goto_nested_continue");
+  EXPECT_EQ(unsupportedConstructs(cont), "");
+  EXPECT_HAS(model::toText(cont), "if (goto.next) {\n      goto.next = false\n      continue\n    }\n    write out[(i64)i] 2");
+  // A label right after the inner loop: a plain break of it.
+  const model::Kernel &inner = kernel(tu, "goto_label_after_inner_loop");
+  EXPECT_EQ(unsupportedConstructs(inner), "");
+  EXPECT_EQ(all(inner, Stmt::Kind::Break).size(), 1u);
+  EXPECT_EQ(all(inner, Stmt::Kind::Continue).size(), 0u);
+  // Jumping over a loop, or to a label whose statement runs: unsupported.
+  EXPECT_EQ(unsupportedConstructs(kernel(tu, "goto_not_enclosing")), "goto@40;");
+  EXPECT_EQ(unsupportedConstructs(kernel(tu, "goto_label_does_something")), "goto@61;");
+}
+
+TEST(Frontend, MemcpyAndMemsetOfAConstantLengthAreRanges) {
+  auto tu = parse("frontend/memcpy_memset.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "copies");
+  EXPECT_EQ(unsupportedConstructs(k), "");
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{
+                             "read in[(i64)(2 * t)] x4", "write out[(i64)(4 * t)] x4",
+                             "read in[0] x6", "write out[(i64)t] x6",        // len = 24 bytes
+                             "read in[(i64)t] x2", "write pairs[(i64)t] x2",  // 5 bytes
+                             "write out[(i64)t]",                            // memset
+                             "read in[(i64)t]",                              // into x
+                             "write out[(i64)0]"}));
+  // Into the scalar local x: x gets an unknown value right after the read.
+  auto into_x = std::find_if(k.body.begin(), k.body.end(), [](const Stmt &s) {
+    return s.kind == Stmt::Kind::Access && s.text == "memcpy(&x, &in[t], sizeof(int))";
+  });
+  ASSERT_NE(into_x, k.body.end());
+  ASSERT_NE(into_x + 1, k.body.end());
+  EXPECT_EQ(into_x[1].kind, Stmt::Kind::Assign);
+  EXPECT_EQ(into_x[1].local.name, "x");
+  EXPECT_EQ(into_x[1].value->kind, model::Expr::Kind::Opaque);
+  const model::Kernel &v = kernel(tu, "variable_length");
+  EXPECT_EQ(unsupportedConstructs(v), "memcpy@23;memset@24;");
+  EXPECT_TRUE(accesses(v).empty());
+}
+
+TEST(Frontend, FieldsOfBaseClassesAreFieldsOfTheStruct) {
+  auto tu = parse("frontend/base_class_fields.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "base_fields");
+  EXPECT_EQ(unsupportedConstructs(k), "");
+  std::vector<std::string> names;
+  for (const model::Param &p : k.params)
+    names.push_back(p.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a.data", "a.n", "a.factor", "a.shift"}));
+  EXPECT_EQ(accesses(k), std::vector<std::string>{"write a.data[(i64)(i + a.shift)]"});
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "b.n = a.n\n  b.factor = a.factor");  // an aggregate initializer of a base
+  EXPECT_HAS(t, "length.result = a.n");               // a derived object as a `const Span &`
+  EXPECT_EQ(unsupportedConstructs(kernel(tu, "virtual_base")), "virtual base class@25;");
+}
+
+TEST(Frontend, PointerReboundInStraightLineCodeFollowsTheNewObject) {
+  auto tu = parse("frontend/pointer_rebinding.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "straight_line");
+  EXPECT_EQ(unsupportedConstructs(k), "");
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{
+                             "write a[p.offset + (i64)t]", "write tile[p.offset + (i64)t]",
+                             "write out[p.offset + (i64)t]",
+                             "write a[store_twice.dst.offset + (i64)store_twice.i]",
+                             "write b[store_twice.dst.offset + (i64)store_twice.i]",
+                             "write b[a.offset + (i64)t]"}));
+  EXPECT_HAS(model::toText(k), "p.offset = (i64)4");
+  const model::Kernel &after = kernel(tu, "after_a_branch");
+  EXPECT_EQ(unsupportedConstructs(after), "");
+  EXPECT_EQ(accesses(after), std::vector<std::string>{"write b[p.offset + (i64)threadIdx.x]"});
+  // Two paths merge with different targets: after an if, around a loop, after an early return.
+  const std::string merge = "pointer that may point into different arrays";
+  EXPECT_EQ(unsupportedConstructs(kernel(tu, "under_a_branch")), merge + "@34;");
+  EXPECT_EQ(unsupportedConstructs(kernel(tu, "in_a_loop")), merge + "@42;");
+  EXPECT_EQ(unsupportedConstructs(kernel(tu, "returned_pointer")), merge + "@49;");
+}
+
 // --- unsupported constructs --------------------------------------------------------
 
 struct UnsupportedCase {

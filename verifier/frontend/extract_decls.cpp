@@ -106,6 +106,23 @@ BindingPtr KernelExtractor::lookup(const clang::ValueDecl *d) {
   return it == vars.end() ? nullptr : it->second;
 }
 
+std::vector<const clang::FieldDecl *> KernelExtractor::recordFields(const clang::RecordDecl *rd,
+                                                                     clang::SourceRange where) {
+  std::vector<const clang::FieldDecl *> out;
+  if (const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd)) {
+    if (cxx->getNumVBases() != 0)
+      unsupported("virtual base class", "'" + cxx->getNameAsString() + "'", where);
+    for (const clang::CXXBaseSpecifier &base : cxx->bases())
+      if (const clang::RecordDecl *b = base.getType()->getAsRecordDecl();
+          b && !base.isVirtual() && b->getDefinition())
+        for (const clang::FieldDecl *f : recordFields(b->getDefinition(), where))
+          out.push_back(f);
+  }
+  for (const clang::FieldDecl *f : rd->fields())
+    out.push_back(f);
+  return out;
+}
+
 // --- arrays ---------------------------------------------------------------------------
 
 // Peels constant array dimensions off `t` into `dims`; returns the element type.
@@ -181,7 +198,7 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
   const clang::RecordDecl *rd = t.getNonReferenceType()->getAsRecordDecl();
   if (!rd || !rd->getDefinition())
     return b;
-  for (const clang::FieldDecl *f : rd->getDefinition()->fields()) {
+  for (const clang::FieldDecl *f : recordFields(rd->getDefinition(), rd->getSourceRange())) {
     std::string fname = name + "." + f->getNameAsString();
     clang::QualType ft = f->getType();
     if (ft->isRecordType()) {
@@ -267,6 +284,7 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
     b->kind = Binding::Kind::Pointer;
     b->pointer.array = ~0u;  // no base yet: set by the first assignment
     b->offset = newLocal(name + ".offset", Type::i64());
+    b->scope = out_.back();
     if (init)
       assignPointer(b, init, where);
     return;
@@ -331,7 +349,7 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
   p.range = x.rangeOf(decl->getSourceRange());
   if (const clang::RecordDecl *rd = t->getAsRecordDecl(); rd && rd->getDefinition()) {
     b->kind = Binding::Kind::Struct;
-    for (const clang::FieldDecl *f : rd->getDefinition()->fields())
+    for (const clang::FieldDecl *f : x.recordFields(rd->getDefinition(), decl->getSourceRange()))
       bindParam(x, k, ctx, position, name + "." + f->getNameAsString(), f->getType(), f,
                 modified, b->fields[f], prologue);
     return;
@@ -368,6 +386,7 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
     b->kind = Binding::Kind::Pointer;
     b->pointer = Pointer{Pointer::Kind::Memory, a.id,
                          model::Expr::intConst(Type::i64(), 0), 1, {}};
+    b->scope = &prologue;  // the kernel's body
     if (modified && !is_array) {
       b->offset = x.newLocal(name + ".offset", Type::i64());
       model::Stmt s;

@@ -813,17 +813,21 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *sr
   if (!p)
     return;
   bool unset = dst->pointer.array == ~0u && dst->pointer.kind == Pointer::Kind::Memory;
+  // Straight-line code of the variable's own scope: every path on assigns it (no branch
+  // merges another target), so re-binding it to another object is exact.
+  bool rebind = dst->scope && dst->scope == out_.back();
   if (p->kind == Pointer::Kind::Local) {
-    if (unset)
+    if (unset || rebind)
       dst->pointer = *p;
     else
       unsupported("pointer to a local variable reassigned", textOf(where), where);
     return;
   }
-  if (unset) {
+  bool other = dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.array != p->array ||
+               dst->pointer.scale != p->scale;
+  if (unset || (other && rebind)) {
     dst->pointer = Pointer{Pointer::Kind::Memory, p->array, zero64(), p->scale, {}};
-  } else if (dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.array != p->array ||
-             dst->pointer.scale != p->scale) {
+  } else if (other) {
     unsupported("pointer that may point into different arrays",
                 textOf(where) + " (kverify fixes a pointer variable's array at its first "
                                 "assignment)",
@@ -1086,9 +1090,14 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
   }
   if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(src)) {
     std::vector<const clang::FieldDecl *> fields = fieldsOf(src->getType());
+    // C++17 aggregates: an initializer per base class first; `dst` holds its fields too
+    unsigned bases = 0;
+    if (const auto *cxx = src->getType()->getAsCXXRecordDecl(); cxx && cxx->hasDefinition())
+      for (; bases < cxx->getNumBases() && bases < il->getNumInits(); ++bases)
+        assignStruct(dst, il->getInit(bases));
     for (size_t i = 0; i < fields.size(); ++i) {
       BindingPtr leaf = dst->fields[fields[i]];
-      const clang::Expr *init = i < il->getNumInits() ? il->getInit(i) : nullptr;
+      const clang::Expr *init = bases + i < il->getNumInits() ? il->getInit(bases + i) : nullptr;
       if (leaf->kind == Binding::Kind::Struct) {
         if (init)
           assignStruct(leaf, init);
@@ -1206,6 +1215,10 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
   if (fn->getBuiltinID() != 0) {
     if (fn->getBuiltinID() == clang::Builtin::BI__builtin_expect && c->getNumArgs() == 2)
       return valueBinding(rvalue(c->getArg(0)));
+    if (unsigned id = fn->getBuiltinID(); id == clang::Builtin::BI__builtin_memcpy ||
+        id == clang::Builtin::BImemcpy || id == clang::Builtin::BI__builtin_memset ||
+        id == clang::Builtin::BImemset)
+      return copyOrFill(c, id == clang::Builtin::BI__builtin_memset || id == clang::Builtin::BImemset);
     if (hasPointerParams(fn)) {
       unsupported("builtin function with pointer arguments", fn->getNameAsString(), where);
       return nullptr;
@@ -1397,6 +1410,8 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
       discard(arg(i));
     return valueBinding(opaque(ret, "texture fetch " + name));
   case BuiltinKind::DeviceHeap:
+    if (name == "memcpy" || name == "memset")
+      return copyOrFill(c, name == "memset");
     unsupported("device memory function", name + ": " + textOf(where), where);
     return nullptr;
   case BuiltinKind::MakeVector: {
@@ -1425,6 +1440,86 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
   if (ret->isVoidType())
     return nullptr;
   return valueBinding(opaque(ret, "call of " + name));
+}
+
+// Whether every use of `var` in `s` reads its value (none assigns it, takes its address
+// or binds a reference to it).
+static bool onlyRead(const clang::Stmt *s, const clang::VarDecl *var) {
+  if (!s)
+    return true;
+  if (const auto *ic = llvm::dyn_cast<clang::ImplicitCastExpr>(s);
+      ic && ic->getCastKind() == clang::CK_LValueToRValue)
+    if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(ic->getSubExpr()->IgnoreParens());
+        d && d->getDecl() == var)
+      return true;
+  if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(s); d && d->getDecl() == var)
+    return false;
+  for (const clang::Stmt *c : s->children())
+    if (!onlyRead(c, var))
+      return false;
+  return true;
+}
+
+// The value of length `n` when it is known at compile time: a constant expression, or a
+// local of the current function that is never written after its constant initializer
+// (`size_t len = 4;`).
+std::optional<uint64_t> KernelExtractor::constantLength(const clang::Expr *n) {
+  clang::Expr::EvalResult r;
+  if (!n->isValueDependent() && n->EvaluateAsInt(r, ctx_))
+    return r.Val.getInt().getZExtValue();
+  const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(n->IgnoreParenImpCasts());
+  const auto *var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || llvm::isa<clang::ParmVarDecl>(var) || !var->hasLocalStorage() ||
+      !var->getType()->isIntegerType() || !var->getInit() ||
+      !onlyRead(frames_.back().fn->getBody(), var))
+    return std::nullopt;
+  if (!var->getInit()->EvaluateAsInt(r, ctx_) || r.Val.getInt().isNegative())
+    return std::nullopt;
+  return r.Val.getInt().getZExtValue();
+}
+
+// memcpy(d, s, n) and memset(d, v, n) with `n` known at compile time: a read of the
+// elements of s that the n bytes cover, then a write of those of d (in each array's own
+// elements, a partly covered last element counting whole). The result is not modelled.
+BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
+  clang::SourceRange where = c->getSourceRange();
+  std::string name = is_fill ? "memset" : "memcpy";
+  if (c->getNumArgs() != 3) {
+    unsupported(name, textOf(where), where);
+    return nullptr;
+  }
+  std::optional<Pointer> dst = pointer(c->getArg(0)), src;
+  if (is_fill)
+    discard(c->getArg(1));
+  else
+    src = pointer(c->getArg(1));
+  std::optional<uint64_t> bytes = constantLength(c->getArg(2));
+  if (!bytes) {
+    discard(c->getArg(2));
+    unsupported(name, "a length kverify cannot compute at compile time: " +
+                          textOf(c->getArg(2)->getSourceRange()), where);
+    return nullptr;
+  }
+  auto touch = [&](model::AccessKind kind, const std::optional<Pointer> &p) {
+    if (!p || *bytes == 0)
+      return;  // pointer() has said why it has no target
+    if (p->kind == Pointer::Kind::Local) {  // a scalar local: its new value is unknown
+      if (kind == model::AccessKind::Write)
+        emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
+      return;
+    }
+    uint64_t es = std::max<uint64_t>(1, k_.arrays[p->array].elem_size);
+    uint64_t count = *bytes / es + (*bytes % es != 0);
+    if (count > (1u << 30)) {
+      unsupported(name, "a length of " + std::to_string(*bytes) + " bytes", where);
+      return;
+    }
+    emitAccess(kind, p->array, p->offset, count, where);
+  };
+  if (!is_fill)
+    touch(model::AccessKind::Read, src);
+  touch(model::AccessKind::Write, dst);
+  return nullptr;
 }
 
 // A reference bound to `lv`: it names the element the index had at binding time.
@@ -1459,6 +1554,7 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
     b->kind = Binding::Kind::Pointer;
     b->pointer.array = ~0u;
     b->offset = newLocal(name + ".offset", Type::i64());
+    b->scope = out_.back();  // the inlined body
     assignPointer(b, arg, where);
   } else if (t->isRecordType()) {
     b = freshStruct(t, name);

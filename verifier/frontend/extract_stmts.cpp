@@ -46,6 +46,7 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
         c = condition(cond);
     });
   }
+  breakables_.push_back({body, {}, {}});
   l.body = nested([&] {
     if (!pre.empty()) {
       // A condition with side effects is evaluated at the top of each iteration.
@@ -79,7 +80,17 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
     l.body.push_back(std::move(exit));
     l.cond = nullptr;
   }
-  emit(std::move(l));
+  emitBreakable(std::move(l));
+}
+
+void KernelExtractor::emitBreakable(Stmt loop) {
+  Breakable done = std::move(breakables_.back());
+  breakables_.pop_back();
+  for (Stmt &s : done.before)
+    emit(std::move(s));
+  emit(std::move(loop));
+  for (Stmt &s : done.after)
+    emit(std::move(s));
 }
 
 // A `continue` of this loop (not of a loop nested in it).
@@ -158,7 +169,9 @@ void KernelExtractor::stmt(const clang::Stmt *s) {
     emit(simple(Stmt::Kind::Break, rangeOf(where)));
   } else if (llvm::isa<clang::ContinueStmt>(s)) {
     emit(simple(Stmt::Kind::Continue, rangeOf(where)));
-  } else if (llvm::isa<clang::GotoStmt>(s) || llvm::isa<clang::IndirectGotoStmt>(s)) {
+  } else if (const auto *gs = llvm::dyn_cast<clang::GotoStmt>(s)) {
+    gotoStmt(gs);
+  } else if (llvm::isa<clang::IndirectGotoStmt>(s)) {
     unsupported("goto", textOf(where), where);
   } else if (llvm::isa<clang::AsmStmt>(s)) {
     unsupported("inline asm", textOf(where), where);
@@ -236,6 +249,7 @@ void KernelExtractor::switchStmt(const clang::SwitchStmt *sw) {
   Stmt wrap = simple(Stmt::Kind::Loop, rangeOf(where));
   wrap.loop = model::LoopKind::Do;
   wrap.cond = Expr::intConst(Type::boolean(), 0);
+  breakables_.push_back({body, {}, {}});
   wrap.body = nested([&] {
     emitAssign(m, Expr::intConst(Type::boolean(), 0), where);
     for (const clang::Stmt *c : body->body()) {
@@ -259,7 +273,124 @@ void KernelExtractor::switchStmt(const clang::SwitchStmt *sw) {
       emit(std::move(guarded));
     }
   });
-  emit(std::move(wrap));
+  emitBreakable(std::move(wrap));
+}
+
+// --- goto ----------------------------------------------------------------------------
+
+namespace {
+// Where a goto lands, as the body of the loop (or switch) it leaves: `is_continue` when
+// it goes on with that loop's next iteration.
+struct GotoTarget {
+  const clang::Stmt *body = nullptr;
+  bool is_continue = false;
+};
+}  // namespace
+
+static const clang::Stmt *loopBody(const clang::Stmt *s) {
+  if (const auto *f = llvm::dyn_cast<clang::ForStmt>(s))
+    return f->getBody();
+  if (const auto *w = llvm::dyn_cast<clang::WhileStmt>(s))
+    return w->getBody();
+  if (const auto *d = llvm::dyn_cast<clang::DoStmt>(s))
+    return d->getBody();
+  return nullptr;
+}
+
+// The body of the loop or switch `s` is (under `#pragma unroll` or labels).
+static const clang::Stmt *breakableBody(const clang::Stmt *s) {
+  while (true) {
+    if (const auto *a = llvm::dyn_cast<clang::AttributedStmt>(s))
+      s = a->getSubStmt();
+    else if (const auto *l = llvm::dyn_cast<clang::LabelStmt>(s))
+      s = l->getSubStmt();
+    else
+      break;
+  }
+  if (const auto *sw = llvm::dyn_cast<clang::SwitchStmt>(s))
+    return sw->getBody();
+  return loopBody(s);
+}
+
+// A statement that does nothing: `;`, `{}`, `(void)1;`.
+static bool doesNothing(const clang::Stmt *s, const clang::ASTContext &ctx) {
+  if (llvm::isa<clang::NullStmt>(s))
+    return true;
+  if (const auto *c = llvm::dyn_cast<clang::CompoundStmt>(s))
+    return c->body_empty();
+  const auto *e = llvm::dyn_cast<clang::Expr>(s);
+  return e && e->IgnoreParenCasts()->isEvaluatable(ctx);
+}
+
+// The loop that `goto label` leaves, searched for in `s`: `label` stands right after a
+// loop or switch (a break of it), or is the last statement of a loop's body and does
+// nothing (a continue of it).
+static std::optional<GotoTarget> gotoTarget(const clang::Stmt *s, const clang::LabelStmt *label,
+                                            const clang::ASTContext &ctx) {
+  if (!s)
+    return std::nullopt;
+  if (const auto *cs = llvm::dyn_cast<clang::CompoundStmt>(s)) {
+    const clang::Stmt *prev = nullptr;
+    for (const clang::Stmt *c : cs->body()) {
+      if (c == label && prev)
+        if (const clang::Stmt *body = breakableBody(prev))
+          return GotoTarget{body, false};
+      prev = c;
+    }
+  }
+  if (const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(loopBody(s)))
+    if (!body->body_empty() && body->body_back() == label &&
+        doesNothing(label->getSubStmt(), ctx))
+      return GotoTarget{body, true};
+  for (const clang::Stmt *c : s->children())
+    if (std::optional<GotoTarget> t = gotoTarget(c, label, ctx))
+      return t;
+  return std::nullopt;
+}
+
+// `goto L` as a break or continue of the enclosing loop it leaves. Out of loops nested in
+// that one, a flag is set before breaking the innermost; after each inner loop a test of
+// the flag breaks the next one out, and the target loop's test clears it and breaks or
+// continues. Any other goto is unsupported.
+void KernelExtractor::gotoStmt(const clang::GotoStmt *g) {
+  clang::SourceRange where = g->getSourceRange();
+  const clang::LabelStmt *label = g->getLabel()->getStmt();
+  std::optional<GotoTarget> target =
+      label ? gotoTarget(frames_.back().fn->getBody(), label, ctx_) : std::nullopt;
+  size_t at = breakables_.size();
+  for (size_t i = breakables_.size(); target && i-- > 0;)
+    if (breakables_[i].body == target->body) {
+      at = i;
+      break;
+    }
+  if (at == breakables_.size()) {
+    unsupported("goto", "goto to a label kverify cannot lower to break/continue: " + textOf(where),
+                where);
+    return;
+  }
+  model::SourceRange range = rangeOf(where);
+  Stmt::Kind exit = target->is_continue ? Stmt::Kind::Continue : Stmt::Kind::Break;
+  if (at + 1 == breakables_.size()) {
+    emit(simple(exit, range));
+    return;
+  }
+  model::Local flag = newLocal(frames_.back().prefix + "goto." + label->getName(), Type::boolean());
+  auto setFlag = [&](bool value) {
+    return nested([&] { emitAssign(flag, Expr::intConst(Type::boolean(), value), where); });
+  };
+  for (Stmt &s : setFlag(false))
+    breakables_[at].before.push_back(std::move(s));
+  for (size_t i = at + 1; i < breakables_.size(); ++i) {
+    Stmt test = simple(Stmt::Kind::If, range);
+    test.cond = Expr::local(flag);
+    if (i == at + 1)  // back in the target loop's body
+      test.then_body = setFlag(false);
+    test.then_body.push_back(simple(i == at + 1 ? exit : Stmt::Kind::Break, range));
+    breakables_[i].after.push_back(std::move(test));
+  }
+  for (Stmt &s : setFlag(true))
+    emit(std::move(s));
+  emit(simple(Stmt::Kind::Break, range));
 }
 
 }  // namespace kverify::frontend::detail

@@ -64,6 +64,10 @@ struct Binding {
   model::Local local;                   // Local
   Pointer pointer;                      // Pointer: the base and initial offset
   std::optional<model::Local> offset;   // Pointer: the mutable offset, when assigned
+  // Pointer: the statement list it was declared in. An assignment emitted straight into
+  // that list runs on every path that reaches what follows, so it may re-bind the
+  // variable to another object exactly; null: never re-bound (a function's result).
+  const std::vector<model::Stmt> *scope = nullptr;
   std::map<const clang::FieldDecl *, BindingPtr> fields;  // Struct
   LValue ref;                           // Ref
 };
@@ -101,6 +105,9 @@ public:
   BindingPtr freshStruct(clang::QualType t, const std::string &name);
   bool bindReferenceFields(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
   BindingPtr lookup(const clang::ValueDecl *d);
+  // A record's fields, those of its non-virtual bases first (a virtual base is unsupported).
+  std::vector<const clang::FieldDecl *> recordFields(const clang::RecordDecl *rd,
+                                                     clang::SourceRange where);
 
   // --- extract_stmts.cpp
   void stmt(const clang::Stmt *s);
@@ -169,6 +176,12 @@ private:
   static bool continues(const std::vector<model::Stmt> &body);
   void returnStmt(const clang::ReturnStmt *r);
   void switchStmt(const clang::SwitchStmt *s);
+  void gotoStmt(const clang::GotoStmt *g);
+  // Emits a loop (or a switch's loop) with what the gotos out of it need around it.
+  void emitBreakable(model::Stmt loop);
+  // memcpy/memset with a length known at compile time: a read and a write of ranges.
+  BindingPtr copyOrFill(const clang::CallExpr *c, bool is_fill);
+  std::optional<uint64_t> constantLength(const clang::Expr *n);
 
   clang::ASTContext &ctx_;
   clang::SourceManager &sm_;
@@ -179,6 +192,14 @@ private:
   std::map<const clang::VarDecl *, unsigned> global_arrays_;
   std::optional<unsigned> extern_shared_;  // all extern __shared__ arrays alias this one
   std::set<const clang::ValueDecl *> modified_;  // kernel parameters the body assigns
+  // The loops and switches being translated, innermost last, each named by its body
+  // statement, with the statements gotos lowered inside it need before and after it:
+  // a flag's reset, and the tests that carry a multi-level break on outwards.
+  struct Breakable {
+    const clang::Stmt *body = nullptr;
+    std::vector<model::Stmt> before, after;
+  };
+  std::vector<Breakable> breakables_;
   unsigned next_id_ = 1;                         // ids of Locals, Accesses, Opaques
 
   friend struct ModifiedParams;
