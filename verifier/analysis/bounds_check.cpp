@@ -5,27 +5,27 @@
 
 namespace kverify::analysis::detail {
 
-void Checker::bounds() {
+void BoundsCheck::run() {
   // out of range: per shared array of known size, its accesses and their conditions
   std::map<unsigned, std::vector<std::pair<const AccessEv *, z3::expr>>> outside;
-  for (const AccessEv &a : T1->accesses) {
+  for (const AccessEv &a : C.T1->accesses) {
     const Stmt &s = *a.s;
-    if (s.array >= E.K.arrays.size()) continue;
-    const model::Array &arr = E.K.arrays[s.array];
+    if (s.array >= C.E.K.arrays.size()) continue;
+    const model::Array &arr = C.E.K.arrays[s.array];
     if (arr.space != AddressSpace::Shared || !arr.size || arr.is_extern) continue;
-    z3::expr size = E.c.bv_val(*arr.size, 64);
-    z3::expr cnt = E.c.bv_val(s.count ? s.count : 1, 64);
-    outside[s.array].emplace_back(&a, a.pc && (z3::slt(a.index, E.c.bv_val(0, 64)) ||
+    z3::expr size = C.E.c.bv_val(*arr.size, 64);
+    z3::expr cnt = C.E.c.bv_val(s.count ? s.count : 1, 64);
+    outside[s.array].emplace_back(&a, a.pc && (z3::slt(a.index, C.E.c.bv_val(0, 64)) ||
                                                z3::sgt(a.index, size - cnt)));
   }
   for (auto &[array, qs] : outside) {
-    const model::Array &arr = E.K.arrays[array];
+    const model::Array &arr = C.E.K.arrays[array];
     std::optional<z3::model> m;
     if (qs.size() > 1) {  // all accesses at once first, as for races
-      z3::expr_vector any(E.c);
+      z3::expr_vector any(C.E.c);
       for (auto &q : qs) any.push_back(q.second);
       z3::check_result r =
-          check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m, batchSeconds(), true);
+          C.check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m, C.batchSeconds(), true);
       if (r == z3::unsat) continue;
       if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
     }
@@ -37,32 +37,31 @@ void Checker::bounds() {
 }
 
 // One access's bounds query, and its finding; true when it has one.
-bool Checker::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch) {
+bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch) {
   const Stmt &s = *a.s;
-  const model::Array &arr = E.K.arrays[s.array];
+  const model::Array &arr = C.E.K.arrays[s.array];
   std::optional<z3::model> m;
-  if (checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(s.range), m, batch) != z3::sat) return false;
-  simplest(q, m);
+  if (C.checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(s.range), m, batch) != z3::sat) return false;
+  C.simplest(q, m);
   Finding f;
   f.kind = Verdict::Oob;
   f.array = arr.name;
   f.space = "shared";
-  f.accesses.push_back(refOf(s, E.K));
-  f.witness = witness(*m, {&a.loops}, {1}, a.index, false);
+  f.accesses.push_back(refOf(s, C.E.K));
+  f.witness = C.witness(*m, {&a.loops}, {1}, a.index, false);
   f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) + " of '" +
               arr.name + "': index " + f.witness.index + " outside [0, " +
               std::to_string(*arr.size) + ")";
   int64_t v = static_cast<int64_t>(num(*m, a.index));
   bool ok = m->eval(a.pc, true).is_true() &&
             (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size));
-  for (auto &sd : T1->side) ok = ok && m->eval(sd, true).is_true();
+  for (auto &sd : C.T1->side) ok = ok && m->eval(sd, true).is_true();
   f.witness.validated = ok;
   if (!ok) {
-    if (!unknown) R.unknown_query = "witness validation of bounds of '" + arr.name + "'";
-    unknown = true;
+    C.notValidated("bounds of '" + arr.name + "'");
     return false;
   }
-  R.findings.push_back(f);
+  C.R.findings.push_back(f);
   return true;
 }
 

@@ -113,7 +113,6 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
 void Checker::useThreads(bool shared_trips) {
   T1 = E.makeThread(1, shared_trips);
   T2 = E.makeThread(2, shared_trips);
-  lanes_cache.clear();
   if (launch.empty()) {
     for (auto &b : E.base) launch.push_back(b);
     std::set<unsigned> seen;
@@ -232,16 +231,16 @@ void Checker::run() {
   bool uniform = E.U.barriersUniform();
   useThreads(uniform);
   if (!premisesHold()) return;
-  divergence();
+  DivergenceCheck(*this).run();
   bool divergent = !R.findings.empty();
   if (!divergent) {
     if (!uniform && T1->uniform_loops) useThreads(true);  // else the same threads again
-    races();
+    RaceCheck(*this).run();
   }
-  bounds();
+  BoundsCheck(*this).run();
   // A proof is vacuous where no thread goes under the assumptions (the user's, and the
   // side facts: no UB, no wrap-around): shown for every proof
-  if (R.findings.empty() && !unknown) unreachable();
+  if (R.findings.empty() && !unknown) UnreachableCode(*this).run();
 }
 
 // The launch and the assumptions (--assume, KV_ASSUME) must be satisfiable together, else

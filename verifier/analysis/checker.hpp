@@ -19,28 +19,33 @@ std::string signedStr(uint64_t v, unsigned bits, bool is_signed);
 // The uninterpreted constants and functions an expression mentions.
 void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::string> &out);
 
+// The two symbolic threads every query is about, their facts, and one query under them:
+// what the checks share. run() builds the threads and runs the checks in order.
 class Checker {
 public:
-  Checker(Encoder &E, KernelResult &R) : E(E), R(R), P(E.c) {}
+  Checker(Encoder &E, KernelResult &R) : E(E), R(R) {}
   void run();
 
-private:
   Encoder &E;
   KernelResult &R;
-  z3::params P;
-  std::vector<z3::expr> launch, side;
-  std::vector<std::set<std::string>> sideSymbols;
-  std::vector<bool> isPremise;
-  bool linear_first = false;  // the last query was decided by the linear abstraction (decide)  // the user's assumptions: few, and they chain (n == m, m == 64)
-  std::set<std::string> launchSymbols;
   std::optional<Thread> T1, T2;
-  bool unknown = false;
+  std::vector<z3::expr> launch, side;  // the launch's constraints; the threads' facts
+  bool unknown = false;                // some query was not decided (R.unknown_query)
 
   // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next)
   z3::check_result check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
                          double seconds = 0, bool quiet = false);
+  // The batched query's model, where it satisfies `q`, else a query of its own.
+  z3::check_result checkOrReuse(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
+                                const std::optional<z3::model> &batch);
   Witness witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
                   const std::vector<int> &which, const z3::expr &index, bool two);
+  void simplest(const z3::expr &q, std::optional<z3::model> &m);
+  // A finding whose witness did not hold at the model: no verdict but `unknown`.
+  void notValidated(const std::string &what) {
+    if (!unknown) R.unknown_query = "witness validation of " + what;
+    unknown = true;
+  }
   z3::expr sameBlock() {
     return T1->bid[0] == T2->bid[0] && T1->bid[1] == T2->bid[1] && T1->bid[2] == T2->bid[2];
   }
@@ -54,25 +59,49 @@ private:
     return z3::udiv(linear(*T1), E.u32(32)) == z3::udiv(linear(*T2), E.u32(32));
   }
   z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
-  z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
-  z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
-  std::optional<z3::expr> barrierLanes(int id);
-  bool launchInvariant(const z3::expr &e, const Thread &T);
-  std::map<int, std::optional<z3::expr>> lanes_cache;
+  // a query over all pairs (or accesses) of an array at once: a third of the time
+  double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
+
+private:
+  std::vector<std::set<std::string>> sideSymbols;
+  std::vector<bool> isPremise;
+  bool linear_first = false;  // the last query was decided by the linear abstraction (decide)
+  std::set<std::string> launchSymbols;
   void useThreads(bool shared_trips);
   bool premisesHold();
   std::vector<z3::expr> sharedReads();
   std::vector<z3::expr> rereads(const Thread &T);
   bool sameIterations(const AccessEv &a, const AccessEv &b);
   bool writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b);
-  void simplest(const z3::expr &q, std::optional<z3::model> &m);
-  std::optional<Finding> benign_;  // the array's first benign race (races)
   std::vector<z3::expr> tickets();
-  void unreachable();
-  void divergence();
+};
+
+// Barrier divergence: two threads that disagree on reaching a barrier (divergence_check.cpp).
+class DivergenceCheck {
+public:
+  explicit DivergenceCheck(Checker &C) : C(C) {}
+  void run();
+
+private:
+  Checker &C;
   Finding divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::model &m, bool grid);
   bool laneOutsideMask(const SyncEv &a);
-  void races();
+};
+
+// Data races (race_check.cpp).
+class RaceCheck {
+public:
+  explicit RaceCheck(Checker &C) : C(C) {}
+  void run();
+
+private:
+  Checker &C;
+  std::map<int, std::optional<z3::expr>> lanes_cache;
+  std::optional<Finding> benign_;  // the array's first benign race
+  z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
+  z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
+  std::optional<z3::expr> barrierLanes(int id);
+  bool launchInvariant(const z3::expr &e, const Thread &T);
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
                 const z3::expr &inter, const std::optional<z3::model> &batch);
   bool sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
@@ -82,16 +111,32 @@ private:
   // Without the no-alias assumption two pointer parameters may point into one buffer at
   // any distance: their accesses collide where their bytes overlap.
   bool mayAlias(const model::Array &a, const model::Array &b) const {
-    return !E.O.assume_no_alias && a.origin == "param" && b.origin == "param" &&
+    return !C.E.O.assume_no_alias && a.origin == "param" && b.origin == "param" &&
            a.space == AddressSpace::Global && b.space == AddressSpace::Global && a.elem_size && b.elem_size;
   }
-  z3::expr base(const model::Array &a) { return E.c.bv_const(("base of " + a.name).c_str(), 64); }
+  z3::expr base(const model::Array &a) { return C.E.c.bv_const(("base of " + a.name).c_str(), 64); }
   z3::expr overlap(const AccessEv &a, const AccessEv &b);
-  void bounds();
-  // a query over all pairs (or accesses) of an array at once: a third of the time
-  double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
-  bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch);
-  z3::check_result checkOrReuse(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
-                                const std::optional<z3::model> &batch);
 };
+
+// Out-of-bounds accesses of shared arrays of known size (bounds_check.cpp).
+class BoundsCheck {
+public:
+  explicit BoundsCheck(Checker &C) : C(C) {}
+  void run();
+
+private:
+  Checker &C;
+  bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch);
+};
+
+// Code no thread reaches under the assumptions: a note on a proof (reachability.cpp).
+class UnreachableCode {
+public:
+  explicit UnreachableCode(Checker &C) : C(C) {}
+  void run();
+
+private:
+  Checker &C;
+};
+
 }  // namespace kverify::analysis::detail

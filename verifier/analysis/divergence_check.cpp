@@ -11,23 +11,23 @@ namespace kverify::analysis::detail {
 
 // __syncwarp(mask) executed by a lane that is not in its mask: undefined in CUDA, and the
 // lanes of the mask wait for one that never joins them.
-bool Checker::laneOutsideMask(const SyncEv &a) {
-  z3::expr one = E.u32(1);
-  z3::expr q = a.pc && (z3::lshr(*a.mask, lane(*T1)) & one) != one;
+bool DivergenceCheck::laneOutsideMask(const SyncEv &a) {
+  z3::expr one = C.E.u32(1);
+  z3::expr q = a.pc && (z3::lshr(*a.mask, C.lane(*C.T1)) & one) != one;
   std::optional<z3::model> m;
-  if (check(q, "lane outside the mask of the barrier at " + loc(a.s->range), m) != z3::sat) return false;
+  if (C.check(q, "lane outside the mask of the barrier at " + loc(a.s->range), m) != z3::sat) return false;
   Finding f;
   f.kind = Verdict::Divergence;
-  f.message = "barrier divergence: '" + refOf(*a.s, E.K).text + "' is executed by a lane outside its mask";
+  f.message = "barrier divergence: '" + refOf(*a.s, C.E.K).text + "' is executed by a lane outside its mask";
   f.explanation = "thread 1 executes it, but its lane is not in the mask: the lanes of the mask wait for a "
                   "lane that never arrives (undefined behaviour)";
-  f.accesses.push_back(refOf(*a.s, E.K));
-  f.witness = witness(*m, {}, {}, E.c.bv_val(0, 64), false);
+  f.accesses.push_back(refOf(*a.s, C.E.K));
+  f.witness = C.witness(*m, {}, {}, C.E.c.bv_val(0, 64), false);
   f.witness.index.clear();
   f.witness.validated = m->eval(q, true).is_true();
-  for (auto &sd : side) f.witness.validated = f.witness.validated && m->eval(sd, true).is_true();
+  for (auto &sd : C.side) f.witness.validated = f.witness.validated && m->eval(sd, true).is_true();
   if (!f.witness.validated) return false;
-  R.findings.push_back(f);
+  C.R.findings.push_back(f);
   return true;
 }
 
@@ -49,19 +49,19 @@ static bool gridWide(const SyncEv &a) {
   });
 }
 
-void Checker::divergence() {
+void DivergenceCheck::run() {
   std::set<const Stmt *> divergent;  // loops
-  for (size_t i = 0; i < T1->syncs.size(); ++i) {
-    if (const SyncEv &a = T1->syncs[i]; a.warp && a.mask && a.s->kind == Stmt::Kind::Barrier &&
+  for (size_t i = 0; i < C.T1->syncs.size(); ++i) {
+    if (const SyncEv &a = C.T1->syncs[i]; a.warp && a.mask && a.s->kind == Stmt::Kind::Barrier &&
                                          !isFullMask(*a.s) && laneOutsideMask(a))
       continue;
-    const SyncEv &a = T1->syncs[i], &b = T2->syncs[i];
+    const SyncEv &a = C.T1->syncs[i], &b = C.T2->syncs[i];
     bool grid = gridWide(a);
-    if (!grid && (a.s->kind == Stmt::Kind::Loop ? E.U.loop(*a.s) : E.U.control(*a.s))) continue;
+    if (!grid && (a.s->kind == Stmt::Kind::Loop ? C.E.U.loop(*a.s) : C.E.U.control(*a.s))) continue;
     // inside a loop already reported: its divergence comes first (and explains the rest)
     if (std::any_of(a.frames.begin(), a.frames.end(), [&](const Frame &f) { return divergent.count(f.loop); }))
       continue;
-    z3::expr q = (grid ? distinctThreads() || !sameBlock() : sameBlock() && distinctThreads()) &&
+    z3::expr q = (grid ? C.distinctThreads() || !C.sameBlock() : C.sameBlock() && C.distinctThreads()) &&
                  a.guard && b.guard && (a.pc != b.pc);
     for (size_t j = 0; j < a.ks.size(); ++j) q = q && a.ks[j] == b.ks[j];
     // The first disagreement: had the threads left an enclosing loop at different
@@ -69,37 +69,36 @@ void Checker::divergence() {
     for (size_t j = 0; j < a.frames.size() && j < b.frames.size(); ++j)
       q = q && z3::implies(a.frames[j].reach && b.frames[j].reach, a.frames[j].in && b.frames[j].in);
     if (a.warp) {
-      q = q && sameWarp();
+      q = q && C.sameWarp();
       if (a.mask) {
-        z3::expr one = E.u32(1);
-        q = q && (z3::lshr(*a.mask, lane(*T1)) & one) == one &&
-            (z3::lshr(*b.mask, lane(*T2)) & one) == one;
+        z3::expr one = C.E.u32(1);
+        q = q && (z3::lshr(*a.mask, C.lane(*C.T1)) & one) == one &&
+            (z3::lshr(*b.mask, C.lane(*C.T2)) & one) == one;
       }
     }
     std::optional<z3::model> m;
     std::string what = a.s->kind == Stmt::Kind::Barrier ? "barrier"
                        : a.s->kind == Stmt::Kind::Loop  ? "loop condition"
                                                         : "exit";
-    if (check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
-    simplest(q, m);
+    if (C.check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
+    C.simplest(q, m);
     Finding f = divergenceFinding(a, b, *m, grid);
     if (!f.witness.validated) {
-      if (!unknown) R.unknown_query = "witness validation of divergence at " + loc(a.s->range);
-      unknown = true;
+      C.notValidated("divergence at " + loc(a.s->range));
       continue;
     }
-    R.findings.push_back(f);
+    C.R.findings.push_back(f);
     if (a.s->kind == Stmt::Kind::Loop) divergent.insert(a.s);
   }
 }
 
 // The finding for barrier divergence at event a (thread 1) / b (thread 2), at model m,
 // validated there: the two path conditions really differ.
-Finding Checker::divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::model &m, bool grid) {
+Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::model &m, bool grid) {
   Finding f;
   f.kind = Verdict::Divergence;
   bool on1 = num(m, a.pc) != 0;
-  AccessRef r = refOf(*a.s, E.K);
+  AccessRef r = refOf(*a.s, C.E.K);
   f.message = a.s->kind == Stmt::Kind::Barrier
                   ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
                         (grid ? "grid" : a.warp ? "warp" : "block")
@@ -109,7 +108,7 @@ Finding Checker::divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::m
                   : "barrier divergence: '" + r.text +
                         "' inside a loop with barriers is taken by only part of the block";
   f.accesses.push_back(r);
-  f.witness = witness(m, {}, {}, E.c.bv_val(0, 64), true);
+  f.witness = C.witness(m, {}, {}, C.E.c.bv_val(0, 64), true);
   auto name = [](const ThreadCoords &t) {
     auto xyz = [](const std::array<uint64_t, 3> &v) {
       return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
@@ -123,11 +122,11 @@ Finding Checker::divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::m
   // validate: the two path conditions really differ at the model
   f.witness.validated = m.eval(a.pc, true).is_true() != m.eval(b.pc, true).is_true() &&
                         m.eval(a.guard && b.guard, true).is_true();
-  for (auto &sd : side) f.witness.validated = f.witness.validated && m.eval(sd, true).is_true();
+  for (auto &sd : C.side) f.witness.validated = f.witness.validated && m.eval(sd, true).is_true();
   if (!f.witness.validated && std::getenv("KVERIFY_DEBUG_QUERIES")) {
     std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s\n", m.eval(a.pc, true).to_string().c_str(),
                  m.eval(b.pc, true).to_string().c_str(), m.eval(a.guard && b.guard, true).to_string().c_str());
-    for (auto &sd : side)
+    for (auto &sd : C.side)
       if (!m.eval(sd, true).is_true()) std::fprintf(stderr, "  side: %s\n", sd.to_string().c_str());
   }
   return f;

@@ -16,25 +16,25 @@ namespace kverify::analysis::detail {
 // Trace order is program order only within the same iterations of shared loops, so an
 // instance in a loop orders accesses of its own iteration, never across iterations
 // (partOrdered, from the last barrier instances, orders those).
-z3::expr Checker::maskOrdered(const AccessEv &a, const AccessEv &b) {
-  z3::expr_vector ors(E.c);
-  z3::expr one = E.u32(1);
+z3::expr RaceCheck::maskOrdered(const AccessEv &a, const AccessEv &b) {
+  z3::expr_vector ors(C.E.c);
+  z3::expr one = C.E.u32(1);
   auto in = [&](const z3::expr &mask, const Thread &T) {
-    return (z3::lshr(mask, lane(T)) & one) == one;
+    return (z3::lshr(mask, C.lane(T)) & one) == one;
   };
-  for (size_t i = 0; i < T1->syncs.size(); ++i) {
-    const SyncEv &s1 = T1->syncs[i], &s2 = T2->syncs[i];
+  for (size_t i = 0; i < C.T1->syncs.size(); ++i) {
+    const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
     if (s1.s != s2.s || !s1.warp || !s1.mask || !s2.mask || s1.s->kind != Stmt::Kind::Barrier ||
         isFullMask(*s1.s))
       continue;  // full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those
     bool between = (a.seq < s1.seq && s1.seq < b.seq) || (b.seq < s1.seq && s1.seq < a.seq);
     if (!between) continue;
-    z3::expr e = s1.pc && s2.pc && in(*s1.mask, *T1) && in(*s1.mask, *T2) &&
-                 in(*s2.mask, *T1) && in(*s2.mask, *T2);
+    z3::expr e = s1.pc && s2.pc && in(*s1.mask, *C.T1) && in(*s1.mask, *C.T2) &&
+                 in(*s2.mask, *C.T1) && in(*s2.mask, *C.T2);
     for (size_t j = 0; j < s1.ks.size(); ++j) e = e && s1.ks[j] == s2.ks[j];
     ors.push_back(e);
   }
-  return ors.empty() ? E.c.bool_val(false) : z3::mk_or(ors);
+  return ors.empty() ? C.E.c.bool_val(false) : z3::mk_or(ors);
 }
 
 // Under what condition threads 1 and 2 (of one warp) are both in both threads' masks at
@@ -42,28 +42,28 @@ z3::expr Checker::maskOrdered(const AccessEv &a, const AccessEv &b) {
 // entry); for a partial mask, only if each thread's mask is built from launch-invariant
 // values alone (thread/block indices, dimensions, scalar parameters), so one value holds
 // at all its instances; nullopt (no such guarantee) otherwise.
-std::optional<z3::expr> Checker::barrierLanes(int id) {
-  if (id == kEntry) return E.c.bool_val(true);
+std::optional<z3::expr> RaceCheck::barrierLanes(int id) {
+  if (id == kEntry) return C.E.c.bool_val(true);
   auto it = lanes_cache.find(id);
   if (it != lanes_cache.end()) return it->second;
-  z3::expr one = E.u32(1);
+  z3::expr one = C.E.u32(1);
   auto in = [&](const z3::expr &mask, const Thread &T) {
-    return (z3::lshr(mask, lane(T)) & one) == one;
+    return (z3::lshr(mask, C.lane(T)) & one) == one;
   };
-  std::optional<z3::expr> r = E.c.bool_val(true);
+  std::optional<z3::expr> r = C.E.c.bool_val(true);
   bool seenAny = false;
-  for (const Thread *T : {&*T1, &*T2})
+  for (const Thread *T : {&*C.T1, &*C.T2})
     for (const SyncEv &s : T->syncs) {
       if (s.s->kind != Stmt::Kind::Barrier) continue;
-      auto bid = E.barrier_ids.find(s.s);
-      if (bid == E.barrier_ids.end() || bid->second != id) continue;
+      auto bid = C.E.barrier_ids.find(s.s);
+      if (bid == C.E.barrier_ids.end() || bid->second != id) continue;
       seenAny = true;
       if (!s.warp || isFullMask(*s.s)) continue;
       if (!r || !s.mask || !launchInvariant(*s.mask, *T)) {
         r.reset();
         continue;
       }
-      *r = *r && in(*s.mask, *T1) && in(*s.mask, *T2);
+      *r = *r && in(*s.mask, *C.T1) && in(*s.mask, *C.T2);
     }
   if (!seenAny) r.reset();
   lanes_cache.emplace(id, r);
@@ -73,13 +73,13 @@ std::optional<z3::expr> Checker::barrierLanes(int id) {
 // Whether `e` (a value of thread T) is built from launch-invariant values alone: T's
 // thread and block indices, the dimensions, scalar parameters, pointer facts. Not from a
 // load, a havocked local, a loop counter (fresh constants, or functions of the iteration).
-bool Checker::launchInvariant(const z3::expr &e, const Thread &T) {
-  std::vector<z3::expr> allowed = E.bdim;
-  allowed.insert(allowed.end(), E.gdim.begin(), E.gdim.end());
+bool RaceCheck::launchInvariant(const z3::expr &e, const Thread &T) {
+  std::vector<z3::expr> allowed = C.E.bdim;
+  allowed.insert(allowed.end(), C.E.gdim.begin(), C.E.gdim.end());
   allowed.insert(allowed.end(), T.tid.begin(), T.tid.end());
   allowed.insert(allowed.end(), T.bid.begin(), T.bid.end());
-  for (const auto &p : E.params) allowed.push_back(p.second);
-  for (const auto &f : E.array_facts) allowed.push_back(f.second);
+  for (const auto &p : C.E.params) allowed.push_back(p.second);
+  for (const auto &f : C.E.array_facts) allowed.push_back(f.second);
   std::set<unsigned> ok;
   for (const z3::expr &a : allowed) ok.insert(a.id());
   std::set<unsigned> seen;
@@ -104,8 +104,8 @@ bool Checker::launchInvariant(const z3::expr &e, const Thread &T) {
 // thread 2 passes x after b, thread 1 before a: b -> x -> a. Either instance synchronizes
 // the two threads (each in both masks). Unknown candidates and unexpanded loop-start
 // placeholders order nothing.
-z3::expr Checker::partOrdered(const AccessEv &a, const AccessEv &b) {
-  z3::expr_vector ors(E.c);
+z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
+  z3::expr_vector ors(C.E.c);
   auto known = [](const Cand &x) { return x.barrier >= 0 || x.barrier == kEntry; };
   for (const Cand &x : a.lb[kAnyPhase]) {
     if (!known(x)) continue;
@@ -115,10 +115,10 @@ z3::expr Checker::partOrdered(const AccessEv &a, const AccessEv &b) {
       if (!known(y)) continue;
       std::optional<z3::expr> ly = barrierLanes(y.barrier);
       if (!ly) continue;
-      z3::expr differ = E.c.bool_val(true);
+      z3::expr differ = C.E.c.bool_val(true);
       if (x.barrier == y.barrier) {
         if (x.ks.size() != y.ks.size()) continue;  // not comparable: no claim
-        z3::expr_vector ne(E.c);
+        z3::expr_vector ne(C.E.c);
         for (size_t i = 0; i < x.ks.size(); ++i) ne.push_back(x.ks[i] != y.ks[i]);
         if (ne.empty()) continue;  // the same instance
         differ = z3::mk_or(ne);
@@ -126,11 +126,11 @@ z3::expr Checker::partOrdered(const AccessEv &a, const AccessEv &b) {
       ors.push_back(x.cond && y.cond && differ && *lx && *ly);
     }
   }
-  return ors.empty() ? E.c.bool_val(false) : z3::mk_or(ors);
+  return ors.empty() ? C.E.c.bool_val(false) : z3::mk_or(ors);
 }
 
-void Checker::races() {
-  const auto &A1 = T1->accesses, &A2 = T2->accesses;
+void RaceCheck::run() {
+  const auto &A1 = C.T1->accesses, &A2 = C.T2->accesses;
   // the pairs that may race, by array: both touch it, one writes, not both atomic
   struct Pair {
     size_t i, j;
@@ -143,43 +143,43 @@ void Checker::races() {
     for (size_t j = i; j < A2.size(); ++j) {
       const AccessEv &a = A1[i], &b = A2[j];
       const Stmt &sa = *a.s, &sb = *b.s;
-      if (sa.array >= E.K.arrays.size() || sb.array >= E.K.arrays.size()) continue;
-      const model::Array &arr = E.K.arrays[sa.array];
+      if (sa.array >= C.E.K.arrays.size() || sb.array >= C.E.K.arrays.size()) continue;
+      const model::Array &arr = C.E.K.arrays[sa.array];
       if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) continue;
-      if (sa.array != sb.array && !mayAlias(arr, E.K.arrays[sb.array])) continue;
+      if (sa.array != sb.array && !mayAlias(arr, C.E.K.arrays[sb.array])) continue;
       bool wa = sa.access != AccessKind::Read, wb = sb.access != AccessKind::Read;
       if (!wa && !wb) continue;
       if (sa.access == AccessKind::Atomic && sb.access == AccessKind::Atomic) continue;
       z3::expr both = a.pc && b.pc && overlap(a, b);
       z3::expr warpOrdered =
-          sameWarp() && (!samePhase(E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) || maskOrdered(a, b) ||
+          C.sameWarp() && (!samePhase(C.E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) || maskOrdered(a, b) ||
                          partOrdered(a, b));
-      z3::expr intra = sameBlock() && distinctThreads() &&
-                       samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
+      z3::expr intra = C.sameBlock() && C.distinctThreads() &&
+                       samePhase(C.E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
                        !warpOrdered;
       z3::expr inter = arr.space == AddressSpace::Global
-                           ? !sameBlock() && samePhase(E.c, a.lb[kGridPhase], b.lb[kGridPhase])
-                           : E.c.bool_val(false);
+                           ? !C.sameBlock() && samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
+                           : C.E.c.bool_val(false);
       pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra, inter});
     }
   }
   for (auto &[arrays, ps] : pairs) {
-    const model::Array &arr = E.K.arrays[arrays.first];
+    const model::Array &arr = C.E.K.arrays[arrays.first];
     bool global = arr.space == AddressSpace::Global;
     std::optional<z3::model> m;
     if (ps.size() > 1) {
       // Most arrays are race-free: one query over all pairs at once is far cheaper than
       // one per pair (Z3 shares the threads' index terms). Only if it is not unsat, ask
       // pair by pair, for the witness.
-      z3::expr_vector any(E.c);
+      z3::expr_vector any(C.E.c);
       for (const Pair &p : ps) {
         any.push_back(p.both && p.intra);
         if (global) any.push_back(p.both && p.inter);
       }
       std::string qname = "races on '" + arr.name + "'" +
-                          (arrays.first != arrays.second ? " and '" + E.K.arrays[arrays.second].name + "'" : "") +
+                          (arrays.first != arrays.second ? " and '" + C.E.K.arrays[arrays.second].name + "'" : "") +
                           " (all pairs at once)";
-      z3::check_result r = check(z3::mk_or(any), qname, m, batchSeconds(), true);
+      z3::check_result r = C.check(z3::mk_or(any), qname, m, C.batchSeconds(), true);
       if (r == z3::unsat) continue;
       if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
     }
@@ -192,59 +192,58 @@ void Checker::races() {
     bool real = false;
     for (const Pair &p : ps)
       if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m))) break;
-    if (!real && benign_) R.findings.push_back(*benign_);
+    if (!real && benign_) C.R.findings.push_back(*benign_);
   }
 }
 
 // The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,
 // or (arrays that may alias) the same bytes.
-z3::expr Checker::overlap(const AccessEv &a, const AccessEv &b) {
+z3::expr RaceCheck::overlap(const AccessEv &a, const AccessEv &b) {
   const Stmt &sa = *a.s, &sb = *b.s;
   uint64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
-  auto v = [&](uint64_t x) { return E.c.bv_val(x, 64); };
+  auto v = [&](uint64_t x) { return C.E.c.bv_val(x, 64); };
   if (sa.array == sb.array) {
     if (na == 1 && nb == 1) return a.index == b.index;
     return z3::sle(a.index, b.index + v(nb - 1)) && z3::sle(b.index, a.index + v(na - 1));
   }
-  const model::Array &xa = E.K.arrays[sa.array], &xb = E.K.arrays[sb.array];
+  const model::Array &xa = C.E.K.arrays[sa.array], &xb = C.E.K.arrays[sb.array];
   // b's first byte minus a's, modulo 2^64: overlap iff it lies in (-len b, len a)
   z3::expr d = (base(xb) + b.index * v(xb.elem_size)) - (base(xa) + a.index * v(xa.elem_size));
   return z3::sge(d, v(1 - nb * xb.elem_size)) && z3::sle(d, v(na * xa.elem_size - 1));
 }
 
 // One pair's race queries, and its finding; true when it has one.
-bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
+bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
                        const z3::expr &intra, const z3::expr &inter, const std::optional<z3::model> &batch) {
-  const model::Array &arr = E.K.arrays[a.s->array];
+  const model::Array &arr = C.E.K.arrays[a.s->array];
   std::string qname = "race on '" + arr.name + "' between " + loc(a.s->range) + " and " + loc(b.s->range);
   std::optional<z3::model> m;
   z3::expr used = both && intra;
-  if (checkOrReuse(used, qname, m, batch) != z3::sat) {
+  if (C.checkOrReuse(used, qname, m, batch) != z3::sat) {
     if (arr.space != AddressSpace::Global) return false;
     used = both && inter;
-    if (checkOrReuse(used, qname + " (across blocks)", m, batch) != z3::sat) return false;
+    if (C.checkOrReuse(used, qname + " (across blocks)", m, batch) != z3::sat) return false;
   }
   bool benign = sameValueWritten(a, b, both && (intra || inter), qname, m, used);
-  simplest(used, m);
+  C.simplest(used, m);
   // the simplest witness is in one warp: is the race warp-synchronous only (then
   // __syncwarp() is the fix), or does it happen across warps too?
   bool warpOnly = false;
-  if (!benign && num(*m, sameBlock() && sameWarp())) {
+  if (!benign && num(*m, C.sameBlock() && C.sameWarp())) {
     std::optional<z3::model> m2;
-    warpOnly = check(used && !sameWarp(), qname + " (across warps)", m2) == z3::unsat;
+    warpOnly = C.check(used && !C.sameWarp(), qname + " (across warps)", m2) == z3::unsat;
   }
   Finding f = raceFinding(a, b, *m, benign, warpOnly);
   f.witness.validated = raceWitnessHolds(a, b, *m, used);
   if (!f.witness.validated) {
-    if (!unknown) R.unknown_query = "witness validation of " + qname;
-    unknown = true;
+    C.notValidated(qname);
     return false;
   }
   if (benign) {  // kept unless a real race on the array turns up
     if (!benign_) benign_ = f;
     return false;
   }
-  R.findings.push_back(f);
+  C.R.findings.push_back(f);
   return true;
 }
 
@@ -252,22 +251,22 @@ bool Checker::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &bot
 // (`racing`: in one block, or in two; the race found first may store one value where
 // another does not): a benign race (a warning). Where they may differ, `m` and `used`
 // become that race.
-bool Checker::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
+bool RaceCheck::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
                                const std::string &qname, std::optional<z3::model> &m, z3::expr &used) {
   if (!a.stored || !b.stored || a.stored->is_bool() != b.stored->is_bool() ||
       (!a.stored->is_bool() && a.stored->get_sort().bv_size() != b.stored->get_sort().bv_size()))
     return false;
   std::optional<z3::model> m3;
   z3::expr differ = racing && *a.stored != *b.stored;
-  z3::check_result r3 = check(differ, qname + " (different values)", m3);
+  z3::check_result r3 = C.check(differ, qname + " (different values)", m3);
   if (r3 == z3::sat) m = m3, used = differ;
   return r3 == z3::unsat;
 }
 
 // The finding for a race of a (thread 1) and b (thread 2) at model m.
-Finding Checker::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, bool benign, bool warpOnly) {
+Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, bool benign, bool warpOnly) {
   const Stmt &sa = *a.s, &sb = *b.s;
-  const model::Array &arr = E.K.arrays[sa.array], &arr2 = E.K.arrays[sb.array];
+  const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
   bool aliased = sa.array != sb.array;
   Finding f;
   f.kind = benign ? Verdict::BenignRace : Verdict::Race;
@@ -281,7 +280,7 @@ Finding Checker::raceFinding(const AccessEv &a, const AccessEv &b, const z3::mod
         "the colliding threads are in the same warp and no __syncwarp() orders them: "
         "warp-synchronous code is a race on sm_70+ (independent thread scheduling); "
         "add __syncwarp() between the accesses";
-  else if (!num(m, sameBlock()))
+  else if (!num(m, C.sameBlock()))
     f.explanation = "the threads are in different blocks: barriers do not order them";
   if (aliased) {
     int64_t ia = static_cast<int64_t>(num(m, a.index)), ib = static_cast<int64_t>(num(m, b.index));
@@ -292,18 +291,18 @@ Finding Checker::raceFinding(const AccessEv &a, const AccessEv &b, const z3::mod
                      " '" + arr.name + "', " + arr.name + "[" + std::to_string(ia) + "] and " + arr2.name +
                      "[" + std::to_string(ib) + "] overlap";
   }
-  f.accesses.push_back(refOf(sa, E.K));
-  f.accesses.push_back(refOf(sb, E.K));
-  f.witness = witness(m, {&a.loops, &b.loops}, {1, 2}, a.index, true);
+  f.accesses.push_back(refOf(sa, C.E.K));
+  f.accesses.push_back(refOf(sb, C.E.K));
+  f.witness = C.witness(m, {&a.loops, &b.loops}, {1, 2}, a.index, true);
   return f;
 }
 
 // The race re-checked at the model by evaluating the encoding's expressions: both
 // accesses execute, their elements (or bytes) overlap, two distinct threads of the
 // launch, every side fact holds.
-bool Checker::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used) {
+bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used) {
   const Stmt &sa = *a.s, &sb = *b.s;
-  const model::Array &arr = E.K.arrays[sa.array], &arr2 = E.K.arrays[sb.array];
+  const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
   bool ok = m.eval(used, true).is_true() && m.eval(a.pc, true).is_true() && m.eval(b.pc, true).is_true();
   uint64_t va = num(m, a.index), vb = num(m, b.index);
   int64_t ia = static_cast<int64_t>(va), ib = static_cast<int64_t>(vb);
@@ -314,18 +313,18 @@ bool Checker::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::m
   } else {
     ok = ok && ia <= ib + nb - 1 && ib <= ia + na - 1;
   }
-  Witness w = witness(m, {}, {}, a.index, true);
+  Witness w = C.witness(m, {}, {}, a.index, true);
   ok = ok && (w.thread1.thread_idx != w.thread2.thread_idx || w.thread1.block_idx != w.thread2.block_idx);
   for (int d = 0; d < 3; ++d)
     ok = ok && w.thread1.thread_idx[d] < w.block_dim[d] && w.thread2.thread_idx[d] < w.block_dim[d] &&
          w.thread1.block_idx[d] < w.grid_dim[d] && w.thread2.block_idx[d] < w.grid_dim[d];
-  for (auto &sd : T1->side) ok = ok && m.eval(sd, true).is_true();
-  for (auto &sd : T2->side) ok = ok && m.eval(sd, true).is_true();
+  for (auto &sd : C.T1->side) ok = ok && m.eval(sd, true).is_true();
+  for (auto &sd : C.T2->side) ok = ok && m.eval(sd, true).is_true();
   if (!ok && std::getenv("KVERIFY_DEBUG_QUERIES")) {
     std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
                  (int)m.eval(used, true).is_true(), (int)m.eval(a.pc, true).is_true(),
                  (int)m.eval(b.pc, true).is_true(), (long long)ia, (long long)ib);
-    for (auto &sd : T1->side)
+    for (auto &sd : C.T1->side)
       if (!m.eval(sd, true).is_true()) std::fprintf(stderr, "  side1: %s\n", sd.to_string().c_str());
   }
   return ok;

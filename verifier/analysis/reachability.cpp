@@ -11,7 +11,7 @@ namespace kverify::analysis::detail {
 
 // Accesses and barriers no thread reaches under the assumptions: proofs about them are
 // vacuous, so the user sees them (a note; in JSON, "unreachable").
-void Checker::unreachable() {
+void UnreachableCode::run() {
   // statement -> where thread 1 or thread 2 executes it (two threads: each model can show
   // two paths through the kernel)
   std::map<const Stmt *, z3::expr> pending;
@@ -20,7 +20,7 @@ void Checker::unreachable() {
     if (it == pending.end()) pending.emplace(st, pc);
     else it->second = it->second || pc;
   };
-  for (const Thread *T : {&*T1, &*T2}) {
+  for (const Thread *T : {&*C.T1, &*C.T2}) {
     for (const AccessEv &a : T->accesses) add(a.s, a.pc);
     for (const SyncEv &b : T->syncs)
       if (b.s->kind == Stmt::Kind::Barrier) add(b.s, b.pc);
@@ -32,30 +32,30 @@ void Checker::unreachable() {
   // a tenth without.
   // (the thread's CPU time: the same notes on a loaded machine as on an idle one)
   const double t0 = threadSeconds();
-  const double budget = T1->premises.empty() ? 0.1 : 0.25;
+  const double budget = C.T1->premises.empty() ? 0.1 : 0.25;
   // The facts a model of few threads and small values rarely breaks start left out.
-  std::vector<z3::expr> facts = launch;
+  std::vector<z3::expr> facts = C.launch;
   std::vector<bool> used;
-  for (const z3::expr &b : launch) used.push_back(!z3::eq(b, *E.block_limit));
-  for (const Thread *T : {&*T1, &*T2})
+  for (const z3::expr &b : C.launch) used.push_back(!z3::eq(b, *C.E.block_limit));
+  for (const Thread *T : {&*C.T1, &*C.T2})
     for (size_t i = 0; i < T->side.size(); ++i) {
       facts.push_back(T->side[i]);
       used.push_back(!T->no_ub.count(i));
     }
   // first among one-dimensional blocks, where the 1024-thread limit needs no product
   std::optional<z3::expr> hint;
-  if (!E.O.block_dim[1] || !E.O.block_dim[2]) hint = E.bdim[1] == E.u32(1) && E.bdim[2] == E.u32(1);
+  if (!C.E.O.block_dim[1] || !C.E.O.block_dim[2]) hint = C.E.bdim[1] == C.E.u32(1) && C.E.bdim[2] == C.E.u32(1);
   while (!pending.empty()) {
     double left = budget - (threadSeconds() - t0);
     if (left <= 0) return;
-    z3::expr_vector q(E.c);
+    z3::expr_vector q(C.E.c);
     for (size_t i = 0; i < used.size(); ++i)
       if (used[i]) q.push_back(facts[i]);
     if (hint) q.push_back(*hint);
-    z3::expr_vector any(E.c);
+    z3::expr_vector any(C.E.c);
     for (const auto &[st, pc] : pending) any.push_back(pc);
     q.push_back(z3::mk_or(any));
-    Decision d = findModel(q, E.no_overflow, left);
+    Decision d = findModel(q, C.E.no_overflow, left);
     z3::check_result r = d.result;
     if (std::getenv("KVERIFY_DEBUG_QUERIES"))
       std::fprintf(stderr, "[kverify] reachability of %zu statements: %s (%s) at %.1f ms\n", pending.size(),
@@ -75,8 +75,8 @@ void Checker::unreachable() {
     for (auto it = pending.begin(); it != pending.end();)
       it = m.eval(it->second, true).is_true() ? pending.erase(it) : std::next(it);
   }
-  for (const auto &[st, pc] : pending) R.unreachable.push_back(refOf(*st, E.K));
-  std::sort(R.unreachable.begin(), R.unreachable.end(), [](const AccessRef &a, const AccessRef &b) {
+  for (const auto &[st, pc] : pending) C.R.unreachable.push_back(refOf(*st, C.E.K));
+  std::sort(C.R.unreachable.begin(), C.R.unreachable.end(), [](const AccessRef &a, const AccessRef &b) {
     return std::tie(a.range.line, a.range.col) < std::tie(b.range.line, b.range.col);
   });
 }
