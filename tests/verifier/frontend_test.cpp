@@ -530,7 +530,7 @@ TEST_P(Unsupported, IsReportedWithItsLocation) {
 INSTANTIATE_TEST_SUITE_P(
     Frontend, Unsupported,
     testing::Values(UnsupportedCase{"unsupported_recursion.cu", "recursion", 2},
-                    UnsupportedCase{"unsupported_function_pointer.cu", "call through a function pointer", 5},
+                    UnsupportedCase{"unsupported_function_pointer.cu", "function pointer loaded from memory", 5},
                     UnsupportedCase{"unsupported_inline_asm.cu", "inline asm", 4},
                     UnsupportedCase{"unsupported_goto.cu", "goto", 8},
                     UnsupportedCase{"unsupported_dynamic_parallelism.cu", "dynamic parallelism", 5},
@@ -735,4 +735,82 @@ TEST(Frontend, NullChecksOfParametersAreUniformValues) {
   EXPECT_NE(text.find("if (!(in != nullptr))"), std::string::npos) << text;
   EXPECT_EQ(text.find("if (opaque"), std::string::npos) << "no per-thread values\n" << text;
   EXPECT_EQ(text.find("nullptr) && opaque"), std::string::npos) << "no per-thread values\n" << text;
+}
+
+// --- function pointers: integer tags, calls as a dispatch over the candidates ---------
+
+TEST(Frontend, FunctionPointerParameterIsATagAndItsCallADispatch) {
+  auto tu = parse("frontend/function_pointers.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "param_dispatch");
+  EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  ASSERT_EQ(k.params.size(), 2u);
+  EXPECT_EQ(k.params[1].name, "f");
+  EXPECT_EQ(k.params[1].type, model::Type::integer(64, false));
+  EXPECT_FALSE(k.params[1].array.has_value()) << "a tag, not a pointer into memory";
+  const model::Array *none = array(k, "f.null_or_unknown_function");
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->space, model::AddressSpace::Shared);
+  EXPECT_EQ(none->origin, "function_pointer");
+  EXPECT_EQ(none->size, 0u) << "reading it is out of bounds";
+  // if (f == 1) twice else if (f == 2) negate else <read of the empty array>
+  ASSERT_EQ(k.body.size(), 2u) << model::toText(k);
+  const Stmt &first = k.body[0];
+  ASSERT_EQ(first.kind, Stmt::Kind::If);
+  EXPECT_EQ(model::toString(first.cond), "f == 1");
+  ASSERT_EQ(first.then_body.size(), 2u);
+  EXPECT_EQ(first.then_body[0].function, "twice");
+  EXPECT_EQ(model::toString(first.then_body[1].value), "twice.result");
+  ASSERT_EQ(first.else_body.size(), 1u);
+  const Stmt &second = first.else_body[0];
+  EXPECT_EQ(model::toString(second.cond), "f == 2");
+  EXPECT_EQ(second.then_body[0].function, "negate");
+  ASSERT_EQ(second.else_body.size(), 2u);
+  const Stmt &no_function = second.else_body[0];
+  EXPECT_EQ(no_function.kind, Stmt::Kind::Access);
+  EXPECT_EQ(no_function.access, model::AccessKind::Read);
+  EXPECT_EQ(k.arrays[no_function.array].name, "f.null_or_unknown_function");
+  EXPECT_EQ(model::toString(no_function.index), "0");
+  EXPECT_EQ(no_function.range.line, 14u);
+  EXPECT_EQ(second.else_body[1].local.name, "f.call.result");
+  EXPECT_EQ(model::toString(second.else_body[1].value).rfind("opaque#", 0), 0u);
+  EXPECT_EQ(accesses(k).back(), "write out[(i64)threadIdx.x]");
+  EXPECT_HAS(model::toText(k), "write out[(i64)threadIdx.x] f.call.result");
+}
+
+TEST(Frontend, FunctionPointerValuesMoveAndCompareAsTags) {
+  auto tu = parse("frontend/function_pointers.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "moves_and_compares");
+  EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "h = 3");                                    // halve: the third address taken
+  EXPECT_HAS(t, "sel = (bool)(threadIdx.x & 1) ? 1 : 2");    // ?: of functions
+  EXPECT_HAS(t, "erased = f");                               // through void *
+  EXPECT_HAS(t, "back = erased");                            // and back
+  EXPECT_HAS(t, "none = 0");                                 // null
+  EXPECT_HAS(t, "pick.result = pick.up ? 1 : 2");            // returned from an inlined call
+  EXPECT_HAS(t, "box.op = pick.result");                     // a struct field
+  EXPECT_HAS(t, "write out[(i64)0] (i32)(f == g)");           // == exact
+  EXPECT_HAS(t, "write out[(i64)1] (i32)(f != 1)");
+  EXPECT_HAS(t, "write out[(i64)2] (i32)opaque#");            // < unknown
+  EXPECT_HAS(t, "write out[(i64)3] back != 0 ? 1 : 0");       // as a bool
+  EXPECT_HAS(t, "apply.g = sel");                            // a parameter of an inlined call
+  EXPECT_HAS(t, "if (apply.g == 1) {");
+  EXPECT_HAS(t, "if (box.op == 1) {");
+  EXPECT_HAS(t, "if (h == 3) {");
+  // halve has another type: it is never a candidate of an int (*)(int)
+  std::vector<const Stmt *> inlined = all(k, Stmt::Kind::Inlined);
+  EXPECT_EQ(std::count_if(inlined.begin(), inlined.end(),
+                          [](const Stmt *s) { return s->function == "halve"; }),
+            1);
+}
+
+TEST(Frontend, ArithmeticOnAFunctionPointerIsUnsupported) {
+  auto tu = parse("frontend/function_pointers.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "arithmetic");
+  ASSERT_EQ(k.unsupported.size(), 1u) << model::toText(k);
+  EXPECT_EQ(k.unsupported[0].construct, "arithmetic on a function pointer");
+  EXPECT_EQ(k.unsupported[0].range.line, 33u);
 }

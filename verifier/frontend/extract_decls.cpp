@@ -29,6 +29,8 @@ model::Type KernelExtractor::typeOf(clang::QualType t) const {
                          t->isSignedIntegerOrEnumerationType());
   if (t->isRealFloatingType())
     return Type::floating(static_cast<unsigned>(ctx_.getTypeSize(t)));
+  if (t->isFunctionPointerType())
+    return Type::integer(64, false);  // a tag (function_pointers.cpp)
   if (t->isPointerType())
     return Type::pointer();
   return Type::other();
@@ -280,6 +282,15 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
       discard(init);
     return;
   }
+  if (t->isFunctionPointerType() || (t->isPointerType() && init && isFunctionValue(init))) {
+    // a function pointer, or a `void *` holding one: a tag Local (function_pointers.cpp)
+    b->kind = Binding::Kind::Local;
+    b->local = newLocal(name, Type::integer(64, false));
+    emitAssign(b->local, init ? functionTag(init)
+                              : model::Expr::opaque(b->local.type, newId(), "uninitialized " + name),
+               where);
+    return;
+  }
   if (t->isPointerType()) {
     b->kind = Binding::Kind::Pointer;
     b->pointer.array = ~0u;  // no base yet: set by the first assignment
@@ -354,7 +365,7 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
                 modified, b->fields[f], prologue);
     return;
   }
-  if (t->isPointerType() || ctx.getAsArrayType(t)) {
+  if ((t->isPointerType() && !t->isFunctionPointerType()) || ctx.getAsArrayType(t)) {
     // Pointers point into global memory; array fields of a struct parameter live in
     // (read-only) parameter space.
     bool is_array = ctx.getAsArrayType(t) != nullptr;

@@ -119,6 +119,10 @@ void KernelExtractor::discard(const clang::Expr *e) {
     assignStruct(scratch, e);
     return;
   }
+  if (isFunctionValue(e)) {
+    functionTag(e);
+    return;
+  }
   if (e->getType()->isPointerType()) {
     pointer(e);
     return;
@@ -145,6 +149,8 @@ ExprPtr KernelExtractor::rvalue(const clang::Expr *e) {
                                                     : static_cast<int64_t>(v.getZExtValue()));
     }
   }
+  if (isFunctionValue(e))
+    return functionTag(e);
   if (t->isPointerType()) {
     pointer(e);  // side effects only: pointers are values of the model only as offsets
     return opaque(t, "pointer value " + textOf(e->getSourceRange()));
@@ -285,6 +291,9 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
                             b->getSourceRange());
   Type t = typeOf(b->getType());
   const clang::Expr *l = b->getLHS(), *r = b->getRHS();
+  if (l->getType()->isPointerType() && r->getType()->isPointerType() &&
+      (isFunctionValue(l) || isFunctionValue(r)))
+    return compareFunctions(b);
   if (l->getType()->isPointerType() && r->getType()->isPointerType()) {
     const auto npc = clang::Expr::NPC_ValueDependentIsNotNull;
     const bool l_null = l->isNullPointerConstant(ctx_, npc) != clang::Expr::NPCK_NotNull;
@@ -319,6 +328,8 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
 // `if (p != nullptr) __syncthreads();` is not a divergence. Shared and local memory is
 // never null. Anything else is an opaque per-thread value.
 ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
+  if (isFunctionValue(e))
+    return functionNotNull(e);
   std::optional<Pointer> p = pointer(e);
   if (p && p->kind == Pointer::Kind::Memory) {
     const model::Array &a = k_.arrays[p->array];
@@ -386,6 +397,8 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
   const clang::Expr *lhs = b->getLHS();
   clang::QualType lt = lhs->getType();
   Type ty = typeOf(lt);
+  if (lt->isPointerType() && isFunctionValue(lhs))
+    return assignFunction(b);
   if (lt->isPointerType()) {
     LValue lv = lvalue(lhs);
     if (lv.kind != LValue::Kind::PointerVar) {
@@ -1187,10 +1200,8 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
     return nullptr;
   }
   const clang::FunctionDecl *fn = c->getDirectCallee();
-  if (!fn) {
-    unsupported("call through a function pointer", textOf(where), where);
-    return nullptr;
-  }
+  if (!fn)
+    return callThroughPointer(c);
   // Assignment of structs is a call of the implicit operator=.
   if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(c);
       op && op->getOperator() == clang::OO_Equal) {
@@ -1550,7 +1561,7 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
     }
   } else if (t->isReferenceType()) {
     b = referenceTo(lvalue(arg), name, where);
-  } else if (t->isPointerType()) {
+  } else if (t->isPointerType() && !t->isFunctionPointerType()) {
     b->kind = Binding::Kind::Pointer;
     b->pointer.array = ~0u;
     b->offset = newLocal(name + ".offset", Type::i64());
@@ -1622,7 +1633,7 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
     clang::QualType ret = fn->getReturnType();
     if (ret->isRecordType()) {
       frame.result = freshStruct(ret, frame.prefix + "result");
-    } else if (ret->isPointerType()) {  // a pointer variable its returns assign
+    } else if (ret->isPointerType() && !ret->isFunctionPointerType()) {  // a pointer variable its returns assign
       frame.result = std::make_shared<Binding>();
       frame.result->kind = Binding::Kind::Pointer;
       frame.result->pointer.array = ~0u;

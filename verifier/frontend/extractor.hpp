@@ -176,6 +176,26 @@ private:
   static bool continues(const std::vector<model::Stmt> &body);
   void returnStmt(const clang::ReturnStmt *r);
   void switchStmt(const clang::SwitchStmt *s);
+  // --- function_pointers.cpp: a function pointer is an integer tag (see there)
+  bool isFunctionValue(const clang::Expr *e);
+  model::ExprPtr functionTag(const clang::Expr *e);
+  model::ExprPtr functionCast(const clang::CastExpr *c);
+  model::ExprPtr storedFunction(const clang::Expr *e);
+  model::ExprPtr assignFunction(const clang::BinaryOperator *b);
+  model::ExprPtr compareFunctions(const clang::BinaryOperator *b);
+  model::ExprPtr functionNotNull(const clang::Expr *e);
+  std::vector<const clang::FunctionDecl *> &functionTags();
+  uint64_t tagOf(const clang::FunctionDecl *fn);
+  std::vector<const clang::FunctionDecl *> candidatesOf(clang::QualType type);
+  BindingPtr callThroughPointer(const clang::CallExpr *c);
+  BindingPtr callResult(const clang::CallExpr *c);
+  void dispatch(const clang::CallExpr *c, const model::ExprPtr &tag,
+                const std::vector<const clang::FunctionDecl *> &candidates, size_t i,
+                const BindingPtr &result);
+  BindingPtr callCandidate(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  void takeResult(const BindingPtr &result, const BindingPtr &value, const clang::CallExpr *c);
+  void callNoFunction(const clang::CallExpr *c, const BindingPtr &result);
+  unsigned noFunctionArray(const clang::CallExpr *c);
   void gotoStmt(const clang::GotoStmt *g);
   // Emits a loop (or a switch's loop) with what the gotos out of it need around it.
   void emitBreakable(model::Stmt loop);
@@ -201,6 +221,8 @@ private:
   };
   std::vector<Breakable> breakables_;
   unsigned next_id_ = 1;                         // ids of Locals, Accesses, Opaques
+  // functions whose address the file takes; tag = index + 1 (function_pointers.cpp)
+  std::optional<std::vector<const clang::FunctionDecl *>> function_tags_;
 
   friend struct ModifiedParams;
 };
