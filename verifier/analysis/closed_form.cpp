@@ -139,7 +139,7 @@ std::map<unsigned, ClosedForm> loopForms(const Stmt &s, const std::map<unsigned,
 }
 
 z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &step, const z3::expr &j,
-                   bool nowrap, std::vector<z3::expr> &side) {
+                   bool nowrap, bool signed_local, std::vector<z3::expr> &side) {
   z3::context &c = x0.ctx();
   unsigned w = x0.get_sort().bv_size();
   bool sg = cf.op_type.is_signed;
@@ -149,6 +149,11 @@ z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &ste
     if (w < 64) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << (sg ? w - 1 : w), 64)));
     else if (sg) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << 63, 64)));
     side.push_back(sg ? signedMulFits(kw, step) : z3::bvmul_no_overflow(kw, step, false));
+  }
+  if (nowrap && signed_local && !sg) {
+    // x0 (signed) plus or minus the unsigned k*c, exactly, stays in x's signed range
+    z3::expr wide = cf.op == ClosedForm::Add ? z3::sext(x0, w) + z3::zext(prod, w) : z3::sext(x0, w) - z3::zext(prod, w);
+    side.push_back(z3::sext(wide.extract(w - 1, 0), w) == wide);
   }
   if (cf.op == ClosedForm::Add) {
     if (nowrap) side.push_back(z3::bvadd_no_overflow(x0, prod, sg));

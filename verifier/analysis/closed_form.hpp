@@ -30,8 +30,10 @@ std::map<unsigned, ClosedForm> loopForms(const Stmt &s, const std::map<unsigned,
 
 // x after j updates (u64 j) from x0, with what that rests on (no overflow, where
 // `nowrap`) in `side`. Add/Sub: `step` is c evaluated in x's width; shifts and SDiv.
+// `signed_local`: x itself is signed (`int c; c += blockDim.x` adds in unsigned): where
+// `nowrap`, it does not wrap in its own type either.
 z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &step, const z3::expr &j,
-                   bool nowrap, std::vector<z3::expr> &side);
+                   bool nowrap, bool signed_local, std::vector<z3::expr> &side);
 z3::expr shiftedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &j, bool nowrap,
                    std::vector<z3::expr> &side);
 }  // namespace kverify::analysis::detail
