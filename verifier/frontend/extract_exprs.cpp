@@ -31,7 +31,7 @@ static ExprPtr addIndex(ExprPtr base, ExprPtr idx, uint64_t scale, bool subtract
 }
 
 // Strips the wrappers that do not change what an expression computes.
-static const clang::Expr *strip(const clang::Expr *e) {
+const clang::Expr *strip(const clang::Expr *e) {
   while (true) {
     e = e->IgnoreParens();
     if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e))

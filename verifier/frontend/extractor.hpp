@@ -32,6 +32,10 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
 
 namespace detail {
 
+// Strips the wrappers that do not change what an expression computes (parentheses,
+// cleanups, constant-expression and temporary wrappers, default arguments).
+const clang::Expr *strip(const clang::Expr *e);
+
 struct Binding;
 using BindingPtr = std::shared_ptr<Binding>;
 

@@ -35,19 +35,6 @@ static ExprPtr tagConst(uint64_t tag) {
   return Expr::intConst(tagType(), static_cast<int64_t>(tag));
 }
 
-// Strips the wrappers that do not change a value.
-static const clang::Expr *peel(const clang::Expr *e) {
-  while (true) {
-    e = e->IgnoreParens();
-    if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e))
-      e = w->getSubExpr();
-    else if (const auto *c = llvm::dyn_cast<clang::ConstantExpr>(e))
-      e = c->getSubExpr();
-    else
-      return e;
-  }
-}
-
 namespace {
 // The functions whose address the translation unit takes: every reference to a function
 // (not a non-static member) other than the callee of a direct call.
@@ -107,7 +94,7 @@ std::vector<const clang::FunctionDecl *> KernelExtractor::candidatesOf(clang::Qu
 }
 
 bool KernelExtractor::isFunctionValue(const clang::Expr *e) {
-  e = peel(e);
+  e = strip(e);
   clang::QualType t = e->getType();
   if (t->isFunctionPointerType() || t->isFunctionType())
     return true;
@@ -125,7 +112,7 @@ bool KernelExtractor::isFunctionValue(const clang::Expr *e) {
 }
 
 ExprPtr KernelExtractor::functionTag(const clang::Expr *e) {
-  e = peel(e);
+  e = strip(e);
   clang::SourceRange where = e->getSourceRange();
   if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
     if (const auto *fn = llvm::dyn_cast<clang::FunctionDecl>(d->getDecl()))
