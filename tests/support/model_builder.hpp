@@ -30,7 +30,7 @@ struct KB {
     a.id = static_cast<unsigned>(k.arrays.size());
     a.name = name;
     a.space = space;
-    a.origin = space == model::AddressSpace::Shared ? "shared" : "param";
+    a.origin = space == model::AddressSpace::Shared ? model::ArrayOrigin::Shared : model::ArrayOrigin::Param;
     a.elem = Type::integer(32, true);
     a.elem_size = 4;
     if (size) a.dims = {*size};

@@ -751,7 +751,7 @@ TEST(Frontend, FunctionPointerParameterIsATagAndItsCallADispatch) {
   const model::Array *none = array(k, "f.null_or_unknown_function");
   ASSERT_TRUE(none);
   EXPECT_EQ(none->space, model::AddressSpace::Shared);
-  EXPECT_EQ(none->origin, "function_pointer");
+  EXPECT_EQ(none->origin, model::ArrayOrigin::FunctionPointer);
   EXPECT_EQ(none->size, 0u) << "reading it is out of bounds";
   // if (f == 1) twice else if (f == 2) negate else <read of the empty array>
   ASSERT_EQ(k.body.size(), 2u) << model::toText(k);

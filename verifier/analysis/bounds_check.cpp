@@ -52,7 +52,7 @@ bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::o
   f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) + " of '" +
               arr.name + "': index " + f.witness.index + " outside [0, " +
               std::to_string(*arr.size) + ")";
-  if (arr.origin == "function_pointer")  // the front end's stand-in for "no function to call"
+  if (arr.origin == model::ArrayOrigin::FunctionPointer)  // the front end's stand-in for "no function to call"
     f.message = "call through a null or unknown function pointer ('" + arr.name +
                 "' is reached): undefined behaviour";
   int64_t v = static_cast<int64_t>(num(*m, a.index));

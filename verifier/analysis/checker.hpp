@@ -111,7 +111,8 @@ private:
   // Without the no-alias assumption two pointer parameters may point into one buffer at
   // any distance: their accesses collide where their bytes overlap.
   bool mayAlias(const model::Array &a, const model::Array &b) const {
-    return !C.E.O.assume_no_alias && a.origin == "param" && b.origin == "param" &&
+    return !C.E.O.assume_no_alias && a.origin == model::ArrayOrigin::Param &&
+           b.origin == model::ArrayOrigin::Param &&
            a.space == AddressSpace::Global && b.space == AddressSpace::Global && a.elem_size && b.elem_size;
   }
   z3::expr base(const model::Array &a) { return C.E.c.bv_const(("base of " + a.name).c_str(), 64); }

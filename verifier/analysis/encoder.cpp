@@ -22,9 +22,9 @@ std::set<unsigned> ticketArrays(const Kernel &K, bool assume_no_alias) {
   for (unsigned a : ok) {
     if (bad.count(a) || a >= K.arrays.size()) continue;
     const model::Array &arr = K.arrays[a];
-    bool aliased = !assume_no_alias && arr.origin == "param" &&
+    bool aliased = !assume_no_alias && arr.origin == model::ArrayOrigin::Param &&
                    std::any_of(K.arrays.begin(), K.arrays.end(), [&](const model::Array &o) {
-                     return o.id != a && o.origin == "param" && o.space == arr.space;
+                     return o.id != a && o.origin == model::ArrayOrigin::Param && o.space == arr.space;
                    });
     if (!aliased && arr.elem.kind == Type::Kind::Int) out.insert(a);
   }

@@ -147,13 +147,13 @@ std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) 
   model::Array a;
   if (var->hasAttr<clang::CUDASharedAttr>()) {
     a.space = model::AddressSpace::Shared;
-    a.origin = "shared";
+    a.origin = model::ArrayOrigin::Shared;
   } else if (var->hasAttr<clang::CUDAConstantAttr>()) {
     a.space = model::AddressSpace::Constant;
-    a.origin = "constant_var";
+    a.origin = model::ArrayOrigin::ConstantVar;
   } else if (var->hasAttr<clang::CUDADeviceAttr>() && var->hasGlobalStorage()) {
     a.space = model::AddressSpace::Global;
-    a.origin = "device_var";
+    a.origin = model::ArrayOrigin::DeviceVar;
   } else {
     return std::nullopt;
   }
@@ -265,7 +265,7 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
     a.id = static_cast<unsigned>(k_.arrays.size());
     a.name = name;
     a.space = model::AddressSpace::Local;
-    a.origin = "local";
+    a.origin = model::ArrayOrigin::Local;
     a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     a.elem = typeOf(elem);
     a.elem_size = static_cast<unsigned>(sizeOf(elem));
@@ -372,7 +372,7 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
     model::Array a;
     a.id = static_cast<unsigned>(k.arrays.size());
     a.name = name;
-    a.origin = "param";
+    a.origin = model::ArrayOrigin::Param;
     a.space = is_array ? model::AddressSpace::Constant : model::AddressSpace::Global;
     clang::QualType elem = is_array ? t : t->getPointeeType();
     while (const clang::ArrayType *at = ctx.getAsArrayType(elem)) {

@@ -230,7 +230,7 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
     // elsewhere an unknown value.
     std::optional<Pointer> p = pointer(sub);
     if (p && p->kind == Pointer::Kind::Memory && p->array < k_.arrays.size() &&
-        k_.arrays[p->array].origin == "param") {
+        k_.arrays[p->array].origin == model::ArrayOrigin::Param) {
       const model::Array &a = k_.arrays[p->array];
       ExprPtr address = Expr::address(p->array, a.name);
       if (p->offset)
@@ -333,7 +333,7 @@ ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
   std::optional<Pointer> p = pointer(e);
   if (p && p->kind == Pointer::Kind::Memory) {
     const model::Array &a = k_.arrays[p->array];
-    if (a.origin == "param")
+    if (a.origin == model::ArrayOrigin::Param)
       return Expr::notNull(p->array, a.name);
     if (a.space == model::AddressSpace::Shared || a.space == model::AddressSpace::Local)
       return Expr::intConst(Type::boolean(), 1);

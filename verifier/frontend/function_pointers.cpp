@@ -335,7 +335,7 @@ unsigned KernelExtractor::noFunctionArray(const clang::CallExpr *c) {
   a.id = static_cast<unsigned>(k_.arrays.size());
   a.name = pointerName(*this, c) + ".null_or_unknown_function";
   a.space = model::AddressSpace::Shared;
-  a.origin = "function_pointer";
+  a.origin = model::ArrayOrigin::FunctionPointer;
   a.elem_c_type = c->getCallee()->getType()->getPointeeType().getAsString(ctx_.getPrintingPolicy());
   a.elem = Type::other();
   a.elem_size = 1;

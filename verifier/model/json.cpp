@@ -146,7 +146,7 @@ static Value toJSON(const model::Array &a) {
   return Object{{"id", a.id},
                 {"name", a.name},
                 {"space", addressSpaceName(a.space)},
-                {"origin", a.origin},
+                {"origin", arrayOriginName(a.origin)},
                 {"elem_c_type", a.elem_c_type},
                 {"elem_type", a.elem.name()},
                 {"elem_size", a.elem_size},

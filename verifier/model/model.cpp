@@ -40,6 +40,10 @@ const char *binaryOpName(BinaryOp op) {
   return names[static_cast<int>(op)];
 }
 
+const char *arrayOriginName(ArrayOrigin o) {
+  static const char *const names[] = {"param", "shared", "local", "device_var", "constant_var", "function_pointer"};
+  return names[static_cast<int>(o)];
+}
 const char *addressSpaceName(AddressSpace s) {
   static const char *const names[] = {"global", "shared", "local", "constant"};
   return names[static_cast<int>(s)];

@@ -145,6 +145,12 @@ enum class BarrierKind { Block, Warp, Grid };
 enum class FenceScope { Block, Device, System };
 enum class LoopKind { For, While, Do };
 const char *addressSpaceName(AddressSpace s);  // "global", "shared", "local", "constant"
+// Where an Array comes from: a pointer parameter's memory, a __shared__ variable, a
+// thread-private local array, a __device__ / __constant__ variable, or the front end's
+// stand-in for a call through a null or unknown function pointer (function_pointers.cpp).
+enum class ArrayOrigin { Param, Shared, Local, DeviceVar, ConstantVar, FunctionPointer };
+// "param", "shared", "local", "device_var", "constant_var", "function_pointer"
+const char *arrayOriginName(ArrayOrigin o);
 const char *accessKindName(AccessKind k);      // "read", "write", "atomic"
 const char *barrierKindName(BarrierKind k);    // "block", "warp", "grid"
 const char *fenceScopeName(FenceScope s);      // "block", "device", "system"
@@ -221,7 +227,7 @@ struct Array {
   unsigned id = 0;               // its index in Kernel::arrays
   std::string name;
   AddressSpace space = AddressSpace::Global;
-  std::string origin;            // "param", "shared", "local", "device_var", "constant_var"
+  ArrayOrigin origin = ArrayOrigin::Param;
   std::string elem_c_type;       // "float"
   Type elem;                     // Other for structs/vectors
   unsigned elem_size = 0;        // bytes
