@@ -1,6 +1,8 @@
 // The result cache (--cache-dir, --no-cache) and --shard, through the kverify binary.
 #include <gtest/gtest.h>
 
+#include "run_kverify.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,21 +18,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CliRun {
-  int status = -1;  // the exit status; -1 when killed by a signal
-  std::string out, err;
-};
-
-std::string slurp(const fs::path &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-bool has(const std::string &s, const std::string &needle) {
-  return s.find(needle) != std::string::npos;
-}
+using kverify_cli::CliRun;
+using kverify_cli::has;
+using kverify_cli::runKverify;
+using kverify_cli::slurp;
 
 // The text output's last line: "kverify: 3 kernels in 3 files: ...". Two analyses agree on
 // it; their witnesses can differ (each is the simplest found within 0.1 s).
@@ -73,16 +64,8 @@ protected:
 
   // kverify over src/ with the test's cache directory (unless `args` names another).
   CliRun kverify(const std::string &args, const std::string &env = "") {
-    std::string out = (root_ / "out").string(), err = (root_ / "err").string();
-    std::string cache = has(args, "--cache-dir") ? "" : " --cache-dir=" + cacheDir().string();
-    std::string cmd = "cd " + root_.string() + " && " + env + " " KVERIFY_BIN + cache + " " + args +
-                      " >" + out + " 2>" + err;
-    int raw = std::system(cmd.c_str());
-    CliRun r;
-    if (WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+    std::string cache = has(args, "--cache-dir") ? "" : "--cache-dir=" + cacheDir().string() + " ";
+    return runKverify(KVERIFY_BIN, root_.string(), cache + args, (root_ / "run").string(), env);
   }
 
   fs::path cacheDir() const { return root_ / "cache"; }
@@ -168,11 +151,9 @@ TEST_F(CacheTest, NoCacheNeitherReadsNorWrites) {
 }
 
 TEST_F(CacheTest, DefaultDirectoryIsUnderXdgCacheHomeElseHome) {
+  // (no --cache-dir: the default directory)
   auto run = [&](const std::string &env) {
-    std::string cmd = "cd " + root_.string() + " && " + env + " " KVERIFY_BIN " " + kSources +
-                      " >/dev/null 2>" + (root_ / "err").string();
-    EXPECT_NE(std::system(cmd.c_str()), -1);
-    return slurp(root_ / "err");
+    return runKverify(KVERIFY_BIN, root_.string(), kSources, (root_ / "run").string(), env).err;
   };
   std::string xdg = "XDG_CACHE_HOME=" + (root_ / "xdg").string();
   run(xdg);

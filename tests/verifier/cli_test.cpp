@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "run_kverify.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -10,36 +12,16 @@
 
 namespace {
 
-struct CliRun {
-  int status = -1;  // the exit status; -1 when killed by a signal
-  std::string out, err;
-};
-
-std::string slurp(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using kverify_cli::CliRun;
+using kverify_cli::has;
+using kverify_cli::runKverify;
+using kverify_cli::slurp;
 
 CliRun kverify(const std::string &args, const std::string &env = "") {
-  // One pair of files per test: CTest runs tests in parallel.
-  std::string base = testing::TempDir() + "kverify_cli_" +
-                     testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::string out = base + ".out", err = base + ".err";
-  std::string cmd = "cd " KVERIFY_FIXTURES " && " + env + " " KVERIFY_BIN " " + args + " >" +
-                    out + " 2>" + err;
-  int raw = std::system(cmd.c_str());
-  CliRun r;
-  if (WIFEXITED(raw))
-    r.status = WEXITSTATUS(raw);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-bool has(const std::string &s, const std::string &needle) {
-  return s.find(needle) != std::string::npos;
+  return runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, args,
+                    testing::TempDir() + "kverify_cli_" +
+                        testing::UnitTest::GetInstance()->current_test_info()->name(),
+                    env);
 }
 
 // The kernels of a --dump-model output, or an empty array when it is not valid JSON.

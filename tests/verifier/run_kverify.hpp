@@ -1,0 +1,43 @@
+#pragma once
+// Running the kverify binary from a test: its exit status and what it printed.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace kverify_cli {
+
+struct CliRun {
+  int status = -1;  // the exit status; -1 when killed by a signal
+  std::string out, err;
+};
+
+inline std::string slurp(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline bool has(const std::string &s, const std::string &needle) {
+  return s.find(needle) != std::string::npos;
+}
+
+// `cd dir && env kverify args`, its stdout and stderr kept in `output_base`.out/.err
+// (one pair per test: CTest runs tests in parallel).
+inline CliRun runKverify(const std::string &kverify, const std::string &dir, const std::string &args,
+                         const std::string &output_base, const std::string &env = "") {
+  std::string out = output_base + ".out", err = output_base + ".err";
+  std::string cmd = "cd " + dir + " && " + env + " " + kverify + " " + args + " >" + out + " 2>" + err;
+  int raw = std::system(cmd.c_str());
+  CliRun r;
+  if (WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+}  // namespace kverify_cli
