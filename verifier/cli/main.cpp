@@ -8,6 +8,7 @@
 #include "kverify/reports/render.hpp"
 #include "model/json.hpp"
 #include "model/print.hpp"
+#include "python/embedded.hpp"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -29,7 +30,7 @@ namespace cl = llvm::cl;
 using namespace kverify;
 
 static cl::OptionCategory category("kverify options");
-static cl::list<std::string> inputs(cl::Positional, cl::desc("<file.cu | dir>..."),
+static cl::list<std::string> inputs(cl::Positional, cl::desc("<file.cu | file.py | dir>..."),
                                     cl::cat(category));
 static cl::opt<std::string> compile_commands(
     "p", cl::desc("Directory holding compile_commands.json"), cl::value_desc("dir"),
@@ -101,7 +102,8 @@ static cl::opt<std::string> shard_flag(
 static bool kernelSelected(const model::Kernel &k) {
   if (kernel_filter.empty())
     return true;
-  std::string base = k.name.substr(0, k.name.find('<'));
+  // "reduce<256>" and, for a kernel launched several ways from Python, "scan (launch at 40:5)"
+  std::string base = k.name.substr(0, std::min(k.name.find('<'), k.name.find(" (launch at ")));
   return k.name == kernel_filter || base == kernel_filter;
 }
 
@@ -252,7 +254,9 @@ int main(int argc, char **argv) {
       size_t i = next++;
       if (i >= files.size()) return;
       const std::string &file = files[i];
-      std::optional<std::string> key = cache ? cache->key(file, options) : std::nullopt;
+      // .py files are not cached: their key would need each embedded source preprocessed
+      bool python = kverify::python::isPythonSource(file);
+      std::optional<std::string> key = cache && !python ? cache->key(file, options) : std::nullopt;
       std::optional<analysis::RunResult> cached = key ? cache->load(*key) : std::nullopt;
       if (cached) {
         results[i] = std::move(cached->kernels);
@@ -260,6 +264,17 @@ int main(int argc, char **argv) {
         models[i].parsed = true;
         models[i].skipped = std::move(cached->skipped);
         ++from_cache;
+      } else if (python) {
+        // each embedded source is its own unit (its own file and kernel options)
+        std::vector<model::TranslationUnitModel> units = kverify::python::parsePythonFile(file, options);
+        for (model::TranslationUnitModel &tu : units) {
+          tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
+                                          [](const model::Kernel &k) { return !kernelSelected(k); }),
+                           tu.kernels.end());
+          if (!analyse) continue;
+          for (analysis::KernelResult &r : analyseUnit(tu, base)) results[i].push_back(std::move(r));
+        }
+        models[i] = kverify::python::mergeUnits(file, std::move(units));
       } else {
         model::TranslationUnitModel tu = frontend::parseFile(file, options);
         tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),

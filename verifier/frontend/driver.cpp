@@ -15,6 +15,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace kverify::frontend {
@@ -242,7 +243,10 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
   return args;
 }
 
-model::TranslationUnitModel parseFile(const std::string &path, const Options &options) {
+// Parses `path`, read from `fs` (the real file system, or an overlay holding a generated
+// source).
+static model::TranslationUnitModel parseWith(const std::string &path, const Options &options,
+                                             llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) {
   model::TranslationUnitModel tu;
   tu.file = path;
   std::string prelude = options.prelude_dir.empty() ? locatePrelude() : options.prelude_dir;
@@ -257,7 +261,7 @@ model::TranslationUnitModel parseFile(const std::string &path, const Options &op
     }
   }
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions()));
+      new clang::FileManager(clang::FileSystemOptions(), fs));
   RecordingConsumer diagnostics(tu, options.print_diagnostics);
   clang::tooling::ToolInvocation invocation(
       clangArguments(path, options), std::make_unique<ExtractAction>(tu, prelude), files.get());
@@ -267,6 +271,20 @@ model::TranslationUnitModel parseFile(const std::string &path, const Options &op
     tu.parsed = false;
   reportDeviceLaunches(diagnostics.device_launches, tu);
   return tu;
+}
+
+model::TranslationUnitModel parseFile(const std::string &path, const Options &options) {
+  return parseWith(path, options, llvm::vfs::getRealFileSystem());
+}
+
+model::TranslationUnitModel parseSource(const std::string &path, const std::string &text,
+                                        const Options &options) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
+  memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  overlay->pushOverlay(memory);
+  return parseWith(path, options, overlay);
 }
 
 }  // namespace kverify::frontend

@@ -28,11 +28,17 @@ std::vector<std::string> gpuverifyHeaderFlags(std::string_view text);
 // not parse gives parsed == false and clang's diagnostics.
 model::TranslationUnitModel parseFile(const std::string &path, const Options &options);
 
+// Parses `text` as the contents of `path` (an absolute path that need not exist; its
+// directory is searched for quoted #includes). Embedded sources (Python strings) use it.
+model::TranslationUnitModel parseSource(const std::string &path, const std::string &text,
+                                        const Options &options);
+
 // The clang command line used for `path` (for tests and --verbose use).
 std::vector<std::string> clangArguments(const std::string &path, const Options &options);
 
 // Expands the command line's inputs: files as given, directories searched recursively
-// for *.cu and *.cuh (sorted). Appends a message to `errors` for each missing input.
+// for *.cu, *.cuh and the *.py files that name SourceModule, RawKernel, RawModule,
+// ElementwiseKernel or ReductionKernel (sorted). Appends a message to `errors` for each missing input.
 std::vector<std::string> collectSources(const std::vector<std::string> &inputs,
                                         std::vector<std::string> &errors);
 

@@ -2,6 +2,7 @@
 #include "frontend/frontend.hpp"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
@@ -12,6 +13,18 @@ namespace kverify::frontend {
 static bool isCudaSource(llvm::StringRef path) {
   llvm::StringRef ext = llvm::sys::path::extension(path);
   return ext == ".cu" || ext == ".cuh";
+}
+
+// A .py file that names one of the APIs kverify reads kernels from (PyCUDA, CuPy); other
+// Python files in a directory are not kverify's business.
+static bool embedsCuda(llvm::StringRef path) {
+  if (llvm::sys::path::extension(path) != ".py") return false;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text = llvm::MemoryBuffer::getFile(path);
+  if (!text) return true;  // reported when it is read
+  llvm::StringRef t = (*text)->getBuffer();
+  for (const char *api : {"SourceModule", "RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel"})
+    if (t.contains(api)) return true;
+  return false;
 }
 
 std::vector<std::string> collectSources(const std::vector<std::string> &inputs,
@@ -30,7 +43,8 @@ std::vector<std::string> collectSources(const std::vector<std::string> &inputs,
     std::error_code ec;
     for (llvm::sys::fs::recursive_directory_iterator it(input, ec), end; it != end && !ec;
          it.increment(ec)) {
-      if (it->type() == llvm::sys::fs::file_type::regular_file && isCudaSource(it->path()))
+      if (it->type() == llvm::sys::fs::file_type::regular_file &&
+          (isCudaSource(it->path()) || embedsCuda(it->path())))
         found.push_back(it->path());
     }
     if (ec)

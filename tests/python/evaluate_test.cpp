@@ -1,0 +1,97 @@
+// The constant evaluator: strings, formatting, integers, names through a Module's scopes.
+#include "python/module.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace kverify::python;
+
+namespace {
+
+// The value of the last statement's right-hand side (`name = expr`), in its scope.
+Value valueOf(const std::string &src, const std::string &name) {
+  std::string error;
+  Pos at;
+  std::optional<Module> m = Module::read(src, error, at);
+  EXPECT_TRUE(m) << error;
+  if (!m) return {};
+  return m->lookup(name, 0);
+}
+
+std::string text(const std::string &src, const std::string &name = "s") {
+  Value v = valueOf(src, name);
+  EXPECT_EQ(v.kind, Value::Kind::Str) << v.why;
+  return v.str.text;
+}
+
+}  // namespace
+
+TEST(PythonEvaluate, ImplicitConcatenationAndPlus) {
+  EXPECT_EQ(text("s = 'a' \"b\" r'\\n' + '''c'''\n"), "ab\\nc");
+  EXPECT_EQ(text("s = ('x'\n     'y')\n"), "xy");
+  EXPECT_EQ(valueOf("s = 'a' b'b'\n", "s").kind, Value::Kind::Unknown);
+}
+
+TEST(PythonEvaluate, PercentFormatting) {
+  EXPECT_EQ(text("N = 256\ns = 'float t[%d];' % N\n"), "float t[256];");
+  EXPECT_EQ(text("s = '%d %s %%' % (4, 'x')\n"), "4 x %");
+  EXPECT_EQ(text("s = '%(n)d-%(m)05d' % {'n': 1, 'm': 42}\n"), "1-00042");
+  EXPECT_EQ(text("s = '%x' % 255\n"), "ff");
+  EXPECT_EQ(valueOf("s = '%d %d' % (1,)\n", "s").why, "not enough arguments for format string");
+  EXPECT_EQ(valueOf("s = '%f' % 1\n", "s").kind, Value::Kind::Unknown);
+}
+
+TEST(PythonEvaluate, BraceFormatAndFStrings) {
+  EXPECT_EQ(text("B = 128\ns = '{} {0} {n}'.format(B, n=2)\n"), "128 128 2");
+  EXPECT_EQ(text("B = 128\ns = f'int s[{B}]; {{x}} {B * 2:d}'\n"), "int s[128]; {x} 256");
+  EXPECT_EQ(text("T = 'float'\ns = f'{T} x;'\n"), "float x;");
+  EXPECT_EQ(valueOf("s = f'{B}'\n", "s").why, "'B' is not a constant defined in this file");
+}
+
+TEST(PythonEvaluate, Integers) {
+  EXPECT_EQ(valueOf("n = (1000 + 255) // 256\n", "n").num, 4);
+  EXPECT_EQ(valueOf("n = -7 // 2\n", "n").num, -4);  // Python floors
+  EXPECT_EQ(valueOf("n = -7 % 2\n", "n").num, 1);
+  EXPECT_EQ(valueOf("n = 2 ** 10 | 1 << 3\n", "n").num, 1032);
+  EXPECT_EQ(valueOf("n = int(np.int32(7)) + min(3, 9)\n", "n").num, 10);
+  EXPECT_EQ(valueOf("n = 7 / 2\n", "n").kind, Value::Kind::Unknown);
+  EXPECT_EQ(valueOf("n = 2 ** 64\n", "n").kind, Value::Kind::Unknown);
+  Value t = valueOf("N = 8\nt = (N, 1, 1)\n", "t");
+  ASSERT_EQ(t.kind, Value::Kind::Tuple);
+  EXPECT_EQ(t.items[0].num, 8);
+}
+
+TEST(PythonEvaluate, ScopesAndBindings) {
+  // a name assigned twice, a loop variable, a parameter: not constants
+  EXPECT_EQ(valueOf("n = 1\nn = 2\n", "n").why, "'n' is assigned more than once");
+  EXPECT_EQ(valueOf("for n in (1, 2):\n    pass\n", "n").why, "'n' is a loop variable");
+  std::string error;
+  Pos at;
+  std::optional<Module> m = Module::read(
+      "N = 4\ndef f(n, k=2):\n    m = N * 2\n    return m\nclass C:\n    Z = 3\n    def g(self):\n        return 1\n",
+      error, at);
+  ASSERT_TRUE(m);
+  size_t f = 0, g = 0;
+  for (size_t s = 0; s < m->scopes().size(); ++s) {
+    if (m->scopes()[s].name == "f") f = s;
+    if (m->scopes()[s].name == "g") g = s;
+  }
+  ASSERT_NE(f, 0u);
+  EXPECT_EQ(m->lookup("m", f).num, 8);
+  EXPECT_EQ(m->lookup("n", f).why, "'n' is a parameter of 'f()'");
+  EXPECT_EQ(m->lookup("k", f).kind, Value::Kind::Unknown);
+  EXPECT_EQ(m->lookup("Z", g).kind, Value::Kind::Unknown);  // class attributes are not in a method's scope
+  EXPECT_EQ(m->lookup("N", g).num, 4);
+}
+
+TEST(PythonEvaluate, SubstitutedTextPointsAtItsOrigin) {
+  Value v = valueOf("N = 256\ns = f'x[{N}] y'\n", "s");
+  ASSERT_EQ(v.str.text, "x[256] y");
+  EXPECT_EQ(v.str.pos[0].line, 2u);
+  EXPECT_EQ(v.str.pos[0].col, 7u);  // x
+  EXPECT_EQ(v.str.pos[2].col, 9u);  // the 256 stands where {N} is
+  EXPECT_EQ(v.str.pos[7].col, 14u); // y, after the field
+  Value w = valueOf("H = 'ab'\ns = '<%s>' % H\n", "s");
+  ASSERT_EQ(w.str.text, "<ab>");
+  EXPECT_EQ(w.str.pos[1].line, 1u);  // a substituted string keeps its own place
+  EXPECT_EQ(w.str.pos[1].col, 6u);
+}
