@@ -14,7 +14,7 @@ status=0
 "$BUILD_DIR/verifier/kverify" -j "${KVERIFY_JOBS:-$(nproc)}" \
   --html="$BUILD_DIR/kverify-report.html" \
   --baseline=kernels/known_bad/kverify-baseline.json \
-  kernels/src kernels/include kernels/known_bad \
+  kernels/src kernels/include kernels/python kernels/known_bad \
   -- -Ikernels/include -Iruntime/include -Ikernels/known_bad || status=$?
 echo "kverify: HTML report: $BUILD_DIR/kverify-report.html"
 exit $status
