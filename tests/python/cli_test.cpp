@@ -101,3 +101,24 @@ TEST(PythonCli, DirectoriesIncludePythonFilesThatEmbedKernels) {
   EXPECT_TRUE(has(r.out, "shift_left")) << r.out;
   EXPECT_TRUE(has(r.out, "block_sum")) << r.out;
 }
+
+TEST(PythonCli, ErrorsPointAtThePythonFile) {
+  // embedded CUDA that does not compile: clang's error at the .py line and column
+  std::string broken = out("broken.py");
+  std::ofstream(broken) << "from pycuda.compiler import SourceModule\n"
+                           "mod = SourceModule(\"\"\"\n"
+                           "__global__ void k(float *a) {\n"
+                           "    a[threadIdx.x] = undefined_name;\n"
+                           "}\n"
+                           "\"\"\")\n";
+  kverify_cli::CliRun r = runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache cli_broken.py", out("broken_run"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out + r.err, "cli_broken.py:4:22: error: use of undeclared identifier 'undefined_name'"))
+      << r.out << r.err;
+  // a file that is not Python: an error with the place, not a silent pass
+  std::ofstream(out("notpy.py")) << "x = \"\"\"never closed\n";
+  kverify_cli::CliRun n = runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache cli_notpy.py", out("notpy_run"));
+  EXPECT_EQ(n.status, 2);
+  EXPECT_TRUE(has(n.out + n.err, "cli_notpy.py:1:5: error: not read as Python: unterminated triple-quoted string"))
+      << n.out << n.err;
+}
