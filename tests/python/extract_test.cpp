@@ -48,6 +48,18 @@ TEST(PythonExtract, SourceModuleThroughANameWithPyCudaLaunches) {
   EXPECT_EQ(s[0].launches[2].second.optionText(), "--block-dim=32,1,1 --grid-dim=1,1,1");  // PyCUDA's default grid
 }
 
+TEST(PythonExtract, OptionsAboveTheStringAndItsName) {
+  auto s = sources(
+      "import cupy as cp\n"
+      "# kverify: --block-dim=64\n"
+      "SRC = 'extern \"C\" __global__ void k(int *x) {}'\n"
+      "k = cp.RawKernel(\n"
+      "    # kverify: --grid-dim=2\n"
+      "    SRC, 'k')\n");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].options, "--grid-dim=2 --block-dim=64");
+}
+
 TEST(PythonExtract, CuPyRawKernelAndRawModule) {
   auto s = sources(
       "import cupy as cp\n"

@@ -99,10 +99,10 @@ private:
       return std::nullopt;
     }
     const Token &first = m_.tokens()[a->begin];
-    if (first.begin.line != lineOf(s)) addOptions(e, m_.optionsAbove(first.begin.line));
+    if (first.begin.line != lineOf(s)) optionsAbove(e, first.begin.line);
     if (a->end == a->begin + 1 && first.kind == TokenKind::Name)
       if (const std::vector<Binding> *b = m_.bindings(first.text, s.scope); b && b->size() == 1)
-        addOptions(e, m_.optionsAbove(m_.tokens()[m_.statements()[(*b)[0].statement].begin].begin.line));
+        optionsAbove(e, m_.tokens()[m_.statements()[(*b)[0].statement].begin].begin.line);
     Value v = m_.evaluate(a->begin, a->end, s.scope);
     if (v.kind == Value::Kind::None && !required) return SourcedText{};
     if (!v.known()) {
@@ -116,6 +116,11 @@ private:
     return v.str;
   }
 
+  // The `# kverify:` comments above `line`, once per line (several arguments may start on it).
+  void optionsAbove(EmbeddedSource &e, unsigned line) {
+    if (option_lines_.insert(line).second) addOptions(e, m_.optionsAbove(line));
+  }
+
   static void addOptions(EmbeddedSource &e, const std::string &o) {
     if (!o.empty()) e.options += (e.options.empty() ? "" : " ") + o;
   }
@@ -125,7 +130,8 @@ private:
     e.api = lastPart(c.callee);
     e.at = c.pos;
     e.end = m_.tokens()[c.close].begin;
-    addOptions(e, m_.optionsAbove(lineOf(s)));
+    option_lines_.clear();
+    optionsAbove(e, lineOf(s));
     Object o;
     o.source = out_.size();
     if (e.api == "SourceModule") {
@@ -268,6 +274,7 @@ private:
   const Module &m_;
   std::vector<EmbeddedSource> out_;
   std::map<std::pair<size_t, std::string>, Object> objects_;
+  std::set<unsigned> option_lines_;  // lines whose comments the current source has read
 };
 
 }  // namespace
