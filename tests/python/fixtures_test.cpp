@@ -149,7 +149,10 @@ TEST(PythonFixtures, VerdictsLocationsAndPins) {
           EXPECT_TRUE(arrays.count(e.array)) << "no finding on " << e.array;
         }
         if (e.verdict == "race" || e.verdict == "oob" || e.verdict == "divergence") {
-          ASSERT_FALSE(e.pin_text.empty()) << "a '# at:' line is required";
+          if (e.pin_text.empty()) {  // the other fixtures are still checked
+            ADD_FAILURE() << "a '# at:' line is required";
+            continue;
+          }
           std::vector<std::string> pins;
           for (const std::string &p : e.pin_text) {
             std::istringstream in(p);
