@@ -10,6 +10,8 @@ PACKAGES=(
   libz3-dev                              # the solver
   libgtest-dev librapidcheck-dev         # unit and property tests
   python3-jsonschema                     # SARIF output checked against its schema
+  libexpat1-dev                          # JUnit XML read by kverify merge-report
+  chromium                               # the HTML report rendered in a browser test
 )
 
 say() { echo "setup: $*"; }

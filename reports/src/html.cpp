@@ -1,195 +1,241 @@
-// One self-contained HTML file: inline CSS, no scripts, no network. Everything
-// taken from a source file or a result is escaped.
+// One self-contained HTML page: inline CSS, no scripts, no network. Findings first,
+// then property tests, then every kernel grouped by file (verified ones collapsed).
+// The verdict filter is radio buttons and CSS: it works with JavaScript off.
+// Everything taken from a source file, a result or a test's output is escaped.
 #include <algorithm>
-#include <set>
-#include <sstream>
+#include <map>
 
 #include "common.hpp"
+#include "html_parts.hpp"
 #include "kverify/reports/render.hpp"
-#include "source_cache.hpp"
 
 namespace kverify::reports {
 namespace {
 
 using analysis::Verdict;
+using html::badge;
+using html::esc;
 
 const char* const kStyle = R"(
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;color:#1b1f24;padding:0 1em}
-h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccd;padding:.25em .6em;text-align:left;vertical-align:top}
-th{background:#f3f4f6}code,pre{font:12.5px/1.4 ui-monospace,monospace}
-pre{background:#f8f8fa;border:1px solid #e1e3e8;padding:.5em;overflow-x:auto}
-.v{font-weight:600;padding:.1em .5em;border-radius:.6em;color:#fff}
+*{box-sizing:border-box}
+body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:68rem;color:#1b1f24;padding:1rem 1.25rem 3rem}
+h1{font-size:1.6rem;margin:.2rem 0}h2{font-size:1.25rem;margin:2rem 0 .6rem;border-bottom:1px solid #d8dee4;padding-bottom:.2rem}
+h3{font-size:1.05rem;margin:0 0 .2rem;display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
+code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace}
+code.name{overflow-wrap:anywhere;font-weight:600}
+pre{background:#f6f8fa;border:1px solid #e1e4e8;border-radius:6px;padding:.5rem .7rem;overflow-x:auto;margin:.5rem 0}
+pre.msg{white-space:pre-wrap;overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:left;vertical-align:top}
+th{background:#f6f8fa;font-weight:600}caption{text-align:left;font-weight:600;padding:.2rem 0}
+td pre{margin:0;border:0;padding:0;background:none;white-space:pre-wrap}
+.scroll{overflow-x:auto;max-width:100%}
+.v{display:inline-block;font-size:12px;font-weight:700;padding:.05rem .55rem;border-radius:1rem;color:#fff;white-space:nowrap}
 .verified,.passed{background:#1a7f37}.race,.divergence,.oob,.failed{background:#cf222e}
 .unknown,.skipped,.benign-race{background:#9a6700}.unsupported{background:#8250df}.error{background:#57606a}
 mark.a0{background:#ffd8d3}mark.a1{background:#d3e5ff}mark.a2{background:#e4d3ff}
-.ln{color:#8c959f;user-select:none}.finding{border-left:4px solid #cf222e;padding-left:1em;margin:1.2em 0}
-.muted{color:#57606a})";
+.ln{color:#8c959f;user-select:none}.muted{color:#57606a}
+.cards{display:flex;flex-wrap:wrap;gap:1rem;margin:1rem 0}
+.card{flex:1 1 20rem;border:1px solid #d0d7de;border-radius:8px;padding:.6rem .9rem}
+.card h2{margin:0 0 .4rem;border:0;font-size:1rem}
+.chips{display:flex;flex-wrap:wrap;gap:.4rem}
+.chips label{cursor:pointer;border:1px solid #d0d7de;border-radius:1rem;padding:.1rem .6rem .1rem .2rem;background:#fff;white-space:nowrap}
+.chips label .v{margin-right:.3rem}.chips label.all{padding-left:.6rem}
+.filter{position:absolute;opacity:0;pointer-events:none}
+.hint{font-size:13px;margin:.3rem 0 0}.jump{margin:.4rem 0 0}
+article,.finding{border:1px solid #d0d7de;border-radius:8px;padding:.7rem .9rem;margin:.8rem 0}
+article[data-v=verified]{border-color:#d0d7de}
+.finding{border-left:4px solid #cf222e;margin:.7rem 0}.finding .msg{font-weight:700;margin:0 0 .3rem}
+ul.accesses{margin:.3rem 0;padding-left:1.2rem}
+.assumed{font-size:14px;margin:.5rem 0}.assumed ul{margin:.2rem 0;padding-left:1.2rem}
+details{margin:.4rem 0}summary{cursor:pointer}
+details.file{border:1px solid #d0d7de;border-radius:8px;padding:.4rem .8rem}
+details.file>summary{display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline}
+ul.list{list-style:none;padding:0;margin:.4rem 0}
+ul.list>li{padding:.3rem 0;border-top:1px solid #eaeef2;overflow-wrap:anywhere}
+ul.list>li>details>summary{overflow-wrap:anywhere}
+.repro{overflow-wrap:anywhere;background:#f6f8fa;padding:.05rem .3rem;border-radius:4px}
+.ok{color:#1a7f37;font-weight:600}
+@media (max-width:40rem){body{padding:.6rem .7rem 2rem;font-size:14px}h1{font-size:1.3rem}
+article,.finding{padding:.5rem .6rem}.card{flex-basis:100%}td,th{padding:.2rem .4rem}}
+)";
 
-std::string esc(const std::string& s) { return xml_escape(s); }
-
-std::string badge(const std::string& status) {
-  return "<span class=\"v " + esc(status) + "\">" + esc(status) + "</span>";
-}
-
-std::string anchor(const std::string& file, const std::string& kernel) {
-  std::string id = "k-";
-  for (char c : file + "-" + kernel) id += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
-  return id;
-}
-
-struct Span {
-  unsigned begin, end;  // 0-based [begin, end) columns on one line
-  int mark;
-};
-
-// Source lines around the accesses of a finding, each access highlighted.
-std::string excerpt(SourceCache& sources, const analysis::Finding& f) {
-  if (f.accesses.empty()) return {};
-  const std::string& file = f.accesses.front().range.file;
-  std::set<unsigned> lines;
-  std::map<unsigned, std::vector<Span>> spans;
-  for (std::size_t i = 0; i < f.accesses.size(); ++i) {
-    const auto& r = f.accesses[i].range;
-    if (!r.valid() || r.file != file) continue;
-    for (unsigned l = r.line > 2 ? r.line - 2 : 1; l <= r.line + 2; ++l)
-      if (l <= sources.line_count(file)) lines.insert(l);
-    unsigned end = r.end_line == r.line && r.end_col >= r.col
-                       ? r.end_col
-                       : static_cast<unsigned>(sources.line(file, r.line).size());
-    spans[r.line].push_back({r.col - 1, end, static_cast<int>(std::min<std::size_t>(i, 2))});
+// Most severe first: what must be fixed, then what could not be checked, then warnings.
+int severity_rank(Verdict v) {
+  switch (v) {
+    case Verdict::Race: return 0;
+    case Verdict::Divergence: return 1;
+    case Verdict::Oob: return 2;
+    case Verdict::Error: return 3;
+    case Verdict::Unknown: return 4;
+    case Verdict::Unsupported: return 5;
+    case Verdict::BenignRace: return 6;
+    case Verdict::Verified: return 7;
   }
-  std::ostringstream os;
-  os << "<pre>";
-  unsigned prev = 0;
-  for (unsigned l : lines) {
-    if (prev && l != prev + 1) os << "<span class=\"ln\">   ...</span>\n";
-    prev = l;
-    const std::string& text = sources.line(file, l);
-    auto& sp = spans[l];
-    std::sort(sp.begin(), sp.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
-    os << "<span class=\"ln\">" << l << " | </span>";
-    unsigned pos = 0;
-    for (const auto& s : sp) {
-      if (s.begin < pos || s.begin >= text.size()) continue;  // overlapping or off the line
-      unsigned end = std::min<unsigned>(s.end, text.size());
-      os << esc(text.substr(pos, s.begin - pos)) << "<mark class=\"a" << s.mark << "\">"
-         << esc(text.substr(s.begin, end - s.begin)) << "</mark>";
-      pos = end;
-    }
-    if (pos < text.size()) os << esc(text.substr(pos));
-    os << "\n";
+  return 7;
+}
+
+// The radio buttons (before everything they filter, for CSS's `~`) and the rules that
+// hide what the checked one does not select.
+void filter_inputs(std::ostringstream& os, const std::map<Verdict, unsigned>& verdicts,
+                   const std::map<std::string, unsigned>& outcomes) {
+  os << "<input type=\"radio\" class=\"filter\" name=\"verdict\" id=\"show-all\" checked "
+        "aria-label=\"all kernels\">\n";
+  std::ostringstream rules;
+  for (const auto& [v, n] : verdicts) {
+    const std::string name = analysis::verdictName(v);
+    os << "<input type=\"radio\" class=\"filter\" name=\"verdict\" id=\"show-" << name
+       << "\" aria-label=\"" << name << " kernels\">\n";
+    rules << "#show-" << name << ":checked~main [data-v]:not([data-v=" << name
+          << "]),#show-" << name << ":checked~main .file:not(.has-" << name
+          << "){display:none}\n#show-" << name << ":checked~header label[for=show-" << name
+          << "]{outline:2px solid #0969da}\n";
   }
-  os << "</pre>";
-  return os.str();
+  os << "<input type=\"radio\" class=\"filter\" name=\"outcome\" id=\"tests-all\" checked "
+        "aria-label=\"all tests\">\n";
+  for (const auto& [o, n] : outcomes) {
+    os << "<input type=\"radio\" class=\"filter\" name=\"outcome\" id=\"tests-" << o
+       << "\" aria-label=\"" << o << " tests\">\n";
+    rules << "#tests-" << o << ":checked~main [data-o]:not([data-o=" << o
+          << "]){display:none}\n#tests-" << o << ":checked~header label[for=tests-" << o
+          << "]{outline:2px solid #0969da}\n";
+  }
+  rules << "#show-all:checked~header label[for=show-all],#tests-all:checked~header "
+           "label[for=tests-all]{outline:2px solid #0969da}\n";
+  os << "<style>" << rules.str() << "</style>\n";
 }
 
-void witness_table(std::ostringstream& os, const analysis::Finding& f) {
-  const auto& w = f.witness;
-  auto row = [&](const std::string& k, const std::string& v) {
-    os << "<tr><th>" << esc(k) << "</th><td><code>" << esc(v) << "</code></td></tr>";
-  };
-  os << "<table>";
-  row("thread 1", "threadIdx=" + triple(w.thread1.thread_idx) + " blockIdx=" +
-                      triple(w.thread1.block_idx));
-  if (f.kind != Verdict::Oob)
-    row("thread 2", "threadIdx=" + triple(w.thread2.thread_idx) + " blockIdx=" +
-                        triple(w.thread2.block_idx));
-  row("blockDim", triple(w.block_dim));
-  row("gridDim", triple(w.grid_dim));
-  for (const auto& [k, v] : w.params) row(k, v);
-  for (const auto& [k, v] : w.loops) row(k, v);
-  if (!w.index.empty()) row(f.array.empty() ? "index" : f.array + " index", w.index);
-  row("re-validated", w.validated ? "yes" : "no");
-  os << "</table>";
-}
-
-void kernel_section(std::ostringstream& os, SourceCache& sources, const analysis::KernelResult& k) {
-  os << "<h3 id=\"" << anchor(k.file, k.name) << "\">" << esc(k.name) << " "
-     << badge(analysis::verdictName(k.verdict)) << "</h3>";
-  os << "<p class=\"muted\">" << (k.range.valid() ? esc(location(k.range)) + " &middot; " : "")
-     << k.time_ms << " ms</p>";
-  for (const auto& f : k.findings) {
-    os << "<div class=\"finding\"><p><b>" << esc(f.message) << "</b></p>";
-    if (!f.explanation.empty()) os << "<p>" << esc(f.explanation) << "</p>";
-    os << "<ul>";
-    for (std::size_t i = 0; i < f.accesses.size(); ++i)
-      os << "<li><mark class=\"a" << std::min<std::size_t>(i, 2) << "\">" << esc(f.accesses[i].kind)
-         << "</mark> <code>" << esc(f.accesses[i].text) << "</code> at "
-         << esc(location(f.accesses[i].range)) << "</li>";
-    os << "</ul>" << excerpt(sources, f);
-    witness_table(os, f);
+void summary_cards(std::ostringstream& os, const RunResult& run,
+                   const std::map<Verdict, unsigned>& verdicts,
+                   const std::map<std::string, unsigned>& outcomes, std::size_t tests) {
+  os << "<div class=\"cards\"><section class=\"card\"><h2>Kernels by verdict</h2><div "
+        "class=\"chips\"><label class=\"all\" for=\"show-all\">all <b>"
+     << run.kernels.size() << "</b></label>";
+  for (const auto& [v, n] : verdicts)
+    os << "<label for=\"show-" << analysis::verdictName(v) << "\">"
+       << badge(analysis::verdictName(v)) << "<b>" << n << "</b></label>";
+  os << "</div></section><section class=\"card\"><h2>Property tests by outcome</h2>";
+  if (tests == 0) {
+    os << "<p class=\"muted\">None in the inputs.</p>";
+  } else {
+    os << "<div class=\"chips\"><label class=\"all\" for=\"tests-all\">all <b>" << tests
+       << "</b></label>";
+    for (const auto& [o, n] : outcomes)
+      os << "<label for=\"tests-" << o << "\">" << badge(o) << "<b>" << n << "</b></label>";
     os << "</div>";
   }
-  for (const auto& u : k.unsupported)
-    os << "<p>Unsupported: <b>" << esc(u.construct) << "</b> " << esc(u.detail) << " at "
-       << esc(location(u.range)) << "</p>";
-  if (!k.unknown_query.empty())
-    os << "<p>Solver gave no answer for: " << esc(k.unknown_query) << "</p>";
-  for (const auto& u : k.unreachable)
-    os << "<p>Reached by no thread under the assumptions: <code>" << esc(u.text) << "</code> at "
-       << esc(location(u.range)) << "</p>";
-  if (!k.diagnostics.empty()) {
-    os << "<pre>";
-    for (const auto& d : k.diagnostics)
-      os << esc(location(d.range) + ": " + d.severity + ": " + d.message) << "\n";
-    os << "</pre>";
+  os << "</section></div><p class=\"hint muted\">Pick a verdict or an outcome to show only "
+        "those.</p>\n";
+}
+
+void findings_section(std::ostringstream& os, SourceCache& sources, const RunResult& run) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < run.kernels.size(); ++i)
+    if (run.kernels[i].verdict != Verdict::Verified) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return severity_rank(run.kernels[a].verdict) < severity_rank(run.kernels[b].verdict);
+  });
+  os << "<section id=\"findings\"><h2>Findings: " << order.size() << " of " << run.kernels.size()
+     << " kernels not verified</h2>\n";
+  if (order.empty()) os << "<p class=\"ok\">Every kernel is verified.</p>";
+  for (std::size_t i : order) html::kernel_details(os, sources, run.kernels[i], i);
+  os << "</section>\n";
+}
+
+// What a kernel's row says about it besides the verdict.
+std::string why(const analysis::KernelResult& k) {
+  if (!k.findings.empty())
+    return std::to_string(k.findings.size()) + (k.findings.size() == 1 ? " finding" : " findings");
+  if (!k.unsupported.empty()) return esc(k.unsupported.front().construct);
+  if (!k.unknown_query.empty()) return "no answer in time";
+  if (k.verdict == Verdict::Error) return "see the diagnostics";
+  return "";
+}
+
+void kernel_row(std::ostringstream& os, SourceCache& sources, const analysis::KernelResult& k,
+                std::size_t index) {
+  const std::string v = analysis::verdictName(k.verdict);
+  os << "<li data-v=\"" << esc(v) << "\">";
+  if (k.verdict == Verdict::Verified) {
+    os << "<details><summary><code class=\"name\">" << esc(k.name) << "</code> " << badge(v)
+       << " <span class=\"muted\">" << (k.range.valid() ? "line " + std::to_string(k.range.line) : "")
+       << " &middot; " << html::duration(k.time_ms) << "</span></summary>";
+    html::phases_and_assumptions(os, sources, k);
+    os << "</details>";
+  } else {
+    os << "<a href=\"#" << html::kernel_anchor(k, index) << "\"><code class=\"name\">"
+       << esc(k.name) << "</code></a> " << badge(v) << " <span class=\"muted\">" << why(k)
+       << " &middot; " << html::duration(k.time_ms) << "</span>";
   }
-  if (k.phases.size() > 1) {  // one phase: no barriers, nothing to show
-    os << "<details><summary>" << k.phases.size() << " barrier phases</summary><ol>";
-    for (const auto& p : k.phases)
-      os << "<li>" << esc(location(p.begin)) << " &rarr; " << esc(location(p.end)) << ": "
-         << p.accesses << " accesses</li>";
-    os << "</ol></details>";
+  os << "</li>";
+}
+
+void files_section(std::ostringstream& os, SourceCache& sources, const RunResult& run) {
+  std::map<std::string, std::vector<std::size_t>> by_file;
+  for (std::size_t i = 0; i < run.kernels.size(); ++i) by_file[run.kernels[i].file].push_back(i);
+  os << "<section id=\"files\"><h2>Kernels by file: " << run.kernels.size() << " in "
+     << by_file.size() << (by_file.size() == 1 ? " file" : " files") << "</h2>\n";
+  for (const auto& [file, indices] : by_file) {
+    std::map<Verdict, unsigned> counts;
+    for (std::size_t i : indices) ++counts[run.kernels[i].verdict];
+    const unsigned verified = counts.count(Verdict::Verified) ? counts[Verdict::Verified] : 0;
+    std::string classes = "file";
+    for (const auto& [v, n] : counts) classes += std::string(" has-") + analysis::verdictName(v);
+    os << "<details class=\"" << classes << "\"" << (verified < indices.size() ? " open" : "")
+       << "><summary><code class=\"name\">" << esc(file) << "</code><span class=\"muted\">"
+       << indices.size() << (indices.size() == 1 ? " kernel" : " kernels");
+    for (const auto& [v, n] : counts) os << " &middot; " << n << " " << analysis::verdictName(v);
+    os << "</span></summary><ul class=\"list\">";
+    for (std::size_t i : indices)
+      if (run.kernels[i].verdict != Verdict::Verified) kernel_row(os, sources, run.kernels[i], i);
+    if (verified > 0 && verified < indices.size()) {  // mixed file: verified ones folded
+      os << "<li data-v=\"verified\"><details><summary>" << verified
+         << " verified</summary><ul class=\"list\">";
+      for (std::size_t i : indices)
+        if (run.kernels[i].verdict == Verdict::Verified) kernel_row(os, sources, run.kernels[i], i);
+      os << "</ul></details></li>";
+    } else if (verified > 0) {  // the whole file is verified: its <details> is closed
+      for (std::size_t i : indices) kernel_row(os, sources, run.kernels[i], i);
+    }
+    os << "</ul></details>\n";
   }
-  if (!k.assumptions.empty()) {
-    os << "<p class=\"muted\">Assumed: ";
-    for (std::size_t i = 0; i < k.assumptions.size(); ++i)
-      os << (i ? "; " : "") << esc(k.assumptions[i]);
-    os << "</p>";
+  if (!run.skipped.empty()) {
+    os << "<p class=\"muted\">Skipped (templates never instantiated): ";
+    for (std::size_t i = 0; i < run.skipped.size(); ++i)
+      os << (i ? ", " : "") << "<code>" << esc(run.skipped[i].name) << "</code>";
+    os << "</p>\n";
   }
+  os << "</section>\n";
 }
 
 }  // namespace
 
 std::string render_html(const RunResult& run, const std::vector<PropertyOutcome>& properties) {
   SourceCache sources;
+  const std::map<Verdict, unsigned> verdicts = verdict_counts(run);
+  std::map<std::string, unsigned> outcomes;
+  for (const auto& p : properties) ++outcomes[p.status];
+
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-     << "<title>kverify report</title><style>" << kStyle << "</style></head><body>\n"
-     << "<h1>kverify report</h1><p>" << esc(render_summary(run)) << "</p>\n";
-
-  os << "<h2>Kernels</h2><table><tr><th>file</th><th>kernel</th><th>verdict</th><th>findings</th>"
-     << "<th>time (ms)</th></tr>\n";
-  for (const auto& k : run.kernels)
-    os << "<tr><td><code>" << esc(k.file) << "</code></td><td><a href=\"#"
-       << anchor(k.file, k.name) << "\">" << esc(k.name) << "</a></td><td>"
-       << badge(analysis::verdictName(k.verdict)) << "</td><td>" << k.findings.size() << "</td><td>"
-       << k.time_ms << "</td></tr>\n";
-  os << "</table>\n";
-  if (!run.skipped.empty()) {
-    os << "<p class=\"muted\">Skipped (uninstantiated templates): ";
-    for (std::size_t i = 0; i < run.skipped.size(); ++i)
-      os << (i ? ", " : "") << "<code>" << esc(run.skipped[i].name) << "</code>";
-    os << "</p>\n";
-  }
-
+     << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+     << "<title>kverify report</title><style>" << kStyle << "</style></head><body>\n";
+  filter_inputs(os, verdicts, outcomes);
+  os << "<header><h1>kverify report</h1><p class=\"muted\">" << esc(render_summary(run))
+     << (properties.empty() ? "" : "; " + std::to_string(properties.size()) + " property tests")
+     << "</p>";
+  summary_cards(os, run, verdicts, outcomes, properties.size());
+  os << "<nav class=\"jump\"><a href=\"#findings\">Findings</a>"
+     << (properties.empty() ? "" : " &middot; <a href=\"#tests\">Property tests</a>")
+     << " &middot; <a href=\"#files\">Kernels by file</a></nav>";
+  os << "</header>\n<main>\n";
+  findings_section(os, sources, run);
   if (!properties.empty()) {
-    os << "<h2>Property suites</h2><table><tr><th>suite</th><th>property</th><th>outcome</th>"
-       << "<th>details</th></tr>\n";
-    for (const auto& p : properties)
-      os << "<tr><td>" << esc(p.suite) << "</td><td>" << esc(p.name) << "</td><td>"
-         << badge(p.status) << "</td><td><pre>" << esc(p.message) << "</pre></td></tr>\n";
-    os << "</table>\n";
+    os << "<section id=\"tests\"><h2>Property tests</h2>\n";
+    html::property_section(os, properties);
+    os << "</section>\n";
   }
-
-  os << "<h2>Details</h2>\n";
-  for (const auto& k : run.kernels)
-    if (k.verdict != Verdict::Verified) kernel_section(os, sources, k);
-  os << "<details><summary>Verified kernels</summary>";
-  for (const auto& k : run.kernels)
-    if (k.verdict == Verdict::Verified) kernel_section(os, sources, k);
-  os << "</details>\n</body></html>\n";
+  files_section(os, sources, run);
+  os << "</main>\n</body></html>\n";
   return os.str();
 }
 

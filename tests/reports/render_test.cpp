@@ -270,21 +270,63 @@ TEST_F(RenderTest, JUnitCountsFailuresAndSkips) {
 }
 
 TEST_F(RenderTest, HtmlIsSelfContainedAndEscaped) {
-  kv::reports::PropertyOutcome p{"ScanProps", "inclusive<float>", "failed",
-                                 "counterexample: n=<257>"};
+  kv::reports::PropertyOutcome p;
+  p.suite = "ScanProps";
+  p.name = "inclusive<float>";
+  p.status = "failed";
+  p.message = "counterexample: n=<257>";
+  p.counterexample = {{"std::tuple<int>", "(<257>)"}};
+  p.reproduce = "RC_PARAMS=\"reproduce=BEBR<x>\"";
   const std::string html = kv::reports::render_html(run(), {p});
   EXPECT_TRUE(contains(html, "<!DOCTYPE html>"));
   EXPECT_FALSE(contains(html, "<script")) << "source text must be escaped";
   EXPECT_FALSE(contains(html, "src=")) << "no external resources";
   EXPECT_FALSE(contains(html, "<link")) << "no external resources";
+  EXPECT_TRUE(contains(html, "name=\"viewport\"")) << "phones get the page at their width";
   // Both accesses of the race highlighted in the excerpt.
   EXPECT_TRUE(contains(html, "<mark class=\"a0\">sdata[threadIdx.x]</mark> += "
                              "<mark class=\"a1\">sdata[threadIdx.x + 1]</mark>"))
       << html;
   EXPECT_TRUE(contains(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co"));
   EXPECT_TRUE(contains(html, "counterexample: n=&lt;257&gt;"));
+  EXPECT_TRUE(contains(html, "<code>std::tuple&lt;int&gt;</code></td><td><pre>(&lt;257&gt;)</pre>"));
+  EXPECT_TRUE(contains(html, "RC_PARAMS=&quot;reproduce=BEBR&lt;x&gt;&quot;"));
   EXPECT_TRUE(contains(html, "<span class=\"v race\">race</span>"));
   EXPECT_TRUE(contains(html, "copy&lt;int&gt;"));
   EXPECT_TRUE(contains(html, "2 barrier phases"));
-  EXPECT_TRUE(contains(html, ":3:3 &rarr; ")) << "each phase names the barriers that bound it";
+  // Each phase names the lines of the barriers (or kernel ends) that bound it.
+  EXPECT_TRUE(contains(html, "<code>3:3</code> <code class=\"line\">sdata[threadIdx.x] += "))
+      << html;
+}
+
+TEST_F(RenderTest, HtmlPutsFindingsFirstAndFiltersWithoutScripts) {
+  const std::string html = kv::reports::render_html(run());
+  const size_t findings = html.find("<section id=\"findings\">");
+  const size_t files = html.find("<section id=\"files\">");
+  ASSERT_NE(findings, std::string::npos);
+  ASSERT_NE(files, std::string::npos);
+  EXPECT_LT(findings, files) << "findings come before the list of kernels";
+  EXPECT_TRUE(contains(html, "Findings: 2 of 3 kernels not verified"));
+  // The race comes before the unsupported kernel, and the verified one is not among them.
+  const size_t race = html.find("<article class=\"kernel\" data-v=\"race\"");
+  const size_t unsupported = html.find("<article class=\"kernel\" data-v=\"unsupported\"");
+  EXPECT_LT(race, unsupported);
+  EXPECT_LT(unsupported, files);
+  EXPECT_FALSE(contains(html.substr(0, files), "data-v=\"verified\""));
+  // The witness as a table: one column per thread, shared values spanning both.
+  EXPECT_TRUE(contains(html, "<th scope=\"col\">thread 1</th><th scope=\"col\">thread 2</th>"));
+  EXPECT_TRUE(contains(html, "<th scope=\"row\">threadIdx</th><td><code>(1,0,0)</code></td>"
+                             "<td><code>(0,0,0)</code></td>"))
+      << html;
+  EXPECT_TRUE(contains(html, "<th scope=\"row\">n</th><td colspan=\"2\"><code>4</code>"));
+  EXPECT_TRUE(contains(html, "<li>distinct pointer parameters do not alias</li>"));
+  // Grouped by file with counts; a file with findings is open, the verified kernel folded.
+  EXPECT_TRUE(contains(html, "<details class=\"file has-verified has-race\" open>")) << html;
+  EXPECT_TRUE(contains(html, "2 kernels &middot; 1 verified &middot; 1 race"));
+  EXPECT_TRUE(contains(html, "<li data-v=\"verified\"><details><summary>1 verified</summary>"));
+  // The filter: radio buttons and CSS rules, no script.
+  EXPECT_TRUE(contains(html, "<input type=\"radio\" class=\"filter\" name=\"verdict\" id=\"show-race\""));
+  EXPECT_TRUE(contains(html, "#show-race:checked~main [data-v]:not([data-v=race])"));
+  EXPECT_TRUE(contains(html, "<label for=\"show-race\"><span class=\"v race\">race</span><b>1</b>"));
+  EXPECT_FALSE(contains(html, "<script"));
 }

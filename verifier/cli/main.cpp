@@ -2,6 +2,7 @@
 //   kverify [options] <file.cu | dir>... [-- <extra clang arguments>]
 // Exit status: 0 ok, 1 findings matching --fail-on (analysis), 2 usage, I/O or parse errors.
 #include "analysis/analysis.hpp"
+#include "cli/merge_report.hpp"
 #include "cli/result_cache.hpp"
 #include "cli/shard.hpp"
 #include "frontend/frontend.hpp"
@@ -172,6 +173,7 @@ int main(int argc, char **argv) {
     llvm::errs() << error_stream.str();
     return 2;
   }
+  if (cli::merge_report_command) return cli::runMergeReport();
   if (inputs.empty()) {
     llvm::errs() << "kverify: error: no input files (kverify --help for usage)\n";
     return 2;

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "kverify/properties/failure_record.hpp"  // check(): runs a property in a test
 #include "kverify/properties/tolerance.hpp"
 
 // Inside a property: fail the case with the model's explanation.
@@ -23,14 +24,6 @@ namespace kverify::prop {
 // Fails the current RapidCheck case with a message (RC_FAIL for runtime text).
 [[noreturn]] inline void fail(const std::string& message) {
   throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, message);
-}
-
-// Runs a property inside the current GoogleTest test (as RC_GTEST_PROP does,
-// but callable after a GTEST_SKIP check): a failure fails the test with
-// RapidCheck's report, the shrunk counterexample and its reproduce string.
-template <class Testable>
-void check(Testable&& property) {
-  rc::detail::checkGTest(std::forward<Testable>(property));
 }
 
 // The outcome of running a property to the end, for meta-tests that expect

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/result.hpp"
+#include "kverify/reports/property_outcome.hpp"
 
 namespace kverify::reports {
 
@@ -23,14 +24,8 @@ std::string render_json(const RunResult& run);
 std::string render_sarif(const RunResult& run);
 std::string render_junit(const RunResult& run);
 
-// A property suite's outcome, for the HTML report's second table.
-struct PropertyOutcome {
-  std::string suite;
-  std::string name;
-  std::string status;   // "passed", "failed", "skipped"
-  std::string message;  // counterexample and reproduce string for failures, reason for skips
-};
-
+// One self-contained page (no scripts, no network): findings first, kernels grouped by
+// file, property tests with their counterexamples, a verdict filter that is plain HTML.
 std::string render_html(const RunResult& run, const std::vector<PropertyOutcome>& properties = {});
 
 }  // namespace kverify::reports
