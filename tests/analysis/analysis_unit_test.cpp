@@ -126,7 +126,7 @@ TEST(Analysis, AddressAlignmentIsNotAssumed) {
   KernelResult r = analyzeKernel(b.k, fixedBlock(64));
   ASSERT_EQ(r.verdict, Verdict::Race) << describe(r);
   EXPECT_EQ(r.findings[0].accesses[0].range.line, 4u);
-  b.k.body.back().else_body.clear();
+  b.k.body.back().as<model::stmt::If>()->else_body.clear();
   EXPECT_EQ(analyzeKernel(b.k, fixedBlock(64)).verdict, Verdict::Verified);
 }
 
@@ -227,13 +227,8 @@ TEST(Options, AssumptionParser) {
 model::Kernel loopWithEarlyReturn(bool inside_inlined_call) {
   KB b;
   auto s = b.local("s");
-  Stmt ret;
-  ret.kind = Stmt::Kind::Return;
-  Stmt early = KB::iff(bin(BinaryOp::Lt, tid(), u(4)), {ret});
-  Stmt call;
-  call.kind = Stmt::Kind::Inlined;
-  call.function = "op";
-  call.body = {early};
+  Stmt early = KB::iff(bin(BinaryOp::Lt, tid(), u(4)), {Stmt{{}, model::stmt::Return{}}});
+  Stmt call = KB::inlined("op", {early});
   b.k.body = {
       KB::assign(s, u(8)),
       KB::loop(bin(BinaryOp::Gt, L(s), u(0)), {inside_inlined_call ? call : early, KB::sync(4)},
@@ -254,13 +249,13 @@ TEST(Analysis, ReturnFromTheKernelInABarrierLoopIsDivergence) {
 
 TEST(Phases, SplitAtBlockBarriersWithTheLoopBackEdge) {
   // write@5 | sync@6 | loop { 3 accesses@10; sync@11 } | 2 accesses@13
-  std::vector<Phase> ps = barrierPhases(reduction(true));
+  std::vector<Phase> ps = reportPhases(alignPhases(reduction(true)));
   ASSERT_EQ(ps.size(), 4u);
   std::vector<std::array<unsigned, 3>> got;
   for (const Phase &p : ps) got.push_back({p.begin.line, p.end.line, p.accesses});
   std::vector<std::array<unsigned, 3>> want = {{1, 6, 1}, {6, 11, 3}, {11, 1, 2}, {11, 11, 3}};
   EXPECT_EQ(got, want);
-  EXPECT_EQ(barrierPhases(reduction(false)).size(), 2u);  // no back edge without a barrier
+  EXPECT_EQ(alignPhases(reduction(false)).phases.size(), 2u);  // no back edge without a barrier
 }
 
 // A grid barrier (grid.sync()) synchronizes the block too: it ends a phase, as in the
@@ -269,10 +264,10 @@ TEST(Phases, GridBarriersEndAPhaseWarpBarriersDoNot) {
   KB b;
   unsigned s = b.shared("s", 64);
   Stmt grid = KB::sync(4), warp = KB::syncwarp(6);
-  grid.barrier = model::BarrierKind::Grid;
+  grid.as<model::stmt::Barrier>()->kind = model::BarrierKind::Grid;
   b.k.body = {b.access(s, AccessKind::Write, tid(), 3), grid, b.access(s, AccessKind::Read, tid(), 5), warp,
               b.access(s, AccessKind::Read, tid(), 7)};
-  std::vector<Phase> ps = barrierPhases(b.k);
+  std::vector<Phase> ps = reportPhases(alignPhases(b.k));
   ASSERT_EQ(ps.size(), 2u);
   EXPECT_EQ(ps[0].end.line, 4u);
   EXPECT_EQ(ps[1].accesses, 2u);

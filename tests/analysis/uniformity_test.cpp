@@ -13,14 +13,9 @@ using kverify::analysis::Uniformity;
 
 namespace {
 
-Stmt jump(Stmt::Kind k) { return KB::simple(k, 4); }
+template <class K> Stmt jump() { return Stmt{KB::at(4), K{}}; }
 
-Stmt inlined(std::vector<Stmt> body) {
-  Stmt s = KB::simple(Stmt::Kind::Inlined, 4);
-  s.function = "f";
-  s.body = std::move(body);
-  return s;
-}
+Stmt inlined(std::vector<Stmt> body) { return KB::inlined("f", std::move(body)); }
 
 // for (int i = 16; i > 0; i /= 2) { if (tid < i) ...; __syncthreads(); }  (issue 11)
 TEST(Uniformity, HalvingLoopOverAConstantIsUniform) {
@@ -32,7 +27,7 @@ TEST(Uniformity, HalvingLoopOverAConstantIsUniform) {
                        {KB::assign(i, bin(BinaryOp::Div, L(i), testing_support::i(2)))}, 3)};
   Uniformity U(b.k);
   EXPECT_TRUE(U.loop(b.k.body[1]));
-  EXPECT_TRUE(U.control(b.k.body[1].body[1]));
+  EXPECT_TRUE(U.control(b.k.body[1].as<model::stmt::Loop>()->body[1]));
   EXPECT_TRUE(U.barriersUniform());
 }
 
@@ -47,13 +42,13 @@ TEST(Uniformity, BlockStrideLoopFromThreadIdIsVarying) {
   Uniformity U(b.k);
   EXPECT_FALSE(U.value(*L(i)));
   EXPECT_FALSE(U.loop(b.k.body[1]));
-  EXPECT_FALSE(U.control(b.k.body[1].body[0]));
+  EXPECT_FALSE(U.control(b.k.body[1].as<model::stmt::Loop>()->body[0]));
   EXPECT_FALSE(U.barriersUniform());
 }
 
 TEST(Uniformity, ReturnOfSomeThreadsMakesTheRestVarying) {
   KB b;
-  b.k.body = {KB::iff(bin(BinaryOp::Eq, tid(), u(0)), {jump(Stmt::Kind::Return)}), KB::sync(5)};
+  b.k.body = {KB::iff(bin(BinaryOp::Eq, tid(), u(0)), {jump<model::stmt::Return>()}), KB::sync(5)};
   Uniformity U(b.k);
   EXPECT_FALSE(U.control(b.k.body[1]));
   EXPECT_FALSE(U.barriersUniform());
@@ -62,7 +57,7 @@ TEST(Uniformity, ReturnOfSomeThreadsMakesTheRestVarying) {
 TEST(Uniformity, ReturnOfTheWholeBlockKeepsControlUniform) {
   KB b;
   auto n = b.param("n", Type::u32());
-  b.k.body = {KB::iff(bin(BinaryOp::Lt, bid(), n), {jump(Stmt::Kind::Return)}), KB::sync(5)};
+  b.k.body = {KB::iff(bin(BinaryOp::Lt, bid(), n), {jump<model::stmt::Return>()}), KB::sync(5)};
   Uniformity U(b.k);
   EXPECT_TRUE(U.control(b.k.body[1]));
   EXPECT_TRUE(U.barriersUniform());
@@ -75,7 +70,7 @@ TEST(Uniformity, BreakOfSomeThreadsMakesTheLoopVarying) {
   auto n = b.param("n", Type::u32());
   b.k.body = {KB::assign(k, u(0)),
               KB::loop(bin(BinaryOp::Lt, L(k), n),
-                       {KB::iff(bin(BinaryOp::Eq, tid(), u(3)), {jump(Stmt::Kind::Break)}), KB::sync(5),
+                       {KB::iff(bin(BinaryOp::Eq, tid(), u(3)), {jump<model::stmt::Break>()}), KB::sync(5),
                         KB::assign(k, bin(BinaryOp::Add, L(k), u(1)))},
                        {}, 3)};
   Uniformity U(b.k);
@@ -92,12 +87,12 @@ TEST(Uniformity, ContinueOfSomeThreadsKeepsTheTripCount) {
   auto n = b.param("n", Type::u32());
   b.k.body = {KB::assign(k, u(0)),
               KB::loop(bin(BinaryOp::Lt, L(k), n),
-                       {KB::iff(bin(BinaryOp::Eq, tid(), u(3)), {jump(Stmt::Kind::Continue)}), KB::sync(5)},
+                       {KB::iff(bin(BinaryOp::Eq, tid(), u(3)), {jump<model::stmt::Continue>()}), KB::sync(5)},
                        {KB::assign(k, bin(BinaryOp::Add, L(k), u(1)))}, 3)};
   Uniformity U(b.k);
   EXPECT_TRUE(U.loop(b.k.body[1]));
   EXPECT_TRUE(U.value(*L(k)));
-  EXPECT_FALSE(U.control(b.k.body[1].body[1]));
+  EXPECT_FALSE(U.control(b.k.body[1].as<model::stmt::Loop>()->body[1]));
   EXPECT_FALSE(U.barriersUniform());
 }
 
@@ -105,7 +100,7 @@ TEST(Uniformity, ContinueOfSomeThreadsKeepsTheTripCount) {
 TEST(Uniformity, ReturnInsideAnInlinedCallEndsThere) {
   KB b;
   auto r = b.local("result");
-  b.k.body = {inlined({KB::iff(bin(BinaryOp::Lt, tid(), u(2)), {KB::assign(r, u(5)), jump(Stmt::Kind::Return)}),
+  b.k.body = {inlined({KB::iff(bin(BinaryOp::Lt, tid(), u(2)), {KB::assign(r, u(5)), jump<model::stmt::Return>()}),
                        KB::assign(r, u(7))}),
               KB::sync(5)};
   Uniformity U(b.k);
@@ -120,7 +115,7 @@ TEST(Uniformity, AssignmentUnderAThreadConditionIsVarying) {
               KB::iff(bin(BinaryOp::Eq, L(x), u(0)), {KB::sync(5)})};
   Uniformity U(b.k);
   EXPECT_FALSE(U.value(*L(x)));
-  EXPECT_FALSE(U.control(b.k.body[2].then_body[0]));
+  EXPECT_FALSE(U.control(b.k.body[2].as<model::stmt::If>()->then_body[0]));
 }
 
 TEST(Uniformity, BarrierResultsAreUniformLoadsAreNot) {

@@ -101,37 +101,38 @@ struct Uses {
 Uses usesOf(const model::Kernel &k) {
   Uses u;
   model::forEachExpr(k.body, [&](const Expr &e) {
-    if (e.kind != Expr::Kind::Builtin) return;
+    const auto *b = e.as<model::expr::Builtin>();
+    if (!b) return;
     using model::Builtin;
-    if (e.builtin == Builtin::ThreadIdxY || e.builtin == Builtin::BlockDimY) u.y = true;
-    if (e.builtin == Builtin::ThreadIdxZ || e.builtin == Builtin::BlockDimZ) u.z = true;
+    if (b->which == Builtin::ThreadIdxY || b->which == Builtin::BlockDimY) u.y = true;
+    if (b->which == Builtin::ThreadIdxZ || b->which == Builtin::BlockDimZ) u.z = true;
   });
   return u;
 }
 
 const Expr *stripCasts(const Expr *e) {
-  while (e->kind == Expr::Kind::Cast) e = e->args[0].get();
+  while (const auto *c = e->as<model::expr::Cast>()) e = c->arg.get();
   return e;
 }
 bool mentionsParam(const ExprPtr &e) {
   bool found = false;
-  if (e) model::forEachNode(*e, [&](const Expr &x) { found = found || x.kind == Expr::Kind::Param; });
+  if (e) model::forEachNode(*e, [&](const Expr &x) { found = found || x.is<model::expr::Param>(); });
   return found;
 }
 
 // Sets parameters that an assumption pins down: conjuncts `p == e` with e free of params.
 void solveEqualities(const model::Kernel &k, const ExprPtr &a, oracle::Launch &l) {
-  const Expr *e = a.get();
-  if (e->kind == Expr::Kind::Binary && e->binary_op == model::BinaryOp::LAnd) {
-    solveEqualities(k, e->args[0], l);
-    solveEqualities(k, e->args[1], l);
+  const auto *b = a->as<model::expr::Binary>();
+  if (b && b->op == model::BinaryOp::LAnd) {
+    solveEqualities(k, b->lhs, l);
+    solveEqualities(k, b->rhs, l);
     return;
   }
-  if (e->kind != Expr::Kind::Binary || e->binary_op != model::BinaryOp::Eq) return;
+  if (!b || b->op != model::BinaryOp::Eq) return;
   for (int side = 0; side < 2; ++side) {
-    const Expr *p = stripCasts(e->args[side].get());
-    const ExprPtr &other = e->args[1 - side];
-    if (p->kind != Expr::Kind::Param || mentionsParam(other)) continue;
+    const auto *p = stripCasts((side ? b->rhs : b->lhs).get())->as<model::expr::Param>();
+    const ExprPtr &other = side ? b->lhs : b->rhs;
+    if (!p || mentionsParam(other)) continue;
     if (auto v = oracle::evaluateInt(k, l, *other)) l.params[p->name] = *v;
   }
 }

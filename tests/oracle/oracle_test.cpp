@@ -87,7 +87,8 @@ TEST(Oracle, ReductionWithoutLoopBarrierRaces) {
   EXPECT_EQ(threads, (std::set<uint32_t>{0, 1}));
   ASSERT_NE(f.first.stmt, nullptr);
   ASSERT_NE(f.second.stmt, nullptr);
-  EXPECT_TRUE(f.first.stmt->access == AccessKind::Write || f.second.stmt->access == AccessKind::Write);
+  EXPECT_TRUE(f.first.stmt->as<model::stmt::Access>()->kind == AccessKind::Write ||
+              f.second.stmt->as<model::stmt::Access>()->kind == AccessKind::Write);
   // The accesses are inside the loop: their iterations are reported.
   EXPECT_EQ(f.first.iterations.size(), 1u);
 }
@@ -96,8 +97,7 @@ TEST(Oracle, ReductionWithoutLoopBarrierRaces) {
 TEST(Oracle, GridBarrierReachedByOneBlockDiverges) {
   KB b;
   Stmt grid = KB::sync(3);
-  grid.barrier = model::BarrierKind::Grid;
-  grid.what = "grid_group::sync";
+  *grid.as<model::stmt::Barrier>() = {model::BarrierKind::Grid, "grid_group::sync", nullptr, nullptr};
   b.k.body = {KB::iff(bin(BinaryOp::Eq, bid(), u(0)), {grid})};
   Result r = run(b.k, launch(8, 2));
   ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
@@ -113,7 +113,7 @@ TEST(Oracle, GridBarrierReachedByOneBlockDiverges) {
 TEST(Oracle, EarlyReturnBeforeBarrierDiverges) {
   KB b;
   unsigned s = b.shared("s", 64);
-  b.k.body = {KB::iff(bin(BinaryOp::Ge, tid(), u(16)), {KB::simple(Stmt::Kind::Return, 2)}),
+  b.k.body = {KB::iff(bin(BinaryOp::Ge, tid(), u(16)), {KB::ret(2)}),
               b.access(s, AccessKind::Write, tid(), 3), KB::sync(4),
               b.access(s, AccessKind::Read, bin(BinaryOp::Add, tid(), u(1)), 5)};
   Result r = run(b.k, launch(32));
@@ -123,16 +123,14 @@ TEST(Oracle, EarlyReturnBeforeBarrierDiverges) {
   EXPECT_EQ(d[0].first.thread.thread[0], 0u);
   EXPECT_EQ(d[0].second.thread.thread[0], 16u);
   ASSERT_NE(d[0].first.stmt, nullptr);
-  EXPECT_EQ(d[0].first.stmt->kind, Stmt::Kind::Barrier);
+  EXPECT_TRUE(d[0].first.stmt->is<model::stmt::Barrier>());
   EXPECT_EQ(d[0].second.stmt, nullptr);  // thread 16 had ended
   EXPECT_TRUE(ofKind(r, Kind::Race).empty());
 }
 
 TEST(Oracle, ReturnInsideInlinedLeavesOnlyTheRegion) {
   KB b;
-  Stmt inl = KB::simple(Stmt::Kind::Inlined, 2);
-  inl.function = "f";
-  inl.body = {KB::iff(bin(BinaryOp::Ge, tid(), u(16)), {KB::simple(Stmt::Kind::Return, 2)})};
+  Stmt inl = KB::inlined("f", {KB::iff(bin(BinaryOp::Ge, tid(), u(16)), {KB::ret(2)})});
   b.k.body = {inl, KB::sync(4)};
   Result r = run(b.k, launch(32));
   ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
@@ -396,7 +394,7 @@ TEST(Oracle, StepLimit) {
   EXPECT_EQ(r.status, Result::Status::StepLimit);
   // A loop with a Break ends.
   KB c;
-  c.k.body = {KB::loop(nullptr, {KB::sync(3), KB::simple(Stmt::Kind::Break, 4)}, {}, 2)};
+  c.k.body = {KB::loop(nullptr, {KB::sync(3), KB::brk(4)}, {}, 2)};
   EXPECT_EQ(run(c.k, l).status, Result::Status::Ok);
 }
 

@@ -66,60 +66,34 @@ struct KB {
     return l;
   }
   Stmt access(unsigned array, AccessKind kind, ExprPtr index, unsigned line) {
-    Stmt s = simple(Stmt::Kind::Access, line);
-    s.id = next_id++;
-    s.array = array;
-    s.access = kind;
-    s.index = Expr::cast(Type::i64(), index);
-    s.range = {"test.cu", line, 5, line, 20};
-    s.text = k.arrays[array].name + "[...]";
-    return s;
+    model::stmt::Access a;
+    a.id = next_id++;
+    a.array = array;
+    a.kind = kind;
+    a.index = Expr::cast(Type::i64(), index);
+    a.text = k.arrays[array].name + "[...]";
+    return Stmt{{"test.cu", line, 5, line, 20}, std::move(a)};
   }
-  static Stmt simple(Stmt::Kind kind, unsigned line = 0) {
-    Stmt s;
-    s.kind = kind;
-    s.range = {"test.cu", line, 3, line, 3};
-    return s;
-  }
+  static model::SourceRange at(unsigned line) { return {"test.cu", line, 3, line, 3}; }
   static Stmt sync(unsigned line) {
-    Stmt s = simple(Stmt::Kind::Barrier, line);
-    s.what = "__syncthreads";
-    s.range = {"test.cu", line, 5, line, 20};
-    return s;
+    return Stmt{{"test.cu", line, 5, line, 20}, model::stmt::Barrier{model::BarrierKind::Block, "__syncthreads", nullptr, nullptr}};
   }
   static Stmt syncwarp(unsigned line, ExprPtr mask = nullptr) {
-    Stmt s = sync(line);
-    s.barrier = model::BarrierKind::Warp;
-    s.what = "__syncwarp";
-    s.mask = mask;
-    return s;
+    return Stmt{{"test.cu", line, 5, line, 20}, model::stmt::Barrier{model::BarrierKind::Warp, "__syncwarp", mask, nullptr}};
   }
-  static Stmt assign(const model::Local &l, ExprPtr v) {
-    Stmt s;
-    s.kind = Stmt::Kind::Assign;
-    s.local = l;
-    s.value = v;
-    return s;
-  }
+  static Stmt assign(const model::Local &l, ExprPtr v) { return Stmt{{}, model::stmt::Assign{l, v}}; }
   static Stmt iff(ExprPtr c, std::vector<Stmt> then_body, std::vector<Stmt> else_body = {}) {
-    Stmt s;
-    s.kind = Stmt::Kind::If;
-    s.cond = c;
-    s.then_body = std::move(then_body);
-    s.else_body = std::move(else_body);
-    return s;
+    return Stmt{{}, model::stmt::If{c, std::move(then_body), std::move(else_body)}};
   }
   static Stmt loop(ExprPtr c, std::vector<Stmt> body, std::vector<Stmt> step, unsigned line) {
-    Stmt s = simple(Stmt::Kind::Loop, line);
-    s.cond = c;
-    s.body = std::move(body);
-    s.step = std::move(step);
-    return s;
+    return Stmt{at(line), model::stmt::Loop{model::LoopKind::For, c, std::move(body), std::move(step)}};
   }
-  static Stmt assume(ExprPtr c) {
-    Stmt s = simple(Stmt::Kind::Assume, 3);
-    s.cond = c;
-    return s;
+  static Stmt assume(ExprPtr c) { return Stmt{at(3), model::stmt::Assume{c}}; }
+  static Stmt ret(unsigned line) { return Stmt{at(line), model::stmt::Return{}}; }
+  static Stmt brk(unsigned line) { return Stmt{at(line), model::stmt::Break{}}; }
+  static Stmt cont(unsigned line) { return Stmt{at(line), model::stmt::Continue{}}; }
+  static Stmt inlined(std::string function, std::vector<Stmt> body) {
+    return Stmt{{}, model::stmt::Inlined{std::move(function), std::move(body)}};
   }
 };
 

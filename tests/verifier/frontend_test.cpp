@@ -2,6 +2,7 @@
 // the model checked, mostly through its C-like text form (model/print.hpp).
 #include "frontend/frontend.hpp"
 #include "model/print.hpp"
+#include "model/walk.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,26 +31,27 @@ const model::Kernel &kernel(const model::TranslationUnitModel &tu, const std::st
   return none;
 }
 
-void collect(const std::vector<Stmt> &body, Stmt::Kind kind, std::vector<const Stmt *> &out) {
-  for (const Stmt &s : body) {
-    if (s.kind == kind)
-      out.push_back(&s);
-    for (const auto *sub : {&s.then_body, &s.else_body, &s.body, &s.step})
-      collect(*sub, kind, out);
-  }
-}
+namespace st = model::stmt;
 
-std::vector<const Stmt *> all(const model::Kernel &k, Stmt::Kind kind) {
+// Every statement of kind K in `body`, nested ones included, in program order.
+template <class K> std::vector<const Stmt *> stmtsOf(const model::Body &body) {
   std::vector<const Stmt *> out;
-  collect(k.body, kind, out);
+  model::forEachStmt(body, [&](const Stmt &s) {
+    if (s.is<K>()) out.push_back(&s);
+  });
+  return out;
+}
+template <class K> std::vector<const K *> all(const model::Kernel &k) {
+  std::vector<const K *> out;
+  for (const Stmt *s : stmtsOf<K>(k.body)) out.push_back(s->as<K>());
   return out;
 }
 
 // "write sdata[(i64)tid]" for each access, in program order.
 std::vector<std::string> accesses(const model::Kernel &k) {
   std::vector<std::string> out;
-  for (const Stmt *s : all(k, Stmt::Kind::Access)) {
-    std::string line = std::string(model::accessKindName(s->access)) + " " +
+  for (const st::Access *s : all<st::Access>(k)) {
+    std::string line = std::string(model::accessKindName(s->kind)) + " " +
                        k.arrays[s->array].name + "[" + model::toString(s->index) + "]";
     if (s->count != 1)
       line += " x" + std::to_string(s->count);
@@ -150,30 +152,30 @@ TEST(Frontend, GuardsFromIfConditionalShortCircuitReturnBreakContinue) {
   EXPECT_HAS(t, "lhs = i + 1 < n\n  if (lhs) {\n    read b[(i64)(i + 1)]");
   EXPECT_HAS(t, "if (lhs && opaque#");
   EXPECT_HAS(t, "lhs = i == 0\n  if (!lhs) {\n    read b[(i64)(i - 1)]");
-  EXPECT_EQ(all(k, Stmt::Kind::Return).size(), 1u);
-  EXPECT_EQ(all(k, Stmt::Kind::Break).size(), 1u);
-  EXPECT_EQ(all(k, Stmt::Kind::Continue).size(), 1u);
+  EXPECT_EQ(all<st::Return>(k).size(), 1u);
+  EXPECT_EQ(all<st::Break>(k).size(), 1u);
+  EXPECT_EQ(all<st::Continue>(k).size(), 1u);
 }
 
 TEST(Frontend, LoopsForWhileDoAndMemoryConditions) {
   auto tu = parse("frontend/loops.cu");
   ASSERT_TRUE(tu.parsed);
   const model::Kernel &k = kernel(tu, "loops");
-  std::vector<const Stmt *> loops = all(k, Stmt::Kind::Loop);
+  std::vector<const st::Loop *> loops = all<st::Loop>(k);
   ASSERT_EQ(loops.size(), 4u);
-  EXPECT_EQ(loops[0]->loop, model::LoopKind::For);
+  EXPECT_EQ(loops[0]->kind, model::LoopKind::For);
   EXPECT_EQ(model::toString(loops[0]->cond), "s < n");
   ASSERT_EQ(loops[0]->step.size(), 1u);
-  EXPECT_EQ(model::toString(loops[0]->step[0].value), "s * 2");
-  EXPECT_EQ(loops[1]->loop, model::LoopKind::While);
-  EXPECT_EQ(loops[2]->loop, model::LoopKind::Do);
+  EXPECT_EQ(model::toString(loops[0]->step[0].as<st::Assign>()->value), "s * 2");
+  EXPECT_EQ(loops[1]->kind, model::LoopKind::While);
+  EXPECT_EQ(loops[2]->kind, model::LoopKind::Do);
   EXPECT_EQ(model::toString(loops[2]->cond), "k < 4");
   // A condition that reads memory is evaluated at the top of the body.
   EXPECT_EQ(loops[3]->cond, nullptr);
   ASSERT_GE(loops[3]->body.size(), 2u);
-  EXPECT_EQ(loops[3]->body[0].kind, Stmt::Kind::Access);
-  EXPECT_EQ(loops[3]->body[1].kind, Stmt::Kind::If);
-  EXPECT_EQ(loops[3]->body[1].then_body[0].kind, Stmt::Kind::Break);
+  EXPECT_TRUE(loops[3]->body[0].is<st::Access>());
+  ASSERT_TRUE(loops[3]->body[1].is<st::If>());
+  EXPECT_TRUE(loops[3]->body[1].as<st::If>()->then_body[0].is<st::Break>());
 }
 
 TEST(Frontend, BarriersOfEachKindAndFences) {
@@ -181,24 +183,24 @@ TEST(Frontend, BarriersOfEachKindAndFences) {
   ASSERT_TRUE(tu.parsed);
   const model::Kernel &k = kernel(tu, "barriers");
   std::vector<std::string> seen;
-  for (const Stmt *s : all(k, Stmt::Kind::Barrier))
-    seen.push_back(std::string(model::barrierKindName(s->barrier)) + " " + s->what +
-                   (s->mask ? " mask=" + model::toString(s->mask) : "") + (s->cond ? " pred" : ""));
+  for (const st::Barrier *s : all<st::Barrier>(k))
+    seen.push_back(std::string(model::barrierKindName(s->kind)) + " " + s->what +
+                   (s->mask ? " mask=" + model::toString(s->mask) : "") + (s->predicate ? " pred" : ""));
   EXPECT_EQ(seen, (std::vector<std::string>{
                       "block __syncthreads", "block __syncthreads_count pred",
                       "block __syncthreads_and pred", "block __syncthreads_or pred",
                       "warp __syncwarp mask=4294967295", "warp __syncwarp mask=65535",
                       "block __syncthreads", "block __syncthreads"}));
-  std::vector<const Stmt *> fences = all(k, Stmt::Kind::Fence);
+  std::vector<const st::Fence *> fences = all<st::Fence>(k);
   ASSERT_EQ(fences.size(), 3u);
-  EXPECT_EQ(fences[0]->fence, model::FenceScope::Block);
-  EXPECT_EQ(fences[2]->fence, model::FenceScope::System);
+  EXPECT_EQ(fences[0]->scope, model::Scope::Block);
+  EXPECT_EQ(fences[2]->scope, model::Scope::System);
   EXPECT_HAS(model::toText(k), "thread_rank.result = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x");
 
   const model::Kernel &g = kernel(tu, "grid_barrier");
-  std::vector<const Stmt *> gb = all(g, Stmt::Kind::Barrier);
+  std::vector<const st::Barrier *> gb = all<st::Barrier>(g);
   ASSERT_EQ(gb.size(), 1u);
-  EXPECT_EQ(gb[0]->barrier, model::BarrierKind::Grid);
+  EXPECT_EQ(gb[0]->kind, model::BarrierKind::Grid);
 }
 
 TEST(Frontend, AtomicsOfEveryFamily) {
@@ -206,15 +208,16 @@ TEST(Frontend, AtomicsOfEveryFamily) {
   ASSERT_TRUE(tu.parsed);
   const model::Kernel &k = kernel(tu, "atomics");
   std::vector<std::string> ops;
-  for (const Stmt *s : all(k, Stmt::Kind::Access))
-    if (s->access == model::AccessKind::Atomic)
-      ops.push_back(s->atomic_op);
+  for (const st::Access *s : all<st::Access>(k))
+    if (s->kind == model::AccessKind::Atomic)
+      ops.push_back(std::string(model::atomicOpName(s->atomic)) + "/" + model::scopeName(s->scope));
   EXPECT_EQ(ops, (std::vector<std::string>{
-                     "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
-                     "atomicInc", "atomicDec", "atomicCAS", "atomicAnd", "atomicOr",
-                     "atomicXor", "atomicAdd", "atomicAdd", "atomicAdd_block",
-                     "atomicAdd_system", "atomicAdd"}));
-  EXPECT_HAS(model::toText(k), "atomic bins[(i64)(t % 64)] atomicAdd");
+                     "add/device", "sub/device", "exch/device", "min/device", "max/device",
+                     "inc/device", "dec/device", "cas/device", "and/device", "or/device",
+                     "xor/device", "add/device", "add/device", "add/block",
+                     "add/system", "add/device"}));
+  EXPECT_HAS(model::toText(k), "atomic bins[(i64)(t % 64)] add");
+  EXPECT_HAS(model::toText(k), " add_block ");
   EXPECT_EQ(array(k, "bins")->space, model::AddressSpace::Shared);
 }
 
@@ -235,7 +238,7 @@ TEST(Frontend, DeviceFunctionsAreInlined) {
                              "write out[store_pair.dst.offset + (i64)(store_pair.j + 1)]",
                              "write s[store_pair.dst.offset + (i64)store_pair.j]",
                              "write s[store_pair.dst.offset + (i64)(store_pair.j + 1)]"}));
-  EXPECT_EQ(all(k, Stmt::Kind::Inlined).size(), 6u);  // clamp_index twice, store_pair twice
+  EXPECT_EQ(all<st::Inlined>(k).size(), 6u);  // clamp_index twice, store_pair twice
 }
 
 TEST(Frontend, ConditionalOverLvaluesIsASelect) {
@@ -266,13 +269,13 @@ TEST(Frontend, LoadsAndCallsAreTypedOpaqueValues) {
   ASSERT_TRUE(tu.parsed);
   const model::Kernel &k = kernel(tu, "opaque_values");
   EXPECT_TRUE(k.unsupported.empty());
-  const Stmt *b = nullptr;
-  for (const Stmt *s : all(k, Stmt::Kind::Assign))
+  const st::Assign *b = nullptr;
+  for (const st::Assign *s : all<st::Assign>(k))
     if (s->local.name == "b")
       b = s;
   ASSERT_TRUE(b);
   EXPECT_EQ(b->local.type, model::Type::integer(8, false));
-  EXPECT_EQ(b->value->kind, model::Expr::Kind::Opaque);
+  EXPECT_TRUE(b->value->is<model::expr::Opaque>());
   EXPECT_EQ(b->value->type, model::Type::integer(8, false)) << "a load keeps its C width";
   std::string t = model::toText(k);
   EXPECT_HAS(t, "__mul24.a << 8 >> 8");
@@ -280,14 +283,14 @@ TEST(Frontend, LoadsAndCallsAreTypedOpaqueValues) {
   EXPECT_HAS(t, "read out[(i64)(t + 1)]");  // __ldg
   EXPECT_HAS(t, "write out[(i64)opaque#");  // index loaded from memory
   // Shuffles, votes and texture reads are values, not accesses.
-  EXPECT_EQ(all(k, Stmt::Kind::Access).size(), 4u);
+  EXPECT_EQ(all<st::Access>(k).size(), 4u);
 }
 
 TEST(Frontend, AssumeFromKvAssume) {
   auto tu = parse("frontend/assume.cu");
   ASSERT_TRUE(tu.parsed);
   const model::Kernel &k = kernel(tu, "assume");
-  std::vector<const Stmt *> as = all(k, Stmt::Kind::Assume);
+  std::vector<const st::Assume *> as = all<st::Assume>(k);
   ASSERT_EQ(as.size(), 2u);
   EXPECT_EQ(model::toString(as[0]->cond), "(u32)n == 2 * blockDim.x");
   EXPECT_EQ(model::toString(as[1]->cond), "blockDim.x <= 256");
@@ -414,7 +417,7 @@ TEST(Frontend, GotoOutOfLoopsIsABreakOrContinue) {
   ASSERT_TRUE(tu.parsed);
   const model::Kernel &one = kernel(tu, "goto_break");
   EXPECT_EQ(unsupportedConstructs(one), "");
-  EXPECT_EQ(all(one, Stmt::Kind::Break).size(), 1u);
+  EXPECT_EQ(all<st::Break>(one).size(), 1u);
   EXPECT_EQ(model::toText(one).find("goto."), std::string::npos) << "no flag for one level";
   // Three loops deep: a flag set before breaking the innermost, tested after each inner
   // loop; the target loop's test clears it.
@@ -431,8 +434,8 @@ TEST(Frontend, GotoOutOfLoopsIsABreakOrContinue) {
   // A label right after the inner loop: a plain break of it.
   const model::Kernel &inner = kernel(tu, "goto_label_after_inner_loop");
   EXPECT_EQ(unsupportedConstructs(inner), "");
-  EXPECT_EQ(all(inner, Stmt::Kind::Break).size(), 1u);
-  EXPECT_EQ(all(inner, Stmt::Kind::Continue).size(), 0u);
+  EXPECT_EQ(all<st::Break>(inner).size(), 1u);
+  EXPECT_EQ(all<st::Continue>(inner).size(), 0u);
   // Jumping over a loop, or to a label whose statement runs: unsupported.
   EXPECT_EQ(unsupportedConstructs(kernel(tu, "goto_not_enclosing")), "goto@40;");
   EXPECT_EQ(unsupportedConstructs(kernel(tu, "goto_label_does_something")), "goto@61;");
@@ -452,13 +455,14 @@ TEST(Frontend, MemcpyAndMemsetOfAConstantLengthAreRanges) {
                              "write out[(i64)0]"}));
   // Into the scalar local x: x gets an unknown value right after the read.
   auto into_x = std::find_if(k.body.begin(), k.body.end(), [](const Stmt &s) {
-    return s.kind == Stmt::Kind::Access && s.text == "memcpy(&x, &in[t], sizeof(int))";
+    return s.is<st::Access>() && s.as<st::Access>()->text == "memcpy(&x, &in[t], sizeof(int))";
   });
   ASSERT_NE(into_x, k.body.end());
   ASSERT_NE(into_x + 1, k.body.end());
-  EXPECT_EQ(into_x[1].kind, Stmt::Kind::Assign);
-  EXPECT_EQ(into_x[1].local.name, "x");
-  EXPECT_EQ(into_x[1].value->kind, model::Expr::Kind::Opaque);
+  const st::Assign *x = into_x[1].as<st::Assign>();
+  ASSERT_TRUE(x);
+  EXPECT_EQ(x->local.name, "x");
+  EXPECT_TRUE(x->value->is<model::expr::Opaque>());
   const model::Kernel &v = kernel(tu, "variable_length");
   EXPECT_EQ(unsupportedConstructs(v), "memcpy@23;memset@24;");
   EXPECT_TRUE(accesses(v).empty());
@@ -617,7 +621,7 @@ TEST_P(Seed003, ProducesAModel) {
   ASSERT_TRUE(tu.parsed);
   ASSERT_EQ(tu.kernels.size(), 1u);
   EXPECT_TRUE(tu.kernels[0].unsupported.empty()) << model::toText(tu);
-  EXPECT_FALSE(all(tu.kernels[0], Stmt::Kind::Access).empty());
+  EXPECT_FALSE(all<st::Access>(tu.kernels[0]).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Frontend, Seed003,
@@ -658,11 +662,9 @@ TEST(Seed003Models, SharedMatmulHasTwoBarriersInTheTileLoop) {
   auto tu = parse("seed003/matmul_shared.cu");
   ASSERT_EQ(tu.kernels.size(), 1u);
   const model::Kernel &k = tu.kernels[0];
-  std::vector<const Stmt *> loops = all(k, Stmt::Kind::Loop);
+  std::vector<const st::Loop *> loops = all<st::Loop>(k);
   ASSERT_FALSE(loops.empty());
-  std::vector<const Stmt *> inner;
-  collect(loops[0]->body, Stmt::Kind::Barrier, inner);
-  EXPECT_EQ(inner.size(), 2u);
+  EXPECT_EQ(stmtsOf<st::Barrier>(loops[0]->body).size(), 2u);
 }
 
 TEST(Frontend, HostRuntimeApiStubsTypeCheck) {
@@ -680,19 +682,17 @@ TEST(Frontend, LibcudacxxAtomicRefOperationsAreAtomicAccesses) {
   const model::Kernel &k = kernel(tu, "libcudacxx_atomics");
   EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
   std::vector<std::string> atomics;
-  for (const Stmt *s : all(k, Stmt::Kind::Access)) {
-    if (s->access == model::AccessKind::Atomic) {
-      atomics.push_back(k.arrays[s->array].name + " " + s->atomic_op);
+  for (const Stmt *s : stmtsOf<st::Access>(k.body)) {
+    const st::Access &a = *s->as<st::Access>();
+    if (a.kind == model::AccessKind::Atomic) {
+      atomics.push_back(k.arrays[a.array].name + " " + model::atomicOpName(a.atomic));
       EXPECT_EQ(s->range.file.find("prelude"), std::string::npos) << s->range.file;
     }
   }
-  EXPECT_EQ(atomics, (std::vector<std::string>{
-                         "counter __kverify_atomic_fetch_add", "words __kverify_atomic_store",
-                         "words __kverify_atomic_load", "flags __kverify_atomic_compare_exchange",
-                         "sums __kverify_atomic_fetch_add", "bins __kverify_atomic_exchange",
-                         "bins __kverify_atomic_fetch_add"}));
+  EXPECT_EQ(atomics, (std::vector<std::string>{"counter add", "words store", "words load", "flags cas",
+                                               "sums add", "bins exch", "bins add"}));
   std::string t = model::toText(k);
-  EXPECT_HAS(t, "atomic counter[0] __kverify_atomic_fetch_add");
+  EXPECT_HAS(t, "atomic counter[0] add");
   EXPECT_HAS(t, "store.p.offset = (i64)t");        // the element the temporary refers to
   EXPECT_HAS(t, "load.p.offset = (i64)(t + 1)");
   EXPECT_HAS(t, "expected = cas.old");             // compare_exchange updates `expected`
@@ -709,9 +709,9 @@ TEST(Frontend, LibcudacxxSpinWaitIsALoopOverAnAtomicLoad) {
   EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
   std::string t = model::toText(k);
   EXPECT_HAS(t, "while (true) {");
-  EXPECT_HAS(t, "atomic flag[load.p.offset] __kverify_atomic_load");
+  EXPECT_HAS(t, "atomic flag[load.p.offset] load");
   EXPECT_HAS(t, "if (!(load.result == 0)) {\n          break");
-  EXPECT_HAS(t, "atomic flag[store.p.offset] __kverify_atomic_store");
+  EXPECT_HAS(t, "atomic flag[store.p.offset] store");
 }
 
 // A reference member kverify cannot bind (constructor that is not a plain binding) is
@@ -755,25 +755,27 @@ TEST(Frontend, FunctionPointerParameterIsATagAndItsCallADispatch) {
   EXPECT_EQ(none->size, 0u) << "reading it is out of bounds";
   // if (f == 1) twice else if (f == 2) negate else <read of the empty array>
   ASSERT_EQ(k.body.size(), 2u) << model::toText(k);
-  const Stmt &first = k.body[0];
-  ASSERT_EQ(first.kind, Stmt::Kind::If);
-  EXPECT_EQ(model::toString(first.cond), "f == 1");
-  ASSERT_EQ(first.then_body.size(), 2u);
-  EXPECT_EQ(first.then_body[0].function, "twice");
-  EXPECT_EQ(model::toString(first.then_body[1].value), "twice.result");
-  ASSERT_EQ(first.else_body.size(), 1u);
-  const Stmt &second = first.else_body[0];
+  const st::If *first = k.body[0].as<st::If>();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(model::toString(first->cond), "f == 1");
+  ASSERT_EQ(first->then_body.size(), 2u);
+  EXPECT_EQ(first->then_body[0].as<st::Inlined>()->function, "twice");
+  EXPECT_EQ(model::toString(first->then_body[1].as<st::Assign>()->value), "twice.result");
+  ASSERT_EQ(first->else_body.size(), 1u);
+  const st::If &second = *first->else_body[0].as<st::If>();
   EXPECT_EQ(model::toString(second.cond), "f == 2");
-  EXPECT_EQ(second.then_body[0].function, "negate");
+  EXPECT_EQ(second.then_body[0].as<st::Inlined>()->function, "negate");
   ASSERT_EQ(second.else_body.size(), 2u);
-  const Stmt &no_function = second.else_body[0];
-  EXPECT_EQ(no_function.kind, Stmt::Kind::Access);
-  EXPECT_EQ(no_function.access, model::AccessKind::Read);
-  EXPECT_EQ(k.arrays[no_function.array].name, "f.null_or_unknown_function");
-  EXPECT_EQ(model::toString(no_function.index), "0");
-  EXPECT_EQ(no_function.range.line, 14u);
-  EXPECT_EQ(second.else_body[1].local.name, "f.call.result");
-  EXPECT_EQ(model::toString(second.else_body[1].value).rfind("opaque#", 0), 0u);
+  const st::Access *no_function = second.else_body[0].as<st::Access>();
+  ASSERT_TRUE(no_function);
+  EXPECT_EQ(no_function->kind, model::AccessKind::Read);
+  EXPECT_EQ(k.arrays[no_function->array].name, "f.null_or_unknown_function");
+  EXPECT_EQ(model::toString(no_function->index), "0");
+  EXPECT_EQ(second.else_body[0].range.line, 14u);
+  const st::Assign *result = second.else_body[1].as<st::Assign>();
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->local.name, "f.call.result");
+  EXPECT_EQ(model::toString(result->value).rfind("opaque#", 0), 0u);
   EXPECT_EQ(accesses(k).back(), "write out[(i64)threadIdx.x]");
   EXPECT_HAS(model::toText(k), "write out[(i64)threadIdx.x] f.call.result");
 }
@@ -800,9 +802,9 @@ TEST(Frontend, FunctionPointerValuesMoveAndCompareAsTags) {
   EXPECT_HAS(t, "if (box.op == 1) {");
   EXPECT_HAS(t, "if (h == 3) {");
   // halve has another type: it is never a candidate of an int (*)(int)
-  std::vector<const Stmt *> inlined = all(k, Stmt::Kind::Inlined);
+  std::vector<const st::Inlined *> inlined = all<st::Inlined>(k);
   EXPECT_EQ(std::count_if(inlined.begin(), inlined.end(),
-                          [](const Stmt *s) { return s->function == "halve"; }),
+                          [](const st::Inlined *s) { return s->function == "halve"; }),
             1);
 }
 

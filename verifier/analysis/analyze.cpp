@@ -14,9 +14,10 @@ using namespace detail;
 // Writes to __constant__ memory: nvcc rejects them, so the kernel is in error.
 static void constantWrites(const Kernel &k, std::vector<model::Diagnostic> &out) {
   model::forEachStmt(k.body, [&](const Stmt &s) {
-    if (s.kind == Stmt::Kind::Access && s.access != AccessKind::Read && s.array < k.arrays.size() &&
-        k.arrays[s.array].space == AddressSpace::Constant)
-      out.push_back({"error", "write to __constant__ memory '" + k.arrays[s.array].name +
+    const auto *a = s.as<st::Access>();
+    if (a && a->kind != AccessKind::Read && a->array < k.arrays.size() &&
+        k.arrays[a->array].space == AddressSpace::Constant)
+      out.push_back({"error", "write to __constant__ memory '" + k.arrays[a->array].name +
                                   "': constant memory is read-only in a kernel", s.range});
   });
 }
@@ -28,7 +29,7 @@ void launchShapeNotes(const Kernel &kernel, std::vector<Finding> &findings) {
   using B = model::Builtin;
   std::set<B> read;  // the builtins the kernel reads anywhere
   model::forEachExpr(kernel.body, [&](const Expr &e) {
-    if (e.kind == Expr::Kind::Builtin) read.insert(e.builtin);
+    if (const auto *b = e.as<ex::Builtin>()) read.insert(b->which);
   });
   for (Finding &f : findings) {
     const Witness &w = f.witness;
@@ -52,7 +53,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
   R.file = kernel.file;
   R.name = kernel.name;
   R.range = kernel.range;
-  R.phases = barrierPhases(kernel);
+  R.phases = reportPhases(alignPhases(kernel));
   R.unsupported = kernel.unsupported;
   if (std::string limit = launchLimitError(options); !limit.empty())
     R.diagnostics.push_back({"error", limit, kernel.range});  // no proof under it

@@ -9,7 +9,7 @@ void BoundsCheck::run() {
   // out of range: per shared array of known size, its accesses and their conditions
   std::map<unsigned, std::vector<std::pair<const AccessEv *, z3::expr>>> outside;
   for (const AccessEv &a : C.T1->accesses) {
-    const Stmt &s = *a.s;
+    const st::Access &s = a.access();
     if (s.array >= C.E.K.arrays.size()) continue;
     const model::Array &arr = C.E.K.arrays[s.array];
     if (arr.space != AddressSpace::Shared || !arr.size || arr.is_extern) continue;
@@ -38,18 +38,18 @@ void BoundsCheck::run() {
 
 // One access's bounds query, and its finding; true when it has one.
 bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch) {
-  const Stmt &s = *a.s;
+  const st::Access &s = a.access();
   const model::Array &arr = C.E.K.arrays[s.array];
   std::optional<z3::model> m;
-  if (C.checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(s.range), m, batch) != z3::sat) return false;
+  if (C.checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(a.s->range), m, batch) != z3::sat) return false;
   C.simplest(q, m);
   Finding f;
   f.kind = Verdict::Oob;
   f.array = arr.name;
   f.space = "shared";
-  f.accesses.push_back(refOf(s, C.E.K));
+  f.accesses.push_back(refOf(*a.s, C.E.K));
   f.witness = C.witness(*m, {&a.loops}, {1}, a.index, false);
-  f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) + " of '" +
+  f.message = "out-of-bounds " + std::string(model::accessKindName(s.kind)) + " of '" +
               arr.name + "': index " + f.witness.index + " outside [0, " +
               std::to_string(*arr.size) + ")";
   if (arr.origin == model::ArrayOrigin::FunctionPointer)  // the front end's stand-in for "no function to call"

@@ -8,24 +8,23 @@
 
 namespace kverify::analysis::detail {
 
-std::string accessText(const Stmt &s, const Kernel &k) {
-  if (!s.text.empty()) return s.text;
-  return k.arrays[s.array].name + "[" + model::toString(s.index) + "]";
+std::string accessText(const st::Access &a, const Kernel &k) {
+  if (!a.text.empty()) return a.text;
+  return k.arrays[a.array].name + "[" + model::toString(a.index) + "]";
 }
 
 AccessRef refOf(const Stmt &s, const Kernel &k) {
   AccessRef r;
-  if (s.kind == Stmt::Kind::Access) {
-    r.kind = model::accessKindName(s.access);
-    r.text = accessText(s, k);
-  } else if (s.kind == Stmt::Kind::Barrier) {
-    r.kind = "barrier";
-    r.text = s.what.empty() ? "__syncthreads()" : s.what + "()";
+  r.kind = "barrier";
+  if (const auto *a = s.as<st::Access>()) {
+    r.kind = model::accessKindName(a->kind);
+    r.text = accessText(*a, k);
+  } else if (const auto *b = s.as<st::Barrier>()) {
+    r.text = b->what.empty() ? "__syncthreads()" : b->what + "()";
+  } else if (const auto *l = s.as<st::Loop>()) {
+    r.text = std::string(model::loopKindName(l->kind)) + " loop";
   } else {
-    r.kind = "barrier";
-    r.text = s.kind == Stmt::Kind::Return ? "return"
-             : s.kind == Stmt::Kind::Loop ? std::string(model::loopKindName(s.loop)) + " loop"
-                                          : "break";
+    r.text = s.is<st::Return>() ? "return" : "break";
   }
   r.range = s.range;
   return r;
@@ -150,7 +149,7 @@ std::vector<z3::expr> Checker::tickets() {
   for (const LoadEv &l1 : T1->tickets)
     for (const LoadEv &l2 : T2->tickets) {
       const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
-      if (a.s->array != b.s->array || l1.value.is_bool() || l2.value.is_bool() ||
+      if (a.access().array != b.access().array || l1.value.is_bool() || l2.value.is_bool() ||
           l1.value.get_sort().bv_size() != l2.value.get_sort().bv_size())
         continue;
       // the same event: one thread, one statement, one iteration
@@ -158,7 +157,7 @@ std::vector<z3::expr> Checker::tickets() {
       if (a.s != b.s || a.loops.size() != b.loops.size()) same = E.c.bool_val(false);
       for (size_t i = 0; i < a.loops.size() && a.s == b.s; ++i) same = same && a.loops[i].k == b.loops[i].k;
       z3::expr one = a.pc && b.pc && a.index == b.index && !same;
-      if (E.K.arrays[a.s->array].space == AddressSpace::Shared) one = one && sameBlock();
+      if (E.K.arrays[a.access().array].space == AddressSpace::Shared) one = one && sameBlock();
       out.push_back(z3::implies(one, l1.value != l2.value));
     }
   return out;
@@ -197,7 +196,7 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
     for (size_t j = i + 1; j < T.loads.size(); ++j) {
       const LoadEv &l1 = T.loads[i], &l2 = T.loads[j];
       const AccessEv &a = T.accesses[l1.access], &b = T.accesses[l2.access];
-      if (&a == &b || a.s->array != b.s->array || !z3::eq(l1.value.get_sort(), l2.value.get_sort()) ||
+      if (&a == &b || a.access().array != b.access().array || !z3::eq(l1.value.get_sort(), l2.value.get_sort()) ||
           !sameIterations(a, b) || writesBetween(T, a, b))
         continue;
       z3::expr same = a.pc && b.pc && a.index == b.index && samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
@@ -220,7 +219,8 @@ bool Checker::sameIterations(const AccessEv &a, const AccessEv &b) {
 bool Checker::writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b) {
   int lo = std::min(a.seq, b.seq), hi = std::max(a.seq, b.seq);
   return std::any_of(T.accesses.begin(), T.accesses.end(), [&](const AccessEv &w) {
-    return w.s->access != AccessKind::Read && w.s->array == a.s->array && w.seq > lo && w.seq < hi;
+    return w.access().kind != AccessKind::Read && w.access().array == a.access().array && w.seq > lo &&
+           w.seq < hi;
   });
 }
 

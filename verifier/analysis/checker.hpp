@@ -12,7 +12,7 @@
 
 namespace kverify::analysis::detail {
 
-std::string accessText(const Stmt &s, const Kernel &k);
+std::string accessText(const st::Access &a, const Kernel &k);
 AccessRef refOf(const Stmt &s, const Kernel &k);
 uint64_t num(const z3::model &m, const z3::expr &e);  // a model's value of a bit-vector or bool
 std::string signedStr(uint64_t v, unsigned bits, bool is_signed);

@@ -10,12 +10,12 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
                                    const std::map<unsigned, int> &mods) {
   if (x.type.kind != Type::Kind::Int) return std::nullopt;
   const Expr *v = stripSameWidthCasts(&value);
-  if (v->kind != Expr::Kind::Binary || v->type.kind != Type::Kind::Int ||
-      v->type.bits != x.type.bits)
+  const auto *bin = v->as<ex::Binary>();
+  if (!bin || v->type.kind != Type::Kind::Int || v->type.bits != x.type.bits)
     return std::nullopt;
   auto isX = [&](const ExprPtr &e) {
-    const Expr *s = stripSameWidthCasts(e.get());
-    return s->kind == Expr::Kind::Local && s->id == x.id;
+    const auto *l = stripSameWidthCasts(e.get())->as<ex::Local>();
+    return l && l->id == x.id;
   };
   auto invariant = [&](const ExprPtr &e) {
     bool opq = false;
@@ -23,15 +23,16 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
   };
   auto constOf = [](const ExprPtr &e, int64_t &c) {
     const Expr *s = e.get();
-    while (s->kind == Expr::Kind::Cast) s = s->args[0].get();
-    if (s->kind != Expr::Kind::Const || s->type.kind != Type::Kind::Int) return false;
-    c = s->int_value;
+    while (const auto *cast = s->as<ex::Cast>()) s = cast->arg.get();
+    const auto *k = s->as<ex::Const>();
+    if (!k || s->type.kind != Type::Kind::Int) return false;
+    c = k->int_value;
     return true;
   };
-  const ExprPtr &a = v->args[0], &b = v->args[1];
+  const ExprPtr &a = bin->lhs, &b = bin->rhs;
   ClosedForm cf{ClosedForm::Add, v->type, nullptr, 0};
   int64_t c = 0;
-  switch (v->binary_op) {
+  switch (bin->op) {
   case BinaryOp::Add:
     if (isX(a) && invariant(b)) cf.step = b;
     else if (isX(b) && invariant(a)) cf.step = a;
@@ -50,7 +51,7 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
   case BinaryOp::Shl:
   case BinaryOp::Shr:
     if (!isX(a) || !constOf(b, c) || c < 0 || c >= 64) return std::nullopt;
-    cf.op = v->binary_op == BinaryOp::Shl ? ClosedForm::Shl
+    cf.op = bin->op == BinaryOp::Shl ? ClosedForm::Shl
             : v->type.is_signed           ? ClosedForm::AShr
                                           : ClosedForm::LShr;
     cf.shift = c;
@@ -59,11 +60,11 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
   case BinaryOp::Div: {
     const ExprPtr *other = nullptr;
     if (isX(a)) other = &b;
-    else if (v->binary_op == BinaryOp::Mul && isX(b)) other = &a;
+    else if (bin->op == BinaryOp::Mul && isX(b)) other = &a;
     if (!other || !constOf(*other, c) || c <= 0 || (c & (c - 1)) != 0) return std::nullopt;
     int sh = 0;
     while ((int64_t(1) << sh) != c) ++sh;
-    if (v->binary_op == BinaryOp::Div) {
+    if (bin->op == BinaryOp::Div) {
       cf.op = v->type.is_signed ? ClosedForm::SDiv : ClosedForm::LShr;
     } else {
       cf.op = ClosedForm::Shl;
@@ -79,21 +80,20 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
 // double-buffer pointer swap): a, b and t each assigned once in the loop and in this
 // order, so t and then a read start-of-iteration values and b gets a's. Adds a Swap form
 // for a and for b.
-void findSwaps(const std::vector<const Stmt *> &top, const std::map<unsigned, int> &mods,
+void findSwaps(const std::vector<const st::Assign *> &top, const std::map<unsigned, int> &mods,
                std::map<unsigned, ClosedForm> &forms) {
   auto once = [&](unsigned id) {
     auto it = mods.find(id);
     return it != mods.end() && it->second == 1;
   };
   // the local a plain copy `x = y` reads, or none
-  auto copyOf = [](const Stmt &s) -> std::optional<unsigned> {
-    if (s.kind != Stmt::Kind::Assign || !s.value || s.local.type.kind != Type::Kind::Int)
-      return std::nullopt;
+  auto copyOf = [](const st::Assign &s) -> std::optional<unsigned> {
+    if (!s.value || s.local.type.kind != Type::Kind::Int) return std::nullopt;
     const Expr *v = stripSameWidthCasts(s.value.get());
-    if (v->kind != Expr::Kind::Local || v->type.kind != Type::Kind::Int ||
-        v->type.bits != s.local.type.bits)
+    const auto *l = v->as<ex::Local>();
+    if (!l || v->type.kind != Type::Kind::Int || v->type.bits != s.local.type.bits)
       return std::nullopt;
-    return v->id;
+    return l->id;
   };
   for (size_t i = 0; i < top.size(); ++i) {       // t = a
     auto a = copyOf(*top[i]);
@@ -113,26 +113,29 @@ void findSwaps(const std::vector<const Stmt *> &top, const std::map<unsigned, in
   }
 }
 
-std::map<unsigned, ClosedForm> loopForms(const Stmt &s, const std::map<unsigned, int> &mods, bool has_break) {
+std::map<unsigned, ClosedForm> loopForms(const st::Loop &s, const std::map<unsigned, int> &mods, bool has_break) {
   std::map<unsigned, ClosedForm> forms;
   auto assignedOnce = [&](unsigned id) {
     auto it = mods.find(id);
     return it != mods.end() && it->second == 1;
   };
-  auto scanTop = [&](const std::vector<Stmt> &list) {
-    for (const Stmt &st : list)
-      if (st.kind == Stmt::Kind::Assign && st.value && assignedOnce(st.local.id))
-        if (auto cf = classify(st.local, *st.value, mods)) forms.emplace(st.local.id, *cf);
+  auto scanTop = [&](const model::Body &list) {
+    for (const Stmt &x : list)
+      if (const auto *a = x.as<st::Assign>(); a && a->value && assignedOnce(a->local.id))
+        if (auto cf = classify(a->local, *a->value, mods)) forms.emplace(a->local.id, *cf);
   };
   // after a `continue` the rest of the body is skipped: its updates have no closed form
-  bool body_cont = hasKind(s.body, Stmt::Kind::Continue, false);
+  bool body_cont = hasKind<st::Continue>(s.body, false);
   if (!body_cont) scanTop(s.body);
   scanTop(s.step);
   if (!has_break) {  // a break between the three copies would leave half a swap
-    std::vector<const Stmt *> top;
-    if (!body_cont)
-      for (const Stmt &st : s.body) top.push_back(&st);
-    for (const Stmt &st : s.step) top.push_back(&st);
+    std::vector<const st::Assign *> top;
+    auto add = [&](const model::Body &list) {
+      for (const Stmt &x : list)
+        if (const auto *a = x.as<st::Assign>()) top.push_back(a);
+    };
+    if (!body_cont) add(s.body);
+    add(s.step);
     findSwaps(top, mods, forms);
   }
   return forms;

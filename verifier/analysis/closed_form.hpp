@@ -22,11 +22,12 @@ struct ClosedForm {
 // The closed form of the update `x = value` in a loop that assigns `mods`, if it has one.
 std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
                                    const std::map<unsigned, int> &mods);
-void findSwaps(const std::vector<const Stmt *> &top, const std::map<unsigned, int> &mods,
+// Swaps among the top-level assignments of an iteration, in order (`top`).
+void findSwaps(const std::vector<const st::Assign *> &top, const std::map<unsigned, int> &mods,
                std::map<unsigned, ClosedForm> &forms);
 // The closed forms of loop `s`'s top-level updates (`mods`: what it assigns; `has_break`:
 // it may be left early).
-std::map<unsigned, ClosedForm> loopForms(const Stmt &s, const std::map<unsigned, int> &mods, bool has_break);
+std::map<unsigned, ClosedForm> loopForms(const st::Loop &s, const std::map<unsigned, int> &mods, bool has_break);
 
 // x after j updates (u64 j) from x0, with what that rests on (no overflow, where
 // `nowrap`) in `side`. Add/Sub: `step` is c evaluated in x's width; shifts and SDiv.

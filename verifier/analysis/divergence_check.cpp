@@ -33,31 +33,29 @@ bool DivergenceCheck::laneOutsideMask(const SyncEv &a) {
 
 // A grid barrier (or a loop or jump around one) must be reached alike by every thread of
 // the grid, not only of a block.
-static bool hasGridBarrier(const std::vector<Stmt> &body) {
+static bool hasGridBarrier(const Stmt &s) {
   bool found = false;
-  model::forEachStmt(body, [&](const Stmt &s) {
-    found = found || (s.kind == Stmt::Kind::Barrier && s.barrier == model::BarrierKind::Grid);
+  model::forEachStmt(s, [&](const Stmt &x) {
+    const auto *b = x.as<st::Barrier>();
+    found = found || (b && b->kind == model::BarrierKind::Grid);
   });
   return found;
 }
 
 static bool gridWide(const SyncEv &a) {
-  if (a.s->kind == Stmt::Kind::Barrier) return a.s->barrier == model::BarrierKind::Grid;
-  if (a.s->kind == Stmt::Kind::Loop && (hasGridBarrier(a.s->body) || hasGridBarrier(a.s->step))) return true;
-  return std::any_of(a.frames.begin(), a.frames.end(), [](const Frame &f) {
-    return hasGridBarrier(f.loop->body) || hasGridBarrier(f.loop->step);
-  });
+  if (a.s->is<st::Barrier>() || a.s->is<st::Loop>()) return hasGridBarrier(*a.s);
+  return std::any_of(a.frames.begin(), a.frames.end(), [](const Frame &f) { return hasGridBarrier(*f.loop); });
 }
 
 void DivergenceCheck::run() {
   std::set<const Stmt *> divergent;  // loops
   for (size_t i = 0; i < C.T1->syncs.size(); ++i) {
-    if (const SyncEv &a = C.T1->syncs[i]; a.warp && a.mask && a.s->kind == Stmt::Kind::Barrier &&
-                                         !isFullMask(*a.s) && laneOutsideMask(a))
+    if (const SyncEv &a = C.T1->syncs[i]; a.warp && a.mask && a.s->is<st::Barrier>() &&
+                                         !isFullMask(*a.s->as<st::Barrier>()) && laneOutsideMask(a))
       continue;
     const SyncEv &a = C.T1->syncs[i], &b = C.T2->syncs[i];
     bool grid = gridWide(a);
-    if (!grid && (a.s->kind == Stmt::Kind::Loop ? C.E.U.loop(*a.s) : C.E.U.control(*a.s))) continue;
+    if (!grid && (a.s->is<st::Loop>() ? C.E.U.loop(*a.s) : C.E.U.control(*a.s))) continue;
     // inside a loop already reported: its divergence comes first (and explains the rest)
     if (std::any_of(a.frames.begin(), a.frames.end(), [&](const Frame &f) { return divergent.count(f.loop); }))
       continue;
@@ -77,9 +75,7 @@ void DivergenceCheck::run() {
       }
     }
     std::optional<z3::model> m;
-    std::string what = a.s->kind == Stmt::Kind::Barrier ? "barrier"
-                       : a.s->kind == Stmt::Kind::Loop  ? "loop condition"
-                                                        : "exit";
+    std::string what = a.s->is<st::Barrier>() ? "barrier" : a.s->is<st::Loop>() ? "loop condition" : "exit";
     if (C.check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
     C.simplest(q, m);
     Finding f = divergenceFinding(a, b, *m, grid);
@@ -88,7 +84,7 @@ void DivergenceCheck::run() {
       continue;
     }
     C.R.findings.push_back(f);
-    if (a.s->kind == Stmt::Kind::Loop) divergent.insert(a.s);
+    if (a.s->is<st::Loop>()) divergent.insert(a.s);
   }
 }
 
@@ -99,10 +95,10 @@ Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, con
   f.kind = Verdict::Divergence;
   bool on1 = num(m, a.pc) != 0;
   AccessRef r = refOf(*a.s, C.E.K);
-  f.message = a.s->kind == Stmt::Kind::Barrier
+  f.message = a.s->is<st::Barrier>()
                   ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
                         (grid ? "grid" : a.warp ? "warp" : "block")
-              : a.s->kind == Stmt::Kind::Loop
+              : a.s->is<st::Loop>()
                   ? "barrier divergence: the " + r.text +
                         " contains barriers but its trip count differs between threads"
                   : "barrier divergence: '" + r.text +

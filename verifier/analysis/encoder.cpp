@@ -11,12 +11,16 @@ namespace kverify::analysis::detail {
 std::set<unsigned> ticketArrays(const Kernel &K, bool assume_no_alias) {
   std::set<unsigned> ok, bad;
   model::forEachStmt(K.body, [&](const Stmt &s) {
-    if (s.kind != Stmt::Kind::Access || s.access == AccessKind::Read) return;
-    const Expr *v = s.value.get();
-    while (v && v->kind == Expr::Kind::Cast) v = v->args[0].get();
-    bool ticket = s.access == AccessKind::Atomic && v && v->kind == Expr::Kind::Const &&
-                  v->type.kind == Type::Kind::Int && v->int_value > 0;
-    (ticket ? ok : bad).insert(s.array);
+    const auto *a = s.as<st::Access>();
+    if (!a || a->kind == AccessKind::Read) return;
+    const Expr *v = a->value.get();
+    while (v && v->is<ex::Cast>()) v = v->as<ex::Cast>()->arg.get();
+    const auto *k = v ? v->as<ex::Const>() : nullptr;
+    // (a block-scoped atomicAdd_block hands out distinct values only within a block)
+    bool ticket = a->kind == AccessKind::Atomic && a->atomic == model::AtomicOp::Add &&
+                  a->scope != model::Scope::Block && k &&
+                  v->type.kind == Type::Kind::Int && k->int_value > 0;
+    (ticket ? ok : bad).insert(a->array);
   });
   std::set<unsigned> out;
   for (unsigned a : ok) {

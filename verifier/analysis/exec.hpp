@@ -59,7 +59,7 @@ private:
   std::vector<size_t> tripFacts;              // T.side entries: exit conditions of barrier loops
   int loop_counter = 0;
 
-  void block(const std::vector<Stmt> &body);
+  void block(const model::Body &body);
   void stmt(const Stmt &s);
   void access(const Stmt &s);
   void barrier(const Stmt &s);
@@ -88,8 +88,9 @@ private:
 
   // One loop being executed (exec_loop.cpp), step by step.
   struct LoopRun {
-    LoopRun(const Stmt &s, z3::context &c) : s(s), k(c), N(c), pc0(c) {}
+    LoopRun(const Stmt &s, z3::context &c) : s(s), lp(*s.as<st::Loop>()), k(c), N(c), pc0(c) {}
     const Stmt &s;
+    const st::Loop &lp;
     int id = 0;
     BarrierInfo bi;
     std::string label, tag;  // for witnesses; for its symbols
@@ -144,8 +145,8 @@ private:
   z3::expr evalUnder(const Expr &e, const z3::expr &cond, bool as_bool);
   z3::expr asType(const z3::expr &v, const Type &ty);
   z3::expr evalParam(const Expr &e);
-  z3::expr evalArrayFact(const Expr &e);
-  z3::expr evalBuiltin(const Expr &e);
+  z3::expr evalArrayFact(bool address, unsigned array);  // NotNull (false), Address (true)
+  z3::expr evalBuiltin(model::Builtin which, const Type &ty);
   z3::expr evalLocal(const Expr &e);
   z3::expr evalOpaque(const Expr &e);
   z3::expr evalUnary(const Expr &e);
@@ -171,7 +172,7 @@ public:
   std::vector<z3::expr> bdim, gdim;  // u32
   std::map<std::string, z3::expr> params;
   // NotNull and Address of each array: unknown, one value for every thread
-  std::map<std::pair<Expr::Kind, unsigned>, z3::expr> array_facts;
+  std::map<std::pair<bool, unsigned>, z3::expr> array_facts;  // (is Address, array)
   std::vector<z3::expr> base;  // launch constraints and --assume, both threads share
   std::optional<z3::expr> block_limit;  // among them: at most 1024 threads (costly to solve)
   unsigned fresh_id = 0;

@@ -32,28 +32,30 @@ z3::expr Exec::eval(const Expr &e) {
   if (!ty.isIntegral()) {
     // floats, pointers, structs: not modelled, a fresh value (their integer
     // sub-expressions cannot race by themselves)
-    if (e.kind == Expr::Kind::Param) {
-      auto it = E.params.find(e.name);
+    if (const auto *p = e.as<ex::Param>()) {
+      auto it = E.params.find(p->name);
       if (it != E.params.end()) return it->second;
     }
     return fresh(Type::integer(ty.bits ? ty.bits : 64, false), "val");
   }
-  switch (e.kind) {
-  case Expr::Kind::Const:
-    if (ty.kind == Type::Kind::Bool) return c.bool_val(e.int_value != 0);
-    return c.bv_val(static_cast<uint64_t>(e.int_value), ty.bits);
-  case Expr::Kind::Param: return evalParam(e);
-  case Expr::Kind::NotNull:
-  case Expr::Kind::Address: return evalArrayFact(e);
-  case Expr::Kind::Builtin: return evalBuiltin(e);
-  case Expr::Kind::Local: return evalLocal(e);
-  case Expr::Kind::Opaque: return evalOpaque(e);
-  case Expr::Kind::Unary: return evalUnary(e);
-  case Expr::Kind::Select: return evalSelect(e);
-  case Expr::Kind::Cast: return evalCast(e);
-  case Expr::Kind::Binary: return evalBinary(e);
-  }
-  return fresh(ty, "val");
+  return std::visit(
+      model::Overloaded{
+          [&](const ex::Const &k) {
+            if (ty.kind == Type::Kind::Bool) return c.bool_val(k.int_value != 0);
+            return c.bv_val(static_cast<uint64_t>(k.int_value), ty.bits);
+          },
+          [&](const ex::Param &) { return evalParam(e); },
+          [&](const ex::NotNull &n) { return evalArrayFact(false, n.array); },
+          [&](const ex::Address &a) { return evalArrayFact(true, a.array); },
+          [&](const ex::Builtin &b) { return evalBuiltin(b.which, ty); },
+          [&](const ex::Local &) { return evalLocal(e); },
+          [&](const ex::Opaque &) { return evalOpaque(e); },
+          [&](const ex::Unary &) { return evalUnary(e); },
+          [&](const ex::Select &) { return evalSelect(e); },
+          [&](const ex::Cast &) { return evalCast(e); },
+          [&](const ex::Binary &) { return evalBinary(e); },
+      },
+      e.node);
 }
 
 // `v` (a stored value: a parameter's, a local's) read as type `ty`.
@@ -67,64 +69,67 @@ z3::expr Exec::asType(const z3::expr &v, const Type &ty) {
 }
 
 z3::expr Exec::evalParam(const Expr &e) {
-  auto it = E.params.find(e.name);
+  const std::string &name = e.as<ex::Param>()->name;
+  auto it = E.params.find(name);
   if (it != E.params.end()) return asType(it->second, e.type);
   z3::context &c = E.c;
-  z3::expr v = e.type.kind == Type::Kind::Bool ? c.bool_const(("param." + e.name).c_str())
-                                               : c.bv_const(("param." + e.name).c_str(), e.type.bits);
-  E.params.emplace(e.name, v);
+  z3::expr v = e.type.kind == Type::Kind::Bool ? c.bool_const(("param." + name).c_str())
+                                               : c.bv_const(("param." + name).c_str(), e.type.bits);
+  E.params.emplace(name, v);
   return v;
 }
 
 // NotNull and Address: one unknown value per array, the same for every thread.
-z3::expr Exec::evalArrayFact(const Expr &e) {
+z3::expr Exec::evalArrayFact(bool address, unsigned array) {
   z3::context &c = E.c;
-  auto key = std::make_pair(e.kind, e.id);
+  auto key = std::make_pair(address, array);
   auto it = E.array_facts.find(key);
   if (it != E.array_facts.end()) return it->second;
-  std::string name = "array." + std::to_string(e.id) + "." + E.K.arrays.at(e.id).name;
-  z3::expr v = e.kind == Expr::Kind::NotNull ? c.bool_const((name + ".notnull").c_str())
-                                             : c.bv_const((name + ".address").c_str(), 64);
+  std::string name = "array." + std::to_string(array) + "." + E.K.arrays.at(array).name;
+  z3::expr v = !address ? c.bool_const((name + ".notnull").c_str())
+                        : c.bv_const((name + ".address").c_str(), 64);
   E.array_facts.emplace(key, v);
   return v;
 }
 
-z3::expr Exec::evalBuiltin(const Expr &e) {
+z3::expr Exec::evalBuiltin(model::Builtin which, const Type &ty) {
   z3::context &c = E.c;
-  int b = static_cast<int>(e.builtin);
+  int b = static_cast<int>(which);
   z3::expr v = c.bv_val(32, 32);  // warpSize
   if (b < 3) v = T.tid[b];
   else if (b < 6) v = T.bid[b - 3];
   else if (b < 9) v = E.bdim[b - 6];
   else if (b < 12) v = E.gdim[b - 9];
-  return e.type.kind == Type::Kind::Bool ? v != c.bv_val(0, 32) : resize(v, e.type.bits, false);
+  return ty.kind == Type::Kind::Bool ? v != c.bv_val(0, 32) : resize(v, ty.bits, false);
 }
 
 z3::expr Exec::evalLocal(const Expr &e) {
-  auto it = env.find(e.id);
+  const ex::Local &l = *e.as<ex::Local>();
+  auto it = env.find(l.id);
   if (it != env.end()) return asType(it->second, e.type);
-  z3::expr v = fresh(e.type, "uninit." + e.name);
-  env.emplace(e.id, v);
+  z3::expr v = fresh(e.type, "uninit." + l.name);
+  env.emplace(l.id, v);
   return v;
 }
 
 z3::expr Exec::evalOpaque(const Expr &e) {
   z3::context &c = E.c;
   const Type &ty = e.type;
-  if (e.per_block) {
+  const ex::Opaque &o = *e.as<ex::Opaque>();
+  if (o.per_block) {
     // __syncthreads_or/_and/_count: one value for the whole block at one instance
     z3::sort_vector dom(c);
     z3::expr_vector args(c);
     for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32)), args.push_back(T.bid[d]);
     for (const LoopCtx &l : loops) dom.push_back(E.bv(64)), args.push_back(l.k);
-    std::string name = "block.opaque" + std::to_string(e.id) + "." + std::to_string(loops.size());
+    std::string name = "block.opaque" + std::to_string(o.id) + "." + std::to_string(loops.size());
     z3::sort rs = ty.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(ty.bits);
     return c.function(name.c_str(), dom, rs)(args);
   }
-  z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(e.id));
-  auto lr = last_read_.find(e.id);  // a load: the value read at that access
+  z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(o.id));
+  auto lr = last_read_.find(o.id);  // a load: the value read at that access
   if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
-  auto lt = last_ticket_.find(e.id);
+  auto lt = last_ticket_.find(o.id);
   if (lt != last_ticket_.end()) T.tickets.push_back(LoadEv{lt->second, v});
   return v;
 }
@@ -132,15 +137,16 @@ z3::expr Exec::evalOpaque(const Expr &e) {
 z3::expr Exec::evalUnary(const Expr &e) {
   z3::context &c = E.c;
   const Type &ty = e.type;
-  const Expr &a = *e.args[0];
-  if (e.unary_op == UnaryOp::LNot) {
+  const ex::Unary &u = *e.as<ex::Unary>();
+  const Expr &a = *u.arg;
+  if (u.op == UnaryOp::LNot) {
     z3::expr b = boolOf(a);
     return ty.kind == Type::Kind::Bool ? !b : z3::ite(!b, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
   }
   if (a.type.kind != Type::Kind::Int || ty.kind != Type::Kind::Int) return fresh(ty, "val");
   z3::expr v = resize(eval(a), ty.bits, a.type.is_signed);
-  if (e.unary_op == UnaryOp::BitNot) return ~v;
-  if (e.unary_op == UnaryOp::BitReverse) {  // bit 0 becomes the most significant
+  if (u.op == UnaryOp::BitNot) return ~v;
+  if (u.op == UnaryOp::BitReverse) {  // bit 0 becomes the most significant
     z3::expr r = v.extract(0, 0);
     for (unsigned i = 1; i < ty.bits; ++i) r = z3::concat(r, v.extract(i, i));
     return r;
@@ -151,8 +157,9 @@ z3::expr Exec::evalUnary(const Expr &e) {
 
 // Only the chosen arm is evaluated: its UB side conditions hold only when chosen.
 z3::expr Exec::evalSelect(const Expr &e) {
-  z3::expr cnd = boolOf(*e.args[0]);
-  z3::expr a = evalUnder(*e.args[1], cnd, false), b = evalUnder(*e.args[2], !cnd, false);
+  const ex::Select &sel = *e.as<ex::Select>();
+  z3::expr cnd = boolOf(*sel.cond);
+  z3::expr a = evalUnder(*sel.then_value, cnd, false), b = evalUnder(*sel.else_value, !cnd, false);
   if (a.is_bool() != b.is_bool() || (!a.is_bool() && a.get_sort().bv_size() != b.get_sort().bv_size()))
     return fresh(e.type, "val");
   return z3::ite(cnd, a, b);
@@ -161,7 +168,7 @@ z3::expr Exec::evalSelect(const Expr &e) {
 z3::expr Exec::evalCast(const Expr &e) {
   z3::context &c = E.c;
   const Type &ty = e.type;
-  const Expr &a = *e.args[0];
+  const Expr &a = *e.as<ex::Cast>()->arg;
   if (!a.type.isIntegral()) return fresh(ty, "cast");
   if (ty.kind == Type::Kind::Bool) return boolOf(a);
   z3::expr v = eval(a);
@@ -170,8 +177,9 @@ z3::expr Exec::evalCast(const Expr &e) {
 }
 
 z3::expr Exec::evalBinary(const Expr &e) {
-  BinaryOp op = e.binary_op;
-  const Expr &A = *e.args[0], &B = *e.args[1];
+  const ex::Binary &bin = *e.as<ex::Binary>();
+  BinaryOp op = bin.op;
+  const Expr &A = *bin.lhs, &B = *bin.rhs;
   // short-circuit: B is evaluated only when A does not decide
   if (op == BinaryOp::LAnd) {
     z3::expr a = boolOf(A);
@@ -188,8 +196,9 @@ z3::expr Exec::evalBinary(const Expr &e) {
 
 z3::expr Exec::evalCompare(const Expr &e) {
   z3::context &c = E.c;
-  BinaryOp op = e.binary_op;
-  const Expr &A = *e.args[0], &B = *e.args[1];
+  const ex::Binary &bin = *e.as<ex::Binary>();
+  BinaryOp op = bin.op;
+  const Expr &A = *bin.lhs, &B = *bin.rhs;
   if (!A.type.isIntegral() || !B.type.isIntegral()) return fresh(Type::boolean(), "cmp");
   z3::expr a = eval(A), b = eval(B);
   if (a.is_bool() && b.is_bool()) {
@@ -217,8 +226,9 @@ z3::expr Exec::evalCompare(const Expr &e) {
 z3::expr Exec::evalArith(const Expr &e) {
   z3::context &c = E.c;
   const Type &ty = e.type;
-  BinaryOp op = e.binary_op;
-  const Expr &A = *e.args[0], &B = *e.args[1];
+  const ex::Binary &bin = *e.as<ex::Binary>();
+  BinaryOp op = bin.op;
+  const Expr &A = *bin.lhs, &B = *bin.rhs;
   unsigned w = ty.bits;
   z3::expr a = eval(A), b = eval(B);
   if (a.is_bool()) a = z3::ite(a, c.bv_val(1, w), c.bv_val(0, w));

@@ -16,10 +16,11 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<uns
                                                const std::map<unsigned, z3::expr> &start,
                                                const std::map<unsigned, z3::expr> &before, const z3::expr &pc0,
                                                const z3::expr &pcEnd) {
+  const st::Loop &lp = *s.as<st::Loop>();
   std::map<unsigned, std::set<int64_t>> consts;
-  comparedConstants(s.body, consts);
-  comparedConstants(s.step, consts);
-  if (s.cond) comparedConstants(*s.cond, consts);
+  comparedConstants(lp.body, consts);
+  comparedConstants(lp.step, consts);
+  if (lp.cond) comparedConstants(*lp.cond, consts);
   auto proved = [&](const z3::expr &q) {
     z3::solver S(E.c);
     for (const z3::expr &f : E.base) S.add(f);
@@ -81,7 +82,7 @@ void Exec::onceLoop(const Stmt &s) {
   z3::context &c = E.c;
   loops.push_back(LoopCtx{&s, c.bv_val(0, 64), c.bv_val(1, 64), pc(), BarrierInfo{}, "",
                           std::nullopt, std::nullopt, {}, true, {}});
-  block(s.body);
+  block(s.as<st::Loop>()->body);
   std::vector<LoopCtx::Jump> jumps = std::move(loops.back().jumps);
   loops.pop_back();
   for (const LoopCtx::Jump &j : jumps) {
@@ -91,14 +92,14 @@ void Exec::onceLoop(const Stmt &s) {
   }
 }
 
-bool runsOnce(const Stmt &s) {
-  return s.loop == model::LoopKind::Do && s.step.empty() && s.cond &&
-         s.cond->kind == Expr::Kind::Const && s.cond->int_value == 0;
+bool runsOnce(const st::Loop &l) {
+  const auto *c = l.cond ? l.cond->as<ex::Const>() : nullptr;
+  return l.kind == model::LoopKind::Do && l.step.empty() && c && c->int_value == 0;
 }
 
 // A loop: iteration k of N (any one, symbolically), then the exit at N.
 void Exec::loop(const Stmt &s) {
-  if (runsOnce(s)) {
+  if (runsOnce(*s.as<st::Loop>())) {
     onceLoop(s);
     return;
   }
@@ -117,15 +118,16 @@ Exec::LoopRun Exec::loopStart(const Stmt &s) {
   z3::context &c = E.c;
   LoopRun L(s, c);
   L.id = loop_counter++;
-  scanBarriers(s.body, L.bi);
-  scanBarriers(s.step, L.bi);
+  const st::Loop &lp = L.lp;
+  scanBarriers(lp.body, L.bi);
+  scanBarriers(lp.step, L.bi);
   L.label = "k (loop at " + loc(s.range) + ")";
   L.tag = "t" + std::to_string(T.t) + ".L" + std::to_string(L.id);
-  assignedLocals(s.body, L.mods);
-  assignedLocals(s.step, L.mods);
-  if (s.cond) readLocals(*s.cond, L.induction);
-  L.has_break = hasKind(s.body, Stmt::Kind::Break, false) || hasKind(s.body, Stmt::Kind::Return, true);
-  L.forms = loopForms(s, L.mods, L.has_break);
+  assignedLocals(lp.body, L.mods);
+  assignedLocals(lp.step, L.mods);
+  if (lp.cond) readLocals(*lp.cond, L.induction);
+  L.has_break = hasKind<st::Break>(lp.body, false) || hasKind<st::Return>(lp.body, true);
+  L.forms = loopForms(lp, L.mods, L.has_break);
   L.k = E.freshConst(L.tag + ".k", E.bv(64));
   L.outer = allKs();
   // Trip count N (iterations started). Shared by a block only in race mode, for loops with
@@ -222,10 +224,10 @@ z3::expr Exec::enterAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &sid
   z3::expr saved = pc();
   pc_ = evaluated;
   capture = &side;
-  z3::expr cond = L.s.cond ? boolOf(*L.s.cond) : c.bool_val(true);
+  z3::expr cond = L.lp.cond ? boolOf(*L.lp.cond) : c.bool_val(true);
   capture = nullptr;
   pc_ = saved;
-  return L.s.loop == model::LoopKind::Do ? (j == c.bv_val(0, 64) || cond) : cond;
+  return L.lp.kind == model::LoopKind::Do ? (j == c.bv_val(0, 64) || cond) : cond;
 }
 
 // Entering iteration k: the locals there, the condition (a loop with barriers must have
@@ -262,10 +264,10 @@ void Exec::loopBody(LoopRun &L) {
   rets.back().reset();
   L.firstRetEnv = ret_envs.back().size();
   loops.push_back(LoopCtx{&L.s, L.k, L.N, L.pc0, L.bi, L.label, std::nullopt, std::nullopt, {}, false, {}});
-  block(L.s.body);
+  block(L.lp.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
-  block(L.s.step);
+  block(L.lp.step);
   std::set<unsigned> havocked;
   for (const auto &h : L.havoc) havocked.insert(h.first);
   L.ranges = rangeInvariants(L.s, havocked, L.atStart, L.env0, L.pc0, pc());

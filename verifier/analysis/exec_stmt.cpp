@@ -39,101 +39,103 @@ void Exec::run(const Kernel &k) {
   block(k.body);
 }
 
-void Exec::block(const std::vector<Stmt> &body) {
+void Exec::block(const model::Body &body) {
   for (const Stmt &s : body) stmt(s);
 }
 
 void Exec::stmt(const Stmt &s) {
-  switch (s.kind) {
-  case Stmt::Kind::Access: access(s); break;
-  case Stmt::Kind::Barrier: barrier(s); break;
-  case Stmt::Kind::Fence: break;
-  case Stmt::Kind::If: branch(s); break;
-  case Stmt::Kind::Loop: loop(s); break;
-  case Stmt::Kind::Assign: assign(s); break;
-  case Stmt::Kind::Assume:
-    T.side.push_back(z3::implies(pc(), boolOf(*s.cond)));
-    if (loops.empty()) T.premises.emplace_back("the assumption at " + loc(s.range), T.side.back());
-    break;
-  case Stmt::Kind::Return: ret(s); break;
-  case Stmt::Kind::Break:
-  case Stmt::Kind::Continue: jump(s); break;
-  case Stmt::Kind::Inlined: inlined(s); break;
-  }
+  std::visit(model::Overloaded{
+                 [&](const st::Access &) { access(s); },
+                 [&](const st::Barrier &) { barrier(s); },
+                 [&](const st::Fence &) {},
+                 [&](const st::If &) { branch(s); },
+                 [&](const st::Loop &) { loop(s); },
+                 [&](const st::Assign &) { assign(s); },
+                 [&](const st::Assume &a) {
+                   T.side.push_back(z3::implies(pc(), boolOf(*a.cond)));
+                   if (loops.empty())
+                     T.premises.emplace_back("the assumption at " + loc(s.range), T.side.back());
+                 },
+                 [&](const st::Return &) { ret(s); },
+                 [&](const st::Break &) { jump(s); },
+                 [&](const st::Continue &) { jump(s); },
+                 [&](const st::Inlined &) { inlined(s); },
+             },
+             s.node);
 }
 
 void Exec::access(const Stmt &s) {
   z3::context &c = E.c;
-  z3::expr idx = s.index ? eval(*s.index) : c.bv_val(0, 64);
+  const st::Access &a = *s.as<st::Access>();
+  z3::expr idx = a.index ? eval(*a.index) : c.bv_val(0, 64);
   if (idx.is_bool()) idx = z3::ite(idx, c.bv_val(1, 64), c.bv_val(0, 64));
-  bool sg = s.index ? s.index->type.is_signed : true;
+  bool sg = a.index ? a.index->type.is_signed : true;
   idx = resize(idx, 64, sg);
   std::vector<LoopRef> ls;
   for (const LoopCtx &l : loops)
     if (!l.once) ls.push_back(LoopRef{l.label, l.k});
   T.accesses.push_back(AccessEv{&s, pc(), idx, lb, ls, T.next_seq++, std::nullopt});
-  if (s.access == AccessKind::Write && s.value) T.accesses.back().stored = eval(*s.value);
-  if (s.access == AccessKind::Read && s.count <= 1 && s.array < E.K.arrays.size() &&
-      E.K.arrays[s.array].space == AddressSpace::Shared)
-    last_read_[s.id] = T.accesses.size() - 1;
-  if (s.access == AccessKind::Atomic && E.ticket_arrays.count(s.array))
-    last_ticket_[s.id] = T.accesses.size() - 1;
+  if (a.kind == AccessKind::Write && a.value) T.accesses.back().stored = eval(*a.value);
+  if (a.kind == AccessKind::Read && a.count <= 1 && a.array < E.K.arrays.size() &&
+      E.K.arrays[a.array].space == AddressSpace::Shared)
+    last_read_[a.id] = T.accesses.size() - 1;
+  if (a.kind == AccessKind::Atomic && E.ticket_arrays.count(a.array))
+    last_ticket_[a.id] = T.accesses.size() - 1;
 }
 
 void Exec::barrier(const Stmt &s) {
-  bool warp = s.barrier == model::BarrierKind::Warp;
+  const st::Barrier &b = *s.as<st::Barrier>();
+  bool warp = b.kind == model::BarrierKind::Warp;
   std::optional<z3::expr> mask;
-  if (warp && s.mask) mask = resize(eval(*s.mask), 32, false);
-  if (s.cond) eval(*s.cond);
+  if (warp && b.mask) mask = resize(eval(*b.mask), 32, false);
+  if (b.predicate) eval(*b.predicate);
   sync(s, pc(), warp, mask);
   int id = E.barrierId(&s);
-  const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(s), true, s.barrier == model::BarrierKind::Grid};
+  const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(b), true, b.kind == model::BarrierKind::Grid};
   for (int p = 0; p < kPhaseKinds; ++p)
     if (ends[p]) lb[p] = {Cand{E.c.bool_val(true), id, phaseKs(p)}};
 }
 
 void Exec::branch(const Stmt &s) {
-  z3::expr cond = boolOf(*s.cond);
+  const st::If &i = *s.as<st::If>();
+  z3::expr cond = boolOf(*i.cond);
   z3::expr pc0 = pc();
   Phases lb0 = lb;
   auto env0 = env;
   pc_ = pc0 && cond;
-  block(s.then_body);
+  block(i.then_body);
   z3::expr pcT = pc();
   Phases lbT = lb;
   auto envT = env;
   env = env0;
   lb = lb0;
   pc_ = pc0 && !cond;
-  block(s.else_body);
-  bool jumps = false;
-  for (const auto *b : {&s.then_body, &s.else_body})
-    jumps = jumps || hasKind(*b, Stmt::Kind::Return, true) || hasKind(*b, Stmt::Kind::Break, false) ||
-            hasKind(*b, Stmt::Kind::Continue, false);
-  pc_ = jumps ? (pcT || pc()) : pc0;
+  block(i.else_body);
+  pc_ = hasJump(i.then_body) || hasJump(i.else_body) ? (pcT || pc()) : pc0;
   mergeEnv(cond, envT);
   BarrierInfo bi;
-  scanBarriers(s.then_body, bi);
-  scanBarriers(s.else_body, bi);
+  scanBarriers(i.then_body, bi);
+  scanBarriers(i.else_body, bi);
   for (int p = 0; p < kPhaseKinds; ++p)
     if (bi.ends(p)) lb[p] = mergeLB(lbT[p], lb[p], cond);
 }
 
 void Exec::assign(const Stmt &s) {
   z3::context &c = E.c;
-  if (!s.value) {
-    env.insert_or_assign(s.local.id, fresh(s.local.type, s.local.name));
+  const st::Assign &a = *s.as<st::Assign>();
+  if (!a.value) {
+    env.insert_or_assign(a.local.id, fresh(a.local.type, a.local.name));
     return;
   }
-  z3::expr v = eval(*s.value);
-  const Type &lt = s.local.type;
+  z3::expr v = eval(*a.value);
+  const Type &lt = a.local.type;
   if (lt.kind == Type::Kind::Int) {
     if (v.is_bool()) v = z3::ite(v, c.bv_val(1, lt.bits), c.bv_val(0, lt.bits));
-    else v = resize(v, lt.bits, s.value->type.is_signed);
+    else v = resize(v, lt.bits, a.value->type.is_signed);
   } else if (lt.kind == Type::Kind::Bool) {
     if (!v.is_bool()) v = v != c.bv_val(0, v.get_sort().bv_size());
   }
-  env.insert_or_assign(s.local.id, v);
+  env.insert_or_assign(a.local.id, v);
 }
 
 // A return leaves only its inlined region: the loops around the call go on.
@@ -153,7 +155,7 @@ void Exec::jump(const Stmt &s) {
   LoopCtx &l = loops.back();
   if (l.once) {
     l.jumps.push_back(LoopCtx::Jump{pc(), env, lb});
-  } else if (s.kind == Stmt::Kind::Break) {
+  } else if (s.is<st::Break>()) {
     if (l.bi.part) sync(s, pc(), !l.bi.block);
     l.brk = orOpt(l.brk, pc());
   } else {
@@ -167,7 +169,7 @@ void Exec::inlined(const Stmt &s) {
   rets.push_back(std::nullopt);
   ret_envs.emplace_back();
   ret_loop_depth.push_back(loops.size());
-  block(s.body);
+  block(s.as<st::Inlined>()->body);
   if (rets.back()) pc_ = pc() || *rets.back();
   for (const auto &[where, renv] : ret_envs.back()) mergeEnv(where, renv);
   ret_envs.pop_back();

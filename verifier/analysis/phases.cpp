@@ -1,88 +1,118 @@
-// Barrier phases for the report (see phases.hpp).
+// The alignment pass (see phases.hpp).
 #include "analysis/phases.hpp"
+#include "model/walk.hpp"
+
+#include <algorithm>
 
 namespace kverify::analysis {
 namespace {
 
 using model::Stmt;
+namespace st = model::stmt;
 
-// The kernel flattened to its memory accesses and block barriers, in program order.
-struct Event {
-  bool barrier;
-  model::SourceRange range;
-};
-
-class Flatten {
+// Walks the body in program order, closing a phase at each block or grid barrier.
+class Aligner {
 public:
-  explicit Flatten(const model::Kernel &k) : K(k) { walk(k.body); }
-  std::vector<Event> events;
-  std::vector<std::pair<size_t, size_t>> loops;  // [first, last) events of loops with barriers
+  explicit Aligner(const model::Kernel &k) : K(k) {
+    out.kernel = &k;
+    walk(k.body);
+    out.phases.push_back(cur);
+    out.phases.insert(out.phases.end(), back_edges.begin(), back_edges.end());
+  }
+  PhasedKernel out;
 
 private:
   const model::Kernel &K;
-  void walk(const std::vector<Stmt> &body) {
-    for (const Stmt &s : body) switch (s.kind) {
-      case Stmt::Kind::Access:
-        if (s.array < K.arrays.size() && (K.arrays[s.array].space == model::AddressSpace::Shared ||
-                                          K.arrays[s.array].space == model::AddressSpace::Global))
-          events.push_back({false, s.range});
-        break;
-      case Stmt::Kind::Barrier:
-        // a grid barrier synchronizes the block too (as in the analysis)
-        if (s.barrier == model::BarrierKind::Block || s.barrier == model::BarrierKind::Grid)
-          events.push_back({true, s.range});
-        break;
-      case Stmt::Kind::If:
-        walk(s.then_body);
-        walk(s.else_body);
-        break;
-      case Stmt::Kind::Inlined: walk(s.body); break;
-      case Stmt::Kind::Loop: {
-        size_t first = events.size();
-        walk(s.body);
-        walk(s.step);
-        for (size_t i = first; i < events.size(); ++i)
-          if (events[i].barrier) {
-            loops.emplace_back(first, events.size());
-            break;
-          }
-        break;
+  PhasedKernel::Phase cur;
+  std::vector<PhasedKernel::Phase> back_edges;
+  // events of the loop being walked: its accesses and barriers, in order
+  std::vector<const Stmt *> *loop_events = nullptr;
+
+  void walk(const model::Body &body) {
+    for (const Stmt &s : body) stmt(s);
+  }
+
+  void stmt(const Stmt &s) {
+    if (const auto *a = s.as<st::Access>()) {
+      if (a->array < K.arrays.size() && (K.arrays[a->array].space == model::AddressSpace::Shared ||
+                                         K.arrays[a->array].space == model::AddressSpace::Global)) {
+        cur.accesses.push_back(&s);
+        if (loop_events) loop_events->push_back(&s);
       }
-      default: break;
+    } else if (const auto *b = s.as<st::Barrier>()) {
+      // a grid barrier synchronizes the block too (as in the analysis)
+      if (b->kind == model::BarrierKind::Warp) return;
+      cur.end = &s;
+      out.phases.push_back(cur);
+      cur = PhasedKernel::Phase{&s, nullptr, nullptr, {}};
+      if (loop_events) loop_events->push_back(&s);
+    } else if (const auto *l = s.as<st::Loop>()) {
+      loop(s, *l);
+    } else {
+      for (const model::Body *c : model::children(s)) walk(*c);
     }
+  }
+
+  void loop(const Stmt &s, const st::Loop &l) {
+    std::vector<const Stmt *> events, *outer = loop_events;
+    loop_events = &events;
+    walk(l.body);
+    walk(l.step);
+    loop_events = outer;
+    if (outer) outer->insert(outer->end(), events.begin(), events.end());
+    auto isBarrier = [](const Stmt *e) { return e->is<st::Barrier>(); };
+    auto first = std::find_if(events.begin(), events.end(), isBarrier);
+    if (first == events.end()) return;
+    auto last = std::find_if(events.rbegin(), events.rend(), isBarrier).base() - 1;
+    // around the loop: after its last barrier, then from its top to its first barrier
+    PhasedKernel::Phase back{*last, *first, &s, {}};
+    back.accesses.insert(back.accesses.end(), last + 1, events.end());
+    back.accesses.insert(back.accesses.end(), events.begin(), first);
+    back_edges.push_back(std::move(back));
   }
 };
 
+std::string where(const Stmt *barrier, const char *none) {
+  if (!barrier) return none;
+  return std::to_string(barrier->range.line) + ":" + std::to_string(barrier->range.col) + " " +
+         barrier->as<model::stmt::Barrier>()->what;
+}
+
 }  // namespace
 
-std::vector<Phase> barrierPhases(const model::Kernel &kernel) {
-  Flatten f(kernel);
-  model::SourceRange entry = kernel.range, exit = kernel.range;
-  exit.line = kernel.range.end_line ? kernel.range.end_line : kernel.range.line;
-  exit.col = kernel.range.end_col;
-  std::vector<Phase> phases;
-  Phase cur{entry, {}, 0};
-  for (const Event &e : f.events) {
-    if (!e.barrier) {
-      ++cur.accesses;
-      continue;
+PhasedKernel alignPhases(const model::Kernel &kernel) { return Aligner(kernel).out; }
+
+std::string toText(const PhasedKernel &phased) {
+  std::string out = "kernel " + phased.kernel->name + ": " + std::to_string(phased.phases.size()) +
+                    " phases\n";
+  for (size_t i = 0; i < phased.phases.size(); ++i) {
+    const PhasedKernel::Phase &p = phased.phases[i];
+    out += "phase " + std::to_string(i + 1) + ": " + where(p.begin, "entry") + " -> " +
+           where(p.end, "exit");
+    if (p.loop)
+      out += " (back edge of the loop at " + std::to_string(p.loop->range.line) + ":" +
+             std::to_string(p.loop->range.col) + ")";
+    out += "\n";
+    for (const Stmt *s : p.accesses) {
+      const auto &a = *s->as<model::stmt::Access>();
+      out += "  " + std::to_string(s->range.line) + ":" + std::to_string(s->range.col) + " " +
+             model::accessKindName(a.kind) + " " + phased.kernel->arrays[a.array].name + "[" +
+             model::toString(a.index) + "]\n";
     }
-    cur.end = e.range;
-    phases.push_back(cur);
-    cur = Phase{e.range, {}, 0};
   }
-  cur.end = exit;
-  phases.push_back(cur);
-  // back edges: from a loop's last barrier round to its first
-  for (auto [first, last] : f.loops) {
-    size_t b0 = first, b1 = last - 1;
-    while (!f.events[b0].barrier) ++b0;
-    while (!f.events[b1].barrier) --b1;
-    Phase back{f.events[b1].range, f.events[b0].range, 0};
-    back.accesses = static_cast<unsigned>((b0 - first) + (last - 1 - b1));
-    phases.push_back(back);
-  }
-  return phases;
+  return out;
+}
+
+std::vector<Phase> reportPhases(const PhasedKernel &phased) {
+  const model::Kernel &k = *phased.kernel;
+  model::SourceRange exit = k.range;
+  exit.line = k.range.end_line ? k.range.end_line : k.range.line;
+  exit.col = k.range.end_col;
+  std::vector<Phase> out;
+  for (const PhasedKernel::Phase &p : phased.phases)
+    out.push_back(Phase{p.begin ? p.begin->range : k.range, p.end ? p.end->range : exit,
+                        static_cast<unsigned>(p.accesses.size())});
+  return out;
 }
 
 }  // namespace kverify::analysis

@@ -24,8 +24,8 @@ z3::expr RaceCheck::maskOrdered(const AccessEv &a, const AccessEv &b) {
   };
   for (size_t i = 0; i < C.T1->syncs.size(); ++i) {
     const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
-    if (s1.s != s2.s || !s1.warp || !s1.mask || !s2.mask || s1.s->kind != Stmt::Kind::Barrier ||
-        isFullMask(*s1.s))
+    if (s1.s != s2.s || !s1.warp || !s1.mask || !s2.mask || !s1.s->is<st::Barrier>() ||
+        isFullMask(*s1.s->as<st::Barrier>()))
       continue;  // full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those
     bool between = (a.seq < s1.seq && s1.seq < b.seq) || (b.seq < s1.seq && s1.seq < a.seq);
     if (!between) continue;
@@ -54,11 +54,11 @@ std::optional<z3::expr> RaceCheck::barrierLanes(int id) {
   bool seenAny = false;
   for (const Thread *T : {&*C.T1, &*C.T2})
     for (const SyncEv &s : T->syncs) {
-      if (s.s->kind != Stmt::Kind::Barrier) continue;
+      if (!s.s->is<st::Barrier>()) continue;
       auto bid = C.E.barrier_ids.find(s.s);
       if (bid == C.E.barrier_ids.end() || bid->second != id) continue;
       seenAny = true;
-      if (!s.warp || isFullMask(*s.s)) continue;
+      if (!s.warp || isFullMask(*s.s->as<st::Barrier>())) continue;
       if (!r || !s.mask || !launchInvariant(*s.mask, *T)) {
         r.reset();
         continue;
@@ -142,21 +142,25 @@ void RaceCheck::run() {
   for (size_t i = 0; i < A1.size(); ++i) {
     for (size_t j = i; j < A2.size(); ++j) {
       const AccessEv &a = A1[i], &b = A2[j];
-      const Stmt &sa = *a.s, &sb = *b.s;
+      const st::Access &sa = a.access(), &sb = b.access();
       if (sa.array >= C.E.K.arrays.size() || sb.array >= C.E.K.arrays.size()) continue;
       const model::Array &arr = C.E.K.arrays[sa.array];
       if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) continue;
       if (sa.array != sb.array && !mayAlias(arr, C.E.K.arrays[sb.array])) continue;
-      bool wa = sa.access != AccessKind::Read, wb = sb.access != AccessKind::Read;
+      bool wa = sa.kind != AccessKind::Read, wb = sb.kind != AccessKind::Read;
       if (!wa && !wb) continue;
-      if (sa.access == AccessKind::Atomic && sb.access == AccessKind::Atomic) continue;
+      // two atomics are atomic among the threads of their scope: a block-scoped one
+      // (atomicAdd_block) is not atomic for another block's threads
+      bool atomics = sa.kind == AccessKind::Atomic && sb.kind == AccessKind::Atomic;
+      bool blockScoped = sa.scope == model::Scope::Block || sb.scope == model::Scope::Block;
+      if (atomics && !blockScoped) continue;
       z3::expr both = a.pc && b.pc && overlap(a, b);
       z3::expr warpOrdered =
           C.sameWarp() && (!samePhase(C.E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) || maskOrdered(a, b) ||
                          partOrdered(a, b));
-      z3::expr intra = C.sameBlock() && C.distinctThreads() &&
-                       samePhase(C.E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
-                       !warpOrdered;
+      z3::expr intra = atomics ? C.E.c.bool_val(false)
+                               : C.sameBlock() && C.distinctThreads() &&
+                                     samePhase(C.E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) && !warpOrdered;
       z3::expr inter = arr.space == AddressSpace::Global
                            ? !C.sameBlock() && samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
                            : C.E.c.bool_val(false);
@@ -199,7 +203,7 @@ void RaceCheck::run() {
 // The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,
 // or (arrays that may alias) the same bytes.
 z3::expr RaceCheck::overlap(const AccessEv &a, const AccessEv &b) {
-  const Stmt &sa = *a.s, &sb = *b.s;
+  const st::Access &sa = a.access(), &sb = b.access();
   uint64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
   auto v = [&](uint64_t x) { return C.E.c.bv_val(x, 64); };
   if (sa.array == sb.array) {
@@ -215,7 +219,7 @@ z3::expr RaceCheck::overlap(const AccessEv &a, const AccessEv &b) {
 // One pair's race queries, and its finding; true when it has one.
 bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
                        const z3::expr &intra, const z3::expr &inter, const std::optional<z3::model> &batch) {
-  const model::Array &arr = C.E.K.arrays[a.s->array];
+  const model::Array &arr = C.E.K.arrays[a.access().array];
   std::string qname = "race on '" + arr.name + "' between " + loc(a.s->range) + " and " + loc(b.s->range);
   std::optional<z3::model> m;
   z3::expr used = both && intra;
@@ -265,7 +269,7 @@ bool RaceCheck::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3:
 
 // The finding for a race of a (thread 1) and b (thread 2) at model m.
 Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, bool benign, bool warpOnly) {
-  const Stmt &sa = *a.s, &sb = *b.s;
+  const st::Access &sa = a.access(), &sb = b.access();
   const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
   bool aliased = sa.array != sb.array;
   Finding f;
@@ -273,8 +277,8 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
   f.array = arr.name;
   f.space = model::addressSpaceName(arr.space);
   f.message = std::string(benign ? "benign " : "") + "data race on '" + arr.name + "'" +
-              (aliased ? " and '" + arr2.name + "'" : "") + " (" + model::accessKindName(sa.access) + "/" +
-              model::accessKindName(sb.access) + ")" + (benign ? ": both threads write the same value" : "");
+              (aliased ? " and '" + arr2.name + "'" : "") + " (" + model::accessKindName(sa.kind) + "/" +
+              model::accessKindName(sb.kind) + ")" + (benign ? ": both threads write the same value" : "");
   if (warpOnly)
     f.explanation =
         "the colliding threads are in the same warp and no __syncwarp() orders them: "
@@ -291,8 +295,8 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
                      " '" + arr.name + "', " + arr.name + "[" + std::to_string(ia) + "] and " + arr2.name +
                      "[" + std::to_string(ib) + "] overlap";
   }
-  f.accesses.push_back(refOf(sa, C.E.K));
-  f.accesses.push_back(refOf(sb, C.E.K));
+  f.accesses.push_back(refOf(*a.s, C.E.K));
+  f.accesses.push_back(refOf(*b.s, C.E.K));
   f.witness = C.witness(m, {&a.loops, &b.loops}, {1, 2}, a.index, true);
   return f;
 }
@@ -301,7 +305,7 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
 // accesses execute, their elements (or bytes) overlap, two distinct threads of the
 // launch, every side fact holds.
 bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used) {
-  const Stmt &sa = *a.s, &sb = *b.s;
+  const st::Access &sa = a.access(), &sb = b.access();
   const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
   bool ok = m.eval(used, true).is_true() && m.eval(a.pc, true).is_true() && m.eval(b.pc, true).is_true();
   uint64_t va = num(m, a.index), vb = num(m, b.index);

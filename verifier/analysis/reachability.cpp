@@ -23,7 +23,7 @@ void UnreachableCode::run() {
   for (const Thread *T : {&*C.T1, &*C.T2}) {
     for (const AccessEv &a : T->accesses) add(a.s, a.pc);
     for (const SyncEv &b : T->syncs)
-      if (b.s->kind == Stmt::Kind::Barrier) add(b.s, b.pc);
+      if (b.s->is<st::Barrier>()) add(b.s, b.pc);
   }
   // Ask for a model executing any pending statement, with the side facts it breaks added
   // (as Checker::check does): each model retires the statements it executes; unsat, even

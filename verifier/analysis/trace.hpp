@@ -23,6 +23,8 @@ using model::Kernel;
 using model::Stmt;
 using model::Type;
 using model::UnaryOp;
+namespace st = model::stmt;
+namespace ex = model::expr;
 
 constexpr int kEntry = -1;    // "no barrier passed yet"
 constexpr int kUnknown = -2;  // matches any barrier instance (sound fallback)
@@ -49,7 +51,8 @@ struct LoopRef {
 };
 
 struct AccessEv {
-  const Stmt *s;
+  const Stmt *s;  // an Access
+  const st::Access &access() const { return *s->as<st::Access>(); }
   z3::expr pc;
   z3::expr index;  // bv64, signed
   Phases lb;

@@ -8,18 +8,20 @@ namespace kverify::analysis {
 
 using model::Expr;
 using model::Stmt;
+namespace st = model::stmt;
+namespace ex = model::expr;
 
 namespace {
 
-void assigned(const std::vector<Stmt> &body, std::set<unsigned> &out) {
+void assigned(const model::Body &body, std::set<unsigned> &out) {
   model::forEachStmt(body, [&](const Stmt &s) {
-    if (s.kind == Stmt::Kind::Assign) out.insert(s.local.id);
+    if (const auto *a = s.as<st::Assign>()) out.insert(a->local.id);
   });
 }
 
-bool hasBarrier(const std::vector<Stmt> &body) {
+bool hasBarrier(const model::Body &body) {
   bool found = false;
-  model::forEachStmt(body, [&](const Stmt &s) { found = found || s.kind == Stmt::Kind::Barrier; });
+  model::forEachStmt(body, [&](const Stmt &s) { found = found || s.is<st::Barrier>(); });
   return found;
 }
 
@@ -40,26 +42,25 @@ Uniformity::Uniformity(const model::Kernel &k) {
 }
 
 bool Uniformity::value(const Expr &e) const {
-  switch (e.kind) {
-  case Expr::Kind::Const:
-  case Expr::Kind::Param:
-  case Expr::Kind::NotNull:
-  case Expr::Kind::Address: return true;
-  case Expr::Kind::Builtin:
-    return e.builtin != model::Builtin::ThreadIdxX && e.builtin != model::Builtin::ThreadIdxY &&
-           e.builtin != model::Builtin::ThreadIdxZ;
-  case Expr::Kind::Local: return !varying_.count(e.id);
-  case Expr::Kind::Opaque:
-    // one value per block and barrier instance (model.hpp); loads, atomics, calls vary
-    return e.per_block;
-  default:
-    for (const model::ExprPtr &a : e.args)
-      if (!a || !value(*a)) return false;
-    return true;
-  }
+  return std::visit(
+      model::Overloaded{
+          [](const ex::Builtin &b) {
+            return b.which != model::Builtin::ThreadIdxX && b.which != model::Builtin::ThreadIdxY &&
+                   b.which != model::Builtin::ThreadIdxZ;
+          },
+          [&](const ex::Local &l) { return !varying_.count(l.id); },
+          // one value per block and barrier instance (model.hpp); loads, atomics, calls vary
+          [](const ex::Opaque &o) { return o.per_block; },
+          [&](const auto &) {  // constants, parameters and array facts; operators by operands
+            for (const Expr *a : model::operands(e))
+              if (!value(*a)) return false;
+            return true;
+          },
+      },
+      e.node);
 }
 
-Uniformity::Jumps Uniformity::block(const std::vector<Stmt> &body, bool uniform) {
+Uniformity::Jumps Uniformity::block(const model::Body &body, bool uniform) {
   Jumps out;
   for (const Stmt &s : body) {
     Jumps j = stmt(s, uniform);
@@ -71,46 +72,52 @@ Uniformity::Jumps Uniformity::block(const std::vector<Stmt> &body, bool uniform)
 
 Uniformity::Jumps Uniformity::stmt(const Stmt &s, bool uniform) {
   if (!uniform) varying_control_.insert(&s);
-  switch (s.kind) {
-  case Stmt::Kind::Assign:
-    if (!uniform || !s.value || !value(*s.value)) changed_ |= varying_.insert(s.local.id).second;
-    return {};
-  case Stmt::Kind::If: {
-    bool u = uniform && value(*s.cond);
-    Jumps a = block(s.then_body, u), b = block(s.else_body, u);
-    return {a.ret || b.ret, a.brk || b.brk, a.cont || b.cont};
-  }
-  case Stmt::Kind::Loop: {
-    bool u = uniform && (!s.cond || value(*s.cond));
-    auto walk = [&](bool body_uniform) {
-      Jumps j = block(s.body, body_uniform);
-      block(s.step, body_uniform);  // `continue` goes to the step: every thread runs it
-      return j;
-    };
-    Jumps j = walk(u);
-    // a break or return taken by part of the threads: their iteration counts differ
-    if (u && (j.brk || j.ret)) u = false, j = walk(false);
-    if (!u) varying_loops_.insert(&s);
-    return {j.ret, false, false};
-  }
-  case Stmt::Kind::Inlined:
-    block(s.body, uniform);  // its returns end at the call
-    return {};
-  case Stmt::Kind::Return: return {!uniform, false, false};
-  case Stmt::Kind::Break: return {false, !uniform, false};
-  case Stmt::Kind::Continue: return {false, false, !uniform};
-  default: return {};
-  }
+  return std::visit(
+      model::Overloaded{
+          [&](const st::Assign &a) -> Jumps {
+            if (!uniform || !a.value || !value(*a.value)) changed_ |= varying_.insert(a.local.id).second;
+            return {};
+          },
+          [&](const st::If &i) -> Jumps {
+            bool u = uniform && value(*i.cond);
+            Jumps a = block(i.then_body, u), b = block(i.else_body, u);
+            return {a.ret || b.ret, a.brk || b.brk, a.cont || b.cont};
+          },
+          [&](const st::Loop &l) { return loopStmt(s, l, uniform); },
+          [&](const st::Inlined &c) -> Jumps {
+            block(c.body, uniform);  // its returns end at the call
+            return {};
+          },
+          [&](const st::Return &) -> Jumps { return {!uniform, false, false}; },
+          [&](const st::Break &) -> Jumps { return {false, !uniform, false}; },
+          [&](const st::Continue &) -> Jumps { return {false, false, !uniform}; },
+          [](const auto &) -> Jumps { return {}; },
+      },
+      s.node);
 }
 
-bool Uniformity::barriers(const std::vector<Stmt> &body) const {
+Uniformity::Jumps Uniformity::loopStmt(const Stmt &s, const st::Loop &l, bool uniform) {
+  bool u = uniform && (!l.cond || value(*l.cond));
+  auto walk = [&](bool body_uniform) {
+    Jumps j = block(l.body, body_uniform);
+    block(l.step, body_uniform);  // `continue` goes to the step: every thread runs it
+    return j;
+  };
+  Jumps j = walk(u);
+  // a break or return taken by part of the threads: their iteration counts differ
+  if (u && (j.brk || j.ret)) u = false, j = walk(false);
+  if (!u) varying_loops_.insert(&s);
+  return {j.ret, false, false};
+}
+
+bool Uniformity::barriers(const model::Body &body) const {
   for (const Stmt &s : body) {
     // a grid barrier needs agreement across blocks: blockIdx is not uniform there
-    if (s.kind == Stmt::Kind::Barrier && (!control(s) || s.barrier == model::BarrierKind::Grid))
+    if (const auto *b = s.as<st::Barrier>(); b && (!control(s) || b->kind == model::BarrierKind::Grid))
       return false;
-    if (s.kind == Stmt::Kind::Loop && !loop(s) && (hasBarrier(s.body) || hasBarrier(s.step)))
+    if (const auto *l = s.as<st::Loop>(); l && !loop(s) && (hasBarrier(l->body) || hasBarrier(l->step)))
       return false;
-    for (const std::vector<Stmt> *b : model::children(s))
+    for (const model::Body *b : model::children(s))
       if (!barriers(*b)) return false;
   }
   return true;

@@ -37,9 +37,10 @@ private:
     bool ret = false, brk = false, cont = false;  // taken by only part of the threads
     bool any() const { return ret || brk || cont; }
   };
-  Jumps block(const std::vector<model::Stmt> &body, bool uniform);
+  Jumps block(const model::Body &body, bool uniform);
   Jumps stmt(const model::Stmt &s, bool uniform);
-  bool barriers(const std::vector<model::Stmt> &body) const;
+  Jumps loopStmt(const model::Stmt &s, const model::stmt::Loop &l, bool uniform);
+  bool barriers(const model::Body &body) const;
 
   std::set<unsigned> varying_;  // locals
   std::set<const model::Stmt *> varying_control_, varying_loops_;

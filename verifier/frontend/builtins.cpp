@@ -6,6 +6,31 @@ static bool startsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
+// atomicAdd, atomicCAS_block, atomicInc_system; cuda::atomic_ref's __kverify_atomic_fetch_add,
+// __kverify_atomic_load, ...
+static BuiltinInfo atomic(std::string_view name) {
+  using model::AtomicOp;
+  static const std::pair<std::string_view, AtomicOp> ops[] = {
+      {"Add", AtomicOp::Add},   {"Sub", AtomicOp::Sub},     {"Exch", AtomicOp::Exch},
+      {"Min", AtomicOp::Min},   {"Max", AtomicOp::Max},     {"Inc", AtomicOp::Inc},
+      {"Dec", AtomicOp::Dec},   {"CAS", AtomicOp::Cas},     {"And", AtomicOp::And},
+      {"Or", AtomicOp::Or},     {"Xor", AtomicOp::Xor},     {"fetch_add", AtomicOp::Add},
+      {"fetch_sub", AtomicOp::Sub}, {"exchange", AtomicOp::Exch},
+      {"compare_exchange", AtomicOp::Cas}, {"fetch_and", AtomicOp::And},
+      {"fetch_or", AtomicOp::Or}, {"fetch_xor", AtomicOp::Xor}, {"fetch_min", AtomicOp::Min},
+      {"fetch_max", AtomicOp::Max}, {"load", AtomicOp::Load},  {"store", AtomicOp::Store}};
+  BuiltinInfo info{BuiltinKind::Atomic};
+  std::string_view rest = name.substr(startsWith(name, "atomic") ? 6 : 17);
+  if (size_t u = rest.rfind('_'); u != std::string_view::npos && startsWith(name, "atomic")) {
+    std::string_view suffix = rest.substr(u + 1);
+    rest = rest.substr(0, u);
+    info.scope = suffix == "block" ? model::Scope::Block : model::Scope::System;
+  }
+  for (const auto &[text, op] : ops)
+    if (rest == text) info.atomic = op;
+  return info;
+}
+
 BuiltinInfo classifyBuiltin(std::string_view name) {
   using K = BuiltinKind;
   if (name == "__syncthreads")
@@ -18,11 +43,11 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
   if (name == "__kverify_grid_sync")
     return {K::GridBarrier};
   if (name == "__threadfence_block")
-    return {K::Fence, model::FenceScope::Block};
+    return {K::Fence, model::Scope::Block};
   if (name == "__threadfence")
-    return {K::Fence, model::FenceScope::Device};
+    return {K::Fence, model::Scope::Device};
   if (name == "__threadfence_system")
-    return {K::Fence, model::FenceScope::System};
+    return {K::Fence, model::Scope::System};
   if (name == "__kverify_assume")
     return {K::Assume};
   if (name == "__kverify_requires")
@@ -32,7 +57,7 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
   if (name == "__kverify_unsupported")
     return {K::Unsupported};
   if (startsWith(name, "atomic") || startsWith(name, "__kverify_atomic_"))
-    return {K::Atomic};
+    return atomic(name);
   if (name == "__ldg")
     return {K::Ldg};
   if (name == "min" || name == "umin")

@@ -33,7 +33,8 @@ enum class BuiltinKind {
 
 struct BuiltinInfo {
   BuiltinKind kind = BuiltinKind::Opaque;
-  model::FenceScope scope = model::FenceScope::Device;
+  model::Scope scope = model::Scope::Device;  // Fence, Atomic
+  model::AtomicOp atomic = model::AtomicOp::Other;  // Atomic
 };
 
 BuiltinInfo classifyBuiltin(std::string_view name);

@@ -400,24 +400,14 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
     b->scope = &prologue;  // the kernel's body
     if (modified && !is_array) {
       b->offset = x.newLocal(name + ".offset", Type::i64());
-      model::Stmt s;
-      s.kind = model::Stmt::Kind::Assign;
-      s.local = *b->offset;
-      s.value = b->pointer.offset;
-      s.range = p.range;
-      prologue.push_back(s);
+      prologue.push_back(model::Stmt{p.range, model::stmt::Assign{*b->offset, b->pointer.offset}});
     }
   } else if (t->isScalarType()) {
     model::ExprPtr value = model::Expr::param(p.type, name);
     if (modified) {
       b->kind = Binding::Kind::Local;
       b->local = x.newLocal(name, p.type);
-      model::Stmt s;
-      s.kind = model::Stmt::Kind::Assign;
-      s.local = b->local;
-      s.value = value;
-      s.range = p.range;
-      prologue.push_back(s);
+      prologue.push_back(model::Stmt{p.range, model::stmt::Assign{b->local, value}});
     } else {
       b->kind = Binding::Kind::Value;
       b->value = value;

@@ -24,7 +24,8 @@ static ExprPtr addIndex(ExprPtr base, ExprPtr idx, uint64_t scale, bool subtract
   if (scale != 1)
     idx = Expr::binary(Type::i64(), model::BinaryOp::Mul, idx,
                        Expr::intConst(Type::i64(), static_cast<int64_t>(scale)));
-  if (base->kind == Expr::Kind::Const && base->int_value == 0 && !subtract)
+  const auto *c = base->as<model::expr::Const>();
+  if (c && c->int_value == 0 && !subtract)
     return idx;
   return Expr::binary(Type::i64(), subtract ? model::BinaryOp::Sub : model::BinaryOp::Add,
                       std::move(base), idx);
@@ -69,12 +70,10 @@ BindingPtr KernelExtractor::valueBinding(ExprPtr v) {
 }
 
 ExprPtr KernelExtractor::snapshot(ExprPtr v, const std::string &name, clang::SourceRange where) {
-  switch (v->kind) {
-  case Expr::Kind::Const: case Expr::Kind::Param: case Expr::Kind::Builtin:
-  case Expr::Kind::NotNull: case Expr::Kind::Address:
+  namespace ex = model::expr;
+  if (v->is<ex::Const>() || v->is<ex::Param>() || v->is<ex::Builtin>() || v->is<ex::NotNull>() ||
+      v->is<ex::Address>())
     return v;
-  default: break;
-  }
   model::Local tmp = newLocal(frames_.back().prefix + name, v->type);
   emitAssign(tmp, v, where);
   return Expr::local(tmp);
@@ -351,14 +350,12 @@ ExprPtr KernelExtractor::shortCircuit(const clang::BinaryOperator *b) {
     // The right operand's accesses and calls happen only when the left one does not
     // decide the result.
     l = snapshot(l, "lhs", b->getLHS()->getSourceRange());
-    Stmt s;
-    s.kind = Stmt::Kind::If;
-    s.range = rangeOf(b->getSourceRange());
+    model::stmt::If s;
     s.cond = op == model::BinaryOp::LAnd
                  ? l
                  : Expr::unary(Type::boolean(), model::UnaryOp::LNot, l);
     s.then_body = std::move(rhs_effects);
-    emit(std::move(s));
+    emit(Stmt{rangeOf(b->getSourceRange()), std::move(s)});
   }
   return Expr::binary(Type::boolean(), op, l, r);
 }
@@ -383,13 +380,8 @@ ExprPtr KernelExtractor::armEffects(const clang::ConditionalOperator *c, ExprPtr
                                     std::vector<Stmt> else_effects) {
   if (then_effects.empty() && else_effects.empty()) return cond;
   cond = snapshot(cond, "cond", c->getCond()->getSourceRange());
-  Stmt s;
-  s.kind = Stmt::Kind::If;
-  s.range = rangeOf(c->getSourceRange());
-  s.cond = cond;
-  s.then_body = std::move(then_effects);
-  s.else_body = std::move(else_effects);
-  emit(std::move(s));
+  emit(Stmt{rangeOf(c->getSourceRange()),
+            model::stmt::If{cond, std::move(then_effects), std::move(else_effects)}});
   return cond;
 }
 
@@ -715,20 +707,21 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
 
 unsigned KernelExtractor::emitAccess(model::AccessKind kind, unsigned array, ExprPtr index,
                                      uint64_t count, clang::SourceRange where,
-                                     const std::string &atomic_op, ExprPtr operand) {
-  Stmt s;
-  s.kind = Stmt::Kind::Access;
-  s.id = newId();
-  s.value = std::move(operand);
-  s.access = kind;
-  s.array = array;
-  s.index = std::move(index);
-  s.count = static_cast<unsigned>(count);
-  s.atomic_op = atomic_op;
-  s.text = textOf(where);
-  s.range = rangeOf(where);
-  unsigned id = s.id;
-  emit(std::move(s));
+                                     const BuiltinInfo *atomic, ExprPtr operand) {
+  model::stmt::Access a;
+  a.id = newId();
+  a.value = std::move(operand);
+  a.kind = kind;
+  a.array = array;
+  a.index = std::move(index);
+  a.count = static_cast<unsigned>(count);
+  if (atomic) {
+    a.atomic = atomic->atomic;
+    a.scope = atomic->scope;
+  }
+  a.text = textOf(where);
+  unsigned id = a.id;
+  emit(Stmt{rangeOf(where), std::move(a)});
   return id;
 }
 
@@ -762,8 +755,8 @@ void KernelExtractor::store(const LValue &lv, ExprPtr value, const clang::Expr *
     // the value stored, where it is a scalar the analysis compares (benign races)
     bool scalar = value && lv.count <= 1 &&
                   (value->type.kind == model::Type::Kind::Int || value->type.kind == model::Type::Kind::Bool);
-    emitAccess(model::AccessKind::Write, lv.array, lv.index, lv.count, where->getSourceRange(), "",
-               scalar ? std::move(value) : nullptr);
+    emitAccess(model::AccessKind::Write, lv.array, lv.index, lv.count, where->getSourceRange(),
+               nullptr, scalar ? std::move(value) : nullptr);
     return;
   }
   case LValue::Kind::Value:
@@ -1272,14 +1265,7 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
   clang::QualType ret = fn->getReturnType();
   auto arg = [&](unsigned i) { return c->getArg(i); };
   auto barrier = [&](model::BarrierKind kind, ExprPtr mask, ExprPtr pred) {
-    Stmt s;
-    s.kind = Stmt::Kind::Barrier;
-    s.barrier = kind;
-    s.what = name;
-    s.mask = std::move(mask);
-    s.cond = std::move(pred);
-    s.range = rangeOf(where);
-    emit(std::move(s));
+    emit(Stmt{rangeOf(where), model::stmt::Barrier{kind, name, std::move(mask), std::move(pred)}});
   };
   auto memoryAccess = [&](model::AccessKind kind, const clang::Expr *ptr,
                           ExprPtr operand = nullptr) -> std::optional<unsigned> {
@@ -1292,7 +1278,7 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
       return std::nullopt;
     }
     return emitAccess(kind, p->array, p->offset, p->scale, where,
-                      kind == model::AccessKind::Atomic ? name : "", std::move(operand));
+                      kind == model::AccessKind::Atomic ? &info : nullptr, std::move(operand));
   };
   auto twoInts = [&](ExprPtr &a, ExprPtr &b) {
     Type t = typeOf(ret);
@@ -1314,29 +1300,15 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     barrier(model::BarrierKind::Grid, nullptr, nullptr);
     return nullptr;
   case BuiltinKind::Fence: {
-    Stmt s;
-    s.kind = Stmt::Kind::Fence;
-    s.fence = info.scope;
-    s.what = name;
-    s.range = rangeOf(where);
-    emit(std::move(s));
+    emit(Stmt{rangeOf(where), model::stmt::Fence{info.scope, name}});
     return nullptr;
   }
-  case BuiltinKind::Assume: {
-    Stmt s;
-    s.kind = Stmt::Kind::Assume;
-    s.cond = condition(arg(0));
-    s.range = rangeOf(where);
-    emit(std::move(s));
+  case BuiltinKind::Assume:
+    emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
     return nullptr;
-  }
   case BuiltinKind::Requires:
     if (frames_.size() == 1) {  // the kernel's own precondition: an assumption at entry
-      Stmt s;
-      s.kind = Stmt::Kind::Assume;
-      s.cond = condition(arg(0));
-      s.range = rangeOf(where);
-      emit(std::move(s));
+      emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
     } else {
       k_.unchecked.push_back({"__requires", "a precondition of a called function, not assumed: " + textOf(where),
                               rangeOf(where)});
@@ -1595,10 +1567,8 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
     frame.site = frames_.back().site;
   else if (inPrelude(fn))
     frame.site = where;
-  Stmt inl;
-  inl.kind = Stmt::Kind::Inlined;
+  model::stmt::Inlined inl;
   inl.function = fn->getQualifiedNameAsString();
-  inl.range = rangeOf(where);
   inl.body = nested([&] {
     // Arguments are evaluated in the caller's frame.
     unsigned first = 0;
@@ -1654,7 +1624,7 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
     frame.result = frames_.back().result;
     frames_.pop_back();
   });
-  emit(std::move(inl));
+  emit(Stmt{rangeOf(where), std::move(inl)});
   return frame.result;
 }
 

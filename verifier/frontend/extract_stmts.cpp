@@ -1,6 +1,7 @@
 // Statements: control flow, declarations, returns. Unknown statement kinds are
 // reported as unsupported, never skipped.
 #include "frontend/extractor.hpp"
+#include "model/walk.hpp"
 
 #include "clang/AST/StmtCXX.h"
 
@@ -13,19 +14,14 @@ using model::Type;
 
 void KernelExtractor::emitAssign(const model::Local &l, model::ExprPtr value,
                                  clang::SourceRange where) {
-  Stmt s;
-  s.kind = Stmt::Kind::Assign;
-  s.local = l;
-  s.value = Expr::cast(l.type, std::move(value));
-  s.range = rangeOf(where);
-  emit(std::move(s));
+  emit(Stmt{rangeOf(where), model::stmt::Assign{l, Expr::cast(l.type, std::move(value))}});
 }
 
-static Stmt simple(Stmt::Kind kind, model::SourceRange range) {
-  Stmt s;
-  s.kind = kind;
-  s.range = std::move(range);
-  return s;
+// `if (!c) break;`
+static Stmt exitUnless(ExprPtr c, const model::SourceRange &range) {
+  model::stmt::If exit{Expr::unary(model::Type::boolean(), model::UnaryOp::LNot, std::move(c)), {}, {}};
+  exit.then_body.push_back(Stmt{range, model::stmt::Break{}});
+  return Stmt{range, std::move(exit)};
 }
 
 void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
@@ -34,8 +30,8 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
                            clang::SourceRange where) {
   if (init)
     stmt(init);
-  Stmt l = simple(Stmt::Kind::Loop, rangeOf(where));
-  l.loop = kind;
+  model::stmt::Loop l;
+  l.kind = kind;
   model::ExprPtr c;
   std::vector<Stmt> pre;
   if (kind != model::LoopKind::Do) {
@@ -52,10 +48,7 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
       // A condition with side effects is evaluated at the top of each iteration.
       for (Stmt &s : pre)
         emit(std::move(s));
-      Stmt exit = simple(Stmt::Kind::If, rangeOf(cond ? cond->getSourceRange() : where));
-      exit.cond = Expr::unary(model::Type::boolean(), model::UnaryOp::LNot, c);
-      exit.then_body.push_back(simple(Stmt::Kind::Break, exit.range));
-      emit(std::move(exit));
+      emit(exitUnless(c, rangeOf(cond ? cond->getSourceRange() : where)));
       c = nullptr;
     }
     stmt(body);
@@ -74,13 +67,10 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
     for (Stmt &s : l.step)
       l.body.push_back(std::move(s));
     l.step.clear();
-    Stmt exit = simple(Stmt::Kind::If, rangeOf(cond->getSourceRange()));
-    exit.cond = Expr::unary(model::Type::boolean(), model::UnaryOp::LNot, c);
-    exit.then_body.push_back(simple(Stmt::Kind::Break, exit.range));
-    l.body.push_back(std::move(exit));
+    l.body.push_back(exitUnless(c, rangeOf(cond->getSourceRange())));
     l.cond = nullptr;
   }
-  emitBreakable(std::move(l));
+  emitBreakable(Stmt{rangeOf(where), std::move(l)});
 }
 
 void KernelExtractor::emitBreakable(Stmt loop) {
@@ -95,10 +85,14 @@ void KernelExtractor::emitBreakable(Stmt loop) {
 
 // A `continue` of this loop (not of a loop nested in it).
 bool KernelExtractor::continues(const std::vector<Stmt> &body) {
-  for (const Stmt &s : body)
-    if (s.kind == Stmt::Kind::Continue ||
-        (s.kind != Stmt::Kind::Loop && (continues(s.then_body) || continues(s.else_body) || continues(s.body))))
+  for (const Stmt &s : body) {
+    if (s.is<model::stmt::Continue>())
       return true;
+    if (!s.is<model::stmt::Loop>())
+      for (const model::Body *c : model::children(s))
+        if (continues(*c))
+          return true;
+  }
   return false;
 }
 
@@ -120,7 +114,7 @@ void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {
     discard(value);
   }
   if (frames_.size() == 1 || !last)
-    emit(simple(Stmt::Kind::Return, rangeOf(r->getSourceRange())));
+    emit(Stmt{rangeOf(r->getSourceRange()), model::stmt::Return{}});
 }
 
 void KernelExtractor::stmt(const clang::Stmt *s) {
@@ -149,11 +143,11 @@ void KernelExtractor::stmt(const clang::Stmt *s) {
     }
     if (is->getConditionVariable())
       declareLocal(is->getConditionVariable());
-    Stmt i = simple(Stmt::Kind::If, rangeOf(where));
+    model::stmt::If i;
     i.cond = condition(is->getCond());
     i.then_body = nested([&] { stmt(is->getThen()); });
     i.else_body = nested([&] { stmt(is->getElse()); });
-    emit(std::move(i));
+    emit(Stmt{rangeOf(where), std::move(i)});
   } else if (const auto *fs = llvm::dyn_cast<clang::ForStmt>(s)) {
     loop(model::LoopKind::For, fs->getInit(), fs->getCond(), fs->getConditionVariable(),
          fs->getBody(), fs->getInc(), where);
@@ -166,9 +160,9 @@ void KernelExtractor::stmt(const clang::Stmt *s) {
   } else if (const auto *rs = llvm::dyn_cast<clang::ReturnStmt>(s)) {
     returnStmt(rs);
   } else if (llvm::isa<clang::BreakStmt>(s)) {
-    emit(simple(Stmt::Kind::Break, rangeOf(where)));
+    emit(Stmt{rangeOf(where), model::stmt::Break{}});
   } else if (llvm::isa<clang::ContinueStmt>(s)) {
-    emit(simple(Stmt::Kind::Continue, rangeOf(where)));
+    emit(Stmt{rangeOf(where), model::stmt::Continue{}});
   } else if (const auto *gs = llvm::dyn_cast<clang::GotoStmt>(s)) {
     gotoStmt(gs);
   } else if (llvm::isa<clang::IndirectGotoStmt>(s)) {
@@ -246,8 +240,8 @@ void KernelExtractor::switchStmt(const clang::SwitchStmt *sw) {
   }
   model::Local m = newLocal("switch.matched", Type::boolean());
   auto eq = [&](const ExprPtr &v) { return Expr::binary(Type::boolean(), model::BinaryOp::Eq, x, v); };
-  Stmt wrap = simple(Stmt::Kind::Loop, rangeOf(where));
-  wrap.loop = model::LoopKind::Do;
+  model::stmt::Loop wrap;
+  wrap.kind = model::LoopKind::Do;
   wrap.cond = Expr::intConst(Type::boolean(), 0);
   breakables_.push_back({body, {}, {}});
   wrap.body = nested([&] {
@@ -267,13 +261,13 @@ void KernelExtractor::switchStmt(const clang::SwitchStmt *sw) {
         emitAssign(m, Expr::binary(Type::boolean(), model::BinaryOp::LOr, Expr::local(m), hit), where);
         c = sc->getSubStmt();
       }
-      Stmt guarded = simple(Stmt::Kind::If, rangeOf(c->getSourceRange()));
+      model::stmt::If guarded;
       guarded.cond = Expr::local(m);
       guarded.then_body = nested([&] { stmt(c); });
-      emit(std::move(guarded));
+      emit(Stmt{rangeOf(c->getSourceRange()), std::move(guarded)});
     }
   });
-  emitBreakable(std::move(wrap));
+  emitBreakable(Stmt{rangeOf(where), std::move(wrap)});
 }
 
 // --- goto ----------------------------------------------------------------------------
@@ -369,9 +363,12 @@ void KernelExtractor::gotoStmt(const clang::GotoStmt *g) {
     return;
   }
   model::SourceRange range = rangeOf(where);
-  Stmt::Kind exit = target->is_continue ? Stmt::Kind::Continue : Stmt::Kind::Break;
+  auto exit = [&](bool of_target) {
+    return of_target && target->is_continue ? Stmt{range, model::stmt::Continue{}}
+                                            : Stmt{range, model::stmt::Break{}};
+  };
   if (at + 1 == breakables_.size()) {
-    emit(simple(exit, range));
+    emit(exit(true));
     return;
   }
   model::Local flag = newLocal(frames_.back().prefix + "goto." + label->getName(), Type::boolean());
@@ -381,16 +378,16 @@ void KernelExtractor::gotoStmt(const clang::GotoStmt *g) {
   for (Stmt &s : setFlag(false))
     breakables_[at].before.push_back(std::move(s));
   for (size_t i = at + 1; i < breakables_.size(); ++i) {
-    Stmt test = simple(Stmt::Kind::If, range);
+    model::stmt::If test;
     test.cond = Expr::local(flag);
     if (i == at + 1)  // back in the target loop's body
       test.then_body = setFlag(false);
-    test.then_body.push_back(simple(i == at + 1 ? exit : Stmt::Kind::Break, range));
-    breakables_[i].after.push_back(std::move(test));
+    test.then_body.push_back(exit(i == at + 1));
+    breakables_[i].after.push_back(Stmt{range, std::move(test)});
   }
   for (Stmt &s : setFlag(true))
     emit(std::move(s));
-  emit(simple(Stmt::Kind::Break, range));
+  emit(exit(false));
 }
 
 }  // namespace kverify::frontend::detail

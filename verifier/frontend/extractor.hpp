@@ -145,9 +145,10 @@ private:
   model::ExprPtr notNull(const clang::Expr *pointer_expr);
   // Emits an Access statement and returns its id (a load's or an atomic's opaque value
   // carries it).
+  // `atomic` says which atomic an Atomic access is (classifyBuiltin's op and scope).
   unsigned emitAccess(model::AccessKind kind, unsigned array, model::ExprPtr index,
                       uint64_t count, clang::SourceRange where,
-                      const std::string &atomic_op = "", model::ExprPtr operand = nullptr);
+                      const BuiltinInfo *atomic = nullptr, model::ExprPtr operand = nullptr);
   model::ExprPtr unsupportedValue(clang::QualType t, std::string construct,
                                   std::string detail, clang::SourceRange where);
   model::ExprPtr binaryOp(const clang::BinaryOperator *b);

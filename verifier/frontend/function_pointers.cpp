@@ -237,7 +237,7 @@ BindingPtr KernelExtractor::callThroughPointer(const clang::CallExpr *c) {
   // the callee is evaluated before the arguments (C++17), once: the tests of the chain
   // all come before any argument, so a Local needs no copy
   ExprPtr tag = functionTag(callee);
-  if (tag->kind != Expr::Kind::Local)
+  if (!tag->is<model::expr::Local>())
     tag = snapshot(tag, "callee", callee->getSourceRange());
   BindingPtr result = callResult(c);
   dispatch(c, tag, candidatesOf(callee->getType()->getPointeeType()), 0, result);
@@ -269,14 +269,12 @@ void KernelExtractor::dispatch(const clang::CallExpr *c, const ExprPtr &tag,
                                size_t i, const BindingPtr &result) {
   if (i == candidates.size())
     return callNoFunction(c, result);
-  Stmt s;
-  s.kind = Stmt::Kind::If;
-  s.range = rangeOf(c->getSourceRange());
+  model::stmt::If s;
   s.cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, tag,
                         tagConst(tagOf(candidates[i])));
   s.then_body = nested([&] { takeResult(result, callCandidate(c, candidates[i]), c); });
   s.else_body = nested([&] { dispatch(c, tag, candidates, i + 1, result); });
-  emit(std::move(s));
+  emit(Stmt{rangeOf(c->getSourceRange()), std::move(s)});
 }
 
 BindingPtr KernelExtractor::callCandidate(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
@@ -312,15 +310,13 @@ void KernelExtractor::callNoFunction(const clang::CallExpr *c, const BindingPtr 
   clang::SourceRange where = c->getSourceRange();
   for (const clang::Expr *a : c->arguments())
     discard(a);
-  Stmt s;
-  s.kind = Stmt::Kind::Access;
-  s.id = newId();
-  s.access = model::AccessKind::Read;
-  s.array = noFunctionArray(c);
-  s.index = Expr::intConst(Type::i64(), 0);
-  s.text = textOf(where) + " through a null or unknown function pointer";
-  s.range = rangeOf(where);
-  emit(std::move(s));
+  model::stmt::Access a;
+  a.id = newId();
+  a.kind = model::AccessKind::Read;
+  a.array = noFunctionArray(c);
+  a.index = Expr::intConst(Type::i64(), 0);
+  a.text = textOf(where) + " through a null or unknown function pointer";
+  emit(Stmt{rangeOf(where), std::move(a)});
   if (result && result->kind == Binding::Kind::Struct)
     havocStruct(result, "result of a null or unknown function", where);
   else if (result)

@@ -13,52 +13,43 @@ Value toJSON(const SourceRange &r) {
 
 static Value exprOrNull(const ExprPtr &e) { return e ? toJSON(*e) : Value(nullptr); }
 
-static const char *exprKindName(Expr::Kind k) {
-  static const char *const names[] = {"const",  "param",  "builtin", "local", "opaque",
-                                      "unary",  "binary", "select",  "cast",
-                                      "not_null", "address"};
-  return names[static_cast<int>(k)];
-}
-
 Value toJSON(const Expr &e) {
-  Object o{{"kind", exprKindName(e.kind)}, {"type", e.type.name()}};
-  switch (e.kind) {
-  case Expr::Kind::Const:
-    if (e.type.kind == Type::Kind::Float)
-      o["value"] = e.float_value;
-    else
-      o["value"] = e.int_value;
-    break;
-  case Expr::Kind::Param: o["name"] = e.name; break;
-  case Expr::Kind::NotNull: case Expr::Kind::Address:
-    o["array"] = e.id;
-    o["name"] = e.name;
-    break;
-  case Expr::Kind::Builtin: o["name"] = builtinName(e.builtin); break;
-  case Expr::Kind::Local:
-    o["name"] = e.name;
-    o["id"] = e.id;
-    break;
-  case Expr::Kind::Opaque:
-    o["id"] = e.id;
-    o["what"] = e.what;
-    if (e.per_block) o["per_block"] = true;
-    break;
-  case Expr::Kind::Unary: o["op"] = unaryOpName(e.unary_op); break;
-  case Expr::Kind::Binary: o["op"] = binaryOpName(e.binary_op); break;
-  case Expr::Kind::Select:
-  case Expr::Kind::Cast: break;
-  }
-  if (!e.args.empty()) {
+  Object o{{"type", e.type.name()}};
+  auto kind = [&](const char *k) { o["kind"] = k; };
+  std::visit(Overloaded{
+                 [&](const expr::Const &c) {
+                   kind("const");
+                   if (e.type.kind == Type::Kind::Float)
+                     o["value"] = c.float_value;
+                   else
+                     o["value"] = c.int_value;
+                 },
+                 [&](const expr::Param &p) { kind("param"), o["name"] = p.name; },
+                 [&](const expr::NotNull &n) { kind("not_null"), o["array"] = n.array, o["name"] = n.name; },
+                 [&](const expr::Address &a) { kind("address"), o["array"] = a.array, o["name"] = a.name; },
+                 [&](const expr::Builtin &b) { kind("builtin"), o["name"] = builtinName(b.which); },
+                 [&](const expr::Local &l) { kind("local"), o["name"] = l.name, o["id"] = l.id; },
+                 [&](const expr::Opaque &x) {
+                   kind("opaque"), o["id"] = x.id, o["what"] = x.what;
+                   if (x.per_block) o["per_block"] = true;
+                 },
+                 [&](const expr::Unary &u) { kind("unary"), o["op"] = unaryOpName(u.op); },
+                 [&](const expr::Binary &b) { kind("binary"), o["op"] = binaryOpName(b.op); },
+                 [&](const expr::Select &) { kind("select"); },
+                 [&](const expr::Cast &) { kind("cast"); },
+             },
+             e.node);
+  std::vector<const Expr *> ops = operands(e);
+  if (!ops.empty()) {
     JArray args;
-    for (const ExprPtr &a : e.args)
+    for (const Expr *a : ops)
       args.push_back(toJSON(*a));
     o["args"] = std::move(args);
   }
   return o;
 }
 
-static Value toJSON(const std::vector<Stmt> &body) {
+static Value toJSON(const Body &body) {
   JArray a;
   for (const Stmt &s : body)
     a.push_back(toJSON(s));
@@ -69,64 +60,70 @@ static Value toJSON(const Local &l) {
   return Object{{"name", l.name}, {"id", l.id}, {"type", l.type.name()}};
 }
 
-Value toJSON(const Stmt &s) {
-  Object o;
-  switch (s.kind) {
-  case Stmt::Kind::Access:
-    o = Object{{"stmt", "access"},
-               {"id", s.id},
-               {"array", s.array},
-               {"access", accessKindName(s.access)},
-               {"index", exprOrNull(s.index)},
-               {"index_text", toString(s.index)},
-               {"count", s.count},
-               {"text", s.text}};
-    if (!s.atomic_op.empty())
-      o["atomic_op"] = s.atomic_op;
-    if (s.value)
-      o["operand"] = exprOrNull(s.value);
-    break;
-  case Stmt::Kind::Barrier:
-    o = Object{{"stmt", "barrier"},
-               {"barrier", barrierKindName(s.barrier)},
-               {"what", s.what},
-               {"mask", exprOrNull(s.mask)},
-               {"predicate", exprOrNull(s.cond)}};
-    break;
-  case Stmt::Kind::Fence:
-    o = Object{{"stmt", "fence"}, {"scope", fenceScopeName(s.fence)}, {"what", s.what}};
-    break;
-  case Stmt::Kind::If:
-    o = Object{{"stmt", "if"},
-               {"cond", exprOrNull(s.cond)},
-               {"cond_text", toString(s.cond)},
-               {"then", toJSON(s.then_body)},
-               {"else", toJSON(s.else_body)}};
-    break;
-  case Stmt::Kind::Loop:
-    o = Object{{"stmt", "loop"},
-               {"loop", loopKindName(s.loop)},
-               {"cond", exprOrNull(s.cond)},
-               {"cond_text", s.cond ? toString(s.cond) : "true"},
-               {"body", toJSON(s.body)},
-               {"step", toJSON(s.step)}};
-    break;
-  case Stmt::Kind::Assign:
-    o = Object{{"stmt", "assign"},
-               {"local", toJSON(s.local)},
-               {"value", exprOrNull(s.value)},
-               {"value_text", toString(s.value)}};
-    break;
-  case Stmt::Kind::Assume:
-    o = Object{{"stmt", "assume"}, {"cond", exprOrNull(s.cond)}, {"cond_text", toString(s.cond)}};
-    break;
-  case Stmt::Kind::Return: o = Object{{"stmt", "return"}}; break;
-  case Stmt::Kind::Break: o = Object{{"stmt", "break"}}; break;
-  case Stmt::Kind::Continue: o = Object{{"stmt", "continue"}}; break;
-  case Stmt::Kind::Inlined:
-    o = Object{{"stmt", "inlined"}, {"function", s.function}, {"body", toJSON(s.body)}};
-    break;
+static Object accessJSON(const stmt::Access &a) {
+  Object o{{"stmt", "access"},
+           {"id", a.id},
+           {"array", a.array},
+           {"access", accessKindName(a.kind)},
+           {"index", exprOrNull(a.index)},
+           {"index_text", toString(a.index)},
+           {"count", a.count},
+           {"text", a.text}};
+  if (a.kind == AccessKind::Atomic) {
+    o["atomic_op"] = atomicOpName(a.atomic);
+    o["scope"] = scopeName(a.scope);
   }
+  if (a.value)
+    o["operand"] = exprOrNull(a.value);
+  return o;
+}
+
+Value toJSON(const Stmt &s) {
+  Object o = std::visit(
+      Overloaded{
+          [](const stmt::Access &a) { return accessJSON(a); },
+          [](const stmt::Barrier &b) {
+            return Object{{"stmt", "barrier"},
+                          {"barrier", barrierKindName(b.kind)},
+                          {"what", b.what},
+                          {"mask", exprOrNull(b.mask)},
+                          {"predicate", exprOrNull(b.predicate)}};
+          },
+          [](const stmt::Fence &f) {
+            return Object{{"stmt", "fence"}, {"scope", scopeName(f.scope)}, {"what", f.what}};
+          },
+          [](const stmt::If &i) {
+            return Object{{"stmt", "if"},
+                          {"cond", exprOrNull(i.cond)},
+                          {"cond_text", toString(i.cond)},
+                          {"then", toJSON(i.then_body)},
+                          {"else", toJSON(i.else_body)}};
+          },
+          [](const stmt::Loop &l) {
+            return Object{{"stmt", "loop"},
+                          {"loop", loopKindName(l.kind)},
+                          {"cond", exprOrNull(l.cond)},
+                          {"cond_text", l.cond ? toString(l.cond) : "true"},
+                          {"body", toJSON(l.body)},
+                          {"step", toJSON(l.step)}};
+          },
+          [](const stmt::Assign &a) {
+            return Object{{"stmt", "assign"},
+                          {"local", toJSON(a.local)},
+                          {"value", exprOrNull(a.value)},
+                          {"value_text", toString(a.value)}};
+          },
+          [](const stmt::Assume &a) {
+            return Object{{"stmt", "assume"}, {"cond", exprOrNull(a.cond)}, {"cond_text", toString(a.cond)}};
+          },
+          [](const stmt::Return &) { return Object{{"stmt", "return"}}; },
+          [](const stmt::Break &) { return Object{{"stmt", "break"}}; },
+          [](const stmt::Continue &) { return Object{{"stmt", "continue"}}; },
+          [](const stmt::Inlined &c) {
+            return Object{{"stmt", "inlined"}, {"function", c.function}, {"body", toJSON(c.body)}};
+          },
+      },
+      s.node);
   o["range"] = toJSON(s.range);
   return o;
 }

@@ -56,9 +56,14 @@ const char *barrierKindName(BarrierKind k) {
   static const char *const names[] = {"block", "warp", "grid"};
   return names[static_cast<int>(k)];
 }
-const char *fenceScopeName(FenceScope s) {
+const char *scopeName(Scope s) {
   static const char *const names[] = {"block", "device", "system"};
   return names[static_cast<int>(s)];
+}
+const char *atomicOpName(AtomicOp op) {
+  static const char *const names[] = {"add", "sub", "exch", "min", "max", "inc", "dec",
+                                      "cas", "and", "or",  "xor",  "load", "store", "other"};
+  return names[static_cast<int>(op)];
 }
 const char *loopKindName(LoopKind k) {
   static const char *const names[] = {"for", "while", "do"};
@@ -67,106 +72,68 @@ const char *loopKindName(LoopKind k) {
 
 // --- factories -------------------------------------------------------------------
 
-static std::shared_ptr<Expr> make(Expr::Kind k, Type t) {
-  auto e = std::make_shared<Expr>();
-  e->kind = k;
-  e->type = t;
-  return e;
+ExprPtr Expr::make(Type t, Node node) {
+  return std::make_shared<const Expr>(Expr{t, std::move(node)});
 }
-
-ExprPtr Expr::intConst(Type t, int64_t v) {
-  auto e = make(Kind::Const, t);
-  e->int_value = v;
-  return e;
-}
-ExprPtr Expr::floatConst(Type t, double v) {
-  auto e = make(Kind::Const, t);
-  e->float_value = v;
-  return e;
-}
-ExprPtr Expr::param(Type t, std::string name) {
-  auto e = make(Kind::Param, t);
-  e->name = std::move(name);
-  return e;
-}
+ExprPtr Expr::intConst(Type t, int64_t v) { return make(t, expr::Const{v, 0}); }
+ExprPtr Expr::floatConst(Type t, double v) { return make(t, expr::Const{0, v}); }
+ExprPtr Expr::param(Type t, std::string name) { return make(t, expr::Param{std::move(name)}); }
 ExprPtr Expr::notNull(unsigned array, std::string name) {
-  auto e = make(Kind::NotNull, Type::boolean());
-  e->id = array;
-  e->name = std::move(name);
-  return e;
+  return make(Type::boolean(), expr::NotNull{array, std::move(name)});
 }
 ExprPtr Expr::address(unsigned array, std::string name) {
-  auto e = make(Kind::Address, Type::integer(64, false));
-  e->id = array;
-  e->name = std::move(name);
-  return e;
+  return make(Type::integer(64, false), expr::Address{array, std::move(name)});
 }
 ExprPtr Expr::builtinVar(Builtin b) {
-  auto e = make(Kind::Builtin, b == Builtin::WarpSize ? Type::i32() : Type::u32());
-  e->builtin = b;
-  return e;
+  return make(b == Builtin::WarpSize ? Type::i32() : Type::u32(), expr::Builtin{b});
 }
-ExprPtr Expr::local(const Local &l) {
-  auto e = make(Kind::Local, l.type);
-  e->name = l.name;
-  e->id = l.id;
-  return e;
-}
+ExprPtr Expr::local(const Local &l) { return make(l.type, expr::Local{l.name, l.id}); }
 ExprPtr Expr::opaque(Type t, unsigned id, std::string what, bool per_block) {
-  auto e = make(Kind::Opaque, t);
-  e->id = id;
-  e->what = std::move(what);
-  e->per_block = per_block;
-  return e;
+  return make(t, expr::Opaque{id, std::move(what), per_block});
 }
-ExprPtr Expr::unary(Type t, UnaryOp op, ExprPtr a) {
-  auto e = make(Kind::Unary, t);
-  e->unary_op = op;
-  e->args = {std::move(a)};
-  return e;
-}
+ExprPtr Expr::unary(Type t, UnaryOp op, ExprPtr a) { return make(t, expr::Unary{op, std::move(a)}); }
 ExprPtr Expr::binary(Type t, BinaryOp op, ExprPtr a, ExprPtr b) {
-  auto e = make(Kind::Binary, t);
-  e->binary_op = op;
-  e->args = {std::move(a), std::move(b)};
-  return e;
+  return make(t, expr::Binary{op, std::move(a), std::move(b)});
 }
 ExprPtr Expr::select(ExprPtr c, ExprPtr a, ExprPtr b) {
-  auto e = make(Kind::Select, a->type);
-  e->args = {std::move(c), std::move(a), std::move(b)};
-  return e;
+  Type t = a->type;
+  return make(t, expr::Select{std::move(c), std::move(a), std::move(b)});
 }
 ExprPtr Expr::cast(Type t, ExprPtr a) {
   if (a->type == t)
     return a;
-  auto e = make(Kind::Cast, t);
-  e->args = {std::move(a)};
-  return e;
+  return make(t, expr::Cast{std::move(a)});
+}
+
+std::vector<const Expr *> operands(const Expr &e) {
+  if (auto *u = e.as<expr::Unary>()) return {u->arg.get()};
+  if (auto *c = e.as<expr::Cast>()) return {c->arg.get()};
+  if (auto *b = e.as<expr::Binary>()) return {b->lhs.get(), b->rhs.get()};
+  if (auto *s = e.as<expr::Select>()) return {s->cond.get(), s->then_value.get(), s->else_value.get()};
+  return {};
 }
 
 // --- printing ----------------------------------------------------------------------
 
 // C precedence levels, higher binds tighter.
 static int precedence(const Expr &e) {
-  switch (e.kind) {
-  case Expr::Kind::Select: return 1;
-  case Expr::Kind::Binary:
-    switch (e.binary_op) {
-    case BinaryOp::LOr: return 2;
-    case BinaryOp::LAnd: return 3;
-    case BinaryOp::BitOr: return 4;
-    case BinaryOp::BitXor: return 5;
-    case BinaryOp::BitAnd: return 6;
-    case BinaryOp::Eq: case BinaryOp::Ne: return 7;
-    case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge: return 8;
-    case BinaryOp::Shl: case BinaryOp::Shr: return 9;
-    case BinaryOp::Add: case BinaryOp::Sub: return 10;
-    case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Rem: return 11;
-    }
-    return 0;
-  case Expr::Kind::Unary: case Expr::Kind::Cast: return 12;
-  default: return 13;
+  if (e.is<expr::Select>()) return 1;
+  if (e.is<expr::Unary>() || e.is<expr::Cast>()) return 12;
+  const auto *b = e.as<expr::Binary>();
+  if (!b) return 13;
+  switch (b->op) {
+  case BinaryOp::LOr: return 2;
+  case BinaryOp::LAnd: return 3;
+  case BinaryOp::BitOr: return 4;
+  case BinaryOp::BitXor: return 5;
+  case BinaryOp::BitAnd: return 6;
+  case BinaryOp::Eq: case BinaryOp::Ne: return 7;
+  case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge: return 8;
+  case BinaryOp::Shl: case BinaryOp::Shr: return 9;
+  case BinaryOp::Add: case BinaryOp::Sub: return 10;
+  case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Rem: return 11;
   }
+  return 0;
 }
 
 static std::string child(const ExprPtr &c, int min_prec) {
@@ -174,39 +141,44 @@ static std::string child(const ExprPtr &c, int min_prec) {
   return precedence(*c) < min_prec ? "(" + s + ")" : s;
 }
 
+static std::string constText(const Type &t, const expr::Const &c) {
+  if (t.kind == Type::Kind::Float) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", c.float_value);
+    return buf;
+  }
+  if (t.kind == Type::Kind::Bool)
+    return c.int_value ? "true" : "false";
+  if (!t.is_signed && t.bits == 64)
+    return std::to_string(static_cast<uint64_t>(c.int_value));
+  return std::to_string(c.int_value);
+}
+
 std::string toString(const Expr &e) {
-  switch (e.kind) {
-  case Expr::Kind::Const:
-    if (e.type.kind == Type::Kind::Float) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%g", e.float_value);
-      return buf;
-    }
-    if (e.type.kind == Type::Kind::Bool)
-      return e.int_value ? "true" : "false";
-    if (!e.type.is_signed && e.type.bits == 64)
-      return std::to_string(static_cast<uint64_t>(e.int_value));
-    return std::to_string(e.int_value);
-  case Expr::Kind::Param: return e.name;
-  case Expr::Kind::Builtin: return builtinName(e.builtin);
-  case Expr::Kind::Local: return e.name;
-  case Expr::Kind::Opaque: return "opaque#" + std::to_string(e.id);
-  case Expr::Kind::NotNull: return "(" + e.name + " != nullptr)";
-  case Expr::Kind::Address: return "(u64)&" + e.name + "[0]";
-  case Expr::Kind::Unary:
-    if (e.unary_op == UnaryOp::BitReverse) return "__brev(" + toString(*e.args[0]) + ")";
-    return unaryOpName(e.unary_op) + child(e.args[0], 12);
-  case Expr::Kind::Cast: return "(" + e.type.name() + ")" + child(e.args[0], 12);
-  case Expr::Kind::Binary: {
-    int p = precedence(e);
-    // Left-associative: the right operand needs parentheses at equal precedence.
-    return child(e.args[0], p) + " " + binaryOpName(e.binary_op) + " " +
-           child(e.args[1], p + 1);
-  }
-  case Expr::Kind::Select:
-    return child(e.args[0], 2) + " ? " + child(e.args[1], 2) + " : " + child(e.args[2], 1);
-  }
-  return "?";
+  return std::visit(
+      Overloaded{
+          [&](const expr::Const &c) { return constText(e.type, c); },
+          [](const expr::Param &p) { return p.name; },
+          [](const expr::Builtin &b) { return std::string(builtinName(b.which)); },
+          [](const expr::Local &l) { return l.name; },
+          [](const expr::Opaque &o) { return "opaque#" + std::to_string(o.id); },
+          [](const expr::NotNull &n) { return "(" + n.name + " != nullptr)"; },
+          [](const expr::Address &a) { return "(u64)&" + a.name + "[0]"; },
+          [](const expr::Unary &u) {
+            if (u.op == UnaryOp::BitReverse) return "__brev(" + toString(*u.arg) + ")";
+            return unaryOpName(u.op) + child(u.arg, 12);
+          },
+          [&](const expr::Cast &c) { return "(" + e.type.name() + ")" + child(c.arg, 12); },
+          [&](const expr::Binary &b) {
+            int p = precedence(e);
+            // Left-associative: the right operand needs parentheses at equal precedence.
+            return child(b.lhs, p) + " " + binaryOpName(b.op) + " " + child(b.rhs, p + 1);
+          },
+          [](const expr::Select &s) {
+            return child(s.cond, 2) + " ? " + child(s.then_value, 2) + " : " + child(s.else_value, 1);
+          },
+      },
+      e.node);
 }
 
 }  // namespace kverify::model

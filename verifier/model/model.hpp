@@ -4,8 +4,9 @@
 // A handful of small algebraic types (in the spirit of Faial's protocol IR):
 //   Type  - the C type of a value (integer width + signedness, bool, float, pointer)
 //   Expr  - immutable, shared expression trees over parameters, builtins, locals and
-//           opaque values
-//   Stmt  - the structured body: memory accesses, barriers, control flow, assignments
+//           opaque values: a type and a std::variant of the kinds in namespace expr
+//   Stmt  - the structured body: memory accesses, barriers, control flow, assignments;
+//           a source range and a std::variant of the kinds in namespace stmt
 //   Kernel, TranslationUnitModel - the containers
 // No Clang types appear here: the analysis builds on this header alone.
 // The JSON form (kverify --dump-model) is documented in SCHEMA.md next to this file.
@@ -14,9 +15,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace kverify::model {
+
+// std::visit over lambdas: std::visit(Overloaded{[](const expr::Const &c) {...}, ...}, e.node)
+template <class... F> struct Overloaded : F... { using F::operator()...; };
+template <class... F> Overloaded(F...) -> Overloaded<F...>;
 
 // A place in a source file (1-based lines and columns; end is the last character).
 struct SourceRange {
@@ -85,42 +91,47 @@ struct Local {
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
-// An expression. Which fields matter depends on `kind`:
-//   Const   - int_value (Int/Bool; 64-bit unsigned constants keep their bit pattern)
-//             or float_value (Float)
-//   Param   - name: a scalar kernel parameter, or a field path "p.n" of a struct one
-//   Builtin - builtin
-//   Local   - name, id (see Local)
-//   Opaque  - id, what, per_block: an unknown value, fresh per thread and per evaluation
-//             of the node (a load from memory, the result of an atomic, an unmodelled
-//             call). A load's opaque has the id of its Access statement. With `per_block`
-//             (the result of __syncthreads_or/_and/_count) it is one value for the whole
-//             block at one barrier instance.
-//   Unary   - unary_op, args[0]
-//   Binary  - binary_op, args[0], args[1]
-//   Select  - args[0] ? args[1] : args[2]
-//   Cast    - args[0] converted to `type` (C conversion: truncation, sign/zero
-//             extension by the source's signedness, int<->float, x != 0 for bool)
-//   NotNull - id, name: whether the pointer parameter whose memory is Kernel::arrays[id]
-//             (named `name`) is not null (bool); unknown, the same for every thread
-//   Address - id, name: the address of Kernel::arrays[id]'s first element (u64; alignment
-//             checks `(uintptr_t)p % 16`); unknown, the same for every thread
-struct Expr {
-  enum class Kind { Const, Param, Builtin, Local, Opaque, Unary, Binary, Select, Cast,
-                    NotNull, Address };
-  Kind kind = Kind::Const;
-  Type type;
-  int64_t int_value = 0;
-  double float_value = 0;
-  std::string name;
-  unsigned id = 0;
-  std::string what;
-  bool per_block = false;  // Opaque: one value per block and barrier instance
-  Builtin builtin = Builtin::ThreadIdxX;
-  UnaryOp unary_op = UnaryOp::Neg;
-  BinaryOp binary_op = BinaryOp::Add;
-  std::vector<ExprPtr> args;
+// The kinds of expression: the alternatives of Expr::Node.
+namespace expr {
+// An integer or bool (int_value; 64-bit unsigned constants keep their bit pattern) or a
+// float (float_value) constant.
+struct Const { int64_t int_value = 0; double float_value = 0; };
+// A scalar kernel parameter, or a field path "p.n" of a struct one.
+struct Param { std::string name; };
+struct Builtin { model::Builtin which = model::Builtin::ThreadIdxX; };
+// The current value of a Local (see model::Local).
+struct Local { std::string name; unsigned id = 0; };
+// An unknown value, fresh per thread and per evaluation of the node: a load from memory,
+// the result of an atomic, an unmodelled call. A load's opaque has the id of its Access
+// statement. With `per_block` (the result of __syncthreads_or/_and/_count) it is one value
+// for the whole block at one barrier instance.
+struct Opaque { unsigned id = 0; std::string what; bool per_block = false; };
+struct Unary { UnaryOp op = UnaryOp::Neg; ExprPtr arg; };
+struct Binary { BinaryOp op = BinaryOp::Add; ExprPtr lhs, rhs; };
+struct Select { ExprPtr cond, then_value, else_value; };
+// arg converted to the Expr's type (C conversion: truncation, sign/zero extension by the
+// source's signedness, int<->float, x != 0 for bool)
+struct Cast { ExprPtr arg; };
+// Whether the pointer parameter whose memory is Kernel::arrays[array] (named `name`) is not
+// null (bool); unknown, the same for every thread.
+struct NotNull { unsigned array = 0; std::string name; };
+// The address of Kernel::arrays[array]'s first element (u64; alignment checks
+// `(uintptr_t)p % 16`); unknown, the same for every thread.
+struct Address { unsigned array = 0; std::string name; };
+}  // namespace expr
 
+// An expression: immutable, shared trees of a type and one of the kinds above.
+struct Expr {
+  using Node = std::variant<expr::Const, expr::Param, expr::Builtin, expr::Local, expr::Opaque,
+                            expr::Unary, expr::Binary, expr::Select, expr::Cast, expr::NotNull,
+                            expr::Address>;
+  Type type;
+  Node node;
+
+  template <class T> const T *as() const { return std::get_if<T>(&node); }
+  template <class T> bool is() const { return std::holds_alternative<T>(node); }
+
+  static ExprPtr make(Type t, Node node);
   static ExprPtr intConst(Type t, int64_t v);
   static ExprPtr floatConst(Type t, double v);
   static ExprPtr param(Type t, std::string name);
@@ -135,6 +146,9 @@ struct Expr {
   static ExprPtr address(unsigned array, std::string name);
 };
 
+// The operands of `e` in order: Unary and Cast one, Binary two, Select three (cond first).
+std::vector<const Expr *> operands(const Expr &e);
+
 // C-like text of an expression, with explicit casts: "(i64)threadIdx.x * 16 + n".
 std::string toString(const Expr &e);
 inline std::string toString(const ExprPtr &e) { return e ? toString(*e) : "<none>"; }
@@ -142,7 +156,11 @@ inline std::string toString(const ExprPtr &e) { return e ? toString(*e) : "<none
 enum class AddressSpace { Global, Shared, Local, Constant };
 enum class AccessKind { Read, Write, Atomic };
 enum class BarrierKind { Block, Warp, Grid };
-enum class FenceScope { Block, Device, System };
+// The threads a fence orders memory for, or an atomic is atomic among: the block, the
+// device (every block), the system.
+enum class Scope { Block, Device, System };
+// What an atomic does (Load/Store/Exchange/CompareExchange/Fetch* are cuda::atomic_ref's).
+enum class AtomicOp { Add, Sub, Exch, Min, Max, Inc, Dec, Cas, And, Or, Xor, Load, Store, Other };
 enum class LoopKind { For, While, Do };
 const char *addressSpaceName(AddressSpace s);  // "global", "shared", "local", "constant"
 // Where an Array comes from: a pointer parameter's memory, a __shared__ variable, a
@@ -153,60 +171,68 @@ enum class ArrayOrigin { Param, Shared, Local, DeviceVar, ConstantVar, FunctionP
 const char *arrayOriginName(ArrayOrigin o);
 const char *accessKindName(AccessKind k);      // "read", "write", "atomic"
 const char *barrierKindName(BarrierKind k);    // "block", "warp", "grid"
-const char *fenceScopeName(FenceScope s);      // "block", "device", "system"
+const char *scopeName(Scope s);                // "block", "device", "system"
+const char *atomicOpName(AtomicOp op);  // "add", "sub", "exch", ..., "load", "store", "other"
 const char *loopKindName(LoopKind k);          // "for", "while", "do"
 
-// A statement. Which fields matter depends on `kind`:
-//   Access   - id, array, access, index, count, atomic_op, text: `count` consecutive
-//              elements starting at element `index` (an i64 Expr, in elements of the
-//              array's element type, multi-dimensional indices flattened row-major).
-//              `a[i] += v` and `a[i]++` are a Read then a Write. A Write's `value` is
-//              the integer or bool stored (null otherwise); an Atomic's is atomicAdd's
-//              operand (null for other atomics). An Atomic's result, and a Read's
-//              loaded value, is the Opaque with the Access's id.
-//   Barrier  - barrier, what ("__syncthreads", "__syncwarp", "cg::thread_block::sync"...),
-//              mask (Warp: the u32 lane mask; null otherwise), cond (the predicate of
-//              __syncthreads_count/_and/_or, else null)
-//   Fence    - fence (a __threadfence*: orders memory, does not synchronize)
-//   If       - cond, then_body, else_body
-//   Loop     - loop, cond (null means true), body, step. Semantics:
-//              For/While: while (cond) { body; step }   Do: do { body; step } while (cond)
-//              `continue` jumps to step. A `for` init is emitted before the Loop.
-//   Assign   - local = value
-//   Assume   - cond may be assumed (from __kverify_assume / KV_ASSUME)
-//   Return   - leaves the innermost Inlined region, or the kernel when there is none
-//   Break, Continue - of the innermost Loop
-//   Inlined  - function, body: an inlined __device__ call (parameters and the result
-//              are Locals assigned inside body)
-struct Stmt {
-  enum class Kind { Access, Barrier, Fence, If, Loop, Assign, Assume, Return, Break,
-                    Continue, Inlined };
-  Kind kind = Kind::Assign;
-  SourceRange range;
-  // Access
+struct Stmt;
+using Body = std::vector<Stmt>;
+
+// The kinds of statement: the alternatives of Stmt::Node.
+namespace stmt {
+// `count` consecutive elements starting at element `index` (an i64 Expr, in elements of
+// the array's element type, multi-dimensional indices flattened row-major) of
+// Kernel::arrays[array]. `a[i] += v` and `a[i]++` are a Read then a Write. A Write's
+// `value` is the integer or bool stored (null otherwise); an Atomic's is atomicAdd's
+// operand (null for other atomics). An Atomic's result, and a Read's loaded value, is the
+// Opaque with the Access's id. `text` is the access as written.
+struct Access {
   unsigned id = 0;
-  unsigned array = 0;  // index into Kernel::arrays
-  AccessKind access = AccessKind::Read;
+  unsigned array = 0;
+  AccessKind kind = AccessKind::Read;
   ExprPtr index;
   unsigned count = 1;
-  std::string atomic_op;
-  std::string text;
-  // Barrier / Fence
-  BarrierKind barrier = BarrierKind::Block;
-  FenceScope fence = FenceScope::Device;
-  std::string what;
-  ExprPtr mask;
-  // If / Loop / Assume / Barrier predicate
-  ExprPtr cond;
-  std::vector<Stmt> then_body, else_body;
-  // Loop
-  LoopKind loop = LoopKind::For;
-  std::vector<Stmt> body, step;
-  // Assign
-  Local local;
   ExprPtr value;
-  // Inlined (body)
-  std::string function;
+  AtomicOp atomic = AtomicOp::Add;  // Atomic only
+  Scope scope = Scope::Device;      // Atomic only: atomicAdd_block is Block
+  std::string text;
+};
+// what: "__syncthreads", "__syncwarp", "cg::thread_block::sync"...; mask: Warp's u32 lane
+// mask (null otherwise); predicate: that of __syncthreads_count/_and/_or (else null).
+struct Barrier {
+  BarrierKind kind = BarrierKind::Block;
+  std::string what;
+  ExprPtr mask, predicate;
+};
+// A __threadfence*: orders memory, does not synchronize.
+struct Fence { Scope scope = Scope::Device; std::string what; };
+struct If { ExprPtr cond; Body then_body, else_body; };
+// For/While: while (cond) { body; step }   Do: do { body; step } while (cond)
+// cond null means true; `continue` jumps to step. A `for` init is emitted before the Loop.
+struct Loop { LoopKind kind = LoopKind::For; ExprPtr cond; Body body, step; };
+struct Assign { model::Local local; ExprPtr value; };
+// cond may be assumed (from __kverify_assume / KV_ASSUME / a kernel's __requires)
+struct Assume { ExprPtr cond; };
+// Leaves the innermost Inlined region, or the kernel when there is none.
+struct Return {};
+// Of the innermost Loop.
+struct Break {};
+struct Continue {};
+// An inlined __device__ call (parameters and the result are Locals assigned inside body).
+struct Inlined { std::string function; Body body; };
+}  // namespace stmt
+
+// A statement of the structured body: where it is, and one of the kinds above.
+struct Stmt {
+  using Node = std::variant<stmt::Access, stmt::Barrier, stmt::Fence, stmt::If, stmt::Loop,
+                            stmt::Assign, stmt::Assume, stmt::Return, stmt::Break,
+                            stmt::Continue, stmt::Inlined>;
+  SourceRange range;
+  Node node;
+
+  template <class T> const T *as() const { return std::get_if<T>(&node); }
+  template <class T> T *as() { return std::get_if<T>(&node); }
+  template <class T> bool is() const { return std::holds_alternative<T>(node); }
 };
 
 // A scalar kernel parameter, or a scalar leaf of a struct parameter ("p.n").

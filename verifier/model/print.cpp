@@ -14,72 +14,65 @@ struct Printer {
   }
   std::string local(const Local &l) { return l.name; }
 
-  void block(const std::vector<Stmt> &body, int depth) {
+  void block(const Body &body, int depth) {
     for (const Stmt &s : body)
       stmt(s, depth);
   }
 
   void stmt(const Stmt &s, int d) {
-    switch (s.kind) {
-    case Stmt::Kind::Access: {
-      std::string t = std::string(accessKindName(s.access)) + " " + k.arrays[s.array].name +
-                      "[" + toString(s.index) + "]";
-      if (s.count != 1)
-        t += " x" + std::to_string(s.count);
-      if (!s.atomic_op.empty())
-        t += " " + s.atomic_op;
-      if (s.value)
-        t += " " + toString(s.value);
-      line(d, t + "  // " + s.text + " @" + std::to_string(s.range.line) + ":" +
-                  std::to_string(s.range.col) + " #" + std::to_string(s.id));
-      break;
-    }
-    case Stmt::Kind::Barrier: {
-      std::string t = std::string("barrier ") + barrierKindName(s.barrier) + " " + s.what;
-      if (s.mask)
-        t += " mask=" + toString(s.mask);
-      if (s.cond)
-        t += " pred=" + toString(s.cond);
-      line(d, t);
-      break;
-    }
-    case Stmt::Kind::Fence:
-      line(d, std::string("fence ") + fenceScopeName(s.fence));
-      break;
-    case Stmt::Kind::If:
-      line(d, "if (" + toString(s.cond) + ") {");
-      block(s.then_body, d + 1);
-      if (!s.else_body.empty()) {
-        line(d, "} else {");
-        block(s.else_body, d + 1);
-      }
-      line(d, "}");
-      break;
-    case Stmt::Kind::Loop:
-      line(d, std::string(loopKindName(s.loop)) + " (" + (s.cond ? toString(s.cond) : "true") +
-                  ") {");
-      block(s.body, d + 1);
-      if (!s.step.empty()) {
-        line(d, "} step {");
-        block(s.step, d + 1);
-      }
-      line(d, "}");
-      break;
-    case Stmt::Kind::Assign:
-      line(d, local(s.local) + " = " + toString(s.value));
-      break;
-    case Stmt::Kind::Assume:
-      line(d, "assume " + toString(s.cond));
-      break;
-    case Stmt::Kind::Return: line(d, "return"); break;
-    case Stmt::Kind::Break: line(d, "break"); break;
-    case Stmt::Kind::Continue: line(d, "continue"); break;
-    case Stmt::Kind::Inlined:
-      line(d, "inlined " + s.function + " {");
-      block(s.body, d + 1);
-      line(d, "}");
-      break;
-    }
+    std::visit(Overloaded{
+                   [&](const stmt::Access &a) { access(s, a, d); },
+                   [&](const stmt::Barrier &b) {
+                     std::string t = std::string("barrier ") + barrierKindName(b.kind) + " " + b.what;
+                     if (b.mask) t += " mask=" + toString(b.mask);
+                     if (b.predicate) t += " pred=" + toString(b.predicate);
+                     line(d, t);
+                   },
+                   [&](const stmt::Fence &f) { line(d, std::string("fence ") + scopeName(f.scope)); },
+                   [&](const stmt::If &i) {
+                     line(d, "if (" + toString(i.cond) + ") {");
+                     block(i.then_body, d + 1);
+                     if (!i.else_body.empty()) {
+                       line(d, "} else {");
+                       block(i.else_body, d + 1);
+                     }
+                     line(d, "}");
+                   },
+                   [&](const stmt::Loop &l) {
+                     line(d, std::string(loopKindName(l.kind)) + " (" +
+                                 (l.cond ? toString(l.cond) : "true") + ") {");
+                     block(l.body, d + 1);
+                     if (!l.step.empty()) {
+                       line(d, "} step {");
+                       block(l.step, d + 1);
+                     }
+                     line(d, "}");
+                   },
+                   [&](const stmt::Assign &a) { line(d, local(a.local) + " = " + toString(a.value)); },
+                   [&](const stmt::Assume &a) { line(d, "assume " + toString(a.cond)); },
+                   [&](const stmt::Return &) { line(d, "return"); },
+                   [&](const stmt::Break &) { line(d, "break"); },
+                   [&](const stmt::Continue &) { line(d, "continue"); },
+                   [&](const stmt::Inlined &c) {
+                     line(d, "inlined " + c.function + " {");
+                     block(c.body, d + 1);
+                     line(d, "}");
+                   },
+               },
+               s.node);
+  }
+
+  void access(const Stmt &s, const stmt::Access &a, int d) {
+    std::string t = std::string(accessKindName(a.kind)) + " " + k.arrays[a.array].name + "[" +
+                    toString(a.index) + "]";
+    if (a.count != 1)
+      t += " x" + std::to_string(a.count);
+    if (a.kind == AccessKind::Atomic)
+      t += std::string(" ") + atomicOpName(a.atomic) + (a.scope == Scope::Device ? "" : std::string("_") + scopeName(a.scope));
+    if (a.value)
+      t += " " + toString(a.value);
+    line(d, t + "  // " + a.text + " @" + std::to_string(s.range.line) + ":" +
+                std::to_string(s.range.col) + " #" + std::to_string(a.id));
   }
 
   void kernel() {

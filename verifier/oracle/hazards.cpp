@@ -36,6 +36,7 @@ using model::AccessKind;
 using model::AddressSpace;
 using model::BarrierKind;
 using model::Stmt;
+namespace st = model::stmt;
 
 std::string where(const model::SourceRange &r) {
   if (!r.valid()) return "?";
@@ -62,15 +63,22 @@ Site siteOf(const Trace &t, const Event *e) {
 namespace {
 
 bool blockLevel(const Stmt &s) {
-  return s.kind == Stmt::Kind::Barrier && s.barrier != BarrierKind::Warp;
+  const auto *b = s.as<st::Barrier>();
+  return b && b->kind != BarrierKind::Warp;
 }
 bool isWarp(const Stmt &s) {
-  return s.kind == Stmt::Kind::Barrier && s.barrier == BarrierKind::Warp;
+  const auto *b = s.as<st::Barrier>();
+  return b && b->kind == BarrierKind::Warp;
+}
+bool isGrid(const Stmt &s) {
+  const auto *b = s.as<st::Barrier>();
+  return b && b->kind == BarrierKind::Grid;
 }
 
 std::string stmtName(const Stmt *s) {
   if (!s) return "the end of the kernel";
-  return (s->what.empty() ? std::string("barrier") : s->what) + " at " + where(s->range);
+  const std::string &what = s->as<st::Barrier>()->what;
+  return (what.empty() ? std::string("barrier") : what) + " at " + where(s->range);
 }
 
 void blockDivergence(const std::vector<Trace> &block, std::vector<Finding> &findings) {
@@ -150,6 +158,7 @@ struct Acc {
   uint32_t thread = 0;      // linear id in its block
   const Event *event = nullptr;
   AccessKind kind = AccessKind::Read;
+  bool block_scoped = false;  // an atomic atomic only within its block (atomicAdd_block)
   uint32_t interval = 0;    // block-level barriers passed before it
   uint32_t grid_interval = 0;
   uint32_t wpos = 0, wstart = 0;  // warp barriers before it; before its interval began
@@ -172,7 +181,7 @@ void findGridDivergence(const std::vector<std::vector<Trace>> &blocks, std::vect
   auto gridSeq = [](const Trace &t) {
     std::vector<const Event *> seq;
     for (const Event &e : t.events)
-      if (e.stmt->kind == Stmt::Kind::Barrier && e.stmt->barrier == BarrierKind::Grid) seq.push_back(&e);
+      if (isGrid(*e.stmt)) seq.push_back(&e);
     return seq;
   };
   if (blocks.empty() || blocks[0].empty()) return;
@@ -216,20 +225,20 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
       px.push_back({});
       uint32_t interval = 0, grid_interval = 0, wstart = 0;
       for (const Event &e : t.events) {
-        const Stmt &s = *e.stmt;
-        if (s.kind == Stmt::Kind::Barrier) {
-          if (s.barrier == BarrierKind::Warp) {
+        if (const auto *b = e.stmt->as<st::Barrier>()) {
+          if (b->kind == BarrierKind::Warp) {
             std::array<uint32_t, 32> next = px.back();
             if (e.mask >> lane & 1)
               for (uint32_t l = 0; l < 32; ++l) next[l] += e.mask >> l & 1;
             px.push_back(next);
           } else {
             ++interval;
-            if (s.barrier == BarrierKind::Grid) ++grid_interval;
+            if (b->kind == BarrierKind::Grid) ++grid_interval;
             wstart = static_cast<uint32_t>(px.size() - 1);
           }
           continue;
         }
+        const st::Access &s = *e.stmt->as<st::Access>();
         if (s.array >= narrays) continue;
         const model::Array &arr = kernel.arrays[s.array];
         int64_t lo = e.index, hi = e.index + static_cast<int64_t>(s.count);
@@ -241,13 +250,13 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
           f.array = s.array;
           f.index = lo < 0 ? lo : std::max(lo, static_cast<int64_t>(*arr.size));
           f.first = siteOf(t, &e);
-          f.message = "out-of-bounds " + std::string(model::accessKindName(s.access)) +
+          f.message = "out-of-bounds " + std::string(model::accessKindName(s.kind)) +
                       " of '" + arr.name + "' at element " + std::to_string(f.index) +
                       " (size " + std::to_string(*arr.size) + ") by thread " +
-                      threadName(t.id) + " at " + where(s.range);
+                      threadName(t.id) + " at " + where(e.stmt->range);
           findings.push_back(f);
         }
-        if (arr.space == AddressSpace::Constant && s.access != AccessKind::Read &&
+        if (arr.space == AddressSpace::Constant && s.kind != AccessKind::Read &&
             !const_done[s.array]) {
           const_done[s.array] = true;
           Finding f;
@@ -256,7 +265,7 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
           f.index = lo;
           f.first = siteOf(t, &e);
           f.message = "write to __constant__ '" + arr.name + "' by thread " + threadName(t.id) +
-                      " at " + where(s.range);
+                      " at " + where(e.stmt->range);
           findings.push_back(f);
         }
         if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) continue;
@@ -264,7 +273,8 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
         a.block = static_cast<uint32_t>(bi);
         a.thread = static_cast<uint32_t>(ti);
         a.event = &e;
-        a.kind = s.access;
+        a.kind = s.kind;
+        a.block_scoped = s.kind == AccessKind::Atomic && s.scope == model::Scope::Block;
         a.interval = interval;
         a.grid_interval = grid_interval;
         a.wpos = static_cast<uint32_t>(px.size() - 1);
@@ -276,7 +286,8 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
 
   auto concurrent = [&](const Acc &x, const Acc &y) {
     if (x.kind == AccessKind::Read && y.kind == AccessKind::Read) return false;
-    if (x.kind == AccessKind::Atomic && y.kind == AccessKind::Atomic) return false;
+    if (x.kind == AccessKind::Atomic && y.kind == AccessKind::Atomic)  // atomic within their scope
+      return x.block != y.block && (x.block_scoped || y.block_scoped) && x.grid_interval == y.grid_interval;
     if (x.block != y.block) return x.grid_interval == y.grid_interval;
     if (x.thread == y.thread) return false;
     if (x.interval != y.interval) return false;
@@ -297,7 +308,7 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
     std::vector<std::pair<int64_t, uint32_t>> cells;
     std::vector<uint32_t> wide;
     for (uint32_t i = 0; i < accs.size(); ++i) {
-      unsigned count = accs[i].event->stmt->count;
+      unsigned count = accs[i].event->stmt->as<st::Access>()->count;
       if (count > 4096) {
         wide.push_back(i);
         continue;
@@ -355,15 +366,19 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
           if (found) break;
           consider(atomics[p], j, index);
         }
+      // a block-scoped atomic against the other atomics (of other blocks)
+      auto scoped = std::find_if(atomics.begin(), atomics.end(), [&](uint32_t i) { return accs[i].block_scoped; });
+      for (size_t q = 0; scoped != atomics.end() && q < atomics.size() && !found; ++q)
+        if (atomics[q] != *scoped) consider(*scoped, atomics[q], index);
       b = e;
     }
     for (uint32_t w : wide) {
       const Acc &x = accs[w];
-      int64_t xlo = x.event->index, xhi = xlo + x.event->stmt->count;
+      int64_t xlo = x.event->index, xhi = xlo + x.event->stmt->as<st::Access>()->count;
       for (uint32_t j = 0; j < accs.size(); ++j) {
         if (j == w) continue;
         const Acc &y = accs[j];
-        int64_t ylo = y.event->index, yhi = ylo + y.event->stmt->count;
+        int64_t ylo = y.event->index, yhi = ylo + y.event->stmt->as<st::Access>()->count;
         if (std::max(xlo, ylo) < std::min(xhi, yhi)) consider(w, j, std::max(xlo, ylo));
       }
     }

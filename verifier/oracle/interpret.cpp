@@ -34,6 +34,7 @@
 //   NotNull: true (pointer parameters point at buffers); Address: distinct per array and
 //            aligned to 256 bytes, as cudaMalloc's are.
 #include "oracle/trace.hpp"
+#include "model/walk.hpp"
 
 #include <cmath>
 #include <functional>
@@ -49,6 +50,8 @@ using model::Expr;
 using model::Stmt;
 using model::Type;
 using model::UnaryOp;
+namespace st = model::stmt;
+namespace ex = model::expr;
 
 namespace {
 
@@ -118,24 +121,27 @@ public:
   }
 
   Value eval(const Expr &e) {
-    switch (e.kind) {
-    case Expr::Kind::Const:
-      if (e.type.kind == Type::Kind::Float) return floatValue(e.type, e.float_value);
-      return intValue(e.type, static_cast<uint64_t>(e.int_value));
-    case Expr::Kind::Param: return param(e);
-    case Expr::Kind::NotNull: return intValue(e.type, 1);
-    case Expr::Kind::Address: return intValue(e.type, (uint64_t(e.id) + 1) << 20);
-    case Expr::Kind::Builtin: return builtin(e);
-    case Expr::Kind::Local: return local(e);
-    case Expr::Kind::Opaque: return opaque(e);
-    case Expr::Kind::Unary: return unary(e);
-    case Expr::Kind::Binary: return binary(e);
-    case Expr::Kind::Select:
-      return truth(*e.args.at(0)) ? convert(e.type, *e.args.at(1), eval(*e.args.at(1)))
-                                  : convert(e.type, *e.args.at(2), eval(*e.args.at(2)));
-    case Expr::Kind::Cast: return convert(e.type, *e.args.at(0), eval(*e.args.at(0)));
-    }
-    return {};
+    return std::visit(
+        model::Overloaded{
+            [&](const ex::Const &c) {
+              if (e.type.kind == Type::Kind::Float) return floatValue(e.type, c.float_value);
+              return intValue(e.type, static_cast<uint64_t>(c.int_value));
+            },
+            [&](const ex::Param &p) { return param(e.type, p.name); },
+            [&](const ex::NotNull &) { return intValue(e.type, 1); },
+            [&](const ex::Address &a) { return intValue(e.type, (uint64_t(a.array) + 1) << 20); },
+            [&](const ex::Builtin &b) { return builtin(e.type, b.which); },
+            [&](const ex::Local &l) { return local(e.type, l.id); },
+            [&](const ex::Opaque &o) { return opaque(e, o); },
+            [&](const ex::Unary &u) { return unary(e.type, u); },
+            [&](const ex::Binary &b) { return binary(e.type, b); },
+            [&](const ex::Select &s) {
+              const Expr &arm = truth(*s.cond) ? *s.then_value : *s.else_value;
+              return convert(e.type, arm, eval(arm));
+            },
+            [&](const ex::Cast &c) { return convert(e.type, *c.arg, eval(*c.arg)); },
+        },
+        e.node);
   }
 
   bool truth(const Expr &e) {
@@ -210,32 +216,32 @@ private:
     return intValue(t, v);
   }
 
-  Value param(const Expr &e) {
-    auto it = launch_.params.find(e.name);
+  Value param(const Type &type, const std::string &name) {
+    auto it = launch_.params.find(name);
     if (it != launch_.params.end()) {
-      if (e.type.kind == Type::Kind::Float) return floatValue(e.type, double(it->second));
-      if (e.type.kind == Type::Kind::Bool) return intValue(e.type, it->second != 0);
-      return intValue(e.type, static_cast<uint64_t>(it->second));
+      if (type.kind == Type::Kind::Float) return floatValue(type, double(it->second));
+      if (type.kind == Type::Kind::Bool) return intValue(type, it->second != 0);
+      return intValue(type, static_cast<uint64_t>(it->second));
     }
     seeded = true;
-    uint64_t h = hashOf({launch_.seed, hashString(e.name), 0x9a9a});
-    if (e.type.kind == Type::Kind::Bool) return intValue(e.type, mix(h) & 1);
-    if (e.type.kind == Type::Kind::Float) return floatValue(e.type, double(mix(h) % 65));
-    if (e.type.kind == Type::Kind::Pointer || e.type.kind == Type::Kind::Other)
-      return intValue(e.type, (mix(h) | 1) << 8);  // non-null, distinct per name
+    uint64_t h = hashOf({launch_.seed, hashString(name), 0x9a9a});
+    if (type.kind == Type::Kind::Bool) return intValue(type, mix(h) & 1);
+    if (type.kind == Type::Kind::Float) return floatValue(type, double(mix(h) % 65));
+    if (type.kind == Type::Kind::Pointer || type.kind == Type::Kind::Other)
+      return intValue(type, (mix(h) | 1) << 8);  // non-null, distinct per name
     // Small: 0..64, or the block size (or twice it), or 1.
     uint64_t pick = mix(h ^ 0x55) % 8, v;
     if (pick < 5) v = mix(h) % 65;
     else if (pick == 5) v = block_size_;
     else if (pick == 6) v = 2 * block_size_;
     else v = 1;
-    return intValue(e.type, v);
+    return intValue(type, v);
   }
 
-  Value builtin(const Expr &e) {
+  Value builtin(const Type &type, model::Builtin which) {
     const ThreadId &id = trace_.id;
     uint64_t v = 0;
-    switch (e.builtin) {
+    switch (which) {
     case model::Builtin::ThreadIdxX: v = id.thread[0]; break;
     case model::Builtin::ThreadIdxY: v = id.thread[1]; break;
     case model::Builtin::ThreadIdxZ: v = id.thread[2]; break;
@@ -250,19 +256,19 @@ private:
     case model::Builtin::GridDimZ: v = grid_[2]; break;
     case model::Builtin::WarpSize: v = 32; break;
     }
-    return intValue(e.type, v);
+    return intValue(type, v);
   }
 
-  Value local(const Expr &e) {
-    auto it = locals_.find(e.id);
+  Value local(const Type &type, unsigned id) {
+    auto it = locals_.find(id);
     if (it != locals_.end()) return it->second;
-    Value v = drawn(e.type, hashOf({launch_.seed, 0x10ca1, e.id, global_linear_}));
-    locals_[e.id] = v;
+    Value v = drawn(type, hashOf({launch_.seed, 0x10ca1, id, global_linear_}));
+    locals_[id] = v;
     return v;
   }
 
   // The counter's value before this atomicAdd (seeded where it is first touched).
-  uint64_t ticket(const Stmt &s, int64_t index) {
+  uint64_t ticket(const st::Access &s, int64_t index) {
     bool shared = kernel_.arrays[s.array].space == model::AddressSpace::Shared;
     auto key = std::make_tuple(s.array, shared ? block_linear_ : 0, index);
     auto it = tickets_.next.find(key);
@@ -274,45 +280,45 @@ private:
     return v;
   }
 
-  Value opaque(const Expr &e) {
+  Value opaque(const Expr &e, const ex::Opaque &o) {
     uint64_t n = evaluations_[&e]++;
-    auto tk = last_ticket_.find(e.id);
+    auto tk = last_ticket_.find(o.id);
     if (tk != last_ticket_.end()) return intValue(e.type, tk->second);
-    auto read = last_read_.find(e.id);
+    auto read = last_read_.find(o.id);
     if (read != last_read_.end()) {  // a shared element: one value per block and interval
       auto [array, index] = read->second;
       return drawn(e.type, hashOf({launch_.seed, 0x5ead, array, static_cast<uint64_t>(index), block_linear_,
                                    block_phase_, any_phase_}),
                    true);
     }
-    if (e.per_block) {  // uniform over the block
+    if (o.per_block) {  // uniform over the block
       seeded = true;
-      uint64_t h = hashOf({launch_.seed, 0xb10c, e.id, block_linear_, n});
+      uint64_t h = hashOf({launch_.seed, 0xb10c, o.id, block_linear_, n});
       if (e.type.kind == Type::Kind::Int) return intValue(e.type, mix(h) % (block_size_ + 1));
       return drawn(e.type, h);
     }
-    return drawn(e.type, hashOf({launch_.seed, 0x0a0a, e.id, global_linear_, n}));
+    return drawn(e.type, hashOf({launch_.seed, 0x0a0a, o.id, global_linear_, n}));
   }
 
-  Value unary(const Expr &e) {
-    const Expr &a = *e.args.at(0);
-    switch (e.unary_op) {
-    case UnaryOp::LNot: return intValue(e.type, !truth(a));
-    case UnaryOp::BitNot: return intValue(e.type, ~eval(a).i);
+  Value unary(const Type &type, const ex::Unary &u) {
+    const Expr &a = *u.arg;
+    switch (u.op) {
+    case UnaryOp::LNot: return intValue(type, !truth(a));
+    case UnaryOp::BitNot: return intValue(type, ~eval(a).i);
     case UnaryOp::BitReverse: {
       uint64_t v = eval(a).i, r = 0;
-      for (unsigned i = 0; i < e.type.bits; ++i) r |= ((v >> i) & 1) << (e.type.bits - 1 - i);
-      return intValue(e.type, r);
+      for (unsigned i = 0; i < type.bits; ++i) r |= ((v >> i) & 1) << (type.bits - 1 - i);
+      return intValue(type, r);
     }
     case UnaryOp::Neg: {
       Value v = eval(a);
-      if (e.type.kind == Type::Kind::Float) return floatValue(e.type, -v.f);
-      if (isSignedInt(e.type)) {
-        Value r = intValue(e.type, 0 - v.i);
+      if (type.kind == Type::Kind::Float) return floatValue(type, -v.f);
+      if (isSignedInt(type)) {
+        Value r = intValue(type, 0 - v.i);
         if (v.i != 0 && r.i == v.i) ub("signed overflow in negation");
         return r;
       }
-      return intValue(e.type, 0 - v.i);
+      return intValue(type, 0 - v.i);
     }
     }
     return {};
@@ -349,26 +355,26 @@ private:
     return intValue(t, v.i);
   }
 
-  Value binary(const Expr &e) {
-    const Expr &a = *e.args.at(0), &b = *e.args.at(1);
-    BinaryOp op = e.binary_op;
-    if (op == BinaryOp::LAnd) return intValue(e.type, truth(a) && truth(b));
-    if (op == BinaryOp::LOr) return intValue(e.type, truth(a) || truth(b));
+  Value binary(const Type &type, const ex::Binary &bin) {
+    const Expr &a = *bin.lhs, &b = *bin.rhs;
+    BinaryOp op = bin.op;
+    if (op == BinaryOp::LAnd) return intValue(type, truth(a) && truth(b));
+    if (op == BinaryOp::LOr) return intValue(type, truth(a) || truth(b));
     Value x = eval(a), y = eval(b);
     const Type &t = a.type;  // the operands' common type (shifts: the left one)
-    if (t.kind == Type::Kind::Float) return floatBinary(e, x.f, y.f);
+    if (t.kind == Type::Kind::Float) return floatBinary(type, op, x.f, y.f);
     bool sgn = isSignedInt(t);
     int64_t sx = static_cast<int64_t>(x.i), sy = static_cast<int64_t>(y.i);
     switch (op) {
-    case BinaryOp::Lt: return intValue(e.type, sgn ? sx < sy : x.i < y.i);
-    case BinaryOp::Le: return intValue(e.type, sgn ? sx <= sy : x.i <= y.i);
-    case BinaryOp::Gt: return intValue(e.type, sgn ? sx > sy : x.i > y.i);
-    case BinaryOp::Ge: return intValue(e.type, sgn ? sx >= sy : x.i >= y.i);
-    case BinaryOp::Eq: return intValue(e.type, x.i == y.i);
-    case BinaryOp::Ne: return intValue(e.type, x.i != y.i);
+    case BinaryOp::Lt: return intValue(type, sgn ? sx < sy : x.i < y.i);
+    case BinaryOp::Le: return intValue(type, sgn ? sx <= sy : x.i <= y.i);
+    case BinaryOp::Gt: return intValue(type, sgn ? sx > sy : x.i > y.i);
+    case BinaryOp::Ge: return intValue(type, sgn ? sx >= sy : x.i >= y.i);
+    case BinaryOp::Eq: return intValue(type, x.i == y.i);
+    case BinaryOp::Ne: return intValue(type, x.i != y.i);
     default: break;
     }
-    const Type &rt = e.type;
+    const Type &rt = type;
     bool rsgn = isSignedInt(rt);
     unsigned w = widthOf(rt);
     auto checked = [&](__int128 exact, const char *what) {
@@ -422,20 +428,20 @@ private:
     return {};
   }
 
-  Value floatBinary(const Expr &e, double x, double y) {
-    switch (e.binary_op) {
-    case BinaryOp::Lt: return intValue(e.type, x < y);
-    case BinaryOp::Le: return intValue(e.type, x <= y);
-    case BinaryOp::Gt: return intValue(e.type, x > y);
-    case BinaryOp::Ge: return intValue(e.type, x >= y);
-    case BinaryOp::Eq: return intValue(e.type, x == y);
-    case BinaryOp::Ne: return intValue(e.type, x != y);
-    case BinaryOp::Add: return floatValue(e.type, x + y);
-    case BinaryOp::Sub: return floatValue(e.type, x - y);
-    case BinaryOp::Mul: return floatValue(e.type, x * y);
-    case BinaryOp::Div: return floatValue(e.type, x / y);
-    case BinaryOp::Rem: return floatValue(e.type, std::fmod(x, y));
-    default: return floatValue(e.type, 0);  // bit operations on floats do not type-check
+  Value floatBinary(const Type &type, BinaryOp op, double x, double y) {
+    switch (op) {
+    case BinaryOp::Lt: return intValue(type, x < y);
+    case BinaryOp::Le: return intValue(type, x <= y);
+    case BinaryOp::Gt: return intValue(type, x > y);
+    case BinaryOp::Ge: return intValue(type, x >= y);
+    case BinaryOp::Eq: return intValue(type, x == y);
+    case BinaryOp::Ne: return intValue(type, x != y);
+    case BinaryOp::Add: return floatValue(type, x + y);
+    case BinaryOp::Sub: return floatValue(type, x - y);
+    case BinaryOp::Mul: return floatValue(type, x * y);
+    case BinaryOp::Div: return floatValue(type, x / y);
+    case BinaryOp::Rem: return floatValue(type, std::fmod(x, y));
+    default: return floatValue(type, 0);  // bit operations on floats do not type-check
     }
   }
 
@@ -456,7 +462,7 @@ private:
     trace_.events.push_back(ev);
   }
 
-  Flow execBlock(const std::vector<Stmt> &body) {
+  Flow execBlock(const model::Body &body) {
     for (const Stmt &s : body) {
       Flow f = exec(s);
       if (f != Flow::Normal) return f;
@@ -467,79 +473,86 @@ private:
   Flow exec(const Stmt &s) {
     step(s);
     current_ = &s.range;
-    switch (s.kind) {
-    case Stmt::Kind::Access: {
-      Value v = eval(*s.index);
-      int64_t index = static_cast<int64_t>(convert(Type::i64(), *s.index, v).i);
-      std::optional<uint64_t> stored;
-      if (s.access == model::AccessKind::Write && s.value) stored = eval(*s.value).i;
-      record(s, index, 0);
-      trace_.events.back().value = stored;
-      if (s.access == model::AccessKind::Read && s.count <= 1 && s.array < kernel_.arrays.size() &&
-          kernel_.arrays[s.array].space == model::AddressSpace::Shared)
-        last_read_[s.id] = {s.array, index};
-      if (s.access == model::AccessKind::Atomic && s.array < tickets_.counter.size() && tickets_.counter[s.array])
-        last_ticket_[s.id] = ticket(s, index);
-      return Flow::Normal;
-    }
-    case Stmt::Kind::Barrier: {
-      uint32_t mask = 0xffffffffu;
-      if (s.mask) mask = static_cast<uint32_t>(convert(Type::u32(), *s.mask, eval(*s.mask)).i);
-      if (s.cond) eval(*s.cond);
-      record(s, 0, mask);
-      uint64_t key = hashOf({reinterpret_cast<uintptr_t>(&s)});
-      for (const auto &[loop, k] : loops_) key = hashOf({key, reinterpret_cast<uintptr_t>(loop), k});
-      any_phase_ = key;
-      if (s.barrier != model::BarrierKind::Warp) block_phase_ = key;
-      return Flow::Normal;
-    }
-    case Stmt::Kind::Fence: return Flow::Normal;
-    case Stmt::Kind::If:
-      return execBlock(truth(*s.cond) ? s.then_body : s.else_body);
-    case Stmt::Kind::Loop: return loop(s);
-    case Stmt::Kind::Assign: {
-      Value v;
-      if (s.value) {
-        v = convert(s.local.type, *s.value, eval(*s.value));
-      } else {
-        uint64_t n = havocs_[s.local.id]++;
-        v = drawn(s.local.type, hashOf({launch_.seed, 0x4a7c, s.local.id, global_linear_, n}));
-      }
-      locals_[s.local.id] = v;
-      return Flow::Normal;
-    }
-    case Stmt::Kind::Assume:
-      if (s.cond && !truth(*s.cond))
-        stop(Result::Status::Assumption, "assumption " + model::toString(s.cond) + " is false",
-             &s.range);
-      return Flow::Normal;
-    case Stmt::Kind::Return: return Flow::Return;
-    case Stmt::Kind::Break: return Flow::Break;
-    case Stmt::Kind::Continue: return Flow::Continue;
-    case Stmt::Kind::Inlined: {
-      Flow f = execBlock(s.body);
-      return f == Flow::Return ? Flow::Normal : f;
-    }
-    }
+    return std::visit(
+        model::Overloaded{
+            [&](const st::Access &a) { return access(s, a); },
+            [&](const st::Barrier &b) { return barrier(s, b); },
+            [&](const st::Fence &) { return Flow::Normal; },
+            [&](const st::If &i) { return execBlock(truth(*i.cond) ? i.then_body : i.else_body); },
+            [&](const st::Loop &l) { return loop(s, l); },
+            [&](const st::Assign &a) { return assign(a); },
+            [&](const st::Assume &a) {
+              if (a.cond && !truth(*a.cond))
+                stop(Result::Status::Assumption, "assumption " + model::toString(a.cond) + " is false",
+                     &s.range);
+              return Flow::Normal;
+            },
+            [&](const st::Return &) { return Flow::Return; },
+            [&](const st::Break &) { return Flow::Break; },
+            [&](const st::Continue &) { return Flow::Continue; },
+            [&](const st::Inlined &c) {
+              Flow f = execBlock(c.body);
+              return f == Flow::Return ? Flow::Normal : f;
+            },
+        },
+        s.node);
+  }
+
+  Flow access(const Stmt &s, const st::Access &a) {
+    Value v = eval(*a.index);
+    int64_t index = static_cast<int64_t>(convert(Type::i64(), *a.index, v).i);
+    std::optional<uint64_t> stored;
+    if (a.kind == model::AccessKind::Write && a.value) stored = eval(*a.value).i;
+    record(s, index, 0);
+    trace_.events.back().value = stored;
+    if (a.kind == model::AccessKind::Read && a.count <= 1 && a.array < kernel_.arrays.size() &&
+        kernel_.arrays[a.array].space == model::AddressSpace::Shared)
+      last_read_[a.id] = {a.array, index};
+    if (a.kind == model::AccessKind::Atomic && a.array < tickets_.counter.size() && tickets_.counter[a.array])
+      last_ticket_[a.id] = ticket(a, index);
     return Flow::Normal;
   }
 
-  Flow loop(const Stmt &s) {
+  Flow barrier(const Stmt &s, const st::Barrier &b) {
+    uint32_t mask = 0xffffffffu;
+    if (b.mask) mask = static_cast<uint32_t>(convert(Type::u32(), *b.mask, eval(*b.mask)).i);
+    if (b.predicate) eval(*b.predicate);
+    record(s, 0, mask);
+    uint64_t key = hashOf({reinterpret_cast<uintptr_t>(&s)});
+    for (const auto &[loop, k] : loops_) key = hashOf({key, reinterpret_cast<uintptr_t>(loop), k});
+    any_phase_ = key;
+    if (b.kind != model::BarrierKind::Warp) block_phase_ = key;
+    return Flow::Normal;
+  }
+
+  Flow assign(const st::Assign &a) {
+    Value v;
+    if (a.value) {
+      v = convert(a.local.type, *a.value, eval(*a.value));
+    } else {
+      uint64_t n = havocs_[a.local.id]++;
+      v = drawn(a.local.type, hashOf({launch_.seed, 0x4a7c, a.local.id, global_linear_, n}));
+    }
+    locals_[a.local.id] = v;
+    return Flow::Normal;
+  }
+
+  Flow loop(const Stmt &s, const st::Loop &l) {
     loops_.push_back({&s, 0});
     Flow result = Flow::Normal;
     for (uint64_t k = 0;; ++k) {
       loops_.back().second = k;
-      bool check = !(s.loop == model::LoopKind::Do && k == 0);
+      bool check = !(l.kind == model::LoopKind::Do && k == 0);
       current_ = &s.range;
-      if (check && s.cond && !truth(*s.cond)) break;
+      if (check && l.cond && !truth(*l.cond)) break;
       if (k > 0) step(s);  // each further iteration counts as a step
-      Flow f = execBlock(s.body);
+      Flow f = execBlock(l.body);
       if (f == Flow::Break) break;
       if (f == Flow::Return) {
         result = Flow::Return;
         break;
       }
-      f = execBlock(s.step);
+      f = execBlock(l.step);
       if (f == Flow::Break) break;
       if (f == Flow::Return) {
         result = Flow::Return;
@@ -555,21 +568,17 @@ private:
 
 Tickets::Tickets(const model::Kernel &kernel) : counter(kernel.arrays.size(), false) {
   std::vector<bool> other(kernel.arrays.size(), false);  // written otherwise
-  std::function<void(const std::vector<Stmt> &)> walk = [&](const std::vector<Stmt> &body) {
-    for (const Stmt &s : body) {
-      if (s.kind == Stmt::Kind::Access && s.access != model::AccessKind::Read && s.array < counter.size()) {
-        const Expr *v = s.value.get();
-        while (v && v->kind == Expr::Kind::Cast) v = v->args.at(0).get();
-        if (s.access == model::AccessKind::Atomic && v && v->kind == Expr::Kind::Const &&
-            v->type.kind == Type::Kind::Int && v->int_value > 0)
-          counter[s.array] = true;
-        else
-          other[s.array] = true;
-      }
-      for (const auto *b : {&s.then_body, &s.else_body, &s.body, &s.step}) walk(*b);
-    }
-  };
-  walk(kernel.body);
+  model::forEachStmt(kernel.body, [&](const Stmt &s) {
+    const auto *a = s.as<st::Access>();
+    if (!a || a->kind == model::AccessKind::Read || a->array >= counter.size()) return;
+    const Expr *v = a->value.get();
+    while (v && v->is<ex::Cast>()) v = v->as<ex::Cast>()->arg.get();
+    const auto *k = v ? v->as<ex::Const>() : nullptr;
+    if (a->kind == model::AccessKind::Atomic && k && v->type.kind == Type::Kind::Int && k->int_value > 0)
+      counter[a->array] = true;
+    else
+      other[a->array] = true;
+  });
   // (the oracle's arrays never alias: the analysis, which may let parameters alias, is
   // only the more permissive)
   for (size_t a = 0; a < counter.size(); ++a)
