@@ -140,6 +140,25 @@ TEST(KverifyCli, CompileCommandsGiveDefinesAndDropNvccFlags) {
   EXPECT_EQ(kverify("-p /no/such/dir frontend/needs_define.cu").status, 2);
 }
 
+// As CMake writes nvcc's commands: includes in an --options-file as `-isystem=DIR`, and
+// nvcc's long names (--define-macro=).
+TEST(KverifyCli, CompileCommandsReadNvccSpellings) {
+  std::string dir = testing::TempDir() + "kverify_ccdb_nvcc";
+  ASSERT_EQ(std::system(("mkdir -p " + dir + "/inc").c_str()), 0);
+  std::ofstream(dir + "/inc/tile.h") << "#define TILE TILE_FROM_COMMAND\n";
+  std::ofstream(dir + "/k.cu") << "#include <tile.h>\n"
+                               << slurp(std::string(KVERIFY_FIXTURES) + "/frontend/needs_define.cu");
+  std::ofstream(dir + "/includes.rsp") << "-isystem=" << dir << "/inc";
+  std::ofstream(dir + "/compile_commands.json")
+      << "[{\"directory\": \"" << dir << "\", \"file\": \"" << dir << "/k.cu\", "
+      << "\"command\": \"/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler "
+      << "--options-file includes.rsp --define-macro=TILE_FROM_COMMAND=48 -x cu -c " << dir
+      << "/k.cu -o k.o\"}]";
+  CliRun r = kverify("--dump-model -p " + dir + " " + dir + "/k.cu");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\"size\": 48")) << r.out;
+}
+
 TEST(KverifyCli, PreludeDirectoryCanBeOverridden) {
   CliRun r = kverify("seed003/map.cu", "KVERIFY_PRELUDE_DIR=/no/such/prelude");
   EXPECT_EQ(r.status, 2);

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <fstream>
@@ -67,6 +68,10 @@ static cl::opt<std::string> output("output", cl::desc("Write the report to FILE"
                                    cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<std::string> html("html", cl::desc("Also write an HTML report to FILE"),
                                  cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string> json_file("json",
+                                      cl::desc("Also write the JSON report (--format=json) to "
+                                               "FILE; an old FILE is removed first"),
+                                      cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<std::string> fail_on("fail-on",
                                     cl::desc("Verdicts that make the exit status 1 "
                                              "(race,divergence,oob[,benign-race,unknown,unsupported])"),
@@ -164,7 +169,11 @@ int main(int argc, char **argv) {
     options.extra_args.push_back(argv[i]);
 
   cl::HideUnrelatedOptions(category);
-  cl::SetVersionPrinter([](llvm::raw_ostream &os) { os << "kverify " KVERIFY_VERSION "\n"; });
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "kverify " KVERIFY_VERSION "\n"
+       << "prelude: " << frontend::locatePrelude() << "\n"
+       << "clang resource directory: " << frontend::locateClangResourceDir() << "\n";
+  });
   std::string errors;
   llvm::raw_string_ostream error_stream(errors);
   if (!cl::ParseCommandLineOptions(own, argv,
@@ -174,6 +183,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (cli::merge_report_command) return cli::runMergeReport();
+  // A run that stops early leaves no report behind that an earlier run wrote.
+  if (!json_file.empty()) std::remove(json_file.c_str());
   if (inputs.empty()) {
     llvm::errs() << "kverify: error: no input files (kverify --help for usage)\n";
     return 2;
@@ -383,6 +394,14 @@ int main(int argc, char **argv) {
     out << reports::render_html(run);
     if (!out) {
       llvm::errs() << "kverify: error: cannot write '" << html << "'\n";
+      return 2;
+    }
+  }
+  if (!json_file.empty()) {
+    std::ofstream out(json_file);
+    out << reports::render_json(run);
+    if (!out) {
+      llvm::errs() << "kverify: error: cannot write '" << json_file << "'\n";
       return 2;
     }
   }

@@ -18,6 +18,10 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
 namespace kverify::frontend {
 namespace {
 
@@ -135,11 +139,34 @@ private:
   std::string prelude_;
 };
 
+// nvcc's spellings of the flags kept below, in clang's: `-isystem=DIR` (as CMake writes it
+// for nvcc) and long names (`--include-path DIR`, `--define-macro=N=1`).
+std::vector<std::string> clangSpelling(const std::vector<std::string> &cmd) {
+  static const std::pair<llvm::StringRef, llvm::StringRef> names[] = {
+      {"-I", "-I"}, {"-D", "-D"}, {"-U", "-U"}, {"-isystem", "-isystem"},
+      {"-include", "-include"}, {"--include-path", "-I"}, {"--system-include", "-isystem"},
+      {"--define-macro", "-D"}, {"--undefine-macro", "-U"}, {"--pre-include", "-include"}};
+  std::vector<std::string> out;
+  for (const std::string &arg : cmd) {
+    llvm::StringRef a = arg, name = a.split('=').first;  // -DN=1: name "-DN", kept as is
+    auto hit = std::find_if(std::begin(names), std::end(names),
+                            [&](const auto &n) { return n.first == name; });
+    if (hit == std::end(names)) {
+      out.push_back(arg);
+      continue;
+    }
+    out.push_back(hit->second.str());
+    if (name.size() < a.size()) out.push_back(a.drop_front(name.size() + 1).str());
+  }
+  return out;
+}
+
 // The arguments of a compile_commands.json entry that matter for parsing: include
 // paths, macros, forced includes, the language standard. Everything else (nvcc's
 // code-generation flags, outputs) is dropped. Response files are expanded.
-void keepParsingFlags(const std::vector<std::string> &cmd, const std::string &dir,
+void keepParsingFlags(const std::vector<std::string> &command, const std::string &dir,
                       std::vector<std::string> &out) {
+  const std::vector<std::string> cmd = clangSpelling(command);
   static const char *const with_value[] = {"-I", "-D", "-U", "-isystem", "-include",
                                            "-iquote", "-idirafter"};
   for (size_t i = 1; i < cmd.size(); ++i) {
@@ -211,7 +238,7 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
       "-Wno-unknown-cuda-version", "-Wno-pragma-once-outside-header",
       // `extern __shared__` arrays in an anonymous namespace are ordinary CUDA.
       "-Wno-undefined-internal",
-      "-resource-dir=" KVERIFY_CLANG_RESOURCE_DIR,
+      "-resource-dir=" + locateClangResourceDir(),
       "-isystem", prelude + "/include",
       "-include", prelude + "/kverify_prelude.h"};
   bool arch_given = false;

@@ -46,4 +46,8 @@ std::vector<std::string> collectSources(const std::vector<std::string> &inputs,
 // installed, else the source tree's verifier/frontend/prelude.
 std::string locatePrelude();
 
+// Clang's resource directory (its builtin headers: stddef.h, the CUDA wrappers): the copy
+// installed at <exe>/../share/kverify/clang, else the one of the Clang kverify was built with.
+std::string locateClangResourceDir();
+
 }  // namespace kverify::frontend

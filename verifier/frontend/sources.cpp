@@ -58,17 +58,27 @@ std::vector<std::string> collectSources(const std::vector<std::string> &inputs,
 // Any function of this binary serves to find the executable's path.
 static void anchor() {}
 
+// <exe>/../share/kverify/<dir> when the binary is installed and that directory holds
+// `marker`; empty otherwise.
+static std::string installedDataDir(const char *dir, const char *marker) {
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, (void *)&anchor);
+  if (exe.empty()) return "";
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(installed, "..", "share", "kverify", dir);
+  llvm::sys::path::remove_dots(installed, /*remove_dot_dot=*/true);
+  return llvm::sys::fs::exists(installed + "/" + marker) ? std::string(installed) : "";
+}
+
 std::string locatePrelude() {
   if (std::optional<std::string> env = llvm::sys::Process::GetEnv("KVERIFY_PRELUDE_DIR"))
     return *env;
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, (void *)&anchor);
-  if (!exe.empty()) {
-    llvm::SmallString<256> installed(llvm::sys::path::parent_path(exe));
-    llvm::sys::path::append(installed, "..", "share", "kverify", "prelude");
-    if (llvm::sys::fs::exists(installed + "/kverify_prelude.h"))
-      return std::string(installed);
-  }
-  return KVERIFY_PRELUDE_SOURCE_DIR;
+  std::string installed = installedDataDir("prelude", "kverify_prelude.h");
+  return installed.empty() ? KVERIFY_PRELUDE_SOURCE_DIR : installed;
+}
+
+std::string locateClangResourceDir() {
+  std::string installed = installedDataDir("clang", "include/stddef.h");
+  return installed.empty() ? KVERIFY_CLANG_RESOURCE_DIR : installed;
 }
 
 std::vector<std::string> gpuverifyHeaderFlags(std::string_view text) {
