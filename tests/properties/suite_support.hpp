@@ -1,6 +1,5 @@
-// Shared by the GPU property suites: the property-test macro (skips, visibly,
-// without a GPU), device round trips with poisoned outputs, and comparisons of
-// scan/reduction results under the right model for their type and operator.
+// Shared by the GPU property suites: device round trips with poisoned outputs, and
+// comparisons of scan/reduction results under the right model for their type and operator.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,22 +9,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpu_test.hpp"
 #include "kverify/kernels/ops.hpp"
 #include "kverify/properties/generators.hpp"
+#include "kverify/properties/gpu_test.hpp"  // KV_GPU_PROPERTY: skips without a GPU
 #include "kverify/properties/rc_support.hpp"
 #include "kverify/properties/references.hpp"
 #include "kverify/properties/tolerance.hpp"
 #include "kverify/runtime/buffer.hpp"
-
-// A RapidCheck property as a GoogleTest test that skips without a GPU.
-#define KV_GPU_PROPERTY(Suite, Name)                                              \
-  static void kv_property_##Suite##_##Name();                                     \
-  TEST(Suite, Name) {                                                             \
-    KV_REQUIRE_GPU();                                                             \
-    ::kverify::prop::check(&kv_property_##Suite##_##Name);                        \
-  }                                                                               \
-  static void kv_property_##Suite##_##Name()
 
 namespace kvtest {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu_test.hpp"
+#include "kverify/properties/gpu_test.hpp"
 #include "kverify/runtime/buffer.hpp"
 #include "kverify/runtime/launch.hpp"
 #include "kverify/runtime/stream.hpp"
