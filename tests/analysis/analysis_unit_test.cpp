@@ -1,6 +1,5 @@
 // Unit tests of the analysis on hand-built kernel models (no front end involved).
 #include "analysis/analysis.hpp"
-#include "analysis/phases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,31 +19,6 @@ namespace {
 using namespace kverify::testing_support;
 
 using model::AccessKind;
-
-// The classic shared-memory tree reduction, with or without the barrier in the loop.
-model::Kernel reduction(bool with_barrier) {
-  KB b;
-  unsigned sdata = b.shared("sdata", 256);
-  unsigned out = b.global("out");
-  auto s = b.local("s");
-  std::vector<Stmt> body = {
-      KB::iff(bin(BinaryOp::Lt, tid(), L(s)),
-              {b.access(sdata, AccessKind::Read, bin(BinaryOp::Add, tid(), L(s)), 10),
-               b.access(sdata, AccessKind::Read, tid(), 10),
-               b.access(sdata, AccessKind::Write, tid(), 10)})};
-  if (with_barrier) body.push_back(KB::sync(11));
-  b.k.body = {
-      b.access(sdata, AccessKind::Write, tid(), 5),
-      KB::sync(6),
-      KB::assign(s, bin(BinaryOp::Shr, bdim(), u(1))),
-      KB::loop(bin(BinaryOp::Gt, L(s), u(0)), body,
-               {KB::assign(s, bin(BinaryOp::Shr, L(s), u(1)))}, 8),
-      KB::iff(bin(BinaryOp::Eq, tid(), u(0)),
-              {b.access(sdata, AccessKind::Read, u(0), 13),
-               b.access(out, AccessKind::Write, bid(), 13)}),
-  };
-  return b.k;
-}
 
 Options fixedBlock(uint64_t x, uint64_t grid = 64) {
   Options o;
@@ -69,19 +43,19 @@ std::string describe(const KernelResult &r) {
 }
 
 TEST(Analysis, ReductionWithBarrierIsVerified) {
-  KernelResult r = analyzeKernel(reduction(true), fixedBlock(256));
+  KernelResult r = analyzeKernel(reductionKernel(true), fixedBlock(256));
   EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
 }
 
 TEST(Analysis, ReductionSymbolicBlockIsVerified) {
   Options o;
   o.assumes = {"blockDim.x == 256 && blockDim.y == 1 && blockDim.z == 1", "gridDim.y == 1 && gridDim.z == 1"};
-  KernelResult r = analyzeKernel(reduction(true), o);
+  KernelResult r = analyzeKernel(reductionKernel(true), o);
   EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
 }
 
 TEST(Analysis, ReductionWithoutBarrierRaces) {
-  KernelResult r = analyzeKernel(reduction(false), fixedBlock(256));
+  KernelResult r = analyzeKernel(reductionKernel(false), fixedBlock(256));
   ASSERT_EQ(r.verdict, Verdict::Race);
   EXPECT_EQ(r.findings[0].array, "sdata");
   EXPECT_TRUE(r.findings[0].witness.validated);
@@ -183,7 +157,7 @@ TEST(Analysis, GridStrideLoopIsVerified) {
 }
 
 TEST(Analysis, TimeoutGivesUnknown) {
-  KernelResult r = analyzeKernel(reduction(true), [] {
+  KernelResult r = analyzeKernel(reductionKernel(true), [] {
     Options o;
     o.timeout_s = 0.000001;
     return o;
@@ -247,39 +221,13 @@ TEST(Analysis, ReturnFromTheKernelInABarrierLoopIsDivergence) {
   EXPECT_EQ(r.verdict, Verdict::Divergence) << describe(r);
 }
 
-TEST(Phases, SplitAtBlockBarriersWithTheLoopBackEdge) {
-  // write@5 | sync@6 | loop { 3 accesses@10; sync@11 } | 2 accesses@13
-  std::vector<Phase> ps = reportPhases(alignPhases(reduction(true)));
-  ASSERT_EQ(ps.size(), 4u);
-  std::vector<std::array<unsigned, 3>> got;
-  for (const Phase &p : ps) got.push_back({p.begin.line, p.end.line, p.accesses});
-  std::vector<std::array<unsigned, 3>> want = {{1, 6, 1}, {6, 11, 3}, {11, 1, 2}, {11, 11, 3}};
-  EXPECT_EQ(got, want);
-  EXPECT_EQ(alignPhases(reduction(false)).phases.size(), 2u);  // no back edge without a barrier
-}
-
-// A grid barrier (grid.sync()) synchronizes the block too: it ends a phase, as in the
-// analysis; a warp barrier does not.
-TEST(Phases, GridBarriersEndAPhaseWarpBarriersDoNot) {
-  KB b;
-  unsigned s = b.shared("s", 64);
-  Stmt grid = KB::sync(4), warp = KB::syncwarp(6);
-  grid.as<model::stmt::Barrier>()->kind = model::BarrierKind::Grid;
-  b.k.body = {b.access(s, AccessKind::Write, tid(), 3), grid, b.access(s, AccessKind::Read, tid(), 5), warp,
-              b.access(s, AccessKind::Read, tid(), 7)};
-  std::vector<Phase> ps = reportPhases(alignPhases(b.k));
-  ASSERT_EQ(ps.size(), 2u);
-  EXPECT_EQ(ps[0].end.line, 4u);
-  EXPECT_EQ(ps[1].accesses, 2u);
-}
-
 namespace {
 using namespace kverify::testing_support;
 
 // The analysis refuses a launch outside CUDA's limits itself (not only the CLI does): no
 // launch satisfies it, so any proof would be vacuous.
 TEST(Analysis, LaunchOutsideLimitsIsAnError) {
-  model::Kernel k = reduction(false);
+  model::Kernel k = reductionKernel(false);
   Options o;
   o.block_dim = {64, 64, 1};
   KernelResult r = analyzeKernel(k, o);

@@ -46,7 +46,7 @@ TEST(KverifyCli, DumpModelPrintsVersionedJson) {
   ASSERT_EQ(r.status, 0) << r.err;
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(r.out);
   ASSERT_TRUE(bool(v));
-  EXPECT_EQ(v->getAsObject()->getString("schema"), "kverify-model/1");
+  EXPECT_EQ(v->getAsObject()->getString("schema"), "kverify-model/2");
   llvm::json::Array ks = kernels(r.out);
   ASSERT_EQ(ks.size(), 1u);
   EXPECT_EQ(ks[0].getAsObject()->getString("name"), "square_elements");
@@ -90,6 +90,15 @@ TEST(KverifyCli, UsageErrorsExit2) {
   CliRun missing = kverify("no_such_file.cu");
   EXPECT_EQ(missing.status, 2);
   EXPECT_TRUE(has(missing.err, "no such file or directory: 'no_such_file.cu'")) << missing.err;
+}
+
+// --dump-phases: the tree reduction's phases, its loop's back edge, and their accesses.
+TEST(KverifyCli, DumpPhasesListsPhasesAndTheirAccesses) {
+  CliRun r = kverify("--dump-phases seed003/reduce.cu");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "kernel reduce_sum: 4 phases\nphase 1: entry -> 9:1 __syncthreads\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "phase 4: 15:1 __syncthreads -> 15:1 __syncthreads (back edge of the loop at 11:1)\n"
+                         "  13:15 read sdata[(i64)(tid + s)]\n")) << r.out;
 }
 
 TEST(KverifyCli, UnsupportedConstructsAreNamedWithTheirLocation) {

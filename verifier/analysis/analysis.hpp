@@ -50,7 +50,7 @@ bool applyOptionString(const std::string &text, Options &base, std::string &erro
 model::ExprPtr parseAssumption(const std::string &text, const model::Kernel &kernel,
                                std::string &error);
 
-// Analyzes one kernel.
+// Analyzes one kernel under `options` and its own `// kverify:` comment (configure.hpp).
 KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options);
 
 // A kernel result for a file that did not parse (verdict Error, clang's diagnostics).

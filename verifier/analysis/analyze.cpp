@@ -48,6 +48,11 @@ void launchShapeNotes(const Kernel &kernel, std::vector<Finding> &findings) {
 }
 
 KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) {
+  return analyzeKernel(kernel, configure(options, "", kernel));
+}
+
+KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &config) {
+  const Options &options = config.options;
   auto t0 = std::chrono::steady_clock::now();
   KernelResult R;
   R.file = kernel.file;
@@ -55,8 +60,8 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
   R.range = kernel.range;
   R.phases = reportPhases(alignPhases(kernel));
   R.unsupported = kernel.unsupported;
-  if (std::string limit = launchLimitError(options); !limit.empty())
-    R.diagnostics.push_back({"error", limit, kernel.range});  // no proof under it
+  if (!config.error.empty())
+    R.diagnostics.push_back({"error", config.error, kernel.range});  // no proof under it
   constantWrites(kernel, R.diagnostics);
   if (!R.diagnostics.empty()) {
     R.verdict = Verdict::Error;
@@ -64,7 +69,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
     R.verdict = Verdict::Unsupported;
   } else {
     try {
-      Encoder E(kernel, options);
+      Encoder E(kernel, config);
       E.setup();
       Checker C(E, R);
       C.run();
@@ -72,13 +77,9 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
       for (const std::string &a : options.assumes) R.assumptions.push_back("assumed: " + a);
       for (const model::Unsupported &u : kernel.unchecked)
         R.assumptions.push_back("not checked: " + u.construct + " at " + loc(u.range) + " (" + u.detail + ")");
-      if (!E.error.empty() || !R.premise_error.empty()) {
+      if (!R.premise_error.empty()) {
         R.verdict = Verdict::Error;
-        model::Diagnostic d;
-        d.severity = "error";
-        d.message = E.error.empty() ? R.premise_error : E.error;
-        d.range = kernel.range;
-        R.diagnostics.push_back(d);
+        R.diagnostics.push_back({"error", R.premise_error, kernel.range});
       } else if (!R.findings.empty()) {
         launchShapeNotes(kernel, R.findings);
         Verdict v = Verdict::Verified;

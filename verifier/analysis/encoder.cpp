@@ -60,12 +60,6 @@ void Encoder::setup() {
   if (O.assume_no_alias) assumptions.push_back("distinct pointer parameters do not alias");
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
   assumptions.push_back("loop induction variables do not wrap around");
-
-  for (const std::string &a : O.assumes) {
-    std::string err;
-    if (ExprPtr e = parseAssumption(a, K, err)) assume_exprs.push_back(e);
-    else error = "--assume='" + a + "': " + err;
-  }
   for (const model::Param &p : K.params) {
     if (p.array) continue;
     z3::sort s = p.type.kind == Type::Kind::Bool ? c.bool_sort()
@@ -87,9 +81,9 @@ Thread Encoder::makeThread(int t, bool shared_trips) {
   }
   Exec X(*this, T);
   X.run(K);
-  // --assume expressions, evaluated for this thread (parsed and checked in setup)
-  for (size_t i = 0; i < assume_exprs.size(); ++i) {
-    T.side.push_back(X.evalAtEntry(*assume_exprs[i]));
+  // --assume expressions, evaluated for this thread (parsed by configure)
+  for (size_t i = 0; i < config.assumes.size(); ++i) {
+    T.side.push_back(X.evalAtEntry(*config.assumes[i]));
     T.premises.emplace_back("--assume='" + O.assumes[i] + "'", T.side.back());
   }
   return T;

@@ -3,6 +3,7 @@
 // parameters, fresh names), an Exec runs one thread through the kernel into its Thread.
 #include "analysis/analysis.hpp"
 #include "analysis/closed_form.hpp"
+#include "analysis/configure.hpp"
 #include "analysis/trace.hpp"
 #include "analysis/uniformity.hpp"
 
@@ -167,6 +168,7 @@ class Encoder {
 public:
   z3::context c;
   const Kernel &K;
+  const KernelConfig &config;
   const Options &O;
   const Uniformity U{K};
   std::vector<z3::expr> bdim, gdim;  // u32
@@ -186,10 +188,8 @@ public:
   }
   std::set<unsigned> ticket_arrays;  // counters of tickets (Checker::tickets)
   std::vector<std::string> assumptions;
-  std::vector<ExprPtr> assume_exprs;  // O.assumes, parsed
-  std::string error;
 
-  Encoder(const Kernel &K, const Options &O) : K(K), O(O) {}
+  Encoder(const Kernel &K, const KernelConfig &config) : K(K), config(config), O(config.options) {}
 
   z3::sort bv(unsigned w) { return c.bv_sort(w); }
   z3::expr u32(uint64_t v) { return c.bv_val(static_cast<uint64_t>(v), 32); }

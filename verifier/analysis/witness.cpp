@@ -41,13 +41,14 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
 
 // The simplest witness for `q`: the smallest block dimensions, then grid dimensions, then
 // block indices, then thread indices, then parameters, each tightened in turn (every
-// assumption kept, the earlier ones fixed; at most four solver calls each) within 0.1 s;
+// assumption kept, the earlier ones fixed; at most four solver calls each) within 0.3 s;
 // where time runs out, what was found. Values already small enough to read stay.
 void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
-  // a tenth of a second of this thread's CPU time: on a loaded machine, or with other
-  // kernels analysed in parallel, the same witness as on an idle one
-  const double t0 = threadSeconds();
-  auto left = [&] { return 0.1 - (threadSeconds() - t0); };
+  // of this thread's CPU time (on a loaded machine, or with other kernels analysed in
+  // parallel, the same witness as on an idle one); the least values of a launch's nine
+  // dimensions and indices alone take about 0.1 s
+  const double budget = 0.3, t0 = threadSeconds();
+  auto left = [&] { return budget - (threadSeconds() - t0); };
   auto wide = [](const z3::expr &x) { return z3::zext(x, 64 - x.get_sort().bv_size()); };
   z3::expr_vector base(E.c);
   for (const z3::expr &b : launch) base.push_back(b);
@@ -101,7 +102,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
     base.push_back(g == E.c.bv_val(v, w));  // kept (readable or tightened) while the next ones are
   }
   if (std::getenv("KVERIFY_DEBUG_QUERIES"))
-    std::fprintf(stderr, "[kverify] simplest witness: %.1f ms\n", 1000 * (0.1 - left()));
+    std::fprintf(stderr, "[kverify] simplest witness: %.1f ms\n", 1000 * (budget - left()));
 }
 
 }  // namespace kverify::analysis::detail

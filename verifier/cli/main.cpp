@@ -2,6 +2,8 @@
 //   kverify [options] <file.cu | dir>... [-- <extra clang arguments>]
 // Exit status: 0 ok, 1 findings matching --fail-on (analysis), 2 usage, I/O or parse errors.
 #include "analysis/analysis.hpp"
+#include "analysis/configure.hpp"
+#include "analysis/phases.hpp"
 #include "cli/merge_report.hpp"
 #include "cli/result_cache.hpp"
 #include "cli/shard.hpp"
@@ -43,6 +45,9 @@ static cl::opt<bool> dump_model("dump-model",
 static cl::opt<bool> dump_model_text("dump-model-text",
                                      cl::desc("Print the kernel model as C-like text"),
                                      cl::cat(category));
+static cl::opt<bool> dump_phases("dump-phases",
+                                 cl::desc("Print each kernel's barrier phases and their accesses"),
+                                 cl::cat(category));
 static cl::opt<std::string> kernel_filter("kernel", cl::desc("Only the kernel named NAME"),
                                           cl::value_desc("NAME"), cl::cat(category));
 
@@ -119,26 +124,8 @@ static std::vector<analysis::KernelResult> analyseUnit(const model::TranslationU
                                                        const analysis::Options &base) {
   if (!tu.parsed) return {analysis::parseErrorResult(tu)};
   std::vector<analysis::KernelResult> results;
-  analysis::Options file_opts = base;
-  std::string err;
-  bool file_ok = tu.options.empty() || analysis::applyOptionString(tu.options, file_opts, err);
-  for (const model::Kernel &k : tu.kernels) {
-    analysis::Options opts = file_opts;
-    std::string kerr = err;
-    bool ok = file_ok && (k.options.empty() || analysis::applyOptionString(k.options, opts, kerr));
-    if (ok && !(kerr = analysis::launchLimitError(opts)).empty()) ok = false;
-    analysis::KernelResult r;
-    if (ok) {
-      r = analysis::analyzeKernel(k, opts);
-    } else {
-      r.file = k.file;
-      r.name = k.name;
-      r.range = k.range;
-      r.verdict = analysis::Verdict::Error;
-      r.diagnostics.push_back({"error", "kverify: comment: " + kerr, k.range});
-    }
-    results.push_back(std::move(r));
-  }
+  for (const model::Kernel &k : tu.kernels)
+    results.push_back(analysis::analyzeKernel(k, analysis::configure(base, tu.options, k)));
   return results;
 }
 
@@ -253,7 +240,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "kverify: error: --format must be text, json, sarif or junit\n";
     return 2;
   }
-  bool analyse = !dump_model && !dump_model_text;
+  bool analyse = !dump_model && !dump_model_text && !dump_phases;
 
   std::unique_ptr<cli::ResultCache> cache = analyse ? openCache(base, options) : nullptr;
 
@@ -335,6 +322,12 @@ int main(int argc, char **argv) {
   if (dump_model_text) {
     for (const model::TranslationUnitModel &tu : models)
       llvm::outs() << model::toText(tu);
+    return status;
+  }
+  if (dump_phases) {
+    for (const model::TranslationUnitModel &tu : models)
+      for (const model::Kernel &k : tu.kernels)
+        llvm::outs() << analysis::toText(analysis::alignPhases(k));
     return status;
   }
 

@@ -8,7 +8,7 @@
 
 namespace kverify::model {
 
-inline constexpr const char *kSchemaVersion = "kverify-model/1";
+inline constexpr const char *kSchemaVersion = "kverify-model/2";
 
 llvm::json::Value toJSON(const SourceRange &r);
 llvm::json::Value toJSON(const Expr &e);
