@@ -57,6 +57,11 @@ void Encoder::setup() {
   base.push_back(z3::ult(gdim[0], u32(uint64_t(1) << 31)));
   base.push_back(z3::ule(gdim[1], u32(65535)));
   base.push_back(z3::ule(gdim[2], u32(65535)));
+  if (K.max_threads && *K.max_threads < 1024) {  // (the product is exact, as above)
+    base.push_back(z3::ule(bdim[0] * bdim[1] * bdim[2], u32(*K.max_threads)));
+    assumptions.push_back("at most " + std::to_string(*K.max_threads) +
+                          " threads per block (__launch_bounds__: CUDA refuses larger launches)");
+  }
   if (O.assume_no_alias) assumptions.push_back("distinct pointer parameters do not alias");
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
   assumptions.push_back("loop induction variables do not wrap around");

@@ -653,6 +653,11 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
     clang::SourceLocation begin = sm.getExpansionLoc(outer->getBeginLoc());
     k.options = optionsComment(sm.getBufferData(sm.getFileID(begin)),
                                sm.getSpellingLineNumber(begin));
+    // __launch_bounds__(N): a launch of more than N threads per block fails
+    if (const auto *lb = fd->getAttr<clang::CUDALaunchBoundsAttr>())
+      if (std::optional<llvm::APSInt> n = lb->getMaxThreads()->getIntegerConstantExpr(ctx);
+          n && n->isStrictlyPositive())
+        k.max_threads = n->getZExtValue();
     tu.kernels.push_back(std::move(k));
   }
   for (const clang::FunctionTemplateDecl *td : finder.uninstantiated) {

@@ -170,6 +170,7 @@ Value toJSON(const Kernel &k) {
                 {"file", k.file},
                 {"range", toJSON(k.range)},
                 {"options", k.options},
+                {"max_threads", k.max_threads ? Value(static_cast<int64_t>(*k.max_threads)) : Value(nullptr)},
                 {"params", std::move(params)},
                 {"arrays", std::move(arrays)},
                 {"locals", std::move(locals)},

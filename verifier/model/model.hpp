@@ -285,6 +285,8 @@ struct Kernel {
   // __requires of a device function): construct names the annotation. The verdict says so.
   std::vector<Unsupported> unchecked;
   std::string options;        // text after "kverify:" in a comment just above the kernel
+  // __launch_bounds__(N): CUDA refuses a launch of more than N threads per block
+  std::optional<uint64_t> max_threads;
 };
 
 // A template kernel that was never instantiated: nothing to verify, listed so users see it.
