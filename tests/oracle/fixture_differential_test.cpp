@@ -213,7 +213,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
     std::set<oracle::Kind> reported;
     for (const oracle::Dim3 &bd : block_dims) {
       uint64_t threads = uint64_t(bd[0]) * bd[1] * bd[2];
-      if (threads == 0 || threads > 1024) continue;
+      if (threads == 0 || threads > 1024 || (k.max_threads && threads > *k.max_threads)) continue;
       for (const oracle::Dim3 &gd : grid_dims) {
         std::vector<oracle::Dim3> blocks = {{0, 0, 0}};
         if (gd[0] > 1) blocks.push_back({1, 0, 0});
@@ -285,7 +285,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
         continue;
       const analysis::Witness &w = f.witness;
       uint64_t threads = w.block_dim[0] * w.block_dim[1] * w.block_dim[2];
-      if (threads == 0 || threads > 1024) continue;
+      if (threads == 0 || threads > 1024 || (k.max_threads && threads > *k.max_threads)) continue;
       oracle::Launch l;
       bool fits = true;
       for (int d = 0; d < 3; ++d) {
