@@ -3,15 +3,20 @@
 // Clang-free and Z3-free interface; the Z3 encoding behind it: exec*.cpp (symbolic
 // traces), *_check.cpp (the checks), checker.cpp (queries), witness.cpp, analyze.cpp.
 //
-// Passes (Faial-style, see DESIGN.md):
+// Passes (Faial-style, see DESIGN.md), each in its own file with its own tests:
+//   0. configuration (configure.hpp): the options one kernel is analysed under;
+//      uniformity (uniformity.hpp); alignment (phases.hpp: the barrier phases the reports
+//      show and --dump-phases prints);
 //   1. per-thread symbolic execution of the structured body into events (accesses,
-//      barriers) with path conditions, loop counters with closed forms or havoc, and
-//      for each event its "last barrier instance" (which barrier, at which iterations);
-//   2. barrier divergence: SAT(path(t1) != path(t2)) at the same loop iterations, except
-//      where the uniformity pass (uniformity.hpp) shows all threads of a block agree;
-//   3. races: two accesses of distinct threads are concurrent when (same block and the
-//      same last barrier instance) or (global memory and different blocks);
-//   4. bounds for shared arrays of known size.
+//      barriers) with path conditions, loop counters with closed forms (closed_form.hpp)
+//      or havoc, and for each event its "last barrier instance" (which barrier, at which
+//      iterations): trace.hpp, exec_*.cpp;
+//   2. barrier divergence (DivergenceCheck): SAT(path(t1) != path(t2)) at the same loop
+//      iterations, except where the uniformity pass shows all threads of a block agree;
+//   3. races (RaceCheck): two accesses of distinct threads are concurrent when (same block
+//      and the same last barrier instance) or (global memory and different blocks), and
+//      not both atomic within a scope that holds both threads;
+//   4. bounds (BoundsCheck) for shared arrays of known size.
 // Every finding's witness is re-evaluated at the solver's model before it is reported.
 
 #include "analysis/result.hpp"
