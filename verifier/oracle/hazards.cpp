@@ -13,7 +13,8 @@
 // allow that).
 //
 // Races: two accesses to one Shared or Global array by distinct threads, overlapping
-// element ranges, at least one not a read, not both atomic, and concurrent:
+// element ranges, at least one not a read, not both atomic (two atomics of different
+// blocks are, when one of them is block-scoped: atomicAdd_block), and concurrent:
 //   same block: the same number of block-level barriers passed before each, and, when the
 //     threads are lanes a, b of one warp, the same number of warp barriers (within that
 //     interval) whose mask names both a and b before each;
