@@ -37,33 +37,8 @@ std::vector<Finding> ofKind(const Result &r, Kind k) {
   return out;
 }
 
-// The classic shared-memory tree reduction, with or without the barrier in the loop.
-model::Kernel reduction(bool with_barrier) {
-  KB b;
-  unsigned sdata = b.shared("sdata", 256);
-  unsigned out = b.global("out");
-  auto s = b.local("s");
-  std::vector<Stmt> body = {
-      KB::iff(bin(BinaryOp::Lt, tid(), L(s)),
-              {b.access(sdata, AccessKind::Read, bin(BinaryOp::Add, tid(), L(s)), 10),
-               b.access(sdata, AccessKind::Read, tid(), 10),
-               b.access(sdata, AccessKind::Write, tid(), 10)})};
-  if (with_barrier) body.push_back(KB::sync(11));
-  b.k.body = {
-      b.access(sdata, AccessKind::Write, tid(), 5),
-      KB::sync(6),
-      KB::assign(s, bin(BinaryOp::Shr, bdim(), u(1))),
-      KB::loop(bin(BinaryOp::Gt, L(s), u(0)), body,
-               {KB::assign(s, bin(BinaryOp::Shr, L(s), u(1)))}, 8),
-      KB::iff(bin(BinaryOp::Eq, tid(), u(0)),
-              {b.access(sdata, AccessKind::Read, u(0), 13),
-               b.access(out, AccessKind::Write, bid(), 13)}),
-  };
-  return b.k;
-}
-
 TEST(Oracle, ReductionWithBarrierIsRaceFree) {
-  model::Kernel k = reduction(true);
+  model::Kernel k = reductionKernel(true);
   Result r = run(k, launch(256, 2));
   ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
   EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
@@ -71,7 +46,7 @@ TEST(Oracle, ReductionWithBarrierIsRaceFree) {
 }
 
 TEST(Oracle, ReductionWithoutLoopBarrierRaces) {
-  model::Kernel k = reduction(false);
+  model::Kernel k = reductionKernel(false);
   Result r = run(k, launch(8));
   ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
   ASSERT_EQ(r.findings.size(), 1u);
