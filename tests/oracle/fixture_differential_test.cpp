@@ -12,7 +12,7 @@
 //       dims, its two blocks, its parameter values); where the replay is fully determined
 //       (no seeded value used) the oracle must see the same kind of hazard. Known, understood
 //       analysis imprecisions may be listed in known_disagreements.txt.
-#include "analysis/analysis.hpp"
+#include "analysis/configure.hpp"
 #include "frontend/frontend.hpp"
 #include "model/walk.hpp"
 #include "oracle/oracle.hpp"
@@ -161,23 +161,18 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
   auto start = std::chrono::steady_clock::now();
   int oracle_runs = 0, ok_runs = 0, replays = 0, determined_replays = 0;
   for (const model::Kernel &k : tu.kernels) {
-    analysis::Options opts;
-    std::string error;
-    if (!analysis::applyOptionString(tu.options, opts, error) ||
-        !analysis::applyOptionString(k.options, opts, error)) {
-      ADD_FAILURE() << fixture << " " << k.name << ": " << error;
+    // the options the analysis runs under: the file's and the kernel's comments
+    const analysis::KernelConfig config = analysis::configure({}, tu.options, k);
+    if (!config.error.empty()) {
+      ADD_FAILURE() << fixture << " " << k.name << ": " << config.error;
       continue;
     }
+    const analysis::Options &opts = config.options;
     auto t0 = std::chrono::steady_clock::now();
-    analysis::KernelResult ar = analysis::analyzeKernel(k, opts);
+    analysis::KernelResult ar = analysis::analyzeKernel(k, config);
     analysis_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::vector<ExprPtr> assumes;
-    for (const std::string &a : opts.assumes) {
-      ExprPtr e = analysis::parseAssumption(a, k, error);
-      if (e) assumes.push_back(e);
-    }
     auto satisfies = [&](const oracle::Launch &l) {
-      for (const ExprPtr &a : assumes) {
+      for (const ExprPtr &a : config.assumes) {
         auto v = oracle::evaluate(k, l, *a);
         if (!v || !*v) return false;
       }
@@ -246,7 +241,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
             if (p.type.kind == model::Type::Kind::Bool) v = seed == 0 ? 1 : seed == 3 ? 0 : (h >> 33) & 1;
             l.params[p.name] = v;
           }
-          for (const ExprPtr &a : assumes) solveEqualities(k, a, l);
+          for (const ExprPtr &a : config.assumes) solveEqualities(k, a, l);
           if (!satisfies(l)) continue;
           ++oracle_runs;
           oracle::Result r = oracle::run(k, l);
