@@ -153,11 +153,13 @@ TEST(KverifyCli, CompileCommandsGiveDefinesAndDropNvccFlags) {
 // nvcc's long names (--define-macro=).
 TEST(KverifyCli, CompileCommandsReadNvccSpellings) {
   std::string dir = testing::TempDir() + "kverify_ccdb_nvcc";
-  ASSERT_EQ(std::system(("mkdir -p " + dir + "/inc").c_str()), 0);
+  ASSERT_EQ(std::system(("mkdir -p " + dir + "/inc '" + dir + "/quoted inc'").c_str()), 0);
   std::ofstream(dir + "/inc/tile.h") << "#define TILE TILE_FROM_COMMAND\n";
-  std::ofstream(dir + "/k.cu") << "#include <tile.h>\n"
+  std::ofstream(dir + "/quoted inc/first.h") << "#pragma once\n";
+  std::ofstream(dir + "/k.cu") << "#include <first.h>\n#include <tile.h>\n"
                                << slurp(std::string(KVERIFY_FIXTURES) + "/frontend/needs_define.cu");
-  std::ofstream(dir + "/includes.rsp") << "-isystem=" << dir << "/inc";
+  // as CMake writes them: paths in a response file quoted
+  std::ofstream(dir + "/includes.rsp") << "-I\"" << dir << "/quoted inc\" -isystem=" << dir << "/inc";
   std::ofstream(dir + "/compile_commands.json")
       << "[{\"directory\": \"" << dir << "\", \"file\": \"" << dir << "/k.cu\", "
       << "\"command\": \"/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler "

@@ -14,6 +14,8 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -177,12 +179,14 @@ void keepParsingFlags(const std::vector<std::string> &command, const std::string
       if (!llvm::sys::path::is_absolute(path))
         path = dir + "/" + file;
       if (auto buf = llvm::MemoryBuffer::getFile(path)) {
-        llvm::SmallVector<llvm::StringRef, 16> words;
-        (*buf)->getBuffer().split(words, ' ', -1, false);
+        // words as a shell splits them: CMake quotes paths there (-I"/src/include")
+        llvm::BumpPtrAllocator alloc;
+        llvm::StringSaver saver(alloc);
+        llvm::SmallVector<const char *, 16> words;
+        llvm::cl::TokenizeGNUCommandLine((*buf)->getBuffer(), saver, words);
         std::vector<std::string> inner{"rsp"};
-        for (llvm::StringRef w : words)
-          if (!w.trim().empty())
-            inner.push_back(w.trim().str());
+        for (const char *w : words)
+          if (w) inner.push_back(w);
         keepParsingFlags(inner, dir, out);
       }
       continue;
