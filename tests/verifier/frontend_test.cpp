@@ -412,6 +412,62 @@ std::string unsupportedConstructs(const model::Kernel &k) {
   return out;
 }
 
+TEST(Frontend, ArrayFieldOfAStructLocalIsThreadPrivateMemory) {
+  auto tu = parse("frontend/struct_array_fields.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "struct_local_field");
+  EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  const model::Array *av = array(k, "a.v"), *pv = array(k, "p.v");
+  ASSERT_TRUE(av && pv) << model::toText(k);
+  EXPECT_EQ(av->space, model::AddressSpace::Local);
+  EXPECT_EQ(av->dims, (std::vector<uint64_t>{4}));
+  EXPECT_EQ(pv->dims, (std::vector<uint64_t>{3}));
+  // The copy from memory is one read of the whole element; the brace initializer of the
+  // array field still loads out[0].
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{"read in[(i64)threadIdx.x]", "read a.v[(i64)c]",
+                                                   "read out[(i64)0]", "read p.v[(i64)2]",
+                                                   "write out[(i64)threadIdx.x]"}));
+}
+
+TEST(Frontend, ArrayFieldOfAnElementInMemoryDesignatesTheElementItLandsIn) {
+  auto tu = parse("frontend/struct_array_fields.cu");
+  ASSERT_TRUE(tu.parsed);
+  // `V a[4];` (trivial default construction) and `a[u].v[c]` on the local array of structs
+  const model::Kernel &local = kernel(tu, "array_of_structs");
+  EXPECT_TRUE(local.unsupported.empty()) << model::toText(local);
+  ASSERT_TRUE(array(local, "a"));
+  EXPECT_EQ(array(local, "a")->space, model::AddressSpace::Local);
+  EXPECT_EQ(accesses(local),
+            (std::vector<std::string>{
+                "read in[(i64)(threadIdx.x + (u32)u)]", "write a[(i64)u]",
+                "read a[(i64)u + (i64)c * 4 / 16]",  // unsigned c: no negative offsets
+                // signed k: floor division, so a[1].v[-1] is element 0
+                "read a[(i64)1 + ((i64)k * 4 < 0 ? ((i64)k * 4 - 15) / 16 : (i64)k * 4 / 16)]",
+                "write out[(i64)threadIdx.x]"}));
+  // Pair: v at byte 4, 16 bytes. v[2] is in element t, v[3] (one past) in element t + 1;
+  // through a byte buffer, v[1] covers the four bytes 8..11 of the struct.
+  const model::Kernel &shared = kernel(tu, "field_of_shared_element");
+  EXPECT_TRUE(shared.unsupported.empty()) << model::toText(shared);
+  EXPECT_EQ(accesses(shared),
+            (std::vector<std::string>{"write s[(i64)threadIdx.x]", "write s[(i64)threadIdx.x + 1]",
+                                      "write s[p.offset]",
+                                      "write bytes[q.offset + (i64)threadIdx.x * 16 + 8] x4"}));
+}
+
+TEST(Frontend, ArrayFieldsOfElementsKverifyDoesNotModel) {
+  auto tu = parse("frontend/unsupported_struct_array_fields.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "unsupported_struct_array_fields");
+  const std::string field = "array field of an element in memory";
+  EXPECT_EQ(unsupportedConstructs(k), field + "@23;" + field + "@24;" + field + "@25;" + field +
+                                          "@26;pointer used before it is assigned@27;");
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "the struct is itself a member of the element");  // o[t].inner.v[0]
+  EXPECT_HAS(t, "only one-dimensional array fields are modelled");  // g[t].m[1][0]
+  EXPECT_HAS(t, "items of 4 bytes at offset 1 do not fit the 9-byte elements of 'k'");  // packed
+  EXPECT_TRUE(all<st::Access>(k).empty()) << t;
+}
+
 TEST(Frontend, GotoOutOfLoopsIsABreakOrContinue) {
   auto tu = parse("frontend/goto_lowering.cu");
   ASSERT_TRUE(tu.parsed);

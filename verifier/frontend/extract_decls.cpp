@@ -194,6 +194,33 @@ std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) 
 
 // --- variables ----------------------------------------------------------------------
 
+// A thread-private array of type `t` (a local array variable, or an array field of a
+// struct local): a Local-space model::Array whose element values are not tracked (loads
+// are opaque), bound as a pointer to its first element.
+BindingPtr KernelExtractor::localArray(clang::QualType t, const std::string &name,
+                                       clang::SourceRange where) {
+  model::Array a;
+  bool incomplete = false;
+  clang::QualType elem = peelDims(ctx_, t, a.dims, incomplete);
+  a.id = static_cast<unsigned>(k_.arrays.size());
+  a.name = name;
+  a.space = model::AddressSpace::Local;
+  a.origin = model::ArrayOrigin::Local;
+  a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  a.elem = typeOf(elem);
+  a.elem_size = static_cast<unsigned>(sizeOf(elem));
+  uint64_t size = 1;
+  for (uint64_t d : a.dims)
+    size *= d;
+  a.size = size;
+  a.range = rangeOf(where);
+  k_.arrays.push_back(a);
+  auto b = std::make_shared<Binding>();
+  b->kind = Binding::Kind::Pointer;
+  b->pointer = Pointer{Pointer::Kind::Memory, a.id, model::Expr::intConst(Type::i64(), 0), 1, {}};
+  return b;
+}
+
 BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &name) {
   auto b = std::make_shared<Binding>();
   b->kind = Binding::Kind::Struct;
@@ -209,6 +236,9 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
       auto leaf = std::make_shared<Binding>();  // bound by a constructor (bindReferenceFields)
       leaf->kind = Binding::Kind::Ref;
       b->fields[f] = leaf;
+    } else if (ctx_.getAsConstantArrayType(ft)) {
+      // an array field: thread-private memory of its own, as a local array is
+      b->fields[f] = localArray(ft, fname, f->getSourceRange());
     } else {
       auto leaf = std::make_shared<Binding>();
       leaf->kind = Binding::Kind::Local;
@@ -257,27 +287,8 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
     }
     return;
   }
-  if (const clang::ArrayType *at = ctx_.getAsArrayType(t)) {
-    (void)at;
-    model::Array a;
-    bool incomplete = false;
-    clang::QualType elem = peelDims(ctx_, t, a.dims, incomplete);
-    a.id = static_cast<unsigned>(k_.arrays.size());
-    a.name = name;
-    a.space = model::AddressSpace::Local;
-    a.origin = model::ArrayOrigin::Local;
-    a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
-    a.elem = typeOf(elem);
-    a.elem_size = static_cast<unsigned>(sizeOf(elem));
-    uint64_t size = 1;
-    for (uint64_t d : a.dims)
-      size *= d;
-    a.size = size;
-    a.range = rangeOf(where);
-    k_.arrays.push_back(a);
-    b->kind = Binding::Kind::Pointer;
-    b->pointer = Pointer{Pointer::Kind::Memory, a.id,
-                         model::Expr::intConst(Type::i64(), 0), 1, {}};
+  if (ctx_.getAsArrayType(t)) {
+    *b = *localArray(t, name, where);
     if (init)  // element values are not tracked (loads are opaque); side effects are
       discard(init);
     return;

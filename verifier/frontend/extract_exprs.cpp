@@ -6,6 +6,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
 
 namespace kverify::frontend::detail {
 
@@ -87,6 +88,9 @@ ExprPtr KernelExtractor::condition(const clang::Expr *e) {
 
 void KernelExtractor::discard(const clang::Expr *e) {
   e = strip(e);
+  if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+      ce && ce->getNumArgs() == 0 && ce->getConstructor()->isTrivial())
+    return;  // trivial default construction (`V a[4];`): does nothing
   if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e);
       u && u->isIncrementDecrementOp()) {
     incDecValue(u, /*value_used=*/false);
@@ -549,7 +553,10 @@ LValue KernelExtractor::declLValue(const clang::ValueDecl *d, const clang::Expr 
   return {};
 }
 
-LValue KernelExtractor::memberLValue(const clang::MemberExpr *m) {
+// `sub` given: the lvalue of `m[c]`, where `m` names an array field and `sub` is the
+// subscript whose base is `m` decayed to a pointer.
+LValue KernelExtractor::memberLValue(const clang::MemberExpr *m,
+                                     const clang::ArraySubscriptExpr *sub) {
   const auto *field = llvm::dyn_cast<clang::FieldDecl>(m->getMemberDecl());
   if (!field) {
     unsupported("member", "'" + m->getMemberDecl()->getNameAsString() + "' is not a field",
@@ -595,11 +602,17 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m) {
                   m->getSourceRange());
       return {};
     }
-    return fromBinding(it->second, field->getType(), m);
+    LValue lv = fromBinding(it->second, field->getType(), m);
+    if (!sub)
+      return lv;
+    std::optional<Pointer> p = decay(lv, sub->getBase()->getType()->getPointeeType(), sub->getBase());
+    return subscriptOf(p, rvalue(sub->getIdx()), sub);
   }
   if (object.kind == LValue::Kind::Memory) {
     // Field granularity is the whole element: p[i].f and p[i].g are both element i.
     if (ctx_.getAsArrayType(field->getType())) {
+      if (sub)
+        return arrayFieldElement(object, m, sub);
       unsupported("array field of an element in memory", textOf(m->getSourceRange()),
                   m->getSourceRange());
       return {};
@@ -611,6 +624,102 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m) {
   return {};
 }
 
+// `p[idx]`, `e` being the subscript.
+LValue KernelExtractor::subscriptOf(const std::optional<Pointer> &p, ExprPtr idx,
+                                    const clang::Expr *e) {
+  if (!p)
+    return {};
+  if (p->kind == Pointer::Kind::Local) {
+    unsupported("subscript of a pointer to a local", textOf(e->getSourceRange()),
+                e->getSourceRange());
+    return {};
+  }
+  LValue lv;
+  lv.kind = LValue::Kind::Memory;
+  lv.array = p->array;
+  lv.index = addIndex(p->offset, std::move(idx), p->scale);
+  lv.count = p->scale;
+  return lv;
+}
+
+// floor(x / d) for an i64 `x` and d > 0; `nonnegative`: x is known to be >= 0.
+static ExprPtr floorDiv(ExprPtr x, int64_t d, bool nonnegative) {
+  if (d == 1)
+    return x;
+  if (const auto *c = x->as<model::expr::Const>()) {
+    int64_t q = c->int_value / d;
+    if (c->int_value % d != 0 && c->int_value < 0)
+      --q;
+    return Expr::intConst(Type::i64(), q);
+  }
+  ExprPtr dc = Expr::intConst(Type::i64(), d);
+  ExprPtr down = Expr::binary(Type::i64(), model::BinaryOp::Div, x, dc);
+  if (nonnegative)
+    return down;
+  // Div truncates: a negative x is first moved down by d - 1
+  ExprPtr shifted = Expr::binary(Type::i64(), model::BinaryOp::Sub, x,
+                                 Expr::intConst(Type::i64(), d - 1));
+  return Expr::select(Expr::binary(Type::boolean(), model::BinaryOp::Lt, x, zero64()),
+                      Expr::binary(Type::i64(), model::BinaryOp::Div, shifted, dc), down);
+}
+
+// `m[c]` (`sub`), where `m` names array field f of `object`, an element (or elements)
+// in memory. Memory is modelled in whole elements of the array, so the item designates
+// the element its bytes land in: the field's byte offset plus c items, divided by the
+// array's element size, counted from the object's first element. An index past the
+// field thus reaches the next element rather than being folded into this one.
+LValue KernelExtractor::arrayFieldElement(const LValue &object, const clang::MemberExpr *m,
+                                          const clang::ArraySubscriptExpr *sub) {
+  const auto *field = llvm::cast<clang::FieldDecl>(m->getMemberDecl());
+  clang::SourceRange where = sub->getSourceRange();
+  auto refuse = [&](const std::string &why) {
+    unsupported("array field of an element in memory", textOf(where) + ": " + why, where);
+    return LValue{};
+  };
+  const clang::Expr *base = strip(m->getBase());
+  if (!m->isArrow() && llvm::isa<clang::MemberExpr>(base->IgnoreParenImpCasts()))
+    return refuse("the struct is itself a member of the element");
+  clang::QualType record = m->isArrow() ? base->getType()->getPointeeType() : base->getType();
+  const auto *ft = ctx_.getAsConstantArrayType(field->getType());
+  if (!ft || ctx_.getAsArrayType(ft->getElementType()))
+    return refuse("only one-dimensional array fields are modelled");
+  const clang::RecordDecl *rd = record->getAsRecordDecl();
+  if (!rd || rd->getCanonicalDecl() != field->getParent()->getCanonicalDecl())
+    return refuse("the field belongs to a base class");
+  const model::Array &arr = k_.arrays[object.array];
+  uint64_t es = arr.elem_size, fe = sizeOf(ft->getElementType());
+  uint64_t offset = static_cast<uint64_t>(
+      ctx_.toCharUnitsFromBits(ctx_.getASTRecordLayout(rd).getFieldOffset(field->getFieldIndex()))
+          .getQuantity());
+  if (es == 0 || fe == 0 || sizeOf(record) != object.count * es)
+    return refuse("the struct does not span whole elements of '" + arr.name + "'");
+  uint64_t count = 1;
+  if (es % fe == 0 && offset % fe == 0)
+    count = 1;  // each item lies within one element
+  else if (fe % es == 0 && offset % es == 0)
+    count = fe / es;  // each item covers fe / es whole elements
+  else
+    return refuse("items of " + std::to_string(fe) + " bytes at offset " +
+                  std::to_string(offset) + " do not fit the " + std::to_string(es) +
+                  "-byte elements of '" + arr.name + "'");
+  ExprPtr idx = rvalue(sub->getIdx());
+  clang::QualType it = sub->getIdx()->getType();
+  // a narrow unsigned index keeps the byte offset non-negative
+  bool nonnegative = it->isUnsignedIntegerOrEnumerationType() && ctx_.getIntWidth(it) < 64;
+  ExprPtr bytes = addIndex(Expr::intConst(Type::i64(), static_cast<int64_t>(offset)), idx, fe);
+  if (const auto *c = idx->as<model::expr::Const>())
+    bytes = Expr::intConst(Type::i64(), static_cast<int64_t>(offset) +
+                                            c->int_value * static_cast<int64_t>(fe));
+  LValue lv;
+  lv.kind = LValue::Kind::Memory;
+  lv.array = object.array;
+  ExprPtr elements = floorDiv(bytes, static_cast<int64_t>(es), nonnegative);
+  const auto *c = elements->as<model::expr::Const>();
+  lv.index = c && c->int_value == 0 ? object.index : addIndex(object.index, elements, 1);
+  lv.count = count;
+  return lv;
+}
+
 LValue KernelExtractor::lvalue(const clang::Expr *e) {
   e = strip(e);
   if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
@@ -618,21 +727,15 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
   if (const auto *m = llvm::dyn_cast<clang::MemberExpr>(e))
     return memberLValue(m);
   if (const auto *a = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+    // `E.f[c]`, `p->f[c]` with f an array field: subscripted where E is known
+    if (const auto *d = llvm::dyn_cast<clang::ImplicitCastExpr>(strip(a->getBase()));
+        d && d->getCastKind() == clang::CK_ArrayToPointerDecay)
+      if (const auto *m = llvm::dyn_cast<clang::MemberExpr>(strip(d->getSubExpr()));
+          m && llvm::isa<clang::FieldDecl>(m->getMemberDecl()))
+        return memberLValue(m, a);
     std::optional<Pointer> p = pointer(a->getBase());
     ExprPtr idx = rvalue(a->getIdx());
-    if (!p)
-      return {};
-    if (p->kind == Pointer::Kind::Local) {
-      unsupported("subscript of a pointer to a local", textOf(e->getSourceRange()),
-                  e->getSourceRange());
-      return {};
-    }
-    LValue lv;
-    lv.kind = LValue::Kind::Memory;
-    lv.array = p->array;
-    lv.index = addIndex(p->offset, idx, p->scale);
-    lv.count = p->scale;
-    return lv;
+    return subscriptOf(p, idx, a);
   }
   if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
     if (u->getOpcode() == clang::UO_Deref) {
@@ -1112,6 +1215,10 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
       } else if (leaf->kind == Binding::Kind::Local) {
         emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0),
                    where);
+      } else if (init) {
+        // an array field (element values untracked) or a reference: the initializer's
+        // loads and calls still happen
+        discard(init);
       }
     }
     return;

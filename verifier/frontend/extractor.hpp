@@ -105,6 +105,7 @@ public:
   // The array of a __shared__, __device__ or __constant__ variable, registering it.
   std::optional<unsigned> globalArray(const clang::VarDecl *var);
   void declareLocal(const clang::VarDecl *var);
+  BindingPtr localArray(clang::QualType t, const std::string &name, clang::SourceRange where);
   // A binding of fresh Locals for every scalar leaf of a struct type.
   BindingPtr freshStruct(clang::QualType t, const std::string &name);
   bool bindReferenceFields(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
@@ -157,7 +158,10 @@ private:
   model::ExprPtr shortCircuit(const clang::BinaryOperator *b);
   model::ExprPtr cast(const clang::CastExpr *c);
   model::ExprPtr bindingValue(const BindingPtr &b, const clang::Expr *where);
-  LValue memberLValue(const clang::MemberExpr *m);
+  LValue memberLValue(const clang::MemberExpr *m, const clang::ArraySubscriptExpr *sub = nullptr);
+  LValue arrayFieldElement(const LValue &object, const clang::MemberExpr *m,
+                           const clang::ArraySubscriptExpr *sub);
+  LValue subscriptOf(const std::optional<Pointer> &p, model::ExprPtr idx, const clang::Expr *e);
   LValue declLValue(const clang::ValueDecl *d, const clang::Expr *where);
   std::optional<Pointer> pointerOfBinding(const BindingPtr &b);
   std::optional<Pointer> decay(const LValue &lv, clang::QualType pointee, const clang::Expr *e);
