@@ -468,6 +468,40 @@ TEST(Frontend, ArrayFieldsOfElementsKverifyDoesNotModel) {
   EXPECT_TRUE(all<st::Access>(k).empty()) << t;
 }
 
+TEST(Frontend, AccessThroughAConditionalPointerIsOneAccessPerArm) {
+  auto tu = parse("frontend/conditional_pointer_access.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "conditional_pointer_store");
+  EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
+  std::string t = model::toText(k);
+  EXPECT_HAS(t, "cond = i < n\n  if (cond) {\n    write p[(i64)i]");
+  EXPECT_HAS(t, "} else {\n    write q[(i64)i]");
+  // a compound assignment reads and writes on each side
+  EXPECT_HAS(t, "if (cond) {\n    read p[(i64)(i + 1)]  // (i & 1 ? p : q)[i + 1] @12:3 #5\n"
+                "    write p[(i64)(i + 1)]");
+  EXPECT_HAS(t, "} else {\n    read q[(i64)(i + 1)]  // (i & 1 ? p : q)[i + 1] @12:3 #7\n"
+                "    write q[(i64)(i + 1)]");
+  // a load is the select of the two arms' loads
+  EXPECT_HAS(t, "x = cond ? opaque#11 : opaque#12");
+  EXPECT_HAS(t, "write p[0]");  // *(i < 4 ? p : q)
+  EXPECT_HAS(t, "write q[0]");
+  // nested: three arrays, three arms
+  EXPECT_HAS(t, "} else {\n    cond = i == 1\n    if (cond) {\n      write q[(i64)n]");
+  EXPECT_HAS(t, "    } else {\n      write r[(i64)n]");
+  EXPECT_EQ(all<st::Access>(k).size(), 13u) << t;
+
+  // pointer fields of a struct parameter, reached through `this` (the look-back scan)
+  const model::Kernel &m = kernel(tu, "conditional_pointer_member");
+  EXPECT_TRUE(m.unsupported.empty()) << model::toText(m);
+  EXPECT_HAS(model::toText(m), "if (put.cond) {\n      write st.a[(i64)put.i]");
+  EXPECT_HAS(model::toText(m), "} else {\n      write st.b[(i64)put.i]");
+
+  // anything else through such a pointer stays unsupported
+  const model::Kernel &u = kernel(tu, "conditional_pointer_unsupported");
+  const std::string diff = "pointer that may point into different arrays";
+  EXPECT_EQ(unsupportedConstructs(u), diff + "@23;pointer used before it is assigned@24;" + diff + "@25;");
+}
+
 TEST(Frontend, GotoOutOfLoopsIsABreakOrContinue) {
   auto tu = parse("frontend/goto_lowering.cu");
   ASSERT_TRUE(tu.parsed);

@@ -8,6 +8,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 
+#include <functional>
+
 namespace kverify::frontend::detail {
 
 using model::Expr;
@@ -198,7 +200,7 @@ ExprPtr KernelExtractor::rvalue(const clang::Expr *e) {
   if (llvm::isa<clang::CXXScalarValueInitExpr>(e) || llvm::isa<clang::ImplicitValueInitExpr>(e))
     return t->isRealFloatingType() ? Expr::floatConst(typeOf(t), 0) : Expr::intConst(typeOf(t), 0);
   if (e->isGLValue())
-    return load(lvalue(e), e);
+    return loadValue(e);
   if (llvm::isa<clang::LambdaExpr>(e))
     return unsupportedValue(t, "lambda", textOf(e->getSourceRange()), e->getSourceRange());
   return unsupportedValue(t, "expression", e->getStmtClassName(), e->getSourceRange());
@@ -212,7 +214,7 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
     // `c ? x : y` on lvalues of one type is an lvalue; its value is the rvalue select.
     if (const auto *co = llvm::dyn_cast<clang::ConditionalOperator>(strip(sub)))
       return conditional(co);
-    return load(lvalue(sub), sub);
+    return loadValue(sub);
   case clang::CK_NoOp:
   case clang::CK_UserDefinedConversion:
     return Expr::cast(to, rvalue(sub));
@@ -424,17 +426,31 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
   }
   // C++17: the right operand is sequenced before the left one.
   ExprPtr value = rvalue(b->getRHS());
-  LValue lv = lvalue(lhs);
-  if (b->getOpcode() != clang::BO_Assign) {
-    const auto *ca = llvm::cast<clang::CompoundAssignOperator>(b);
-    bool ok = false;
-    model::BinaryOp op = binaryOpOf(b->getOpcode(), ok);
-    Type comp = typeOf(ca->getComputationLHSType());
-    Type res = typeOf(ca->getComputationResultType());
-    ExprPtr old = load(lv, lhs);
-    value = Expr::binary(res, op, Expr::cast(comp, old), Expr::cast(comp, value));
+  auto update = [&](const LValue &lv, ExprPtr v) {  // the value a compound assignment stores
+    if (b->getOpcode() != clang::BO_Assign) {
+      const auto *ca = llvm::cast<clang::CompoundAssignOperator>(b);
+      bool ok = false;
+      model::BinaryOp op = binaryOpOf(b->getOpcode(), ok);
+      Type comp = typeOf(ca->getComputationLHSType());
+      Type res = typeOf(ca->getComputationResultType());
+      ExprPtr old = load(lv, lhs);
+      v = Expr::binary(res, op, Expr::cast(comp, old), Expr::cast(comp, v));
+    }
+    return Expr::cast(ty, v);
+  };
+  const clang::Expr *cptr = nullptr, *cidx = nullptr;
+  if (conditionalAccess(lhs, cptr, cidx)) {
+    // `(c ? p : q)[i] = v`: `if (c) p[i] = v; else q[i] = v;`
+    value = snapshot(value, "stored", b->getRHS()->getSourceRange());
+    ExprPtr r = throughConditional(cptr, cidx, lhs, [&](const LValue &lv) {
+      ExprPtr v = update(lv, value);
+      store(lv, v, lhs);
+      return v;
+    });
+    return r ? r : opaque(lt, "unsupported assignment");
   }
-  value = Expr::cast(ty, value);
+  LValue lv = lvalue(lhs);
+  value = update(lv, value);
   if (lv.kind == LValue::Kind::Local) {
     store(lv, value, lhs);
     return Expr::local(lv.local);
@@ -463,6 +479,91 @@ ExprPtr KernelExtractor::incDecValue(const clang::UnaryOperator *u, bool value_u
   if (u->isPostfix())
     return old;
   return lv.kind == LValue::Kind::Local ? Expr::local(lv.local) : updated;
+}
+
+// --- accesses through a conditional pointer ---------------------------------------------
+
+// `c ? p : q` of pointer type, through parentheses and lvalue-to-rvalue or qualification
+// conversions; null otherwise.
+static const clang::ConditionalOperator *conditionalPointer(const clang::Expr *e) {
+  e = strip(e);
+  while (const auto *ic = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+    if (ic->getCastKind() != clang::CK_LValueToRValue && ic->getCastKind() != clang::CK_NoOp)
+      break;
+    e = strip(ic->getSubExpr());
+  }
+  const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e);
+  if (!c || !c->getType()->isPointerType() || c->getType()->isFunctionPointerType())
+    return nullptr;
+  return c;
+}
+
+// Whether lvalue `e` is `(c ? p : q)[i]` (ptr, idx) or `*(c ? p : q)` (ptr, no idx).
+bool KernelExtractor::conditionalAccess(const clang::Expr *e, const clang::Expr *&ptr,
+                                        const clang::Expr *&idx) {
+  e = strip(e);
+  if (const auto *a = llvm::dyn_cast<clang::ArraySubscriptExpr>(e);
+      a && a->getBase() == a->getLHS() && conditionalPointer(a->getBase())) {
+    ptr = a->getBase();
+    idx = a->getIdx();
+    return true;
+  }
+  if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e);
+      u && u->getOpcode() == clang::UO_Deref && conditionalPointer(u->getSubExpr())) {
+    ptr = u->getSubExpr();
+    idx = nullptr;
+    return true;
+  }
+  return false;
+}
+
+// Runs `access` on `ptr[idx]` (`*ptr` without idx), `where` being that lvalue. Where
+// `ptr` is `c ? p : q`, the model has one array per access, so each arm gets its own:
+// an If on `c` (evaluated once) with `access(p[idx])` in one branch and `access(q[idx])`
+// in the other, the index evaluated in each after its pointer; the result is the select
+// of the two results (null where either is unknown).
+ExprPtr KernelExtractor::throughConditional(const clang::Expr *ptr, const clang::Expr *idx,
+                                            const clang::Expr *where,
+                                            const std::function<ExprPtr(const LValue &)> &access) {
+  if (const clang::ConditionalOperator *c = conditionalPointer(ptr)) {
+    ExprPtr cond = condition(c->getCond());
+    ExprPtr a, b;
+    std::vector<Stmt> then_effects =
+        nested([&] { a = throughConditional(c->getTrueExpr(), idx, where, access); });
+    std::vector<Stmt> else_effects =
+        nested([&] { b = throughConditional(c->getFalseExpr(), idx, where, access); });
+    cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
+    if (!a || !b)
+      return nullptr;
+    return Expr::select(cond, a, Expr::cast(a->type, b));
+  }
+  std::optional<Pointer> p = pointer(ptr);
+  LValue lv;
+  if (idx) {
+    ExprPtr i = rvalue(idx);
+    lv = subscriptOf(p, i, where);
+  } else if (p && p->kind == Pointer::Kind::Local) {
+    lv.kind = LValue::Kind::Local;
+    lv.local = p->local;
+  } else if (p) {  // as lvalue() reads `*p`
+    lv.kind = LValue::Kind::Memory;
+    lv.array = p->array;
+    lv.index = p->offset;
+    lv.count = p->scale;
+  }
+  if (lv.kind == LValue::Kind::Invalid)
+    return nullptr;
+  return access(lv);
+}
+
+// The value of glvalue `e`.
+ExprPtr KernelExtractor::loadValue(const clang::Expr *e) {
+  const clang::Expr *ptr = nullptr, *idx = nullptr;
+  if (conditionalAccess(e, ptr, idx)) {
+    ExprPtr v = throughConditional(ptr, idx, e, [&](const LValue &lv) { return load(lv, e); });
+    return v ? v : opaque(e->getType(), "unsupported load");
+  }
+  return load(lvalue(e), e);
 }
 
 // --- lvalues and memory ----------------------------------------------------------------
@@ -958,6 +1059,8 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
     case clang::CK_ArrayToPointerDecay:
       return decay(lvalue(sub), e->getType()->getPointeeType(), e);
     case clang::CK_LValueToRValue: {
+      if (llvm::isa<clang::ConditionalOperator>(strip(sub)))
+        return pointer(sub);  // `c ? p : q` of pointer lvalues
       LValue lv = lvalue(sub);
       if (lv.kind == LValue::Kind::PointerVar) {
         std::optional<Pointer> p = pointerOfBinding(lv.binding);
@@ -1048,7 +1151,10 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
   }
   if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
     ExprPtr cond = condition(c->getCond());
-    std::optional<Pointer> a = pointer(c->getTrueExpr()), b = pointer(c->getFalseExpr());
+    std::optional<Pointer> a, b;
+    std::vector<Stmt> then_effects = nested([&] { a = pointer(c->getTrueExpr()); });
+    std::vector<Stmt> else_effects = nested([&] { b = pointer(c->getFalseExpr()); });
+    cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
     if (a && b && a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory &&
         a->array == b->array && a->scale == b->scale)
       return Pointer{Pointer::Kind::Memory, a->array, Expr::select(cond, a->offset, b->offset),

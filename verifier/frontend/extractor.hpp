@@ -16,6 +16,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -161,6 +162,11 @@ private:
   LValue memberLValue(const clang::MemberExpr *m, const clang::ArraySubscriptExpr *sub = nullptr);
   LValue arrayFieldElement(const LValue &object, const clang::MemberExpr *m,
                            const clang::ArraySubscriptExpr *sub);
+  bool conditionalAccess(const clang::Expr *e, const clang::Expr *&ptr, const clang::Expr *&idx);
+  model::ExprPtr throughConditional(const clang::Expr *ptr, const clang::Expr *idx,
+                                    const clang::Expr *where,
+                                    const std::function<model::ExprPtr(const LValue &)> &access);
+  model::ExprPtr loadValue(const clang::Expr *e);
   LValue subscriptOf(const std::optional<Pointer> &p, model::ExprPtr idx, const clang::Expr *e);
   LValue declLValue(const clang::ValueDecl *d, const clang::Expr *where);
   std::optional<Pointer> pointerOfBinding(const BindingPtr &b);
