@@ -130,7 +130,7 @@ void Checker::useThreads(bool shared_trips) {
       symbols(b, seen, sideSymbols.back());
     }
   std::vector<z3::expr> extra = sharedReads();
-  for (const std::vector<z3::expr> &more : {tickets(), rereads(*T1), rereads(*T2)})
+  for (const std::vector<z3::expr> &more : {tickets(), blockTickets(), rereads(*T1), rereads(*T2)})
     extra.insert(extra.end(), more.begin(), more.end());
   for (const z3::expr &b : extra) {
     side.push_back(b);
@@ -159,6 +159,21 @@ std::vector<z3::expr> Checker::tickets() {
       z3::expr one = a.pc && b.pc && a.index == b.index && !same;
       if (E.K.arrays[a.access().array].space == AddressSpace::Shared) one = one && sameBlock();
       out.push_back(z3::implies(one, l1.value != l2.value));
+    }
+  return out;
+}
+
+// Tickets read from shared memory are those of the reader's block (block_tickets.hpp):
+// readers in different blocks read different ones.
+std::vector<z3::expr> Checker::blockTickets() {
+  std::vector<z3::expr> out;
+  for (const LoadEv &l1 : T1->block_tickets)
+    for (const LoadEv &l2 : T2->block_tickets) {
+      const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
+      if (E.block_ticket_reads.at(a.access().id) != E.block_ticket_reads.at(b.access().id) ||
+          !z3::eq(l1.value.get_sort(), l2.value.get_sort()))
+        continue;
+      out.push_back(z3::implies(a.pc && b.pc && !sameBlock(), l1.value != l2.value));
     }
   return out;
 }

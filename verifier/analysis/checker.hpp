@@ -74,6 +74,7 @@ private:
   bool sameIterations(const AccessEv &a, const AccessEv &b);
   bool writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b);
   std::vector<z3::expr> tickets();
+  std::vector<z3::expr> blockTickets();
 };
 
 // Barrier divergence: two threads that disagree on reaching a barrier (divergence_check.cpp).

@@ -1,5 +1,6 @@
 // What both symbolic threads share: the launch, its limits, the parameters.
 #include "analysis/exec.hpp"
+#include "analysis/block_tickets.hpp"
 #include "model/walk.hpp"
 
 #include <algorithm>
@@ -37,6 +38,7 @@ std::set<unsigned> ticketArrays(const Kernel &K, bool assume_no_alias) {
 
 void Encoder::setup() {
   ticket_arrays = ticketArrays(K, O.assume_no_alias);
+  block_ticket_reads = blockTicketReads(K, ticket_arrays);
   const char *dn[] = {"x", "y", "z"};
   for (int d = 0; d < 3; ++d) {
     bdim.push_back(c.bv_const((std::string("blockDim.") + dn[d]).c_str(), 32));

@@ -187,6 +187,7 @@ public:
     else if (!z3::eq(it->second, pc)) it->second = it->second || pc;
   }
   std::set<unsigned> ticket_arrays;  // counters of tickets (Checker::tickets)
+  std::map<unsigned, unsigned> block_ticket_reads;  // read -> counter (block_tickets.hpp)
   std::vector<std::string> assumptions;
 
   Encoder(const Kernel &K, const KernelConfig &config) : K(K), config(config), O(config.options) {}

@@ -129,6 +129,7 @@ z3::expr Exec::evalOpaque(const Expr &e) {
   z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(o.id));
   auto lr = last_read_.find(o.id);  // a load: the value read at that access
   if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
+  if (lr != last_read_.end() && E.block_ticket_reads.count(o.id)) T.block_tickets.push_back(LoadEv{lr->second, v});
   auto lt = last_ticket_.find(o.id);
   if (lt != last_ticket_.end()) T.tickets.push_back(LoadEv{lt->second, v});
   return v;

@@ -98,6 +98,7 @@ struct Thread {
   std::vector<SyncEv> syncs;
   std::vector<LoadEv> loads;   // single shared elements read
   std::vector<LoadEv> tickets; // results of atomicAdd on a ticket counter (Checker::tickets)
+  std::vector<LoadEv> block_tickets;  // tickets of the thread's block, read from shared memory
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
   std::set<size_t> no_ub;      // which of them say "no UB, no wrap-around" (Checker::unreachable)
   // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry
