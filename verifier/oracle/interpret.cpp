@@ -105,8 +105,8 @@ enum class Flow { Normal, Break, Continue, Return };
 
 class Thread {
 public:
-  Thread(const model::Kernel &k, const Launch &l, const Dim3 &grid, Tickets &tickets, Trace &t)
-      : kernel_(k), launch_(l), grid_(grid), tickets_(tickets), trace_(t) {
+  Thread(const model::Kernel &k, const Launch &l, const Dim3 &grid, RunMemory &memory, Trace &t)
+      : kernel_(k), launch_(l), grid_(grid), memory_(memory), trace_(t) {
     const Dim3 &b = l.block;
     block_size_ = uint64_t(b[0]) * b[1] * b[2];
     uint64_t block_linear = t.id.block[0] + uint64_t(t.id.block[1]) * grid[0] +
@@ -160,7 +160,7 @@ private:
   const model::Kernel &kernel_;
   const Launch &launch_;
   const Dim3 &grid_;
-  Tickets &tickets_;
+  RunMemory &memory_;
   Trace &trace_;
   uint64_t block_size_ = 1, block_linear_ = 0, global_linear_ = 0, steps_ = 0;
   std::unordered_map<unsigned, Value> locals_;
@@ -172,6 +172,7 @@ private:
   // assumes it): the interval is named by its opening barrier instance, of every kind of
   // barrier and of block barriers (0 before the first).
   uint64_t block_phase_ = 0, any_phase_ = 0;
+  uint64_t block_barriers_ = 0;  // passed so far (the same count in every thread of a block)
   std::unordered_map<unsigned, std::pair<unsigned, int64_t>> last_read_;  // Access id -> array, index
   std::unordered_map<unsigned, uint64_t> last_ticket_;  // Access id -> the value it returns
 
@@ -267,13 +268,32 @@ private:
     return v;
   }
 
-  // The counter's value before this atomicAdd (seeded where it is first touched).
+  // The value a thread that already ran left in a shared element in an earlier barrier
+  // interval (thread 0 stores, a barrier, all read). Where a thread that runs later writes
+  // the element in between, the GPU would read that instead; this sequential run cannot
+  // see it. A write in this interval is a race with the read: the read keeps the drawn
+  // value all threads of the block agree on.
+  std::optional<Value> forwarded(const Type &type, unsigned array, int64_t index) {
+    auto it = memory_.shared.find({array, block_linear_, index});
+    if (it == memory_.shared.end()) return std::nullopt;
+    auto before = it->second.lower_bound(block_barriers_);
+    if (before == it->second.begin()) return std::nullopt;
+    const RunMemory::Written *w = &std::prev(before)->second;
+    if (!(w->type == type)) return std::nullopt;
+    Value v;
+    v.i = w->i;
+    v.f = w->f;
+    return v;
+  }
+
+  // The counter's value before this atomicAdd. Every element of a counter array starts at
+  // one seeded value, as counters zeroed together do.
   uint64_t ticket(const st::Access &s, int64_t index) {
     bool shared = kernel_.arrays[s.array].space == model::AddressSpace::Shared;
     auto key = std::make_tuple(s.array, shared ? block_linear_ : 0, index);
-    auto it = tickets_.next.find(key);
-    if (it == tickets_.next.end())
-      it = tickets_.next.emplace(key, mix(hashOf({launch_.seed, 0x71c7, s.array, static_cast<uint64_t>(index)})) % 1000)
+    auto it = memory_.next.find(key);
+    if (it == memory_.next.end())
+      it = memory_.next.emplace(key, mix(hashOf({launch_.seed, 0x71c7, s.array})) % 1000)
                .first;
     uint64_t v = it->second;
     it->second += static_cast<uint64_t>(eval(*s.value).i);
@@ -287,6 +307,7 @@ private:
     auto read = last_read_.find(o.id);
     if (read != last_read_.end()) {  // a shared element: one value per block and interval
       auto [array, index] = read->second;
+      if (std::optional<Value> v = forwarded(e.type, array, index)) return *v;
       return drawn(e.type, hashOf({launch_.seed, 0x5ead, array, static_cast<uint64_t>(index), block_linear_,
                                    block_phase_, any_phase_}),
                    true);
@@ -501,14 +522,17 @@ private:
   Flow access(const Stmt &s, const st::Access &a) {
     Value v = eval(*a.index);
     int64_t index = static_cast<int64_t>(convert(Type::i64(), *a.index, v).i);
-    std::optional<uint64_t> stored;
-    if (a.kind == model::AccessKind::Write && a.value) stored = eval(*a.value).i;
+    std::optional<Value> stored;
+    if (a.kind == model::AccessKind::Write && a.value) stored = eval(*a.value);
     record(s, index, 0);
-    trace_.events.back().value = stored;
-    if (a.kind == model::AccessKind::Read && a.count <= 1 && a.array < kernel_.arrays.size() &&
-        kernel_.arrays[a.array].space == model::AddressSpace::Shared)
-      last_read_[a.id] = {a.array, index};
-    if (a.kind == model::AccessKind::Atomic && a.array < tickets_.counter.size() && tickets_.counter[a.array])
+    if (stored) trace_.events.back().value = stored->i;
+    const bool shared_element = a.count <= 1 && a.array < kernel_.arrays.size() &&
+                                kernel_.arrays[a.array].space == model::AddressSpace::Shared;
+    if (a.kind == model::AccessKind::Read && shared_element) last_read_[a.id] = {a.array, index};
+    if (stored && shared_element)
+      memory_.shared[{a.array, block_linear_, index}][block_barriers_] =
+          RunMemory::Written{a.value->type, stored->i, stored->f};
+    if (a.kind == model::AccessKind::Atomic && a.array < memory_.counter.size() && memory_.counter[a.array])
       last_ticket_[a.id] = ticket(a, index);
     return Flow::Normal;
   }
@@ -521,7 +545,7 @@ private:
     uint64_t key = hashOf({reinterpret_cast<uintptr_t>(&s)});
     for (const auto &[loop, k] : loops_) key = hashOf({key, reinterpret_cast<uintptr_t>(loop), k});
     any_phase_ = key;
-    if (b.kind != model::BarrierKind::Warp) block_phase_ = key;
+    if (b.kind != model::BarrierKind::Warp) block_phase_ = key, ++block_barriers_;
     return Flow::Normal;
   }
 
@@ -566,7 +590,7 @@ private:
 
 }  // namespace
 
-Tickets::Tickets(const model::Kernel &kernel) : counter(kernel.arrays.size(), false) {
+RunMemory::RunMemory(const model::Kernel &kernel) : counter(kernel.arrays.size(), false) {
   std::vector<bool> other(kernel.arrays.size(), false);  // written otherwise
   model::forEachStmt(kernel.body, [&](const Stmt &s) {
     const auto *a = s.as<st::Access>();
@@ -586,9 +610,9 @@ Tickets::Tickets(const model::Kernel &kernel) : counter(kernel.arrays.size(), fa
 }
 
 ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const Dim3 &grid,
-                        Tickets &tickets, Trace &trace) {
+                        RunMemory &memory, Trace &trace) {
   ThreadOutcome out;
-  Thread t(kernel, launch, grid, tickets, trace);
+  Thread t(kernel, launch, grid, memory, trace);
   try {
     t.runBody();
   } catch (const Stop &s) {
@@ -611,8 +635,8 @@ static auto atEntry(const model::Kernel &kernel, const Launch &launch, const Thr
   trace.id = thread;
   trace.linear = thread.thread[0] + thread.thread[1] * launch.block[0] +
                  thread.thread[2] * launch.block[0] * launch.block[1];
-  detail::Tickets tickets(kernel);
-  detail::Thread t(kernel, launch, launch.grid, tickets, trace);
+  detail::RunMemory memory(kernel);
+  detail::Thread t(kernel, launch, launch.grid, memory, trace);
   try {
     return eval(t);
   } catch (const detail::Stop &) {

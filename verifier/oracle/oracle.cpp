@@ -59,7 +59,7 @@ Result run(const model::Kernel &kernel, const Launch &launch) {
       }
 
   const Dim3 &bd = launch.block;
-  detail::Tickets tickets(kernel);
+  detail::RunMemory memory(kernel);
   std::vector<std::vector<detail::Trace>> traces(blocks.size());
   for (size_t bi = 0; bi < blocks.size(); ++bi) {
     std::vector<detail::Trace> &block = traces[bi];
@@ -72,7 +72,7 @@ Result run(const model::Kernel &kernel, const Launch &launch) {
           t.id.thread = {x, y, z};
           t.id.block = blocks[bi];
           t.linear = linear;
-          detail::ThreadOutcome o = detail::runThread(kernel, launch, launch.grid, tickets, t);
+          detail::ThreadOutcome o = detail::runThread(kernel, launch, launch.grid, memory, t);
           r.seeded = r.seeded || o.seeded;
           if (o.status != Result::Status::Ok) {
             r.status = o.status;

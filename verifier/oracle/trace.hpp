@@ -37,19 +37,29 @@ struct ThreadOutcome {
   bool seeded = false;  // some value came from the seed
 };
 
-// Counters of tickets: arrays whose every write is an atomicAdd of a positive constant. Each such atomicAdd returns the element's value and
-// adds its operand, over the whole launch (per block for shared arrays), so two of them
-// never return the same value, as on the GPU (the analysis assumes it, and that the
-// counter does not wrap around).
-struct Tickets {
-  explicit Tickets(const model::Kernel &kernel);
+// What the threads of one run share, beyond their traces.
+// Counters of tickets: arrays whose every write is an atomicAdd of a positive constant. Each
+// such atomicAdd returns the element's value and adds its operand, over the whole launch (per
+// block for shared arrays), so two of them never return the same value, as on the GPU (the
+// analysis assumes it, and that the counter does not wrap around).
+// Shared writes: the last value written to each shared element in each barrier interval,
+// counted in block barriers passed (Thread::forwarded).
+struct RunMemory {
+  explicit RunMemory(const model::Kernel &kernel);
   std::vector<bool> counter;  // by array id
   std::map<std::tuple<unsigned, uint64_t, int64_t>, uint64_t> next;  // (array, block, index)
+  struct Written {
+    model::Type type;
+    uint64_t i = 0;
+    double f = 0;
+  };
+  // (array, block, index) -> barriers passed -> the last write then
+  std::map<std::tuple<unsigned, uint64_t, int64_t>, std::map<uint64_t, Written>> shared;
 };
 
 // Runs one thread to its end, filling `trace`.
 ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const Dim3 &grid,
-                        Tickets &tickets, Trace &trace);
+                        RunMemory &memory, Trace &trace);
 
 // The hazards of one block's traces (indexed by linear thread id; every thread of the
 // block ran to its end), appended to `findings`. Races are collected across blocks, so
