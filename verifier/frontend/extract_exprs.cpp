@@ -911,7 +911,7 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
 
 unsigned KernelExtractor::emitAccess(model::AccessKind kind, unsigned array, ExprPtr index,
                                      uint64_t count, clang::SourceRange where,
-                                     const BuiltinInfo *atomic, ExprPtr operand) {
+                                     const BuiltinInfo *atomic, ExprPtr operand, ExprPtr order) {
   model::stmt::Access a;
   a.id = newId();
   a.value = std::move(operand);
@@ -922,6 +922,7 @@ unsigned KernelExtractor::emitAccess(model::AccessKind kind, unsigned array, Exp
   if (atomic) {
     a.atomic = atomic->atomic;
     a.scope = atomic->scope;
+    a.order = std::move(order);
   }
   a.text = textOf(where);
   unsigned id = a.id;
@@ -1480,8 +1481,8 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
   auto barrier = [&](model::BarrierKind kind, ExprPtr mask, ExprPtr pred) {
     emit(Stmt{rangeOf(where), model::stmt::Barrier{kind, name, std::move(mask), std::move(pred)}});
   };
-  auto memoryAccess = [&](model::AccessKind kind, const clang::Expr *ptr,
-                          ExprPtr operand = nullptr) -> std::optional<unsigned> {
+  auto memoryAccess = [&](model::AccessKind kind, const clang::Expr *ptr, ExprPtr operand = nullptr,
+                          ExprPtr order = nullptr) -> std::optional<unsigned> {
     std::optional<Pointer> p = pointer(ptr);
     if (!p)
       return std::nullopt;
@@ -1491,7 +1492,8 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
       return std::nullopt;
     }
     return emitAccess(kind, p->array, p->offset, p->scale, where,
-                      kind == model::AccessKind::Atomic ? &info : nullptr, std::move(operand));
+                      kind == model::AccessKind::Atomic ? &info : nullptr, std::move(operand),
+                      std::move(order));
   };
   auto twoInts = [&](ExprPtr &a, ExprPtr &b) {
     Type t = typeOf(ret);
@@ -1538,14 +1540,31 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     return nullptr;
   }
   case BuiltinKind::Atomic: {
-    // atomicAdd's operand: where it is a positive constant, the counter hands out tickets
+    // <cuda/atomic>'s operations end in the memory order and the object's scope
+    unsigned args = c->getNumArgs();
+    ExprPtr order;
+    if (name.rfind("__kverify_atomic_", 0) == 0 && args >= 3) {
+      order = rvalue(arg(args - 2));
+      clang::Expr::EvalResult scope;
+      if (!arg(args - 1)->EvaluateAsInt(scope, ctx_)) {
+        unsupported("atomic scope that is not a constant", textOf(where), where);
+        return nullptr;
+      }
+      int64_t s = scope.Val.getInt().getExtValue();  // cuda::thread_scope
+      info.scope = s == 0 ? model::Scope::System : s == 1 ? model::Scope::Device : model::Scope::Block;
+      args -= 2;
+    }
+    // The operand of an atomicAdd (a positive constant: the counter hands out tickets)
+    // and the value an exchange or store writes (a flag's value: message passing).
+    using Op = model::AtomicOp;
+    const bool keep = info.atomic == Op::Add || info.atomic == Op::Exch || info.atomic == Op::Store;
     ExprPtr operand;
-    for (unsigned i = 1; i < c->getNumArgs(); ++i)
-      if (i == 1 && name.rfind("atomicAdd", 0) == 0 && arg(1)->getType()->isIntegerType())
+    for (unsigned i = 1; i < args; ++i)
+      if (i == 1 && keep && arg(1)->getType()->isIntegerType())
         operand = rvalue(arg(1));
       else
         discard(arg(i));
-    std::optional<unsigned> id = memoryAccess(model::AccessKind::Atomic, arg(0), operand);
+    std::optional<unsigned> id = memoryAccess(model::AccessKind::Atomic, arg(0), operand, order);
     if (ret->isVoidType())  // __kverify_atomic_store
       return nullptr;
     return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "result of " + name) : opaque(ret, "result of " + name));

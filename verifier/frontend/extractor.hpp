@@ -150,7 +150,8 @@ private:
   // `atomic` says which atomic an Atomic access is (classifyBuiltin's op and scope).
   unsigned emitAccess(model::AccessKind kind, unsigned array, model::ExprPtr index,
                       uint64_t count, clang::SourceRange where,
-                      const BuiltinInfo *atomic = nullptr, model::ExprPtr operand = nullptr);
+                      const BuiltinInfo *atomic = nullptr, model::ExprPtr operand = nullptr,
+                      model::ExprPtr order = nullptr);
   model::ExprPtr unsupportedValue(clang::QualType t, std::string construct,
                                   std::string detail, clang::SourceRange where);
   model::ExprPtr binaryOp(const clang::BinaryOperator *b);

@@ -72,6 +72,7 @@ static Object accessJSON(const stmt::Access &a) {
   if (a.kind == AccessKind::Atomic) {
     o["atomic_op"] = atomicOpName(a.atomic);
     o["scope"] = scopeName(a.scope);
+    if (a.order) o["order"] = exprOrNull(a.order);
   }
   if (a.value)
     o["operand"] = exprOrNull(a.value);

@@ -161,6 +161,8 @@ enum class BarrierKind { Block, Warp, Grid };
 enum class Scope { Block, Device, System };
 // What an atomic does (Load/Store/Exchange/CompareExchange/Fetch* are cuda::atomic_ref's).
 enum class AtomicOp { Add, Sub, Exch, Min, Max, Inc, Dec, Cas, And, Or, Xor, Load, Store, Other };
+// std::memory_order's values, as <cuda/atomic> numbers them.
+enum class MemoryOrder { Relaxed, Consume, Acquire, Release, AcqRel, SeqCst };
 enum class LoopKind { For, While, Do };
 const char *addressSpaceName(AddressSpace s);  // "global", "shared", "local", "constant"
 // Where an Array comes from: a pointer parameter's memory, a __shared__ variable, a
@@ -195,6 +197,9 @@ struct Access {
   ExprPtr value;
   AtomicOp atomic = AtomicOp::Add;  // Atomic only
   Scope scope = Scope::Device;      // Atomic only: atomicAdd_block is Block
+  // Atomic only: the C++ memory order, a MemoryOrder value (cuda::atomic_ref's argument,
+  // a local of the inlined call); null for CUDA's atomicAdd & co., which are relaxed
+  ExprPtr order;
   std::string text;
 };
 // what: "__syncthreads", "__syncwarp", "cg::thread_block::sync"...; mask: Warp's u32 lane

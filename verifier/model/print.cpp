@@ -71,6 +71,8 @@ struct Printer {
       t += std::string(" ") + atomicOpName(a.atomic) + (a.scope == Scope::Device ? "" : std::string("_") + scopeName(a.scope));
     if (a.value)
       t += " " + toString(a.value);
+    if (a.order)
+      t += " order " + toString(a.order);
     line(d, t + "  // " + a.text + " @" + std::to_string(s.range.line) + ":" +
                 std::to_string(s.range.col) + " #" + std::to_string(a.id));
   }

@@ -15,7 +15,7 @@ std::vector<const Expr *> expressions(const Stmt &s) {
     if (e) out.push_back(e.get());
   };
   std::visit(Overloaded{
-                 [&](const stmt::Access &a) { add(a.index), add(a.value); },
+                 [&](const stmt::Access &a) { add(a.index), add(a.value), add(a.order); },
                  [&](const stmt::Barrier &b) { add(b.mask), add(b.predicate); },
                  [&](const stmt::If &i) { add(i.cond); },
                  [&](const stmt::Loop &l) { add(l.cond); },

@@ -118,20 +118,22 @@ __KV_ATOMIC_CAS(unsigned short)
 #undef __KV_ATOMIC_CAS
 
 // Generic atomics behind <cuda/atomic> (cuda::atomic_ref, cuda::atomic): each is an
-// `atomic` access of *address (frontend/builtins.cpp: the "__kverify_atomic_" prefix).
-// Memory orders are not modelled: an acquire load orders nothing in the model, so data
-// published by release/acquire is seen as unordered (reported, never hidden).
-template <class T> __device__ T __kverify_atomic_load(const T *address);
-template <class T> __device__ void __kverify_atomic_store(T *address, T val);
-template <class T> __device__ T __kverify_atomic_exchange(T *address, T val);
-template <class T> __device__ T __kverify_atomic_compare_exchange(T *address, T expected, T desired);
-template <class T> __device__ T __kverify_atomic_fetch_add(T *address, T val);
-template <class T> __device__ T __kverify_atomic_fetch_sub(T *address, T val);
-template <class T> __device__ T __kverify_atomic_fetch_and(T *address, T val);
-template <class T> __device__ T __kverify_atomic_fetch_or(T *address, T val);
-template <class T> __device__ T __kverify_atomic_fetch_xor(T *address, T val);
-template <class T> __device__ T __kverify_atomic_fetch_min(T *address, T val);
-template <class T> __device__ T __kverify_atomic_fetch_max(T *address, T val);
+// `atomic` access of *address (frontend/builtins.cpp: the "__kverify_atomic_" prefix), with
+// the operation's memory order (a cuda::memory_order) and the object's thread scope (a
+// cuda::thread_scope, a constant). Release and acquire orders let data published through
+// a flag be ordered (analysis: message passing).
+template <class T> __device__ T __kverify_atomic_load(const T *address, int order, int scope);
+template <class T> __device__ void __kverify_atomic_store(T *address, T val, int order, int scope);
+template <class T> __device__ T __kverify_atomic_exchange(T *address, T val, int order, int scope);
+template <class T>
+__device__ T __kverify_atomic_compare_exchange(T *address, T expected, T desired, int order, int scope);
+template <class T> __device__ T __kverify_atomic_fetch_add(T *address, T val, int order, int scope);
+template <class T> __device__ T __kverify_atomic_fetch_sub(T *address, T val, int order, int scope);
+template <class T> __device__ T __kverify_atomic_fetch_and(T *address, T val, int order, int scope);
+template <class T> __device__ T __kverify_atomic_fetch_or(T *address, T val, int order, int scope);
+template <class T> __device__ T __kverify_atomic_fetch_xor(T *address, T val, int order, int scope);
+template <class T> __device__ T __kverify_atomic_fetch_min(T *address, T val, int order, int scope);
+template <class T> __device__ T __kverify_atomic_fetch_max(T *address, T val, int order, int scope);
 
 // --- timing (opaque values; __nanosleep only delays the calling thread) -----------------
 __device__ void __nanosleep(unsigned ns);
