@@ -231,6 +231,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
           l.blocks = blocks;
           l.seed = seed;
           l.max_steps = 5000;  // per thread: keeps each run well under a second
+          l.zero_init = config.options.zero_init;
           uint64_t h = seed * 0x9e3779b97f4a7c15ull + 12345;
           for (const model::Param &p : k.params) {
             if (p.array || !p.type.isIntegral()) continue;
@@ -282,6 +283,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
       uint64_t threads = w.block_dim[0] * w.block_dim[1] * w.block_dim[2];
       if (threads == 0 || threads > 1024 || (k.max_threads && threads > *k.max_threads)) continue;
       oracle::Launch l;
+      l.zero_init = config.options.zero_init;
       bool fits = true;
       for (int d = 0; d < 3; ++d) {
         fits = fits && w.grid_dim[d] >= 1 && w.grid_dim[d] <= 0xffffffffull;

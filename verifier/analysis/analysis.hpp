@@ -35,6 +35,9 @@ struct Options {
   std::vector<std::string> assumes;  // --assume expressions (C syntax)
   double timeout_s = 10;             // per solver query
   bool assume_no_alias = true;       // distinct pointer parameters do not alias
+  // --zero-init: global arrays (by name, e.g. `flags` or `st.flags`) the launcher zeroes
+  // before the launch: flags a kernel publishes data through start unset
+  std::vector<std::string> zero_init;
 };
 
 // Parses `--block-dim=256`, `--block-dim=16,16`, `[32,1]` forms into dims.

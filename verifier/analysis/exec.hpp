@@ -30,6 +30,8 @@ private:
   std::map<unsigned, z3::expr> env;
   std::map<unsigned, size_t> last_read_;    // a shared read's Access id -> its AccessEv
   std::map<unsigned, size_t> last_ticket_;  // the same for atomics on ticket counters
+  std::map<unsigned, size_t> last_atomic_;  // and for every atomic
+  std::vector<LoopRef> loopRefs() const;   // the enclosing loops that iterate
   z3::expr pc() const { return *pc_; }
   std::optional<z3::expr> pc_;
   Phases lb;
@@ -64,6 +66,7 @@ private:
   void stmt(const Stmt &s);
   void access(const Stmt &s);
   void barrier(const Stmt &s);
+  void fence(const Stmt &s);
   void branch(const Stmt &s);
   void assign(const Stmt &s);
   void ret(const Stmt &s);

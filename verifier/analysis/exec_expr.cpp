@@ -130,6 +130,8 @@ z3::expr Exec::evalOpaque(const Expr &e) {
   auto lr = last_read_.find(o.id);  // a load: the value read at that access
   if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
   if (lr != last_read_.end() && E.block_ticket_reads.count(o.id)) T.block_tickets.push_back(LoadEv{lr->second, v});
+  if (auto at = last_atomic_.find(o.id); at != last_atomic_.end())
+    T.atomic_results.push_back(LoadEv{at->second, v});
   auto lt = last_ticket_.find(o.id);
   if (lt != last_ticket_.end()) T.tickets.push_back(LoadEv{lt->second, v});
   return v;

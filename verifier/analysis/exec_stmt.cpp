@@ -47,7 +47,7 @@ void Exec::stmt(const Stmt &s) {
   std::visit(model::Overloaded{
                  [&](const st::Access &) { access(s); },
                  [&](const st::Barrier &) { barrier(s); },
-                 [&](const st::Fence &) {},
+                 [&](const st::Fence &) { fence(s); },
                  [&](const st::If &) { branch(s); },
                  [&](const st::Loop &) { loop(s); },
                  [&](const st::Assign &) { assign(s); },
@@ -71,16 +71,33 @@ void Exec::access(const Stmt &s) {
   if (idx.is_bool()) idx = z3::ite(idx, c.bv_val(1, 64), c.bv_val(0, 64));
   bool sg = a.index ? a.index->type.is_signed : true;
   idx = resize(idx, 64, sg);
-  std::vector<LoopRef> ls;
-  for (const LoopCtx &l : loops)
-    if (!l.once) ls.push_back(LoopRef{l.label, l.k});
-  T.accesses.push_back(AccessEv{&s, pc(), idx, lb, ls, T.next_seq++, std::nullopt});
-  if (a.kind == AccessKind::Write && a.value) T.accesses.back().stored = eval(*a.value);
+  T.accesses.push_back(AccessEv{&s, pc(), idx, lb, loopRefs(), T.next_seq++, std::nullopt});
+  AccessEv &ev = T.accesses.back();
+  if (a.kind == AccessKind::Write && a.value) ev.stored = eval(*a.value);
+  if (a.kind == AccessKind::Atomic) {
+    last_atomic_[a.id] = T.accesses.size() - 1;
+    if (a.value && (a.atomic == model::AtomicOp::Store || a.atomic == model::AtomicOp::Exch))
+      ev.written = eval(*a.value);
+    z3::expr order = a.order ? eval(*a.order).simplify() : c.bv_val(0, 32);
+    if (order.is_numeral() && order.get_numeral_uint64() <= uint64_t(model::MemoryOrder::SeqCst))
+      ev.order = static_cast<model::MemoryOrder>(order.get_numeral_uint64());
+  }
   if (a.kind == AccessKind::Read && a.count <= 1 && a.array < E.K.arrays.size() &&
       E.K.arrays[a.array].space == AddressSpace::Shared)
     last_read_[a.id] = T.accesses.size() - 1;
   if (a.kind == AccessKind::Atomic && E.ticket_arrays.count(a.array))
     last_ticket_[a.id] = T.accesses.size() - 1;
+}
+
+std::vector<LoopRef> Exec::loopRefs() const {
+  std::vector<LoopRef> ls;
+  for (const LoopCtx &l : loops)
+    if (!l.once) ls.push_back(LoopRef{l.label, l.k});
+  return ls;
+}
+
+void Exec::fence(const Stmt &s) {
+  T.fences.push_back(FenceEv{T.next_seq++, pc(), loopRefs(), s.as<st::Fence>()->scope});
 }
 
 void Exec::barrier(const Stmt &s) {

@@ -115,6 +115,12 @@ bool applyOptionString(const std::string &text, Options &o, std::string &error) 
       double t = std::strtod(v.c_str(), &end);
       if (!end || *end || t <= 0) return error = "bad timeout '" + v + "'", false;
       o.timeout_s = t;
+    } else if (value("--zero-init", v)) {
+      for (size_t at = 0; at <= v.size();) {
+        size_t comma = std::min(v.find(',', at), v.size());
+        if (comma > at) o.zero_init.push_back(v.substr(at, comma - at));
+        at = comma + 1;
+      }
     } else if (a == "--no-alias-assumption" || a == "--alias") {
       o.assume_no_alias = false;
     } else {

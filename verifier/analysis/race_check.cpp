@@ -1,5 +1,6 @@
 // Data races: two accesses of distinct threads, one a write, unordered by barriers.
 #include "analysis/checker.hpp"
+#include "analysis/message_passing.hpp"
 #include "analysis/body_walks.hpp"
 
 #include <algorithm>
@@ -131,6 +132,7 @@ z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
 
 void RaceCheck::run() {
   const auto &A1 = C.T1->accesses, &A2 = C.T2->accesses;
+  Publications publications(C);
   // the pairs that may race, by array: both touch it, one writes, not both atomic
   struct Pair {
     size_t i, j;
@@ -164,6 +166,14 @@ void RaceCheck::run() {
       z3::expr inter = arr.space == AddressSpace::Global
                            ? !C.sameBlock() && samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
                            : C.E.c.bool_val(false);
+      // a read of data published to it through a flag comes after the write
+      const bool read_write = sa.array == sb.array && !atomics && sa.kind != sb.kind &&
+                              sa.kind != AccessKind::Atomic && sb.kind != AccessKind::Atomic;
+      if (read_write) {
+        z3::expr after = sa.kind == AccessKind::Read ? publications.readAfterAcquire(*C.T1, a)
+                                                     : publications.readAfterAcquire(*C.T2, b);
+        if (!after.is_false()) intra = intra && !after, inter = inter && !after;
+      }
       pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra, inter});
     }
   }
@@ -198,6 +208,7 @@ void RaceCheck::run() {
       if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m))) break;
     if (!real && benign_) C.R.findings.push_back(*benign_);
   }
+  for (const std::string &p : publications.premises()) C.E.assumptions.push_back(p);
 }
 
 // The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,

@@ -59,6 +59,16 @@ struct AccessEv {
   std::vector<LoopRef> loops;
   int seq;  // position in the thread's trace (accesses and syncs)
   std::optional<z3::expr> stored;  // a write's integer value (benign races)
+  std::optional<z3::expr> written;  // the value an atomic store or exchange writes
+  model::MemoryOrder order = model::MemoryOrder::Relaxed;  // an atomic's (where constant)
+};
+
+// A __threadfence*: orders the thread's accesses before it with those after it.
+struct FenceEv {
+  int seq;
+  z3::expr pc;
+  std::vector<LoopRef> loops;
+  model::Scope scope;
 };
 
 // The threads' position in one enclosing loop: `reach` the loop, and are `in` iteration k.
@@ -99,6 +109,8 @@ struct Thread {
   std::vector<LoadEv> loads;   // single shared elements read
   std::vector<LoadEv> tickets; // results of atomicAdd on a ticket counter (Checker::tickets)
   std::vector<LoadEv> block_tickets;  // tickets of the thread's block, read from shared memory
+  std::vector<LoadEv> atomic_results;  // the values atomics returned (message_passing.hpp)
+  std::vector<FenceEv> fences;
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
   std::set<size_t> no_ub;      // which of them say "no UB, no wrap-around" (Checker::unreachable)
   // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry

@@ -95,6 +95,12 @@ static cl::opt<bool> no_alias_assumption("no-alias-assumption",
                                                   "parameters do not alias"),
                                          cl::cat(category));
 
+static cl::list<std::string> zero_init(
+    "zero-init",
+    cl::desc("Global arrays the launcher zeroes before the launch (flags a kernel publishes "
+             "data through with release/acquire atomics or fences)"),
+    cl::value_desc("ARRAY[,ARRAY...]"), cl::CommaSeparated, cl::cat(category));
+
 // --- large repositories (issue 12) ---
 static cl::opt<std::string> cache_dir(
     "cache-dir",
@@ -199,6 +205,7 @@ int main(int argc, char **argv) {
   base.timeout_s = timeout;
   base.assumes.assign(assumes.begin(), assumes.end());
   base.assume_no_alias = !no_alias_assumption;
+  base.zero_init.assign(zero_init.begin(), zero_init.end());
   auto dims = [&](const std::string &v, const char *flag,
                   std::array<std::optional<uint64_t>, 3> &out) {
     if (!v.empty() && !analysis::parseDims(v, out)) {

@@ -50,7 +50,7 @@ int collectLibrary(dl_phdr_info *info, size_t, void *names) {
 
 // A new field in either Options must be added to the key below (else a run with another
 // value of it could reuse results computed without it).
-static_assert(sizeof(analysis::Options) == 136 && sizeof(frontend::Options) == 96,
+static_assert(sizeof(analysis::Options) == 160 && sizeof(frontend::Options) == 96,
               "analysis::Options or frontend::Options changed: update optionsKey()");
 
 std::string optionsKey(const analysis::Options &analysis, const frontend::Options &frontend,
@@ -64,6 +64,8 @@ std::string optionsKey(const analysis::Options &analysis, const frontend::Option
   std::snprintf(timeout, sizeof timeout, "%.17g", analysis.timeout_s);
   addField(hash, timeout);
   addField(hash, analysis.assume_no_alias ? "no-alias" : "alias");
+  addField(hash, std::to_string(analysis.zero_init.size()));
+  for (const std::string &a : analysis.zero_init) addField(hash, a);
   // extra_args, -p and the prelude also shape each file's clang command line, which is in
   // its key; naming them here as well costs nothing. print_diagnostics changes no result.
   addField(hash, std::to_string(frontend.extra_args.size()));

@@ -163,6 +163,7 @@ struct Acc {
   uint32_t interval = 0;    // block-level barriers passed before it
   uint32_t grid_interval = 0;
   uint32_t wpos = 0, wstart = 0;  // warp barriers before it; before its interval began
+  size_t pos = 0;           // its event's index in the thread's trace
 };
 
 // Per thread: prefix[j][lane] = how many of its first j warp barriers name both its own
@@ -280,13 +281,23 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
         a.grid_interval = grid_interval;
         a.wpos = static_cast<uint32_t>(px.size() - 1);
         a.wstart = wstart;
+        a.pos = static_cast<size_t>(&e - t.events.data());
         per_array[s.array].push_back(a);
       }
     }
   }
 
+  auto same = [](const ThreadId &a, const ThreadId &b) { return a.thread == b.thread && a.block == b.block; };
+  // w happens before r through a flag r's thread acquired from w's thread (Sync)
+  auto published = [&](const Acc &w, const Acc &r) {
+    const Trace &tw = blocks[w.block][w.thread], &tr = blocks[r.block][r.thread];
+    return std::any_of(tr.syncs.begin(), tr.syncs.end(), [&](const Sync &s) {
+      return same(s.writer, tw.id) && w.pos < s.writes_before && r.pos >= s.reads_from;
+    });
+  };
   auto concurrent = [&](const Acc &x, const Acc &y) {
     if (x.kind == AccessKind::Read && y.kind == AccessKind::Read) return false;
+    if (published(x, y) || published(y, x)) return false;
     if (x.kind == AccessKind::Atomic && y.kind == AccessKind::Atomic)  // atomic within their scope
       return x.block != y.block && (x.block_scoped || y.block_scoped) && x.grid_interval == y.grid_interval;
     if (x.block != y.block) return x.grid_interval == y.grid_interval;

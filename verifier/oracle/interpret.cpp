@@ -36,6 +36,7 @@
 #include "oracle/trace.hpp"
 #include "model/walk.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -175,6 +176,9 @@ private:
   uint64_t block_barriers_ = 0;  // passed so far (the same count in every thread of a block)
   std::unordered_map<unsigned, std::pair<unsigned, int64_t>> last_read_;  // Access id -> array, index
   std::unordered_map<unsigned, uint64_t> last_ticket_;  // Access id -> the value it returns
+  std::unordered_map<unsigned, uint64_t> last_flag_;    // the same for atomics on flags
+  std::vector<Sync> pending_acquires_;  // relaxed loads of flags, acquired at a fence
+  size_t last_fence_ = 0;               // events before the last device fence
 
   [[noreturn]] void stop(Result::Status s, const std::string &what,
                          const model::SourceRange *r = nullptr) {
@@ -304,6 +308,7 @@ private:
     uint64_t n = evaluations_[&e]++;
     auto tk = last_ticket_.find(o.id);
     if (tk != last_ticket_.end()) return intValue(e.type, tk->second);
+    if (auto fl = last_flag_.find(o.id); fl != last_flag_.end()) return intValue(e.type, fl->second);
     auto read = last_read_.find(o.id);
     if (read != last_read_.end()) {  // a shared element: one value per block and interval
       auto [array, index] = read->second;
@@ -498,7 +503,7 @@ private:
         model::Overloaded{
             [&](const st::Access &a) { return access(s, a); },
             [&](const st::Barrier &b) { return barrier(s, b); },
-            [&](const st::Fence &) { return Flow::Normal; },
+            [&](const st::Fence &f) { return fence(f); },
             [&](const st::If &i) { return execBlock(truth(*i.cond) ? i.then_body : i.else_body); },
             [&](const st::Loop &l) { return loop(s, l); },
             [&](const st::Assign &a) { return assign(a); },
@@ -534,6 +539,38 @@ private:
           RunMemory::Written{a.value->type, stored->i, stored->f};
     if (a.kind == model::AccessKind::Atomic && a.array < memory_.counter.size() && memory_.counter[a.array])
       last_ticket_[a.id] = ticket(a, index);
+    if (a.kind == model::AccessKind::Atomic && a.array < memory_.zeroed.size() && memory_.zeroed[a.array])
+      flagAccess(a, index);
+    return Flow::Normal;
+  }
+
+  // An atomic on a zeroed flag array: it reads what a thread that ran earlier stored there
+  // (else 0), and acquires what that store released; a store or exchange releases this
+  // thread's earlier events up to the last fence (all of them, with a release order).
+  void flagAccess(const st::Access &a, int64_t index) {
+    const size_t at = trace_.events.size() - 1;  // this access's event
+    const auto order = a.order ? static_cast<model::MemoryOrder>(integer(*a.order).value_or(0))
+                               : model::MemoryOrder::Relaxed;
+    using O = model::MemoryOrder;
+    auto it = memory_.flags.find({a.array, index});
+    last_flag_[a.id] = it == memory_.flags.end() ? 0 : it->second.value;
+    if (it != memory_.flags.end() && a.scope != model::Scope::Block) {
+      Sync s{it->second.writer, it->second.writes_before, at + 1};
+      if (order == O::Acquire || order == O::AcqRel || order == O::SeqCst) trace_.syncs.push_back(s);
+      else pending_acquires_.push_back(s);  // acquired at the next fence
+    }
+    if (a.value && (a.atomic == model::AtomicOp::Store || a.atomic == model::AtomicOp::Exch)) {
+      const bool release = order == O::Release || order == O::AcqRel || order == O::SeqCst;
+      size_t released = a.scope == model::Scope::Block ? 0 : release ? at : last_fence_;
+      memory_.flags[{a.array, index}] = RunMemory::Flag{eval(*a.value).i, trace_.id, released};
+    }
+  }
+
+  Flow fence(const st::Fence &f) {
+    if (f.scope == model::Scope::Block) return Flow::Normal;
+    last_fence_ = trace_.events.size();
+    for (Sync &s : pending_acquires_) s.reads_from = trace_.events.size(), trace_.syncs.push_back(s);
+    pending_acquires_.clear();
     return Flow::Normal;
   }
 
@@ -590,7 +627,11 @@ private:
 
 }  // namespace
 
-RunMemory::RunMemory(const model::Kernel &kernel) : counter(kernel.arrays.size(), false) {
+RunMemory::RunMemory(const model::Kernel &kernel, const Launch &launch)
+    : counter(kernel.arrays.size(), false), zeroed(kernel.arrays.size(), false) {
+  for (const model::Array &a : kernel.arrays)
+    zeroed[a.id] = a.space == model::AddressSpace::Global &&
+                   std::find(launch.zero_init.begin(), launch.zero_init.end(), a.name) != launch.zero_init.end();
   std::vector<bool> other(kernel.arrays.size(), false);  // written otherwise
   model::forEachStmt(kernel.body, [&](const Stmt &s) {
     const auto *a = s.as<st::Access>();
@@ -598,7 +639,8 @@ RunMemory::RunMemory(const model::Kernel &kernel) : counter(kernel.arrays.size()
     const Expr *v = a->value.get();
     while (v && v->is<ex::Cast>()) v = v->as<ex::Cast>()->arg.get();
     const auto *k = v ? v->as<ex::Const>() : nullptr;
-    if (a->kind == model::AccessKind::Atomic && k && v->type.kind == Type::Kind::Int && k->int_value > 0)
+    if (a->kind == model::AccessKind::Atomic && a->atomic == model::AtomicOp::Add && k &&
+        v->type.kind == Type::Kind::Int && k->int_value > 0)
       counter[a->array] = true;
     else
       other[a->array] = true;
@@ -635,7 +677,7 @@ static auto atEntry(const model::Kernel &kernel, const Launch &launch, const Thr
   trace.id = thread;
   trace.linear = thread.thread[0] + thread.thread[1] * launch.block[0] +
                  thread.thread[2] * launch.block[0] * launch.block[1];
-  detail::RunMemory memory(kernel);
+  detail::RunMemory memory(kernel, launch);
   detail::Thread t(kernel, launch, launch.grid, memory, trace);
   try {
     return eval(t);

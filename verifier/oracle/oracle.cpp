@@ -59,7 +59,7 @@ Result run(const model::Kernel &kernel, const Launch &launch) {
       }
 
   const Dim3 &bd = launch.block;
-  detail::RunMemory memory(kernel);
+  detail::RunMemory memory(kernel, launch);
   std::vector<std::vector<detail::Trace>> traces(blocks.size());
   for (size_t bi = 0; bi < blocks.size(); ++bi) {
     std::vector<detail::Trace> &block = traces[bi];

@@ -34,6 +34,9 @@ struct Launch {
   uint64_t seed = 0;              // opaque values, uninitialised locals
   std::vector<Dim3> blocks;       // the blocks to run; empty: every block of the grid
   uint64_t max_steps = 1000000;   // per thread (statements and loop iterations)
+  // Global arrays zeroed before the launch, by name (--zero-init): flags through which
+  // threads publish data; their atomics read what earlier threads stored, else 0.
+  std::vector<std::string> zero_init;
 };
 
 // BenignRace: only write-write races in which both threads stored the same value.

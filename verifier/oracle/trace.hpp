@@ -23,10 +23,18 @@ struct Event {
   uint32_t iter_begin = 0, iter_end = 0;  // the enclosing loops, in Trace::iterations
 };
 
+// The thread acquired what `writer` released: the writer's events before `writes_before`
+// happen before this thread's events from `reads_from` on (message passing through a flag).
+struct Sync {
+  ThreadId writer;
+  size_t writes_before = 0, reads_from = 0;
+};
+
 struct Trace {
   ThreadId id;
   uint32_t linear = 0;  // x + y*bdx + z*bdx*bdy within the block
   std::vector<Event> events;
+  std::vector<Sync> syncs;
   // (loop statement, iteration counter), outermost first, slices named by Event.
   std::vector<std::pair<const model::Stmt *, uint64_t>> iterations;
 };
@@ -45,7 +53,7 @@ struct ThreadOutcome {
 // Shared writes: the last value written to each shared element in each barrier interval,
 // counted in block barriers passed (Thread::forwarded).
 struct RunMemory {
-  explicit RunMemory(const model::Kernel &kernel);
+  RunMemory(const model::Kernel &kernel, const Launch &launch);
   std::vector<bool> counter;  // by array id
   std::map<std::tuple<unsigned, uint64_t, int64_t>, uint64_t> next;  // (array, block, index)
   struct Written {
@@ -55,6 +63,15 @@ struct RunMemory {
   };
   // (array, block, index) -> barriers passed -> the last write then
   std::map<std::tuple<unsigned, uint64_t, int64_t>, std::map<uint64_t, Written>> shared;
+  // Flags: zeroed arrays (by array id) and, per element, the last atomic store or
+  // exchange: its value, and what it released.
+  std::vector<bool> zeroed;
+  struct Flag {
+    uint64_t value = 0;
+    ThreadId writer;
+    size_t writes_before = 0;  // the writer's events released by it
+  };
+  std::map<std::pair<unsigned, int64_t>, Flag> flags;
 };
 
 // Runs one thread to its end, filling `trace`.

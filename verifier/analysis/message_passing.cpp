@@ -1,0 +1,157 @@
+// Message passing through a flag (message_passing.hpp).
+#include "analysis/message_passing.hpp"
+
+#include "model/walk.hpp"
+
+#include <algorithm>
+
+namespace kverify::analysis::detail {
+namespace {
+
+using model::MemoryOrder;
+
+bool releases(MemoryOrder o) {
+  return o == MemoryOrder::Release || o == MemoryOrder::AcqRel || o == MemoryOrder::SeqCst;
+}
+bool acquires(MemoryOrder o) {
+  return o == MemoryOrder::Acquire || o == MemoryOrder::AcqRel || o == MemoryOrder::SeqCst;
+}
+bool isStore(const st::Access &a) {
+  return a.kind == AccessKind::Atomic && (a.atomic == model::AtomicOp::Store || a.atomic == model::AtomicOp::Exch);
+}
+
+// One thread's two events in the same iteration of the same loops.
+bool sameIterations(const std::vector<LoopRef> &a, const std::vector<LoopRef> &b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].label != b[i].label || !z3::eq(a[i].k, b[i].k)) return false;
+  return true;
+}
+
+}  // namespace
+
+// A device-wide __threadfence() of T's between `from` and `to` (one iteration).
+bool Publications::fenced(const Thread &T, const AccessEv &from, const AccessEv &to) const {
+  return std::any_of(T.fences.begin(), T.fences.end(), [&](const FenceEv &f) {
+    return f.scope != model::Scope::Block && f.seq > from.seq && f.seq < to.seq &&
+           sameIterations(f.loops, from.loops);
+  });
+}
+
+// A zeroed global array whose every write is an atomic store or exchange of device scope.
+bool Publications::flagArray(unsigned flag) const {
+  const model::Array &arr = C.E.K.arrays[flag];
+  const std::vector<std::string> &zeroed = C.E.O.zero_init;
+  if (arr.space != AddressSpace::Global || std::find(zeroed.begin(), zeroed.end(), arr.name) == zeroed.end())
+    return false;
+  bool ok = true;
+  model::forEachStmt(C.E.K.body, [&](const Stmt &s) {
+    const auto *a = s.as<st::Access>();
+    const bool writes = a && (a->kind == AccessKind::Write ||
+                              (a->kind == AccessKind::Atomic && a->atomic != model::AtomicOp::Load));
+    if (writes && a->array == flag)
+      ok = ok && isStore(*a) && a->scope != model::Scope::Block && a->count <= 1;
+  });
+  return ok;
+}
+
+// No two write events (threads, statements or iterations) write one element of `data`.
+bool Publications::writeOnce(unsigned data) {
+  auto it = write_once_.find(data);
+  if (it != write_once_.end()) return it->second;
+  z3::expr_vector twice(C.E.c);
+  bool wide = false;
+  for (const AccessEv &x : C.T1->accesses)
+    for (const AccessEv &y : C.T2->accesses) {
+      const st::Access &sx = x.access(), &sy = y.access();
+      if (sx.array != data || sy.array != data || sx.kind == AccessKind::Read || sy.kind == AccessKind::Read)
+        continue;
+      wide = wide || sx.count > 1 || sy.count > 1;
+      z3::expr same = C.sameBlock() && !C.distinctThreads();
+      if (x.s != y.s || x.loops.size() != y.loops.size()) same = C.E.c.bool_val(false);
+      for (size_t i = 0; i < x.loops.size() && x.s == y.s; ++i) same = same && x.loops[i].k == y.loops[i].k;
+      twice.push_back(x.pc && y.pc && x.index == y.index && !same);
+    }
+  std::optional<z3::model> m;
+  bool once = !wide && (twice.empty() || C.check(z3::mk_or(twice), "writes of '" + C.E.K.arrays[data].name +
+                                                                       "' once per element", m, 0, true) == z3::unsat);
+  return write_once_[data] = once;
+}
+
+// The flag values that publish `data`: every store that may write one to flag[i] is a
+// release after a write of data[i] (in thread 1's trace, which stands for every thread).
+const std::set<uint64_t> &Publications::published(unsigned flag, unsigned data) {
+  auto key = std::make_pair(flag, data);
+  auto it = values_.find(key);
+  if (it != values_.end()) return it->second;
+  std::set<uint64_t> &out = values_[key];
+  if (!flagArray(flag)) return out;
+  const Thread &T = *C.T1;
+  std::vector<const AccessEv *> stores;
+  std::set<uint64_t> candidates;
+  for (const AccessEv &s : T.accesses)
+    if (s.access().array == flag && isStore(s.access())) {
+      stores.push_back(&s);
+      z3::expr v = s.written ? s.written->simplify() : C.E.c.bool_val(false);
+      if (v.is_numeral() && v.get_numeral_uint64() != 0) candidates.insert(v.get_numeral_uint64());
+    }
+  for (uint64_t value : candidates) {
+    z3::expr_vector unpublished(C.E.c);
+    for (const AccessEv *s : stores) {
+      z3::expr covered = C.E.c.bool_val(false);
+      for (const AccessEv &w : T.accesses)
+        if (w.access().array == data && w.access().kind == AccessKind::Write && w.seq < s->seq &&
+            sameIterations(w.loops, s->loops) && (releases(s->order) || fenced(T, w, *s)))
+          covered = covered || (w.pc && w.index == s->index);
+      const z3::expr &v = *s->written;
+      unpublished.push_back(s->pc && v == C.E.c.bv_val(value, v.get_sort().bv_size()) && !covered);
+    }
+    std::optional<z3::model> m;
+    std::string name = "'" + C.E.K.arrays[flag].name + "' = " + std::to_string(value) + " publishes '" +
+                       C.E.K.arrays[data].name + "'";
+    if (C.check(z3::mk_or(unpublished), name, m, 0, true) == z3::unsat) out.insert(value);
+  }
+  return out;
+}
+
+// The values the flag's stores write, where each is a constant.
+std::optional<std::set<uint64_t>> Publications::storedValues(unsigned flag) const {
+  std::set<uint64_t> out;
+  for (const AccessEv &s : C.T1->accesses)
+    if (s.access().array == flag && isStore(s.access())) {
+      z3::expr v = s.written ? s.written->simplify() : C.E.c.bool_val(false);
+      if (!v.is_numeral()) return std::nullopt;
+      out.insert(v.get_numeral_uint64());
+    }
+  return out;
+}
+
+z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
+  z3::expr any = C.E.c.bool_val(false);
+  const unsigned data = r.access().array;
+  // (where pointer parameters may alias, a write through another one could change either)
+  if (r.access().kind != AccessKind::Read || r.access().count > 1 || !C.E.O.assume_no_alias) return any;
+  for (const LoadEv &l : T.atomic_results) {
+    const AccessEv &a = T.accesses[l.access];
+    const st::Access &sa = a.access();
+    if (sa.array == data || a.seq >= r.seq || !sameIterations(a.loops, r.loops) || sa.scope == model::Scope::Block ||
+        l.value.is_bool() || !(acquires(a.order) || fenced(T, a, r)))
+      continue;
+    const std::set<uint64_t> &values = published(sa.array, data);
+    if (values.empty() || !writeOnce(data)) continue;
+    auto value = [&](uint64_t v) { return l.value == C.E.c.bv_val(v, l.value.get_sort().bv_size()); };
+    z3::expr is = C.E.c.bool_val(false), possible = C.E.c.bool_val(false);
+    for (uint64_t v : values) is = is || value(v);
+    // a value neither zero nor stored is never read: no ordering is needed for it
+    if (std::optional<std::set<uint64_t>> stored = storedValues(sa.array)) {
+      for (uint64_t v : *stored) possible = possible || value(v);
+      is = is || !(value(0) || possible);
+    }
+    any = any || (a.pc && a.index == r.index && is);
+    premises_.insert("'" + C.E.K.arrays[sa.array].name +
+                     "' is zero when the kernel starts (--zero-init): the data it publishes is ready once it is set");
+  }
+  return any;
+}
+
+}  // namespace kverify::analysis::detail

@@ -1,0 +1,45 @@
+#pragma once
+// Message passing through a flag: a thread writes data, then sets a flag with a release
+// (an atomic store with release order, or any atomic store after a __threadfence()); a
+// thread of another block reads the flag with an acquire (an atomic load with acquire
+// order, or any atomic read and a __threadfence() after it) and reads the data only if the
+// flag says it is there. The write happens before the read: they do not race.
+//
+// Sound where, besides the reader's test of the flag it acquired:
+// - the flag array starts zeroed (--zero-init, a premise the verdict states), and every
+//   write to it is an atomic store or exchange; a value v != 0 "publishes" a data array D
+//   when every store that may write v to flag[i] is a release that follows, in the same
+//   thread and iteration, a write of D[i] (so a reader that acquires v from flag[i] reads
+//   D[i] after that write);
+// - D is written once per element (no two write events share an index): the write the
+//   race check pairs with the read is the one that was published.
+#include "analysis/checker.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace kverify::analysis::detail {
+
+class Publications {
+public:
+  explicit Publications(Checker &C) : C(C) {}
+  // Where thread T's read `r` (of one element of a data array) comes after T acquired the
+  // element's publication: a formula over T's symbols (false where nothing applies).
+  z3::expr readAfterAcquire(const Thread &T, const AccessEv &r);
+  // The premises the verdict rests on, where some read was ordered this way.
+  const std::set<std::string> &premises() const { return premises_; }
+
+private:
+  Checker &C;
+  std::map<unsigned, bool> write_once_;                                // by data array
+  std::map<std::pair<unsigned, unsigned>, std::set<uint64_t>> values_;  // (flag, data) -> values
+  std::set<std::string> premises_;
+  bool writeOnce(unsigned data);
+  const std::set<uint64_t> &published(unsigned flag, unsigned data);
+  bool flagArray(unsigned flag) const;
+  std::optional<std::set<uint64_t>> storedValues(unsigned flag) const;
+  bool fenced(const Thread &T, const AccessEv &from, const AccessEv &to) const;
+};
+
+}  // namespace kverify::analysis::detail
