@@ -126,8 +126,9 @@ __device__ T look_back(const TileState<T>& st, int tile, Op op) {
   }
 }
 
-// Launched by lookback_scan (below): 1-D block of P::kThreads, 1-D grid of tiles, 0 < n < 2^31.
-// kverify: --assume='blockDim.y == 1 && blockDim.z == 1 && gridDim.y == 1 && gridDim.z == 1 && n >= 1 && n <= 2147483647'
+// Launched by lookback_scan (below): 1-D block of P::kThreads, 1-D grid of tiles, 0 < n < 2^31,
+// with the tile counter and the flags zeroed.
+// kverify: --assume='blockDim.y == 1 && blockDim.z == 1 && gridDim.y == 1 && gridDim.z == 1 && n >= 1 && n <= 2147483647' --zero-init=st.flags
 template <class T, class Op, class P>
 __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     lookback_scan_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
