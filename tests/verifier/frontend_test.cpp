@@ -631,7 +631,8 @@ INSTANTIATE_TEST_SUITE_P(
                     UnsupportedCase{"unsupported_external_call.cu", "unknown external function with pointer arguments", 7},
                     UnsupportedCase{"unsupported_switch.cu", "switch", 3},
                     UnsupportedCase{"unsupported_surface_write.cu", "surface write", 4},
-                    UnsupportedCase{"unsupported_pointer_select.cu", "pointer that may point into different arrays", 5}),
+                    UnsupportedCase{"unsupported_pointer_select.cu", "pointer that may point into different arrays", 5},
+                    UnsupportedCase{"unsupported_struct_pointer_field_select.cu", "pointer that may point into different arrays", 7}),
     [](const testing::TestParamInfo<UnsupportedCase> &info) {
       std::string n = info.param.fixture;
       return n.substr(12, n.size() - 15);  // between "unsupported_" and ".cu"

@@ -239,6 +239,14 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
     } else if (ctx_.getAsConstantArrayType(ft)) {
       // an array field: thread-private memory of its own, as a local array is
       b->fields[f] = localArray(ft, fname, f->getSourceRange());
+    } else if (ft->isPointerType() && !ft->isFunctionPointerType()) {
+      // a pointer field: as a pointer variable, its array fixed by the first assignment
+      auto leaf = std::make_shared<Binding>();
+      leaf->kind = Binding::Kind::Pointer;
+      leaf->pointer.array = ~0u;
+      leaf->offset = newLocal(fname + ".offset", Type::i64());
+      leaf->scope = out_.back();
+      b->fields[f] = leaf;
     } else {
       auto leaf = std::make_shared<Binding>();
       leaf->kind = Binding::Kind::Local;

@@ -821,6 +821,15 @@ LValue KernelExtractor::arrayFieldElement(const LValue &object, const clang::Mem
   return lv;
 }
 
+// A variable or a field of one (`x`, `s.f.g`): naming it again evaluates nothing.
+static bool namesVariable(const clang::Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (llvm::isa<clang::DeclRefExpr>(e))
+    return true;
+  const auto *m = llvm::dyn_cast<clang::MemberExpr>(e);
+  return m && !m->isArrow() && namesVariable(m->getBase());
+}
+
 LValue KernelExtractor::lvalue(const clang::Expr *e) {
   e = strip(e);
   if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
@@ -866,7 +875,7 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
       discard(b->getLHS());
       return lvalue(b->getRHS());
     }
-    if (b->isAssignmentOp() && llvm::isa<clang::DeclRefExpr>(strip(b->getLHS()))) {
+    if (b->isAssignmentOp() && namesVariable(b->getLHS())) {
       assignment(b);
       return lvalue(b->getLHS());
     }
@@ -1020,7 +1029,11 @@ std::optional<Pointer> KernelExtractor::decay(const LValue &lv, clang::QualType 
 
 void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *src,
                                     clang::SourceRange where) {
-  std::optional<Pointer> p = pointer(src);
+  assignPointer(dst, pointer(src), where);
+}
+
+void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<Pointer> &p,
+                                    clang::SourceRange where) {
   if (!p)
     return;
   bool unset = dst->pointer.array == ~0u && dst->pointer.kind == Pointer::Kind::Memory;
@@ -1205,6 +1218,10 @@ void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what
       emitAssign(leaf->local, Expr::opaque(leaf->local.type, newId(), what), where);
     else if (leaf->kind == Binding::Kind::Ref)
       leaf->ref = LValue{};  // unknown referent: a use is unsupported
+    else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && leaf->scope == out_.back())
+      leaf->pointer.array = ~0u;  // an unknown pointer: a use is unsupported
+    else if (leaf->kind == Binding::Kind::Pointer && leaf->offset)
+      unsupported("pointer field set to an unknown value", what, where);
   }
 }
 
@@ -1223,6 +1240,11 @@ void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src,
         emitAssign(leaf->local, v, where);
     } else if (leaf->kind == Binding::Kind::Ref && it->second->kind == Binding::Kind::Ref) {
       leaf->ref = it->second->ref;  // a copy refers to the same object
+    } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset) {  // a pointer field
+      std::optional<Pointer> p = pointerOfBinding(it->second);
+      if (!p)
+        unsupported("pointer used before it is assigned", textOf(where), where);
+      assignPointer(leaf, p, where);
     }
   }
 }

@@ -139,6 +139,7 @@ public:
   // Initialises or assigns struct `dst` from `src`.
   void assignStruct(const BindingPtr &dst, const clang::Expr *src);
   void assignPointer(const BindingPtr &dst, const clang::Expr *src, clang::SourceRange where);
+  void assignPointer(const BindingPtr &dst, const std::optional<Pointer> &p, clang::SourceRange where);
   // Calls: the result as a Binding (scalar Local/Value, Struct), or null for void.
   BindingPtr call(const clang::CallExpr *c);
 
