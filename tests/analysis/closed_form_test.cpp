@@ -35,9 +35,19 @@ TEST(ClosedForm, RecognisesTheUpdatesItHasFormsFor) {
   EXPECT_EQ(quarter->shift, 2);
   auto ux = b.local("ux", Type::u32());
   EXPECT_EQ(formOf(ux, Expr::binary(Type::u32(), BinaryOp::Div, L(ux), u(4)))->op, ClosedForm::LShr);
+  auto heap = formOf(x, op(BinaryOp::Add, op(BinaryOp::Mul, i(2), L(x)), i(1)));  // 2 * x + 1
+  ASSERT_TRUE(heap);
+  EXPECT_EQ(heap->op, ClosedForm::Affine);
+  EXPECT_EQ(heap->shift, 1);
+  auto down = formOf(x, op(BinaryOp::Sub, op(BinaryOp::Shl, L(x), i(2)), n));  // (x << 2) - n
+  ASSERT_TRUE(down);
+  EXPECT_EQ(down->op, ClosedForm::Affine);
+  EXPECT_TRUE(down->negate);
   // no closed form: a step the loop changes, a factor that is not a power of two
   EXPECT_FALSE(formOf(x, op(BinaryOp::Add, L(x), L(y)), {{y.id, 1}}));
   EXPECT_FALSE(formOf(x, op(BinaryOp::Mul, L(x), i(3))));
+  EXPECT_FALSE(formOf(x, op(BinaryOp::Add, op(BinaryOp::Mul, L(x), i(3)), i(1))));
+  EXPECT_FALSE(formOf(x, op(BinaryOp::Add, op(BinaryOp::Mul, L(x), i(2)), L(y)), {{y.id, 1}}));
 }
 
 // x after j steps, by the closed form (evaluated by Z3) and by iterating.
@@ -45,9 +55,10 @@ int64_t closed(const ClosedForm &cf, int64_t x0, int64_t step, uint64_t j, unsig
   z3::context c;
   std::vector<z3::expr> side;
   z3::expr x = c.bv_val(static_cast<uint64_t>(x0), w), k = c.bv_val(j, 64);
-  z3::expr v = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub
-                   ? steppedAt(cf, x, c.bv_val(static_cast<uint64_t>(step), w), k, false, false, side)
-                   : shiftedAt(cf, x, k, false, side);
+  z3::expr d = c.bv_val(static_cast<uint64_t>(step), w);
+  z3::expr v = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub ? steppedAt(cf, x, d, k, false, false, side)
+               : cf.op == ClosedForm::Affine                        ? affineAt(cf, x, d, k)
+                                                                    : shiftedAt(cf, x, k, false, side);
   z3::expr r = v.simplify();
   return w == 32 ? static_cast<int32_t>(r.get_numeral_uint64()) : static_cast<int64_t>(r.get_numeral_uint64());
 }
@@ -72,6 +83,22 @@ TEST(ClosedForm, UnsignedStepsWrapLikeTheLoop) {
         EXPECT_EQ(static_cast<uint32_t>(closed(add, int32_t(x0), step, j, 32)), up);
         EXPECT_EQ(static_cast<uint32_t>(closed(sub, int32_t(x0), step, j, 32)), down);
       }
+}
+
+TEST(ClosedForm, AffineUpdatesMatchTheLoopModuloTheWidth) {
+  for (int m : {1, 2, 3, 5})
+    for (bool negate : {false, true}) {
+      ClosedForm cf{ClosedForm::Affine, Type::u32(), nullptr, m};
+      cf.negate = negate;
+      for (uint32_t x0 : {0u, 1u, 7u, 0x80000001u})
+        for (uint32_t d : {0u, 1u, 3u, 0xffffffffu})
+          for (uint64_t j : {0, 1, 2, 3, 7, 16, 31, 32, 33, 70}) {
+            uint32_t want = x0;
+            for (uint64_t s = 0; s < j; ++s) want = (want << m) + (negate ? 0u - d : d);
+            EXPECT_EQ(static_cast<uint32_t>(closed(cf, int32_t(x0), int32_t(d), j, 32)), want)
+                << "x = x * 2^" << m << (negate ? " - " : " + ") << d << " from " << x0 << ", " << j << " times";
+          }
+    }
 }
 
 }  // namespace

@@ -32,13 +32,33 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
   const ExprPtr &a = bin->lhs, &b = bin->rhs;
   ClosedForm cf{ClosedForm::Add, v->type, nullptr, 0};
   int64_t c = 0;
+  // x * 2^m (or x << m), m >= 1: the scaled half of an affine update
+  auto scaledX = [&](const ExprPtr &e, int64_t &m) {
+    const Expr *se = stripSameWidthCasts(e.get());
+    const auto *s = se->as<ex::Binary>();
+    if (!s || se->type.kind != Type::Kind::Int || se->type.bits != x.type.bits) return false;
+    if (s->op == BinaryOp::Shl) return isX(s->lhs) && constOf(s->rhs, m) && m >= 1 && m < 64;
+    if (s->op != BinaryOp::Mul) return false;
+    const ExprPtr &k = isX(s->lhs) ? s->rhs : s->lhs;
+    if ((!isX(s->lhs) && !isX(s->rhs)) || !constOf(k, c) || c < 2 || (c & (c - 1)) != 0) return false;
+    for (m = 0; (int64_t(1) << m) != c; ++m) {}
+    return true;
+  };
+  int64_t m = 0;
   switch (bin->op) {
   case BinaryOp::Add:
     if (isX(a) && invariant(b)) cf.step = b;
     else if (isX(b) && invariant(a)) cf.step = a;
+    else if (scaledX(a, m) && invariant(b)) cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
+    else if (scaledX(b, m) && invariant(a)) cf = ClosedForm{ClosedForm::Affine, v->type, a, m};
     else return std::nullopt;
     return cf;
   case BinaryOp::Sub:
+    if (scaledX(a, m) && invariant(b)) {
+      cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
+      cf.negate = true;
+      return cf;
+    }
     if (isX(b) && invariant(a)) {
       cf.op = ClosedForm::Flip;
       cf.step = a;
@@ -189,6 +209,23 @@ z3::expr shiftedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &j, 
     v = v + z3::ite(z3::slt(x0, zero) && (x0 & low) != zero, c.bv_val(1, w), zero);
   }
   return v;
+}
+
+z3::expr affineAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &d, const z3::expr &j) {
+  z3::context &c = x0.ctx();
+  unsigned w = x0.get_sort().bv_size();
+  // c^j = 2^(m*j) is a shift (0 once m*j >= w, as modulo 2^w); 1 + c + ... + c^(j-1) =
+  // (c^j - 1) / (c - 1), and c - 1 is odd: dividing is multiplying by its inverse mod 2^w
+  z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
+                           j * c.bv_val(static_cast<uint64_t>(cf.shift), 64));
+  z3::expr amt = w >= 64 ? amt64
+                         : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w), amt64.extract(w - 1, 0));
+  z3::expr power = z3::shl(c.bv_val(1, w), amt);
+  uint64_t odd = (uint64_t(1) << cf.shift) - 1, inv = 1;
+  for (int i = 0; i < 6; ++i) inv *= 2 - odd * inv;  // Newton: inverse modulo 2^64
+  z3::expr sum = (power - c.bv_val(1, w)) * c.bv_val(inv, w);
+  z3::expr step = cf.negate ? -d : d;
+  return z3::shl(x0, amt) + step * sum;
 }
 
 }  // namespace kverify::analysis::detail

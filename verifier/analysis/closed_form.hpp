@@ -11,12 +11,14 @@ namespace kverify::analysis::detail {
 // A recognised loop update `x = x op c`, or one half of a swap.
 struct ClosedForm {
   // Flip: x = c - x (period 2); Swap: x and `other` exchange their values (period 2);
-  // SDiv: x = x / 2^shift, signed (rounds toward zero, unlike AShr)
-  enum Op { Add, Sub, Shl, LShr, AShr, SDiv, Flip, Swap } op;
+  // SDiv: x = x / 2^shift, signed (rounds toward zero, unlike AShr); Affine: x = x * 2^shift
+  // + step (`2 * i + 1`: heap and tree descents), or - step where `negate`
+  enum Op { Add, Sub, Shl, LShr, AShr, SDiv, Flip, Swap, Affine } op;
   Type op_type;   // the type the arithmetic happens in (same width as x)
   ExprPtr step;   // c (loop-invariant); for shifts a constant amount
   int64_t shift = 0;
   unsigned other = 0;  // Swap: the local x exchanges values with
+  bool negate = false;  // Affine: x * 2^shift - step
 };
 
 // The closed form of the update `x = value` in a loop that assigns `mods`, if it has one.
@@ -37,4 +39,7 @@ z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &ste
                    bool nowrap, bool signed_local, std::vector<z3::expr> &side);
 z3::expr shiftedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &j, bool nowrap,
                    std::vector<z3::expr> &side);
+// Affine: x after j updates x = x * 2^m + d, modulo 2^w (exact as C's unsigned arithmetic;
+// for signed x, where no update overflows, the same value).
+z3::expr affineAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &d, const z3::expr &j);
 }  // namespace kverify::analysis::detail

@@ -193,6 +193,8 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   case ClosedForm::Add:
   case ClosedForm::Sub:
     return steppedAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j, nowrap, lt.is_signed, side);
+  case ClosedForm::Affine:
+    return affineAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j);
   default:
     return shiftedAt(cf, x0, j, nowrap, side);
   }
