@@ -63,18 +63,26 @@ TEST(KnownBadMeta, UpsweepOnlyScanShrinksToThreeElements) {
 TEST(KnownBadMeta, ReductionWithoutLoopBarrierFailsWithinOneBlock) {
   KV_REQUIRE_GPU();
   std::size_t last = 0;
+  // Shrinking a flaky failure: every candidate that happens not to fail costs
+  // kRacyRepeats launches, and RapidCheck may try thousands (runs took from 5 s
+  // to over 300 s). Past this many cases after the first failure the property
+  // stops launching and passes, so shrinking ends on the smallest failure so far.
+  constexpr int kShrinkBudget = 400;
+  int cases_after_failure = -1;
   const std::size_t n = shrunk_failure_size(
       "reduction without its in-loop barrier",
       [&] {
         // One block's worth: the race is within a block, and shrinking a flaky failure
         // through 4096 elements could take minutes.
         const auto x = *gen::arrays<i32>(*rc::gen::inRange<std::size_t>(0, 1024 + 1));
+        if (cases_after_failure >= 0 && ++cases_after_failure > kShrinkBudget) return;
         const auto in = rt::DeviceBuffer<i32>::from_host(x);
         const i32 want = ref::reduce<i32, kk::Sum>(x);
         for (int r = 0; r < kRacyRepeats; ++r) {
           const i32 got = bad::reduce_without_loop_barrier(in, 1024);
           if (got != want) {
             last = x.size();
+            if (cases_after_failure < 0) cases_after_failure = 0;
             prop::fail("run " + std::to_string(r) + ": got " + std::to_string(got) + ", expected " +
                     std::to_string(want));
           }
