@@ -112,6 +112,7 @@ private:
     std::vector<Range> ranges;             // ranges havocked locals keep (rangeInvariants)
     std::optional<z3::expr> brk, ret;      // where iteration k breaks out; returns
     size_t firstAccess = 0, firstTripFact = 0, firstCreated = 0, endCreated = 0, firstRetEnv = 0;
+    size_t firstResult = 0;  // in Thread::atomic_results
     int marker(int p) const { return kStartBase - kPhaseKinds * id - p; }  // "start of k"
   };
   void loop(const Stmt &s);

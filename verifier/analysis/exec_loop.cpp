@@ -260,6 +260,7 @@ void Exec::loopEnter(LoopRun &L) {
 // The body and step at iteration k, and the ranges the havocked locals keep.
 void Exec::loopBody(LoopRun &L) {
   L.firstAccess = T.accesses.size();
+  L.firstResult = T.atomic_results.size();
   L.firstTripFact = tripFacts.size();
   L.firstCreated = E.created.size();
   std::optional<z3::expr> retBefore = rets.back();
@@ -355,6 +356,15 @@ void Exec::loopExit(LoopRun &L) {
   if (jump) {
     auto [from, to] = atIteration(L, Nm1, "jump");
     jumpedLast = jump->substitute(from, to);
+    // the atomics of iteration N-1, whose values the jump tested (a spin-wait on a flag)
+    for (size_t i = L.firstResult; i < T.atomic_results.size(); ++i) {
+      AccessEv a = T.accesses[T.atomic_results[i].access];
+      a.pc = L.pc0 && L.N != c.bv_val(0, 64) && a.pc.substitute(from, to);
+      a.index = a.index.substitute(from, to);
+      a.loops = loopRefs();
+      a.seq = T.next_seq++;
+      T.last_iteration_results.push_back({a, T.atomic_results[i].value.substitute(from, to)});
+    }
   }
   z3::expr exitOk = (L.N == c.bv_val(0, 64) || (enterPrev && conj(c, prevSide))) &&
                     ((!enterLast && conj(c, lastSide)) || jumpedLast);

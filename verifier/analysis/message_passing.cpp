@@ -131,15 +131,18 @@ z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
   const unsigned data = r.access().array;
   // (where pointer parameters may alias, a write through another one could change either)
   if (r.access().kind != AccessKind::Read || r.access().count > 1 || !C.E.O.assume_no_alias) return any;
-  for (const LoadEv &l : T.atomic_results) {
-    const AccessEv &a = T.accesses[l.access];
+  std::vector<std::pair<const AccessEv *, z3::expr>> results;
+  for (const LoadEv &l : T.atomic_results) results.emplace_back(&T.accesses[l.access], l.value);
+  for (const auto &[a, v] : T.last_iteration_results) results.emplace_back(&a, v);
+  for (const auto &[event, value_read] : results) {
+    const AccessEv &a = *event;
     const st::Access &sa = a.access();
     if (sa.array == data || a.seq >= r.seq || !sameIterations(a.loops, r.loops) || sa.scope == model::Scope::Block ||
-        l.value.is_bool() || !(acquires(a.order) || fenced(T, a, r)))
+        value_read.is_bool() || !(acquires(a.order) || fenced(T, a, r)))
       continue;
     const std::set<uint64_t> &values = published(sa.array, data);
     if (values.empty() || !writeOnce(data)) continue;
-    auto value = [&](uint64_t v) { return l.value == C.E.c.bv_val(v, l.value.get_sort().bv_size()); };
+    auto value = [&](uint64_t v) { return value_read == C.E.c.bv_val(v, value_read.get_sort().bv_size()); };
     z3::expr is = C.E.c.bool_val(false), possible = C.E.c.bool_val(false);
     for (uint64_t v : values) is = is || value(v);
     // a value neither zero nor stored is never read: no ordering is needed for it

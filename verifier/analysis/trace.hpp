@@ -110,6 +110,8 @@ struct Thread {
   std::vector<LoadEv> tickets; // results of atomicAdd on a ticket counter (Checker::tickets)
   std::vector<LoadEv> block_tickets;  // tickets of the thread's block, read from shared memory
   std::vector<LoadEv> atomic_results;  // the values atomics returned (message_passing.hpp)
+  // the same for the last iteration of a loop a jump left, seen after the loop
+  std::vector<std::pair<AccessEv, z3::expr>> last_iteration_results;
   std::vector<FenceEv> fences;
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
   std::set<size_t> no_ub;      // which of them say "no UB, no wrap-around" (Checker::unreachable)
