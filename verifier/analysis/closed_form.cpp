@@ -189,15 +189,20 @@ z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &ste
   // (unsigned and allowed to wrap: k*c in w bits is exactly what the updates give)
 }
 
+// j * shift as a w-bit shift amount, w once it reaches w (a shift by w or more gives 0).
+static z3::expr shiftAmount(const z3::expr &j, int64_t shift, unsigned w) {
+  z3::context &c = j.ctx();
+  z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
+                           j * c.bv_val(static_cast<uint64_t>(shift), 64));
+  return w >= 64 ? amt64 : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w), amt64.extract(w - 1, 0));
+}
+
 z3::expr shiftedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &j, bool nowrap,
                    std::vector<z3::expr> &side) {
   if (cf.shift == 0) return x0;
   z3::context &c = x0.ctx();
   unsigned w = x0.get_sort().bv_size();
-  z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
-                           j * c.bv_val(static_cast<uint64_t>(cf.shift), 64));
-  z3::expr amt = w >= 64 ? amt64
-                         : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w), amt64.extract(w - 1, 0));
+  z3::expr amt = shiftAmount(j, cf.shift, w);
   if (cf.op == ClosedForm::Shl && nowrap) side.push_back(z3::lshr(z3::shl(x0, amt), amt) == x0);
   z3::expr v = cf.op == ClosedForm::Shl    ? z3::shl(x0, amt)
                : cf.op == ClosedForm::LShr ? z3::lshr(x0, amt)
@@ -216,10 +221,7 @@ z3::expr affineAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &d, c
   unsigned w = x0.get_sort().bv_size();
   // c^j = 2^(m*j) is a shift (0 once m*j >= w, as modulo 2^w); 1 + c + ... + c^(j-1) =
   // (c^j - 1) / (c - 1), and c - 1 is odd: dividing is multiplying by its inverse mod 2^w
-  z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
-                           j * c.bv_val(static_cast<uint64_t>(cf.shift), 64));
-  z3::expr amt = w >= 64 ? amt64
-                         : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w), amt64.extract(w - 1, 0));
+  z3::expr amt = shiftAmount(j, cf.shift, w);
   z3::expr power = z3::shl(c.bv_val(1, w), amt);
   uint64_t odd = (uint64_t(1) << cf.shift) - 1, inv = 1;
   for (int i = 0; i < 6; ++i) inv *= 2 - odd * inv;  // Newton: inverse modulo 2^64

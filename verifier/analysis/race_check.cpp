@@ -167,9 +167,8 @@ void RaceCheck::run() {
                            ? !C.sameBlock() && samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
                            : C.E.c.bool_val(false);
       // a read of data published to it through a flag comes after the write
-      const bool read_write = sa.array == sb.array && !atomics && sa.kind != sb.kind &&
-                              sa.kind != AccessKind::Atomic && sb.kind != AccessKind::Atomic;
-      if (read_write) {
+      if (sa.array == sb.array && sa.kind != sb.kind && sa.kind != AccessKind::Atomic &&
+          sb.kind != AccessKind::Atomic) {
         z3::expr after = sa.kind == AccessKind::Read ? publications.readAfterAcquire(*C.T1, a)
                                                      : publications.readAfterAcquire(*C.T2, b);
         if (!after.is_false()) intra = intra && !after, inter = inter && !after;
