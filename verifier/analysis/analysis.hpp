@@ -15,7 +15,10 @@
 //      iterations, except where the uniformity pass shows all threads of a block agree;
 //   3. races (RaceCheck): two accesses of distinct threads are concurrent when (same block
 //      and the same last barrier instance) or (global memory and different blocks), and
-//      not both atomic within a scope that holds both threads;
+//      not both atomic within a scope that holds both threads, and not a read of data
+//      published to it through a flag (message_passing.hpp); facts the threads' values
+//      obey (one value per shared read and interval, tickets, tickets broadcast per block:
+//      block_tickets.hpp) narrow the queries;
 //   4. bounds (BoundsCheck) for shared arrays of known size.
 // Every finding's witness is re-evaluated at the solver's model before it is reported.
 
