@@ -315,3 +315,15 @@ TEST(KverifyCli, RaceWitnessIsTheSimplestLaunch) {
   std::string t1 = triple(w->getObject("thread1"), "threadIdx"), t2 = triple(w->getObject("thread2"), "threadIdx");
   EXPECT_TRUE((t1 == "0,0,0," && t2 == "1,0,0,") || (t1 == "1,0,0," && t2 == "0,0,0,")) << r.out;
 }
+
+// A race whose read follows an acquire of a flag not said to start zeroed names the
+// option that would let the flag order it; with the option, the kernel verifies and the
+// premise is listed with the verdict.
+TEST(KverifyCli, UnzeroedFlagRaceSuggestsZeroInit) {
+  CliRun r = kverify("--no-cache verifier/message_passing_flags_not_zeroed_race.cu");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.out + r.err, "say so with --zero-init=ready")) << r.out << r.err;
+  CliRun ok = kverify("--no-cache --format=json --zero-init=ready verifier/message_passing_flags_not_zeroed_race.cu");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_TRUE(has(ok.out, "'ready' is zero when the kernel starts (--zero-init)")) << ok.out;
+}

@@ -89,6 +89,8 @@ private:
   bool laneOutsideMask(const SyncEv &a);
 };
 
+class Publications;  // message_passing.hpp
+
 // Data races (race_check.cpp).
 class RaceCheck {
 public:
@@ -99,6 +101,7 @@ private:
   Checker &C;
   std::map<int, std::optional<z3::expr>> lanes_cache;
   std::optional<Finding> benign_;  // the array's first benign race
+  const Publications *publications_ = nullptr;  // during run()
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
   std::optional<z3::expr> barrierLanes(int id);

@@ -40,10 +40,12 @@ bool Publications::fenced(const Thread &T, const AccessEv &from, const AccessEv 
 
 // A zeroed global array whose every write is an atomic store or exchange of device scope.
 bool Publications::flagArray(unsigned flag) const {
-  const model::Array &arr = C.E.K.arrays[flag];
   const std::vector<std::string> &zeroed = C.E.O.zero_init;
-  if (arr.space != AddressSpace::Global || std::find(zeroed.begin(), zeroed.end(), arr.name) == zeroed.end())
-    return false;
+  return std::find(zeroed.begin(), zeroed.end(), C.E.K.arrays[flag].name) != zeroed.end() && storesOnly(flag);
+}
+
+bool Publications::storesOnly(unsigned flag) const {
+  if (C.E.K.arrays[flag].space != AddressSpace::Global) return false;
   bool ok = true;
   model::forEachStmt(C.E.K.body, [&](const Stmt &s) {
     const auto *a = s.as<st::Access>();
@@ -126,20 +128,40 @@ std::optional<std::set<uint64_t>> Publications::storedValues(unsigned flag) cons
   return out;
 }
 
+// Whether T's atomic `a` (which returned `value`) is an acquire of another array before `r`
+// in the same iteration.
+bool Publications::acquiredBefore(const Thread &T, const AccessEv &a, const z3::expr &value, const AccessEv &r) const {
+  const st::Access &sa = a.access();
+  return sa.array != r.access().array && a.seq < r.seq && sameIterations(a.loops, r.loops) &&
+         sa.scope != model::Scope::Block && !value.is_bool() && (acquires(a.order) || fenced(T, a, r));
+}
+
+// The values T's atomics returned, with their events: those of each iteration, and those
+// of the last iteration of a loop a jump left (seen after the loop).
+static std::vector<std::pair<const AccessEv *, z3::expr>> atomicResults(const Thread &T) {
+  std::vector<std::pair<const AccessEv *, z3::expr>> out;
+  for (const LoadEv &l : T.atomic_results) out.emplace_back(&T.accesses[l.access], l.value);
+  for (const auto &[a, v] : T.last_iteration_results) out.emplace_back(&a, v);
+  return out;
+}
+
+std::optional<std::string> Publications::unzeroedFlag(const Thread &T, const AccessEv &r) const {
+  for (const auto &[a, value] : atomicResults(T)) {
+    unsigned flag = a->access().array;
+    if (acquiredBefore(T, *a, value, r) && !flagArray(flag) && storesOnly(flag)) return C.E.K.arrays[flag].name;
+  }
+  return std::nullopt;
+}
+
 z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
   z3::expr any = C.E.c.bool_val(false);
   const unsigned data = r.access().array;
   // (where pointer parameters may alias, a write through another one could change either)
   if (r.access().kind != AccessKind::Read || r.access().count > 1 || !C.E.O.assume_no_alias) return any;
-  std::vector<std::pair<const AccessEv *, z3::expr>> results;
-  for (const LoadEv &l : T.atomic_results) results.emplace_back(&T.accesses[l.access], l.value);
-  for (const auto &[a, v] : T.last_iteration_results) results.emplace_back(&a, v);
-  for (const auto &[event, value_read] : results) {
+  for (const auto &[event, value_read] : atomicResults(T)) {
     const AccessEv &a = *event;
     const st::Access &sa = a.access();
-    if (sa.array == data || a.seq >= r.seq || !sameIterations(a.loops, r.loops) || sa.scope == model::Scope::Block ||
-        value_read.is_bool() || !(acquires(a.order) || fenced(T, a, r)))
-      continue;
+    if (!acquiredBefore(T, a, value_read, r)) continue;
     const std::set<uint64_t> &values = published(sa.array, data);
     if (values.empty() || !writeOnce(data)) continue;
     auto value = [&](uint64_t v) { return value_read == C.E.c.bv_val(v, value_read.get_sort().bv_size()); };

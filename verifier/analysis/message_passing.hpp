@@ -27,6 +27,9 @@ public:
   // Where thread T's read `r` (of one element of a data array) comes after T acquired the
   // element's publication: a formula over T's symbols (false where nothing applies).
   z3::expr readAfterAcquire(const Thread &T, const AccessEv &r);
+  // A flag, written only by atomic stores, that `r` follows an acquire of but that is not
+  // said to start zeroed (--zero-init): the hint a race on r's array deserves.
+  std::optional<std::string> unzeroedFlag(const Thread &T, const AccessEv &r) const;
   // The premises the verdict rests on, where some read was ordered this way.
   const std::set<std::string> &premises() const { return premises_; }
 
@@ -38,6 +41,8 @@ private:
   bool writeOnce(unsigned data);
   const std::set<uint64_t> &published(unsigned flag, unsigned data);
   bool flagArray(unsigned flag) const;
+  bool storesOnly(unsigned flag) const;
+  bool acquiredBefore(const Thread &T, const AccessEv &a, const z3::expr &value, const AccessEv &r) const;
   std::optional<std::set<uint64_t>> storedValues(unsigned flag) const;
   bool fenced(const Thread &T, const AccessEv &from, const AccessEv &to) const;
 };

@@ -133,6 +133,7 @@ z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
 void RaceCheck::run() {
   const auto &A1 = C.T1->accesses, &A2 = C.T2->accesses;
   Publications publications(C);
+  publications_ = &publications;
   // the pairs that may race, by array: both touch it, one writes, not both atomic
   struct Pair {
     size_t i, j;
@@ -208,6 +209,7 @@ void RaceCheck::run() {
     if (!real && benign_) C.R.findings.push_back(*benign_);
   }
   for (const std::string &p : publications.premises()) C.E.assumptions.push_back(p);
+  publications_ = nullptr;
 }
 
 // The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,
@@ -304,6 +306,14 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
                      std::to_string(gap < 0 ? -gap : gap) + " bytes " + (gap < 0 ? "before" : "after") +
                      " '" + arr.name + "', " + arr.name + "[" + std::to_string(ia) + "] and " + arr2.name +
                      "[" + std::to_string(ib) + "] overlap";
+  }
+  if (publications_ && !aliased && (sa.kind == AccessKind::Read) != (sb.kind == AccessKind::Read)) {
+    const bool a_reads = sa.kind == AccessKind::Read;
+    if (std::optional<std::string> flag = publications_->unzeroedFlag(a_reads ? *C.T1 : *C.T2, a_reads ? a : b)) {
+      if (!f.explanation.empty()) f.explanation += "; ";
+      f.explanation += "the read follows an acquire of '" + *flag + "': if the launcher zeroes '" + *flag +
+                       "', say so with --zero-init=" + *flag + " and the flag orders the write before the read";
+    }
   }
   f.accesses.push_back(refOf(*a.s, C.E.K));
   f.accesses.push_back(refOf(*b.s, C.E.K));
