@@ -141,6 +141,14 @@ void Checker::useThreads(bool shared_trips) {
   }
 }
 
+// a (thread 1) and b (thread 2) are one event: one thread, one statement, one iteration.
+z3::expr Checker::sameEvent(const AccessEv &a, const AccessEv &b) {
+  if (a.s != b.s || a.loops.size() != b.loops.size()) return E.c.bool_val(false);
+  z3::expr same = sameBlock() && !distinctThreads();
+  for (size_t i = 0; i < a.loops.size(); ++i) same = same && a.loops[i].k == b.loops[i].k;
+  return same;
+}
+
 // Counters whose every update is an atomicAdd of a positive constant hand out tickets:
 // two different atomicAdds on one element return different values (the stream-compaction
 // idiom `out[atomicAdd(&n, 1)] = x`). Assumed: such a counter does not wrap around.
@@ -152,11 +160,7 @@ std::vector<z3::expr> Checker::tickets() {
       if (a.access().array != b.access().array || l1.value.is_bool() || l2.value.is_bool() ||
           l1.value.get_sort().bv_size() != l2.value.get_sort().bv_size())
         continue;
-      // the same event: one thread, one statement, one iteration
-      z3::expr same = sameBlock() && !distinctThreads();
-      if (a.s != b.s || a.loops.size() != b.loops.size()) same = E.c.bool_val(false);
-      for (size_t i = 0; i < a.loops.size() && a.s == b.s; ++i) same = same && a.loops[i].k == b.loops[i].k;
-      z3::expr one = a.pc && b.pc && a.index == b.index && !same;
+      z3::expr one = a.pc && b.pc && a.index == b.index && !sameEvent(a, b);
       if (E.K.arrays[a.access().array].space == AddressSpace::Shared) one = one && sameBlock();
       out.push_back(z3::implies(one, l1.value != l2.value));
     }
@@ -212,7 +216,7 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
       const LoadEv &l1 = T.loads[i], &l2 = T.loads[j];
       const AccessEv &a = T.accesses[l1.access], &b = T.accesses[l2.access];
       if (&a == &b || a.access().array != b.access().array || !z3::eq(l1.value.get_sort(), l2.value.get_sort()) ||
-          !sameIterations(a, b) || writesBetween(T, a, b))
+          !sameIterations(a.loops, b.loops) || writesBetween(T, a, b))
         continue;
       z3::expr same = a.pc && b.pc && a.index == b.index && samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
                       samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
@@ -223,13 +227,6 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
 
 // Two events of one thread in the same loops, at the same iterations (the body is executed
 // symbolically once: the same counters), where trace order is program order.
-bool Checker::sameIterations(const AccessEv &a, const AccessEv &b) {
-  if (a.loops.size() != b.loops.size()) return false;
-  for (size_t i = 0; i < a.loops.size(); ++i)
-    if (a.loops[i].label != b.loops[i].label || !z3::eq(a.loops[i].k, b.loops[i].k)) return false;
-  return true;
-}
-
 // Whether T may write a's array between a and b (in trace order; on any path).
 bool Checker::writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b) {
   int lo = std::min(a.seq, b.seq), hi = std::max(a.seq, b.seq);

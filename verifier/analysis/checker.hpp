@@ -59,6 +59,7 @@ public:
     return z3::udiv(linear(*T1), E.u32(32)) == z3::udiv(linear(*T2), E.u32(32));
   }
   z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
+  z3::expr sameEvent(const AccessEv &a, const AccessEv &b);
   // a query over all pairs (or accesses) of an array at once: a third of the time
   double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
 
@@ -71,7 +72,6 @@ private:
   bool premisesHold();
   std::vector<z3::expr> sharedReads();
   std::vector<z3::expr> rereads(const Thread &T);
-  bool sameIterations(const AccessEv &a, const AccessEv &b);
   bool writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b);
   std::vector<z3::expr> tickets();
   std::vector<z3::expr> blockTickets();

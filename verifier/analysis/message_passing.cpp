@@ -20,14 +20,6 @@ bool isStore(const st::Access &a) {
   return a.kind == AccessKind::Atomic && (a.atomic == model::AtomicOp::Store || a.atomic == model::AtomicOp::Exch);
 }
 
-// One thread's two events in the same iteration of the same loops.
-bool sameIterations(const std::vector<LoopRef> &a, const std::vector<LoopRef> &b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].label != b[i].label || !z3::eq(a[i].k, b[i].k)) return false;
-  return true;
-}
-
 }  // namespace
 
 // A device-wide __threadfence() of T's between `from` and `to` (one iteration).
@@ -69,10 +61,7 @@ bool Publications::writeOnce(unsigned data) {
       if (sx.array != data || sy.array != data || sx.kind == AccessKind::Read || sy.kind == AccessKind::Read)
         continue;
       wide = wide || sx.count > 1 || sy.count > 1;
-      z3::expr same = C.sameBlock() && !C.distinctThreads();
-      if (x.s != y.s || x.loops.size() != y.loops.size()) same = C.E.c.bool_val(false);
-      for (size_t i = 0; i < x.loops.size() && x.s == y.s; ++i) same = same && x.loops[i].k == y.loops[i].k;
-      twice.push_back(x.pc && y.pc && x.index == y.index && !same);
+      twice.push_back(x.pc && y.pc && x.index == y.index && !C.sameEvent(x, y));
     }
   std::optional<z3::model> m;
   bool once = !wide && (twice.empty() || C.check(z3::mk_or(twice), "writes of '" + C.E.K.arrays[data].name +

@@ -122,6 +122,14 @@ struct Thread {
   int next_seq = 0;
 };
 
+// One thread's two events in the same iteration of the same loops.
+inline bool sameIterations(const std::vector<LoopRef> &a, const std::vector<LoopRef> &b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].label != b[i].label || !z3::eq(a[i].k, b[i].k)) return false;
+  return true;
+}
+
 inline std::string loc(const model::SourceRange &r) {
   return std::to_string(r.line) + ":" + std::to_string(r.col);
 }
