@@ -217,7 +217,7 @@ BindingPtr KernelExtractor::localArray(clang::QualType t, const std::string &nam
   k_.arrays.push_back(a);
   auto b = std::make_shared<Binding>();
   b->kind = Binding::Kind::Pointer;
-  b->pointer = Pointer{Pointer::Kind::Memory, a.id, model::Expr::intConst(Type::i64(), 0), 1, {}};
+  b->pointer = Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), 1);
   return b;
 }
 
@@ -245,7 +245,8 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
       leaf->kind = Binding::Kind::Pointer;
       leaf->pointer.array = ~0u;
       leaf->offset = newLocal(fname + ".offset", Type::i64());
-      leaf->scope = out_.back();
+      leaf->scope = leaf->home = out_.back();
+      leaf->created_at = ++event_;
       b->fields[f] = leaf;
     } else {
       auto leaf = std::make_shared<Binding>();
@@ -314,7 +315,8 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
     b->kind = Binding::Kind::Pointer;
     b->pointer.array = ~0u;  // no base yet: set by the first assignment
     b->offset = newLocal(name + ".offset", Type::i64());
-    b->scope = out_.back();
+    b->scope = b->home = out_.back();
+    b->created_at = ++event_;
     if (init)
       assignPointer(b, init, where);
     return;
@@ -414,9 +416,9 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
     k.arrays.push_back(a);
     p.array = a.id;
     b->kind = Binding::Kind::Pointer;
-    b->pointer = Pointer{Pointer::Kind::Memory, a.id,
-                         model::Expr::intConst(Type::i64(), 0), 1, {}};
-    b->scope = &prologue;  // the kernel's body
+    b->pointer = Pointer::memory(a.id,
+                         model::Expr::intConst(Type::i64(), 0), 1);
+    b->scope = b->home = &prologue;  // the kernel's body
     if (modified && !is_array) {
       b->offset = x.newLocal(name + ".offset", Type::i64());
       prologue.push_back(model::Stmt{p.range, model::stmt::Assign{*b->offset, b->pointer.offset}});

@@ -128,8 +128,12 @@ void KernelExtractor::discard(const clang::Expr *e) {
     functionTag(e);
     return;
   }
+  if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->isAssignmentOp()) {
+    assignment(b);
+    return;
+  }
   if (e->getType()->isPointerType()) {
-    pointer(e);
+    pointerValue(e);  // its side effects; a value it cannot follow is no error unused
     return;
   }
   if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e);
@@ -233,18 +237,9 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
     // An address as an integer (alignment checks). Into a pointer parameter's buffer: its
     // unknown base address, the same for every thread, plus the offset in bytes;
     // elsewhere an unknown value.
-    std::optional<Pointer> p = pointer(sub);
-    if (p && p->kind == Pointer::Kind::Memory && p->array < k_.arrays.size() &&
-        k_.arrays[p->array].origin == model::ArrayOrigin::Param) {
-      const model::Array &a = k_.arrays[p->array];
-      ExprPtr address = Expr::address(p->array, a.name);
-      if (p->offset)
-        address = Expr::binary(Type::integer(64, false), model::BinaryOp::Add, address,
-                               Expr::binary(Type::integer(64, false), model::BinaryOp::Mul, Expr::cast(Type::integer(64, false), p->offset),
-                                            Expr::intConst(Type::integer(64, false), static_cast<int64_t>(a.elem_size))));
-      return Expr::cast(to, address);
-    }
-    return opaque(c->getType(), "address " + textOf(sub->getSourceRange()));
+    ExprPtr address = addressOf(pointer(sub), false);
+    return address ? Expr::cast(to, address)
+                   : opaque(c->getType(), "address " + textOf(sub->getSourceRange()));
   }
   case clang::CK_ToVoid:
     discard(sub);
@@ -400,9 +395,12 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
   if (lt->isPointerType()) {
     LValue lv = lvalue(lhs);
     if (lv.kind != LValue::Kind::PointerVar) {
-      pointer(b->getRHS());
+      // a pointer stored in memory: its address, where it is one value for all the
+      // threads that may race on the store (benign races); a load of it is not followed
+      std::optional<Pointer> p = pointerValue(b->getRHS());
       if (lv.kind == LValue::Kind::Memory) {
-        store(lv, opaque(lt, "pointer"), lhs);
+        ExprPtr address = addressOf(p, k_.arrays[lv.array].space == model::AddressSpace::Shared);
+        store(lv, address ? address : opaque(lt, "pointer"), lhs);
         return opaque(lt, "pointer");
       }
       return unsupportedValue(lt, "pointer assignment", textOf(b->getSourceRange()),
@@ -413,9 +411,11 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
     } else if (b->getOpcode() == clang::BO_AddAssign || b->getOpcode() == clang::BO_SubAssign) {
       ExprPtr k = rvalue(b->getRHS());
       std::optional<Pointer> p = pointerOfBinding(lv.binding);
-      if (p && p->kind == Pointer::Kind::Memory && lv.binding->offset)
-        emitAssign(*lv.binding->offset,
-                   addIndex(p->offset, k, p->scale, b->getOpcode() == clang::BO_SubAssign),
+      const BindingPtr &v = lv.binding;
+      if (p && (p->kind == Pointer::Kind::Memory || p->kind == Pointer::Kind::Choice) && v->offset)
+        emitAssign(*v->offset,
+                   addIndex(Expr::local(*v->offset), k, v->pointer.scale,
+                            b->getOpcode() == clang::BO_SubAssign),
                    b->getSourceRange());
       else
         unsupported("pointer arithmetic", textOf(b->getSourceRange()), b->getSourceRange());
@@ -537,20 +537,8 @@ ExprPtr KernelExtractor::throughConditional(const clang::Expr *ptr, const clang:
       return nullptr;
     return Expr::select(cond, a, Expr::cast(a->type, b));
   }
-  std::optional<Pointer> p = pointer(ptr);
-  LValue lv;
-  if (idx) {
-    ExprPtr i = rvalue(idx);
-    lv = subscriptOf(p, i, where);
-  } else if (p && p->kind == Pointer::Kind::Local) {
-    lv.kind = LValue::Kind::Local;
-    lv.local = p->local;
-  } else if (p) {  // as lvalue() reads `*p`
-    lv.kind = LValue::Kind::Memory;
-    lv.array = p->array;
-    lv.index = p->offset;
-    lv.count = p->scale;
-  }
+  std::optional<Pointer> p = pointerValue(ptr);
+  LValue lv = pointee(p, idx ? rvalue(idx) : nullptr, where);
   if (lv.kind == LValue::Kind::Invalid)
     return nullptr;
   return access(lv);
@@ -707,7 +695,7 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m,
     if (!sub)
       return lv;
     std::optional<Pointer> p = decay(lv, sub->getBase()->getType()->getPointeeType(), sub->getBase());
-    return subscriptOf(p, rvalue(sub->getIdx()), sub);
+    return pointee(p, rvalue(sub->getIdx()), sub);
   }
   if (object.kind == LValue::Kind::Memory) {
     // Field granularity is the whole element: p[i].f and p[i].g are both element i.
@@ -726,20 +714,49 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m,
 }
 
 // `p[idx]`, `e` being the subscript.
-LValue KernelExtractor::subscriptOf(const std::optional<Pointer> &p, ExprPtr idx,
-                                    const clang::Expr *e) {
-  if (!p)
-    return {};
-  if (p->kind == Pointer::Kind::Local) {
-    unsupported("subscript of a pointer to a local", textOf(e->getSourceRange()),
-                e->getSourceRange());
-    return {};
-  }
+LValue KernelExtractor::pointee(const std::optional<Pointer> &p, ExprPtr idx,
+                                const clang::Expr *e) {
   LValue lv;
-  lv.kind = LValue::Kind::Memory;
-  lv.array = p->array;
-  lv.index = addIndex(p->offset, std::move(idx), p->scale);
-  lv.count = p->scale;
+  if (!p)
+    return lv;
+  clang::SourceRange where = e->getSourceRange();
+  switch (p->kind) {
+  case Pointer::Kind::Memory:
+    lv.kind = LValue::Kind::Memory;
+    lv.array = p->array;
+    lv.index = idx ? addIndex(p->offset, std::move(idx), p->scale) : p->offset;
+    lv.count = p->scale;
+    return lv;
+  case Pointer::Kind::Local:
+  case Pointer::Kind::Var: {
+    const auto *c = idx ? idx->as<model::expr::Const>() : nullptr;
+    if (idx && !(c && c->int_value == 0)) {
+      unsupported("subscript of a pointer to a local", textOf(where), where);
+      return lv;
+    }
+    if (p->kind == Pointer::Kind::Local) {
+      lv.kind = LValue::Kind::Local;
+      lv.local = p->local;
+    } else {
+      lv.kind = LValue::Kind::PointerVar;
+      lv.binding = p->var;
+    }
+    return lv;
+  }
+  case Pointer::Kind::Choice: {
+    LValue a = pointee(*p->then_p, idx, e), b = pointee(*p->else_p, idx, e);
+    if (a.kind == LValue::Kind::Invalid || b.kind == LValue::Kind::Invalid)
+      return lv;
+    lv.kind = LValue::Kind::Choice;
+    lv.cond = p->cond;
+    lv.then_lv = std::make_shared<const LValue>(std::move(a));
+    lv.else_lv = std::make_shared<const LValue>(std::move(b));
+    return lv;
+  }
+  case Pointer::Kind::Unknown:
+    unsupported(p->why, textOf(where), where);
+    return lv;
+  }
   return lv;
 }
 
@@ -843,26 +860,13 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
       if (const auto *m = llvm::dyn_cast<clang::MemberExpr>(strip(d->getSubExpr()));
           m && llvm::isa<clang::FieldDecl>(m->getMemberDecl()))
         return memberLValue(m, a);
-    std::optional<Pointer> p = pointer(a->getBase());
+    std::optional<Pointer> p = pointerValue(a->getBase());
     ExprPtr idx = rvalue(a->getIdx());
-    return subscriptOf(p, idx, a);
+    return pointee(p, idx, a);
   }
   if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
     if (u->getOpcode() == clang::UO_Deref) {
-      std::optional<Pointer> p = pointer(u->getSubExpr());
-      if (!p)
-        return {};
-      LValue lv;
-      if (p->kind == Pointer::Kind::Local) {
-        lv.kind = LValue::Kind::Local;
-        lv.local = p->local;
-        return lv;
-      }
-      lv.kind = LValue::Kind::Memory;
-      lv.array = p->array;
-      lv.index = p->offset;
-      lv.count = p->scale;
-      return lv;
+      return pointee(pointerValue(u->getSubExpr()), nullptr, u);
     }
     if ((u->getOpcode() == clang::UO_PreInc || u->getOpcode() == clang::UO_PreDec) &&
         llvm::isa<clang::DeclRefExpr>(strip(u->getSubExpr()))) {
@@ -954,6 +958,14 @@ ExprPtr KernelExtractor::load(const LValue &lv, const clang::Expr *where) {
   case LValue::Kind::Struct:
   case LValue::Kind::PointerVar:
     return opaque(t, "value of " + textOf(where->getSourceRange()));
+  case LValue::Kind::Choice: {  // if (cond) load one else load the other
+    ExprPtr a, b;
+    std::vector<Stmt> then_s = nested([&] { a = load(*lv.then_lv, where); });
+    std::vector<Stmt> else_s = nested([&] { b = load(*lv.else_lv, where); });
+    emit(Stmt{rangeOf(where->getSourceRange()),
+              model::stmt::If{lv.cond, std::move(then_s), std::move(else_s)}});
+    return Expr::select(lv.cond, a, Expr::cast(a->type, b));
+  }
   case LValue::Kind::Invalid:
     break;
   }
@@ -981,6 +993,13 @@ void KernelExtractor::store(const LValue &lv, ExprPtr value, const clang::Expr *
   case LValue::Kind::PointerVar:
     unsupported("write", textOf(where->getSourceRange()), where->getSourceRange());
     return;
+  case LValue::Kind::Choice: {
+    std::vector<Stmt> then_s = nested([&] { store(*lv.then_lv, value, where); });
+    std::vector<Stmt> else_s = nested([&] { store(*lv.else_lv, value, where); });
+    emit(Stmt{rangeOf(where->getSourceRange()),
+              model::stmt::If{lv.cond, std::move(then_s), std::move(else_s)}});
+    return;
+  }
   case LValue::Kind::Invalid:
     return;
   }
@@ -1005,23 +1024,64 @@ uint64_t KernelExtractor::scaleOf(unsigned array, clang::QualType pointee,
   return s / es;
 }
 
+// The address `p` holds, as a u64: an unknown base per array, the same for every thread,
+// plus the offset in bytes; null where kverify has no such value. The base of a
+// parameter's buffer is one for the grid, that of a __shared__ array one for the block
+// (`in_block`: only threads of one block compare it).
+ExprPtr KernelExtractor::addressOf(const std::optional<Pointer> &p, bool in_block) const {
+  if (!p)
+    return nullptr;
+  Type u64 = Type::integer(64, false);
+  if (p->kind == Pointer::Kind::Choice) {
+    ExprPtr a = addressOf(*p->then_p, in_block), b = addressOf(*p->else_p, in_block);
+    return a && b ? Expr::select(p->cond, a, b) : nullptr;
+  }
+  if (p->kind != Pointer::Kind::Memory || p->array >= k_.arrays.size())
+    return nullptr;
+  const model::Array &a = k_.arrays[p->array];
+  if (a.origin != model::ArrayOrigin::Param &&
+      !(in_block && a.space == model::AddressSpace::Shared))
+    return nullptr;
+  ExprPtr address = Expr::address(p->array, a.name);
+  if (!p->offset)
+    return address;
+  ExprPtr bytes = Expr::binary(u64, model::BinaryOp::Mul, Expr::cast(u64, p->offset),
+                               Expr::intConst(u64, static_cast<int64_t>(a.elem_size)));
+  return Expr::binary(u64, model::BinaryOp::Add, address, bytes);
+}
+
+// The pointer variable `b` at offset `offset`: a choice over its arrays by its selector.
+Pointer KernelExtractor::pointerAt(const BindingPtr &b, ExprPtr offset) const {
+  Pointer p = Pointer::memory(b->pointer.array, offset, b->pointer.scale);
+  for (size_t i = 0; i < b->more.size(); ++i) {
+    Pointer alt = Pointer::memory(b->more[i], offset, b->pointer.scale);
+    Pointer c;
+    c.kind = Pointer::Kind::Choice;
+    c.cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
+                          Expr::intConst(b->selector->type, static_cast<int64_t>(i + 1)));
+    c.then_p = std::make_shared<const Pointer>(std::move(alt));
+    c.else_p = std::make_shared<const Pointer>(std::move(p));
+    p = std::move(c);
+  }
+  return p;
+}
+
 std::optional<Pointer> KernelExtractor::pointerOfBinding(const BindingPtr &b) {
   if (!b || b->kind != Binding::Kind::Pointer)
     return std::nullopt;
-  if (b->pointer.kind == Pointer::Kind::Local)
+  b->read_at = ++event_;
+  if (b->pointer.kind != Pointer::Kind::Memory)
     return b->pointer;
-  if (b->pointer.array == ~0u)
-    return std::nullopt;
-  Pointer p = b->pointer;
-  if (b->offset)
-    p.offset = Expr::local(*b->offset);
-  return p;
+  if (!b->unknown.empty() || b->pointer.array == ~0u) {
+    return Pointer::unknown(b->unknown.empty() ? "pointer used before it is assigned" : b->unknown);
+  }
+  return pointerAt(b, b->offset ? Expr::local(*b->offset) : b->pointer.offset);
 }
 
 std::optional<Pointer> KernelExtractor::decay(const LValue &lv, clang::QualType pointee,
                                               const clang::Expr *e) {
   if (lv.kind == LValue::Kind::Memory)
-    return Pointer{Pointer::Kind::Memory, lv.array, lv.index, scaleOf(lv.array, pointee, e), {}};
+    return Pointer::memory(lv.array, lv.index, scaleOf(lv.array, pointee, e));
   if (lv.kind != LValue::Kind::Invalid)
     unsupported("array", textOf(e->getSourceRange()), e->getSourceRange());
   return std::nullopt;
@@ -1029,42 +1089,180 @@ std::optional<Pointer> KernelExtractor::decay(const LValue &lv, clang::QualType 
 
 void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *src,
                                     clang::SourceRange where) {
-  assignPointer(dst, pointer(src), where);
+  assignPointer(dst, pointerValue(src), where);
+}
+
+// Whether `b` may gain an array (or become unknown) here: no loop being translated
+// that began after `b` was created has read it, since that read runs again after this.
+bool KernelExtractor::widenable(const BindingPtr &b) const {
+  for (unsigned start : loop_starts_)
+    if (start > b->created_at && start < b->read_at)
+      return false;
+  return b->home != nullptr;
+}
+
+// Gives `b` a selector, 0 (its first array) from the start of the list it was created
+// in: every value it held so far points into that array.
+bool KernelExtractor::startSelector(const BindingPtr &b, clang::SourceRange where) {
+  if (b->selector)
+    return true;
+  if (std::find(out_.begin(), out_.end(), b->home) == out_.end()) {
+    unsupported("pointer that may point into different arrays", textOf(where), where);
+    return false;
+  }
+  b->selector = newLocal(b->offset->name.substr(0, b->offset->name.size() - 7) + ".array",
+                         Type::integer(32, false));
+  b->home->insert(b->home->begin(),
+                  Stmt{rangeOf(where), model::stmt::Assign{*b->selector,
+                                                           Expr::intConst(b->selector->type, 0)}});
+  return true;
+}
+
+// The Memory pointers a (choice of) pointer(s) may be.
+static void arms(const Pointer &p, std::vector<const Pointer *> &out) {
+  if (p.kind == Pointer::Kind::Choice) {
+    arms(*p.then_p, out);
+    arms(*p.else_p, out);
+  } else {
+    out.push_back(&p);
+  }
+}
+
+// The value of `b`'s selector, or offset, once it holds `p` (whose arrays it has).
+static ExprPtr selectorOf(const Pointer &p, const Binding &b) {
+  if (p.kind == Pointer::Kind::Choice)
+    return Expr::select(p.cond, selectorOf(*p.then_p, b), selectorOf(*p.else_p, b));
+  auto it = std::find(b.more.begin(), b.more.end(), p.array);
+  int64_t i = p.array == b.pointer.array ? 0 : it - b.more.begin() + 1;
+  return Expr::intConst(b.selector->type, i);
+}
+
+static ExprPtr offsetOf(const Pointer &p) {
+  if (p.kind == Pointer::Kind::Choice)
+    return Expr::select(p.cond, offsetOf(*p.then_p), offsetOf(*p.else_p));
+  return p.offset;
 }
 
 void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<Pointer> &p,
                                     clang::SourceRange where) {
   if (!p)
     return;
-  bool unset = dst->pointer.array == ~0u && dst->pointer.kind == Pointer::Kind::Memory;
+  bool unset = dst->pointer.kind == Pointer::Kind::Memory && dst->pointer.array == ~0u &&
+               dst->unknown.empty();
   // Straight-line code of the variable's own scope: every path on assigns it (no branch
   // merges another target), so re-binding it to another object is exact.
   bool rebind = dst->scope && dst->scope == out_.back();
-  if (p->kind == Pointer::Kind::Local) {
-    if (unset || rebind)
-      dst->pointer = *p;
-    else
+  bool widen = !unset && !rebind;
+  if (widen && !dst->unknown.empty())
+    return;  // unknown on some path already: every use is an error
+  if (p->kind == Pointer::Kind::Unknown) {
+    if (widen && !widenable(dst)) {
+      unsupported(p->why, textOf(where), where);
+      return;
+    }
+    dst->pointer = Pointer{};
+    dst->pointer.array = ~0u;
+    dst->more.clear();
+    dst->unknown = p->why;
+    return;
+  }
+  if (p->kind == Pointer::Kind::Local || p->kind == Pointer::Kind::Var) {
+    if (widen)
       unsupported("pointer to a local variable reassigned", textOf(where), where);
+    else
+      dst->pointer = *p, dst->more.clear(), dst->unknown.clear();
     return;
   }
-  bool other = dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.array != p->array ||
-               dst->pointer.scale != p->scale;
-  if (unset || (other && rebind)) {
-    dst->pointer = Pointer{Pointer::Kind::Memory, p->array, zero64(), p->scale, {}};
-  } else if (other) {
-    unsupported("pointer that may point into different arrays",
-                textOf(where) + " (kverify fixes a pointer variable's array at its first "
-                                "assignment)",
-                where);
+  std::vector<const Pointer *> ps;
+  arms(*p, ps);
+  for (const Pointer *a : ps) {
+    if (a->kind != Pointer::Kind::Memory || a->scale != ps[0]->scale) {
+      unsupported("pointer that may point into different kinds of object", textOf(where), where);
+      return;
+    }
+  }
+  if (!widen) {
+    dst->pointer = Pointer::memory(ps[0]->array, zero64(), ps[0]->scale);
+    dst->more.clear();
+    dst->unknown.clear();
+  } else if (dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.scale != ps[0]->scale) {
+    unsupported("pointer that may point into different kinds of object", textOf(where), where);
     return;
   }
-  if (dst->offset)
-    emitAssign(*dst->offset, p->offset, where);
-  else
+  for (const Pointer *a : ps) {
+    if (a->array == dst->pointer.array ||
+        std::find(dst->more.begin(), dst->more.end(), a->array) != dst->more.end())
+      continue;
+    if (widen && !widenable(dst)) {
+      unsupported("pointer that may point into different arrays",
+                  textOf(where) + " (a loop reads it before this assignment)", where);
+      return;
+    }
+    dst->more.push_back(a->array);
+  }
+  if (!dst->offset) {
     unsupported("pointer assignment", textOf(where), where);
+    return;
+  }
+  if (!dst->more.empty() && !startSelector(dst, where))
+    return;
+  if (dst->selector)
+    emitAssign(*dst->selector, selectorOf(*p, *dst), where);
+  emitAssign(*dst->offset, offsetOf(*p), where);
 }
 
 std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
+  std::optional<Pointer> p = pointerValue(e);
+  if (!p)
+    return p;
+  clang::SourceRange where = e->getSourceRange();
+  if (p->kind == Pointer::Kind::Unknown)
+    unsupported(p->why, textOf(where), where);
+  else if (p->kind == Pointer::Kind::Choice)
+    unsupported("pointer that may point into different arrays", textOf(where), where);
+  else if (p->kind == Pointer::Kind::Var)
+    unsupported("pointer to a pointer variable", textOf(where), where);
+  else
+    return p;
+  return std::nullopt;
+}
+
+// `p + k` (`p - k`), for each array p may point into.
+std::optional<Pointer> KernelExtractor::shifted(const Pointer &p, const ExprPtr &k,
+                                                bool subtract, const clang::Expr *where) {
+  if (p.kind == Pointer::Kind::Choice) {
+    std::optional<Pointer> a = shifted(*p.then_p, k, subtract, where);
+    std::optional<Pointer> b = a ? shifted(*p.else_p, k, subtract, where) : std::nullopt;
+    if (!b)
+      return std::nullopt;
+    Pointer c = p;
+    c.then_p = std::make_shared<const Pointer>(std::move(*a));
+    c.else_p = std::make_shared<const Pointer>(std::move(*b));
+    return c;
+  }
+  if (p.kind != Pointer::Kind::Memory) {
+    unsupported(p.kind == Pointer::Kind::Unknown ? p.why : "arithmetic on a pointer to a local",
+                textOf(where->getSourceRange()), where->getSourceRange());
+    return std::nullopt;
+  }
+  Pointer q = p;
+  q.offset = addIndex(p.offset, k, p.scale, subtract);
+  return q;
+}
+
+// `p` converted to a pointer to `pointee`: its scale, in each array it may point into.
+Pointer KernelExtractor::rescaled(const Pointer &p, clang::QualType pointee, const clang::Expr *e) {
+  Pointer q = p;
+  if (p.kind == Pointer::Kind::Memory) {
+    q.scale = scaleOf(p.array, pointee, e);
+  } else if (p.kind == Pointer::Kind::Choice) {
+    q.then_p = std::make_shared<const Pointer>(rescaled(*p.then_p, pointee, e));
+    q.else_p = std::make_shared<const Pointer>(rescaled(*p.else_p, pointee, e));
+  }
+  return q;
+}
+
+std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
   e = strip(e);
   clang::SourceRange where = e->getSourceRange();
   if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) {
@@ -1074,17 +1272,13 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
       return decay(lvalue(sub), e->getType()->getPointeeType(), e);
     case clang::CK_LValueToRValue: {
       if (llvm::isa<clang::ConditionalOperator>(strip(sub)))
-        return pointer(sub);  // `c ? p : q` of pointer lvalues
+        return pointerValue(sub);  // `c ? p : q` of pointer lvalues
       LValue lv = lvalue(sub);
-      if (lv.kind == LValue::Kind::PointerVar) {
-        std::optional<Pointer> p = pointerOfBinding(lv.binding);
-        if (!p)
-          unsupported("pointer used before it is assigned", textOf(where), where);
-        return p;
-      }
-      if (lv.kind == LValue::Kind::Memory) {
-        load(lv, sub);
-        unsupported("pointer loaded from memory", textOf(where), where);
+      if (lv.kind == LValue::Kind::PointerVar)
+        return pointerOfBinding(lv.binding);
+      if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+        load(lv, sub);  // the read happens; what it reads is not followed
+        return Pointer::unknown("pointer loaded from memory");
       } else if (lv.kind != LValue::Kind::Invalid) {
         unsupported("pointer value", textOf(where), where);
       }
@@ -1094,19 +1288,17 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
     case clang::CK_BitCast:
     case clang::CK_UncheckedDerivedToBase:
     case clang::CK_DerivedToBase: {
-      std::optional<Pointer> p = pointer(sub);
-      if (p && p->kind == Pointer::Kind::Memory) {
-        clang::QualType pointee = e->getType()->getPointeeType();
-        if (!pointee->isVoidType())
-          p->scale = scaleOf(p->array, pointee, e);
-      }
+      std::optional<Pointer> p = pointerValue(sub);
+      clang::QualType pointee = e->getType()->getPointeeType();
+      if (p && !pointee->isVoidType())
+        p = rescaled(*p, pointee, e);
       return p;
     }
     case clang::CK_FunctionToPointerDecay:
       unsupported("function pointer", textOf(where), where);
       return std::nullopt;
     case clang::CK_UserDefinedConversion:  // operator T*() (the SDK's SharedMemory<T>)
-      return pointer(sub);
+      return pointerValue(sub);
     default:
       unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where),
                   where);
@@ -1117,10 +1309,13 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
     if (u->getOpcode() == clang::UO_AddrOf) {
       LValue lv = lvalue(u->getSubExpr());
       if (lv.kind == LValue::Kind::Memory)
-        return Pointer{Pointer::Kind::Memory, lv.array, lv.index,
-                       scaleOf(lv.array, u->getSubExpr()->getType(), e), {}};
+        return Pointer::memory(lv.array, lv.index,
+                       scaleOf(lv.array, u->getSubExpr()->getType(), e));
       if (lv.kind == LValue::Kind::Local)
-        return Pointer{Pointer::Kind::Local, 0, zero64(), 1, lv.local};
+        return Pointer::toLocal(lv.local);
+      if (lv.kind == LValue::Kind::PointerVar) {
+        return Pointer::toVar(lv.binding);
+      }
       if (lv.kind != LValue::Kind::Invalid)
         unsupported("address of", textOf(where), where);
       return std::nullopt;
@@ -1129,62 +1324,63 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
       LValue lv = lvalue(u->getSubExpr());
       std::optional<Pointer> p =
           lv.kind == LValue::Kind::PointerVar ? pointerOfBinding(lv.binding) : std::nullopt;
-      if (!p || p->kind != Pointer::Kind::Memory || !lv.binding->offset) {
+      if (!p || (p->kind != Pointer::Kind::Memory && p->kind != Pointer::Kind::Choice) ||
+          !lv.binding->offset) {
         unsupported("pointer increment", textOf(where), where);
         return std::nullopt;
       }
-      Pointer old = *p;
+      const BindingPtr &v = lv.binding;
+      ExprPtr old = Expr::local(*v->offset);
       if (u->isPostfix())
-        old.offset = snapshot(p->offset, "old", where);
-      ExprPtr updated = addIndex(old.offset, Expr::intConst(Type::i64(), 1), p->scale,
+        old = snapshot(old, "old", where);
+      ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->pointer.scale,
                                  u->isDecrementOp());
-      emitAssign(*lv.binding->offset, updated, where);
-      if (u->isPostfix())
-        return old;
-      return pointerOfBinding(lv.binding);
+      emitAssign(*v->offset, updated, where);
+      return u->isPostfix() ? pointerAt(v, old) : pointerOfBinding(v);
     }
   }
   if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
     if (b->isAdditiveOp()) {
       bool ptr_left = b->getLHS()->getType()->isPointerType();
-      std::optional<Pointer> p = pointer(ptr_left ? b->getLHS() : b->getRHS());
+      std::optional<Pointer> p = pointerValue(ptr_left ? b->getLHS() : b->getRHS());
       ExprPtr k = rvalue(ptr_left ? b->getRHS() : b->getLHS());
       if (!p)
         return std::nullopt;
-      if (p->kind != Pointer::Kind::Memory) {
-        unsupported("arithmetic on a pointer to a local", textOf(where), where);
-        return std::nullopt;
-      }
-      p->offset = addIndex(p->offset, k, p->scale, b->getOpcode() == clang::BO_Sub);
-      return p;
+      return shifted(*p, k, b->getOpcode() == clang::BO_Sub, e);
     }
     if (b->getOpcode() == clang::BO_Comma) {
       discard(b->getLHS());
-      return pointer(b->getRHS());
+      return pointerValue(b->getRHS());
     }
   }
   if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
     ExprPtr cond = condition(c->getCond());
     std::optional<Pointer> a, b;
-    std::vector<Stmt> then_effects = nested([&] { a = pointer(c->getTrueExpr()); });
-    std::vector<Stmt> else_effects = nested([&] { b = pointer(c->getFalseExpr()); });
+    std::vector<Stmt> then_effects = nested([&] { a = pointerValue(c->getTrueExpr()); });
+    std::vector<Stmt> else_effects = nested([&] { b = pointerValue(c->getFalseExpr()); });
     cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
-    if (a && b && a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory &&
+    if (!a || !b)
+      return std::nullopt;
+    if (a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory &&
         a->array == b->array && a->scale == b->scale)
-      return Pointer{Pointer::Kind::Memory, a->array, Expr::select(cond, a->offset, b->offset),
-                     a->scale, {}};
-    if (a && b)
-      unsupported("pointer that may point into different arrays", textOf(where), where);
-    return std::nullopt;
+      return Pointer::memory(a->array, Expr::select(cond, a->offset, b->offset),
+                     a->scale);
+    if (a->kind == Pointer::Kind::Local || a->kind == Pointer::Kind::Var ||
+        b->kind == Pointer::Kind::Local || b->kind == Pointer::Kind::Var) {
+      unsupported("pointer that may point to different variables", textOf(where), where);
+      return std::nullopt;
+    }
+    Pointer choice;  // an unknown arm stays unknown where the choice is used
+    choice.kind = Pointer::Kind::Choice;
+    choice.cond = cond;
+    choice.then_p = std::make_shared<const Pointer>(std::move(*a));
+    choice.else_p = std::make_shared<const Pointer>(std::move(*b));
+    return choice;
   }
   if (llvm::isa<clang::CallExpr>(e)) {
     BindingPtr b = call(llvm::cast<clang::CallExpr>(e));
-    if (b && b->kind == Binding::Kind::Pointer) {  // an inlined function's result
-      std::optional<Pointer> p = pointerOfBinding(b);
-      if (!p)
-        unsupported("pointer returned before it is assigned", textOf(where), where);
-      return p;
-    }
+    if (b && b->kind == Binding::Kind::Pointer)  // an inlined function's result
+      return pointerOfBinding(b);
     unsupported("call returning a pointer", textOf(where), where);
     return std::nullopt;
   }
@@ -1219,7 +1415,7 @@ void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what
     else if (leaf->kind == Binding::Kind::Ref)
       leaf->ref = LValue{};  // unknown referent: a use is unsupported
     else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && leaf->scope == out_.back())
-      leaf->pointer.array = ~0u;  // an unknown pointer: a use is unsupported
+      assignPointer(leaf, Pointer::unknown("pointer field set to an unknown value"), where);
     else if (leaf->kind == Binding::Kind::Pointer && leaf->offset)
       unsupported("pointer field set to an unknown value", what, where);
   }
@@ -1791,7 +1987,8 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
     b->kind = Binding::Kind::Pointer;
     b->pointer.array = ~0u;
     b->offset = newLocal(name + ".offset", Type::i64());
-    b->scope = out_.back();  // the inlined body
+    b->scope = b->home = out_.back();  // the inlined body
+    b->created_at = ++event_;
     assignPointer(b, arg, where);
   } else if (t->isRecordType()) {
     b = freshStruct(t, name);
@@ -1862,6 +2059,8 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
       frame.result->kind = Binding::Kind::Pointer;
       frame.result->pointer.array = ~0u;
       frame.result->offset = newLocal(frame.prefix + "result.offset", Type::i64());
+      frame.result->home = out_.back();  // the inlined body
+      frame.result->created_at = ++event_;
     } else if (ret->isReferenceType()) {
       unsupported("function returning a reference", "'" + fn->getQualifiedNameAsString() + "'",
                   where);

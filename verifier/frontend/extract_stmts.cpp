@@ -30,6 +30,7 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
                            clang::SourceRange where) {
   if (init)
     stmt(init);
+  loop_starts_.push_back(++event_);
   model::stmt::Loop l;
   l.kind = kind;
   model::ExprPtr c;
@@ -70,6 +71,7 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
     l.body.push_back(exitUnless(c, rangeOf(cond->getSourceRange())));
     l.cond = nullptr;
   }
+  loop_starts_.pop_back();
   emitBreakable(Stmt{rangeOf(where), std::move(l)});
 }
 

@@ -42,24 +42,55 @@ using BindingPtr = std::shared_ptr<Binding>;
 
 // A pointer value: `offset` (i64) elements of the array's element type from the
 // array's start; one pointee element spans `scale` array elements. Kind::Local is
-// the address of a scalar local (no arithmetic allowed).
+// the address of a scalar local and Kind::Var that of a pointer variable (no
+// arithmetic allowed on either). Kind::Choice is `cond ? *then_p : *else_p`, a pointer
+// that may point into different arrays. Kind::Unknown is a value kverify cannot follow
+// (`why`): an error where it is used, not where it is copied.
 struct Pointer {
-  enum class Kind { Memory, Local } kind = Kind::Memory;
+  enum class Kind { Memory, Local, Var, Choice, Unknown } kind = Kind::Memory;
   unsigned array = 0;
   model::ExprPtr offset;
   uint64_t scale = 1;
   model::Local local;
+  BindingPtr var;                                    // Var
+  model::ExprPtr cond;                               // Choice
+  std::shared_ptr<const Pointer> then_p, else_p;     // Choice
+  std::string why;                                   // Unknown
+
+  static Pointer memory(unsigned array, model::ExprPtr offset, uint64_t scale) {
+    Pointer p;
+    p.array = array, p.offset = std::move(offset), p.scale = scale;
+    return p;
+  }
+  static Pointer toLocal(model::Local l) {
+    Pointer p;
+    p.kind = Kind::Local, p.local = std::move(l);
+    return p;
+  }
+  static Pointer toVar(BindingPtr b) {
+    Pointer p;
+    p.kind = Kind::Var, p.var = std::move(b);
+    return p;
+  }
+  static Pointer unknown(std::string why) {
+    Pointer p;
+    p.kind = Kind::Unknown, p.why = std::move(why);
+    return p;
+  }
 };
 
-// What an lvalue expression designates.
+// What an lvalue expression designates. Kind::Choice is `cond ? *then_lv : *else_lv`
+// (an element through a pointer that may point into different arrays).
 struct LValue {
-  enum class Kind { Invalid, Value, Local, Memory, Struct, PointerVar } kind = Kind::Invalid;
+  enum class Kind { Invalid, Value, Local, Memory, Struct, PointerVar, Choice } kind = Kind::Invalid;
   model::ExprPtr value;  // Value: read-only (a kernel parameter, a builtin)
   model::Local local;    // Local
   unsigned array = 0;    // Memory: `count` elements of `array` from `index`
   model::ExprPtr index;
   uint64_t count = 1;
   BindingPtr binding;    // Struct, PointerVar: the variable
+  model::ExprPtr cond;   // Choice
+  std::shared_ptr<const LValue> then_lv, else_lv;
 };
 
 // What a C variable (or struct field, or reference) stands for.
@@ -69,6 +100,15 @@ struct Binding {
   model::Local local;                   // Local
   Pointer pointer;                      // Pointer: the base and initial offset
   std::optional<model::Local> offset;   // Pointer: the mutable offset, when assigned
+  // Pointer into one of several arrays: `pointer.array` when `selector` is 0, more[i]
+  // when it is i + 1 (the offset and scale are shared).
+  std::vector<unsigned> more;
+  std::optional<model::Local> selector;
+  std::string unknown;                  // Pointer: why its value cannot be followed
+  // Pointer: the statement list it was created in (the selector starts at 0 there), and
+  // the translation events (KernelExtractor::event_) of its creation and last read.
+  std::vector<model::Stmt> *home = nullptr;
+  unsigned created_at = 0, read_at = 0;
   // Pointer: the statement list it was declared in. An assignment emitted straight into
   // that list runs on every path that reaches what follows, so it may re-bind the
   // variable to another object exactly; null: never re-bound (a function's result).
@@ -133,7 +173,11 @@ public:
   model::ExprPtr condition(const clang::Expr *e);  // as bool
   void discard(const clang::Expr *e);
   LValue lvalue(const clang::Expr *e);
+  // The pointer `e` evaluates to; an error (and nullopt) where it may point into
+  // different arrays or cannot be followed. pointerValue: any pointer (the places that
+  // handle choices, pointers to pointer variables and unknown values).
   std::optional<Pointer> pointer(const clang::Expr *e);
+  std::optional<Pointer> pointerValue(const clang::Expr *e);
   model::ExprPtr load(const LValue &lv, const clang::Expr *where);
   void store(const LValue &lv, model::ExprPtr value, const clang::Expr *where);
   // Initialises or assigns struct `dst` from `src`.
@@ -169,9 +213,17 @@ private:
                                     const clang::Expr *where,
                                     const std::function<model::ExprPtr(const LValue &)> &access);
   model::ExprPtr loadValue(const clang::Expr *e);
-  LValue subscriptOf(const std::optional<Pointer> &p, model::ExprPtr idx, const clang::Expr *e);
+  // `p[idx]`, or `*p` where idx is null.
+  LValue pointee(const std::optional<Pointer> &p, model::ExprPtr idx, const clang::Expr *e);
   LValue declLValue(const clang::ValueDecl *d, const clang::Expr *where);
   std::optional<Pointer> pointerOfBinding(const BindingPtr &b);
+  Pointer pointerAt(const BindingPtr &b, model::ExprPtr offset) const;
+  model::ExprPtr addressOf(const std::optional<Pointer> &p, bool in_block) const;
+  bool widenable(const BindingPtr &b) const;
+  bool startSelector(const BindingPtr &b, clang::SourceRange where);
+  Pointer rescaled(const Pointer &p, clang::QualType pointee, const clang::Expr *e);
+  std::optional<Pointer> shifted(const Pointer &p, const model::ExprPtr &k, bool subtract,
+                                 const clang::Expr *where);
   std::optional<Pointer> decay(const LValue &lv, clang::QualType pointee, const clang::Expr *e);
   uint64_t scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where);
   BindingPtr builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn);
@@ -238,6 +290,12 @@ private:
   };
   std::vector<Breakable> breakables_;
   unsigned next_id_ = 1;                         // ids of Locals, Accesses, Opaques
+  // Translation events (a pointer variable created or read, a loop entered), numbered in
+  // order, and the events at which the loops being translated were entered: a pointer
+  // read inside a loop cannot gain an array later in that loop (the read, translated
+  // already, runs again after it).
+  unsigned event_ = 0;
+  std::vector<unsigned> loop_starts_;
   // functions whose address the file takes; tag = index + 1 (function_pointers.cpp)
   std::optional<std::vector<const clang::FunctionDecl *>> function_tags_;
 
