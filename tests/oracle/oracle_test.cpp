@@ -241,6 +241,76 @@ TEST(Oracle, GlobalRaceAcrossBlocks) {
   EXPECT_TRUE(run(d.k, launch(32, 2)).findings.empty());
 }
 
+// array[0] = value, a write that records what it stores.
+Stmt store(KB &b, unsigned array, ExprPtr value, unsigned line) {
+  Stmt s = b.access(array, AccessKind::Write, u(0), line);
+  s.as<model::stmt::Access>()->value = value;
+  return s;
+}
+
+TEST(Oracle, ReadOfTheReadersOwnValueIsBenign) {
+  // flag = 1; ... = flag;: the read races with the other threads' stores of 1, but its
+  // thread stored 1 there first: it reads 1 whichever store lands last.
+  KB b;
+  unsigned flag = b.shared("flag", 1);
+  b.k.body = {store(b, flag, i(1), 3), b.access(flag, AccessKind::Read, u(0), 4)};
+  Result r = run(b.k, launch(64));
+  ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
+  EXPECT_TRUE(ofKind(r, Kind::Race).empty()) << ofKind(r, Kind::Race).front().message;
+  EXPECT_EQ(ofKind(r, Kind::BenignRace).size(), 1u);
+  // the same across blocks, in global memory
+  KB g;
+  unsigned gflag = g.global("flag");
+  g.k.body = {store(g, gflag, i(1), 3), g.access(gflag, AccessKind::Read, u(0), 4)};
+  r = run(g.k, launch(32, 2));
+  ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
+  EXPECT_TRUE(ofKind(r, Kind::Race).empty()) << ofKind(r, Kind::Race).front().message;
+  EXPECT_EQ(ofKind(r, Kind::BenignRace).size(), 1u);
+}
+
+TEST(Oracle, ReadRacesUnlessItsThreadStoredTheSameValueFirstInTheInterval) {
+  auto racy = [](KB &b) {
+    Result r = run(b.k, launch(64));
+    EXPECT_EQ(r.status, Result::Status::Ok) << r.detail;
+    return ofKind(r, Kind::Race).size() == 1;
+  };
+  {  // the read comes before its thread's store
+    KB b;
+    unsigned flag = b.shared("flag", 1);
+    b.k.body = {b.access(flag, AccessKind::Read, u(0), 3), store(b, flag, i(1), 4)};
+    EXPECT_TRUE(racy(b));
+  }
+  {  // the reader stored its parity: another thread's differs
+    KB b;
+    unsigned flag = b.shared("flag", 1);
+    b.k.body = {store(b, flag, Expr::cast(Type::i32(), bin(BinaryOp::BitAnd, tid(), u(1))), 3),
+                b.access(flag, AccessKind::Read, u(0), 4)};
+    EXPECT_TRUE(racy(b));
+  }
+  {  // thread 0 reads without storing first
+    KB b;
+    unsigned flag = b.shared("flag", 1);
+    b.k.body = {KB::iff(bin(BinaryOp::Ne, tid(), u(0)), {store(b, flag, i(1), 3)}),
+                b.access(flag, AccessKind::Read, u(0), 4)};
+    EXPECT_TRUE(racy(b));
+  }
+  {  // thread 0 stored 1 (then 0) before the barrier, reads after it while the others store 1
+    KB b;
+    unsigned flag = b.shared("flag", 1);
+    b.k.body = {KB::iff(bin(BinaryOp::Eq, tid(), u(0)), {store(b, flag, i(1), 3), store(b, flag, i(0), 4)}),
+                KB::sync(5),
+                KB::iff(bin(BinaryOp::Eq, tid(), u(0)), {b.access(flag, AccessKind::Read, u(0), 6)},
+                        {store(b, flag, i(1), 7)})};
+    EXPECT_TRUE(racy(b));
+  }
+  {  // a __syncwarp() between the store and the read: other warps' stores race with the read
+    KB b;
+    unsigned flag = b.shared("flag", 1);
+    b.k.body = {store(b, flag, i(1), 3), KB::syncwarp(4), b.access(flag, AccessKind::Read, u(0), 5)};
+    EXPECT_TRUE(racy(b));
+  }
+}
+
 TEST(Oracle, LaunchBlocksSubsetAndMalformedLaunch) {
   KB b;
   unsigned out = b.global("out");

@@ -21,7 +21,10 @@
 //   different blocks (Global only): the same number of Grid barriers passed before each.
 // One race per array: the lowest colliding element, then the earliest pair found. Two
 // writes that stored the same value are a BenignRace, reported only where the array has
-// no other race.
+// no other race; so is a read racing a write (both of one element) when the reading
+// thread's last write to that element before the read, with no barrier of any kind
+// between them, stored the same integer value: the read returns that value whichever
+// write comes last.
 // Oob: a Shared array of known size (not extern) accessed outside [0, size): the first
 // such access in thread order, one per array. ConstantWrite: a write or atomic to a
 // Constant array, one per array.
@@ -164,7 +167,38 @@ struct Acc {
   uint32_t grid_interval = 0;
   uint32_t wpos = 0, wstart = 0;  // warp barriers before it; before its interval began
   size_t pos = 0;           // its event's index in the thread's trace
+  // a read: its thread's last write or atomic to the element since its last barrier
+  const Event *own_write = nullptr;
 };
+
+// The last of a thread's writes and atomics since its last barrier (`since`, in order)
+// that touches element `index` of `array`.
+const Event *lastWriteTo(const std::vector<const Event *> &since, unsigned array, int64_t index) {
+  for (auto it = since.rbegin(); it != since.rend(); ++it) {
+    const st::Access &w = *(*it)->stmt->as<st::Access>();
+    if (w.array == array && (*it)->index <= index &&
+        index < (*it)->index + static_cast<int64_t>(std::max(w.count, 1u)))
+      return *it;
+  }
+  return nullptr;
+}
+
+// A plain one-element write's integer value and its width (values cut to it).
+std::optional<std::pair<uint64_t, unsigned>> intStored(const Event &e) {
+  const st::Access &a = *e.stmt->as<st::Access>();
+  if (a.kind != AccessKind::Write || a.count > 1 || !a.value || !a.value->type.isIntegral() || !e.value)
+    return std::nullopt;
+  unsigned bits = a.value->type.bits;
+  return std::make_pair(bits >= 64 ? *e.value : *e.value & ((uint64_t(1) << bits) - 1), bits);
+}
+
+// Read r and write w (of another thread) race, but r's thread wrote w's value to the
+// element earlier in the interval: r returns that value whichever write comes last.
+bool readsOwnValue(const Acc &r, const Acc &w) {
+  if (r.kind != AccessKind::Read || r.event->stmt->as<st::Access>()->count > 1 || !r.own_write) return false;
+  auto own = intStored(*r.own_write), other = intStored(*w.event);
+  return own && other && *own == *other;
+}
 
 // Per thread: prefix[j][lane] = how many of its first j warp barriers name both its own
 // lane and `lane`.
@@ -226,8 +260,10 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
       Prefix &px = prefix[bi][ti];
       px.push_back({});
       uint32_t interval = 0, grid_interval = 0, wstart = 0;
+      std::vector<const Event *> writes_since;  // writes and atomics since the last barrier
       for (const Event &e : t.events) {
         if (const auto *b = e.stmt->as<st::Barrier>()) {
+          writes_since.clear();
           if (b->kind == BarrierKind::Warp) {
             std::array<uint32_t, 32> next = px.back();
             if (e.mask >> lane & 1)
@@ -282,6 +318,8 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
         a.wpos = static_cast<uint32_t>(px.size() - 1);
         a.wstart = wstart;
         a.pos = static_cast<size_t>(&e - t.events.data());
+        if (s.kind == AccessKind::Read) a.own_write = lastWriteTo(writes_since, s.array, e.index);
+        else writes_since.push_back(&e);
         per_array[s.array].push_back(a);
       }
     }
@@ -338,7 +376,8 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
       if (shared && x.block != y.block) return;
       if (!concurrent(x, y)) return;
       const std::optional<uint64_t> &vx = x.event->value, &vy = y.event->value;
-      if (x.kind == AccessKind::Write && y.kind == AccessKind::Write && vx && vy && *vx == *vy) {
+      if ((x.kind == AccessKind::Write && y.kind == AccessKind::Write && vx && vy && *vx == *vy) ||
+          readsOwnValue(x, y) || readsOwnValue(y, x)) {
         if (!benign) benign = true, benign_index = index, bx = std::min(i, j), by = std::max(i, j);
         return;  // the same value: benign, unless a real race turns up
       }

@@ -39,7 +39,8 @@ struct Launch {
   std::vector<std::string> zero_init;
 };
 
-// BenignRace: only write-write races in which both threads stored the same value.
+// BenignRace: only write-write races in which both threads stored the same value, and
+// reads racing a write of the value the reader itself last stored there in the interval.
 enum class Kind { Race, Divergence, Oob, ConstantWrite, BenignRace };
 const char *kindName(Kind k);  // "race", "divergence", "oob", "constant-write", "benign-race"
 
