@@ -110,7 +110,12 @@ private:
                 const z3::expr &inter, const std::optional<z3::model> &batch);
   bool sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
                         const std::string &qname, std::optional<z3::model> &m, z3::expr &used);
-  Finding raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, bool benign, bool warpOnly);
+  bool readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::expr &racing, const std::string &qname,
+                     std::optional<z3::model> &m, z3::expr &used);
+  z3::expr surelySamePhases(const AccessEv &x, const AccessEv &y);
+  z3::expr sameOuterIterations(const AccessEv &x, const AccessEv &y);
+  Finding raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, const std::string &benign,
+                      bool warpOnly);
   bool raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used);
   // Without the no-alias assumption two pointer parameters may point into one buffer at
   // any distance: their accesses collide where their bytes overlap.

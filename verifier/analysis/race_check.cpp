@@ -9,6 +9,11 @@
 
 namespace kverify::analysis::detail {
 
+namespace {
+bool single(const AccessEv &a) { return a.access().count <= 1; }  // one element
+bool sameSort(const z3::expr &x, const z3::expr &y) { return z3::eq(x.get_sort(), y.get_sort()); }
+}  // namespace
+
 // Partial-mask __syncwarp(m) orders a (thread 1) and b (thread 2) of one warp when one
 // instance of it lies between them: after a and before b in trace order (or the reverse),
 // executed by both threads (the same barrier at the same iterations of its loops: the
@@ -240,22 +245,32 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
     used = both && inter;
     if (C.checkOrReuse(used, qname + " (across blocks)", m, batch) != z3::sat) return false;
   }
-  bool benign = sameValueWritten(a, b, both && (intra || inter), qname, m, used);
+  // benign: why the race does no harm (empty: it is a real one)
+  std::string benign;
+  bool ownValue = false;
+  if (sameValueWritten(a, b, both && (intra || inter), qname, m, used))
+    benign = "both threads write the same value";
+  else if ((ownValue = readsOwnValue(a, b, both && (intra || inter), qname, m, used)))
+    benign = "the reading thread wrote that same value there first";
   C.simplest(used, m);
   // the simplest witness is in one warp: is the race warp-synchronous only (then
   // __syncwarp() is the fix), or does it happen across warps too?
   bool warpOnly = false;
-  if (!benign && num(*m, C.sameBlock() && C.sameWarp())) {
+  if (benign.empty() && num(*m, C.sameBlock() && C.sameWarp())) {
     std::optional<z3::model> m2;
     warpOnly = C.check(used && !C.sameWarp(), qname + " (across warps)", m2) == z3::unsat;
   }
   Finding f = raceFinding(a, b, *m, benign, warpOnly);
+  if (ownValue)
+    f.explanation += std::string(f.explanation.empty() ? "" : "; ") +
+                     "the reading thread stored the value the other thread writes to this element earlier in "
+                     "the same barrier interval, so the read returns it whichever write comes last";
   f.witness.validated = raceWitnessHolds(a, b, *m, used);
   if (!f.witness.validated) {
     C.notValidated(qname);
     return false;
   }
-  if (benign) {  // kept unless a real race on the array turns up
+  if (!benign.empty()) {  // kept unless a real race on the array turns up
     if (!benign_) benign_ = f;
     return false;
   }
@@ -269,9 +284,7 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
 // become that race.
 bool RaceCheck::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
                                const std::string &qname, std::optional<z3::model> &m, z3::expr &used) {
-  if (!a.stored || !b.stored || a.stored->is_bool() != b.stored->is_bool() ||
-      (!a.stored->is_bool() && a.stored->get_sort().bv_size() != b.stored->get_sort().bv_size()))
-    return false;
+  if (!a.stored || !b.stored || !sameSort(*a.stored, *b.stored)) return false;
   std::optional<z3::model> m3;
   z3::expr differ = racing && *a.stored != *b.stored;
   z3::check_result r3 = C.check(differ, qname + " (different values)", m3);
@@ -279,18 +292,82 @@ bool RaceCheck::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3:
   return r3 == z3::unsat;
 }
 
-// The finding for a race of a (thread 1) and b (thread 2) at model m.
-Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, bool benign, bool warpOnly) {
+// A read racing another thread's write of a value, where the reading thread wrote that
+// same value to the element earlier in the same interval (GPUVerify's `p = A; ... = p;`):
+// over every way the two may race (`racing`), one of the reader's earlier writes applies.
+// Sound for the kernel's verdict: the read returns the reader's last write to the element
+// before it (no barrier of any kind between them: the same phases as the read, so it races
+// with every write the read races with) or another thread's racing write. A racing write of
+// another value races with that last write, a write/write race of two values, which is
+// reported as a race. So only a read whose value does not depend on the interleaving loses
+// its race. This holds within a block and across blocks (global memory: the grid phase
+// is the same too). Where no earlier write may apply, `m` and `used` become that race.
+bool RaceCheck::readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
+                              const std::string &qname, std::optional<z3::model> &m, z3::expr &used) {
+  const bool aReads = a.access().kind == AccessKind::Read;
+  const AccessEv &r = aReads ? a : b, &w = aReads ? b : a;
+  if (r.access().kind != AccessKind::Read || w.access().kind != AccessKind::Write || !w.stored ||
+      r.access().array != w.access().array || !single(r) || !single(w))
+    return false;
+  z3::expr_vector firsts(C.E.c);
+  for (const AccessEv &x : (aReads ? *C.T1 : *C.T2).accesses) {
+    if (x.seq >= r.seq || x.access().kind != AccessKind::Write || x.access().array != r.access().array ||
+        !single(x) || !x.stored || !sameSort(*x.stored, *w.stored))
+      continue;
+    firsts.push_back(x.pc && x.index == r.index && surelySamePhases(x, r) && sameOuterIterations(x, r) &&
+                     *x.stored == *w.stored);
+  }
+  if (firsts.empty()) return false;
+  std::optional<z3::model> m3;
+  z3::expr unexplained = racing && !z3::mk_or(firsts);
+  z3::check_result r3 = C.check(unexplained, qname + " (no same value written first)", m3);
+  if (r3 == z3::sat) m = m3, used = unexplained;
+  return r3 == z3::unsat;
+}
+
+// Two events of one thread surely after the same barrier instance, of every kind: no
+// barrier between them. Unknown candidates and loop-start placeholders, which samePhase
+// lets match anything, match nothing here.
+z3::expr RaceCheck::surelySamePhases(const AccessEv &x, const AccessEv &y) {
+  auto known = [](const Cand &c) { return c.barrier >= 0 || c.barrier == kEntry; };
+  z3::expr all = C.E.c.bool_val(true);
+  for (int kind = 0; kind < kPhaseKinds; ++kind) {
+    z3::expr_vector ors(C.E.c);
+    for (const Cand &p : x.lb[kind])
+      for (const Cand &q : y.lb[kind]) {
+        if (!known(p) || !known(q) || p.barrier != q.barrier || p.ks.size() != q.ks.size()) continue;
+        z3::expr e = p.cond && q.cond;
+        for (size_t i = 0; i < p.ks.size(); ++i) e = e && p.ks[i] == q.ks[i];
+        ors.push_back(e);
+      }
+    all = all && (ors.empty() ? C.E.c.bool_val(false) : z3::mk_or(ors));
+  }
+  return all;
+}
+
+// Two events of one thread at the same iterations of the loops both are in, where trace
+// order (seq) is program order.
+z3::expr RaceCheck::sameOuterIterations(const AccessEv &x, const AccessEv &y) {
+  z3::expr same = C.E.c.bool_val(true);
+  for (size_t i = 0; i < x.loops.size() && i < y.loops.size() && x.loops[i].label == y.loops[i].label; ++i)
+    same = same && x.loops[i].k == y.loops[i].k;
+  return same;
+}
+
+// The finding for a race of a (thread 1) and b (thread 2) at model m; `benign` says why
+// the race is harmless (empty for a real race).
+Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, const std::string &benign,
+                               bool warpOnly) {
   const st::Access &sa = a.access(), &sb = b.access();
   const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
   bool aliased = sa.array != sb.array;
   Finding f;
-  f.kind = benign ? Verdict::BenignRace : Verdict::Race;
+  f.kind = benign.empty() ? Verdict::Race : Verdict::BenignRace;
   f.array = arr.name;
   f.space = model::addressSpaceName(arr.space);
-  f.message = std::string(benign ? "benign " : "") + "data race on '" + arr.name + "'" +
+  f.message = std::string(benign.empty() ? "" : "benign ") + "data race on '" + arr.name + "'" +
               (aliased ? " and '" + arr2.name + "'" : "") + " (" + model::accessKindName(sa.kind) + "/" +
-              model::accessKindName(sb.kind) + ")" + (benign ? ": both threads write the same value" : "");
+              model::accessKindName(sb.kind) + ")" + (benign.empty() ? "" : ": " + benign);
   if (warpOnly)
     f.explanation =
         "the colliding threads are in the same warp and no __syncwarp() orders them: "

@@ -15,7 +15,8 @@ namespace kverify::analysis {
 
 // Per-kernel verdict. Order matters: a kernel's verdict is its most severe finding,
 // and Unknown/Unsupported/Error never become Verified. BenignRace: a write-write race in
-// which both threads provably store the same value (a warning, as in GPUVerify).
+// which both threads provably store the same value, or a read racing such a write where
+// the reading thread stored that value there first (a warning, as in GPUVerify).
 enum class Verdict { Verified, BenignRace, Race, Divergence, Oob, Unknown, Unsupported, Error };
 
 inline const char *verdictName(Verdict v) {
