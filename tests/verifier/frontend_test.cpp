@@ -608,7 +608,15 @@ TEST(Frontend, PointerReboundInStraightLineCodeFollowsTheNewObject) {
   std::string tr = model::toText(returned);
   EXPECT_HAS(tr, "inlined pick {\n    pick.result.array = 0\n");
   EXPECT_HAS(tr, "    pick.result.array = 1\n    pick.result.offset = pick.b.offset\n  }\n"
-                 "  p.array = pick.result.array == 1 ? 0 : 1");
+                 "  p.array = pick.result.array\n  p.offset = pick.result.offset");
+  // Variables a loop copies into one another get all their arrays before the loop
+  const model::Kernel &swap = kernel(tu, "swapped_in_a_loop");
+  EXPECT_EQ(unsupportedConstructs(swap), "");
+  std::string ts = model::toText(swap);
+  EXPECT_HAS(ts, "  src.array = 0\n  dst.array = 1\n  for (");
+  EXPECT_HAS(ts, "    tmp.array = src.array\n    tmp.offset = src.offset\n"
+                 "    src.array = dst.array\n    src.offset = dst.offset\n"
+                 "    dst.array = tmp.array\n    dst.offset = tmp.offset\n");
   // A loop that reads the pointer before re-pointing it would read the other array next
   // time round: that read is translated already.
   EXPECT_EQ(unsupportedConstructs(kernel(tu, "in_a_loop")),

@@ -201,17 +201,27 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
 }
 
 // Local `lid` at iteration j where no closed form is known: a value that depends on the
-// iteration only through an unknown function.
+// iteration only through an unknown function. A uniform local (uniformity.hpp) has one
+// such function for the whole block: two threads of a block at the same iterations hold
+// the same value (the double buffers' `src = dst` copies).
 z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j) {
   z3::context &c = E.c;
+  bool uniform = E.U.local(lid);
   auto h = L.havoc.find(lid);
   if (h == L.havoc.end()) {
     z3::sort_vector dom(c);
+    if (uniform)
+      for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32));
     for (size_t i = 0; i < L.outer.size() + 1; ++i) dom.push_back(E.bv(64));
     z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(lt.bits ? lt.bits : 64);
-    h = L.havoc.emplace(lid, c.function((L.tag + ".havoc" + std::to_string(lid)).c_str(), dom, rs)).first;
+    // per block: named by the loop statement, which both threads' runs share
+    std::string name = (uniform ? "block.L@" + std::to_string(reinterpret_cast<std::uintptr_t>(&L.s))
+                                : L.tag) + ".havoc" + std::to_string(lid);
+    h = L.havoc.emplace(lid, c.function(name.c_str(), dom, rs)).first;
   }
   z3::expr_vector args(c);
+  if (uniform)
+    for (int d = 0; d < 3; ++d) args.push_back(T.bid[d]);
   for (auto &o : L.outer) args.push_back(o);
   args.push_back(j);
   return h->second(args);

@@ -24,6 +24,7 @@ public:
   explicit Uniformity(const model::Kernel &kernel);
 
   bool value(const model::Expr &e) const;
+  bool local(unsigned id) const { return !varying_.count(id); }
   bool control(const model::Stmt &s) const { return !varying_control_.count(&s); }
   // a loop under uniform control whose threads all run the same number of iterations
   bool loop(const model::Stmt &s) const { return control(s) && !varying_loops_.count(&s); }

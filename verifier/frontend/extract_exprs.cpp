@@ -1061,6 +1061,7 @@ Pointer KernelExtractor::pointerAt(const BindingPtr &b, ExprPtr offset) const {
                           Expr::intConst(b->selector->type, static_cast<int64_t>(i + 1)));
     c.then_p = std::make_shared<const Pointer>(std::move(alt));
     c.else_p = std::make_shared<const Pointer>(std::move(p));
+    c.from = b;
     p = std::move(c);
   }
   return p;
@@ -1101,20 +1102,23 @@ bool KernelExtractor::widenable(const BindingPtr &b) const {
   return b->home != nullptr;
 }
 
-// Gives `b` a selector, 0 (its first array) from the start of the list it was created
-// in: every value it held so far points into that array.
-bool KernelExtractor::startSelector(const BindingPtr &b, clang::SourceRange where) {
+// Gives `b` a selector. Where an assignment under a branch (`widened`) makes it
+// point into a second array, the selector is 0 (its first array) from the start of the
+// list it was created in: every value it held so far points into that array. Otherwise
+// the assignment that follows sets it on every path on.
+bool KernelExtractor::startSelector(const BindingPtr &b, bool widened, clang::SourceRange where) {
   if (b->selector)
     return true;
-  if (std::find(out_.begin(), out_.end(), b->home) == out_.end()) {
+  if (widened && std::find(out_.begin(), out_.end(), b->home) == out_.end()) {
     unsupported("pointer that may point into different arrays", textOf(where), where);
     return false;
   }
   b->selector = newLocal(b->offset->name.substr(0, b->offset->name.size() - 7) + ".array",
                          Type::integer(32, false));
-  b->home->insert(b->home->begin(),
-                  Stmt{rangeOf(where), model::stmt::Assign{*b->selector,
-                                                           Expr::intConst(b->selector->type, 0)}});
+  if (widened)
+    b->home->insert(b->home->begin(),
+                    Stmt{rangeOf(where), model::stmt::Assign{*b->selector, Expr::intConst(
+                                                                 b->selector->type, 0)}});
   return true;
 }
 
@@ -1128,8 +1132,14 @@ static void arms(const Pointer &p, std::vector<const Pointer *> &out) {
   }
 }
 
+static bool sameArrays(const Binding &a, const Binding &b) {
+  return a.pointer.array == b.pointer.array && a.more == b.more;
+}
+
 // The value of `b`'s selector, or offset, once it holds `p` (whose arrays it has).
 static ExprPtr selectorOf(const Pointer &p, const Binding &b) {
+  if (p.from && sameArrays(*p.from, b))
+    return Expr::local(*p.from->selector);  // a copy (double buffers' swaps)
   if (p.kind == Pointer::Kind::Choice)
     return Expr::select(p.cond, selectorOf(*p.then_p, b), selectorOf(*p.else_p, b));
   auto it = std::find(b.more.begin(), b.more.end(), p.array);
@@ -1138,6 +1148,8 @@ static ExprPtr selectorOf(const Pointer &p, const Binding &b) {
 }
 
 static ExprPtr offsetOf(const Pointer &p) {
+  if (p.from)  // every arm at one offset
+    return offsetOf(*p.else_p);
   if (p.kind == Pointer::Kind::Choice)
     return Expr::select(p.cond, offsetOf(*p.then_p), offsetOf(*p.else_p));
   return p.offset;
@@ -1181,9 +1193,11 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<P
       return;
     }
   }
-  if (!widen) {
-    dst->pointer = Pointer::memory(ps[0]->array, zero64(), ps[0]->scale);
-    dst->more.clear();
+  if (!widen) {  // the arrays of `p`, in the order of the variable it copies
+    std::vector<unsigned> more = p->from ? p->from->more : std::vector<unsigned>{};
+    dst->pointer = Pointer::memory(p->from ? p->from->pointer.array : ps[0]->array, zero64(),
+                                   ps[0]->scale);
+    dst->more = std::move(more);
     dst->unknown.clear();
   } else if (dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.scale != ps[0]->scale) {
     unsupported("pointer that may point into different kinds of object", textOf(where), where);
@@ -1204,7 +1218,7 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<P
     unsupported("pointer assignment", textOf(where), where);
     return;
   }
-  if (!dst->more.empty() && !startSelector(dst, where))
+  if (!dst->more.empty() && !startSelector(dst, widen, where))
     return;
   if (dst->selector)
     emitAssign(*dst->selector, selectorOf(*p, *dst), where);

@@ -3,7 +3,10 @@
 #include "frontend/extractor.hpp"
 #include "model/walk.hpp"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+
+#include <algorithm>
 
 namespace kverify::frontend::detail {
 
@@ -24,12 +27,93 @@ static Stmt exitUnless(ExprPtr c, const model::SourceRange &range) {
   return Stmt{range, std::move(exit)};
 }
 
+// The pointer variables a loop copies into one another (`p = q`, `T *t = p`).
+struct PointerCopies : clang::RecursiveASTVisitor<PointerCopies> {
+  std::map<const clang::ValueDecl *, const clang::ValueDecl *> group;  // union-find
+  const clang::ValueDecl *find(const clang::ValueDecl *d) {
+    while (group.count(d) && group[d] != d)
+      d = group[d];
+    return d;
+  }
+  void copy(const clang::ValueDecl *dst, const clang::Expr *src) {
+    const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(src->IgnoreParenImpCasts());
+    if (!dst->getType()->isPointerType() || !ref || !ref->getType()->isPointerType())
+      return;
+    const clang::ValueDecl *a = find(dst), *b = find(ref->getDecl());
+    group[a] = group[b] = b;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *b) {
+    if (b->getOpcode() == clang::BO_Assign)
+      if (const auto *l = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParens()))
+        copy(l->getDecl(), b->getRHS());
+    return true;
+  }
+  bool VisitVarDecl(clang::VarDecl *v) {
+    if (v->getInit())
+      copy(v, v->getInit());
+    return true;
+  }
+};
+
+// Double buffers in two arrays (`t = a; a = b; b = t;` in a loop): the reads at the top
+// of the body are translated before the copies that re-point the variables. So before
+// the loop, every pointer variable the loop copies into another gets the arrays of all
+// of them, listed in one order (its selector re-numbered), and a copy is a plain copy.
+void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRange where) {
+  PointerCopies copies;
+  copies.TraverseStmt(const_cast<clang::Stmt *>(loop_stmt));
+  std::map<const clang::ValueDecl *, std::vector<BindingPtr>> groups;
+  for (auto &[d, up] : copies.group) {
+    BindingPtr b = lookup(d);
+    if (b && b->kind == Binding::Kind::Pointer && b->pointer.kind == Pointer::Kind::Memory &&
+        b->pointer.array != ~0u && b->unknown.empty() && b->offset && widenable(b))
+      groups[copies.find(d)].push_back(b);
+  }
+  for (auto &[root, bs] : groups) {
+    if (std::any_of(bs.begin(), bs.end(),
+                    [&](const BindingPtr &b) { return b->pointer.scale != bs[0]->pointer.scale; }))
+      continue;  // an assignment in the loop reports it
+    std::vector<unsigned> all;
+    for (const BindingPtr &b : bs) {
+      std::vector<unsigned> mine{b->pointer.array};
+      mine.insert(mine.end(), b->more.begin(), b->more.end());
+      for (unsigned a : mine)
+        if (std::find(all.begin(), all.end(), a) == all.end())
+          all.push_back(a);
+    }
+    if (all.size() < 2)
+      continue;
+    for (const BindingPtr &b : bs) {
+      std::vector<unsigned> mine{b->pointer.array};
+      mine.insert(mine.end(), b->more.begin(), b->more.end());
+      if (mine == all)
+        continue;
+      auto index = [&](unsigned a) {
+        return Expr::intConst(Type::integer(32, false),
+                              std::find(all.begin(), all.end(), a) - all.begin());
+      };
+      ExprPtr renumbered = index(mine[0]);
+      if (b->selector)
+        for (size_t i = 1; i < mine.size(); ++i)
+          renumbered = Expr::select(
+              Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
+                           Expr::intConst(b->selector->type, static_cast<int64_t>(i))),
+              index(mine[i]), renumbered);
+      startSelector(b, false, where);
+      emitAssign(*b->selector, renumbered, where);
+      b->pointer.array = all[0];
+      b->more.assign(all.begin() + 1, all.end());
+    }
+  }
+}
+
 void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
                            const clang::Expr *cond, const clang::VarDecl *cond_var,
                            const clang::Stmt *body, const clang::Expr *inc,
                            clang::SourceRange where) {
   if (init)
     stmt(init);
+  widenCopies(body, where);
   loop_starts_.push_back(++event_);
   model::stmt::Loop l;
   l.kind = kind;

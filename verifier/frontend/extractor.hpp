@@ -56,6 +56,9 @@ struct Pointer {
   model::ExprPtr cond;                               // Choice
   std::shared_ptr<const Pointer> then_p, else_p;     // Choice
   std::string why;                                   // Unknown
+  // Choice: the pointer variable whose arrays it chooses between, by that variable's
+  // selector, every arm at one offset (pointerAt; kept by arithmetic)
+  BindingPtr from;
 
   static Pointer memory(unsigned array, model::ExprPtr offset, uint64_t scale) {
     Pointer p;
@@ -220,7 +223,7 @@ private:
   Pointer pointerAt(const BindingPtr &b, model::ExprPtr offset) const;
   model::ExprPtr addressOf(const std::optional<Pointer> &p, bool in_block) const;
   bool widenable(const BindingPtr &b) const;
-  bool startSelector(const BindingPtr &b, clang::SourceRange where);
+  bool startSelector(const BindingPtr &b, bool widened, clang::SourceRange where);
   Pointer rescaled(const Pointer &p, clang::QualType pointee, const clang::Expr *e);
   std::optional<Pointer> shifted(const Pointer &p, const model::ExprPtr &k, bool subtract,
                                  const clang::Expr *where);
@@ -243,6 +246,7 @@ private:
             const clang::VarDecl *cond_var, const clang::Stmt *body, const clang::Expr *inc,
             clang::SourceRange where);
   static bool continues(const std::vector<model::Stmt> &body);
+  void widenCopies(const clang::Stmt *loop_body, clang::SourceRange where);
   void returnStmt(const clang::ReturnStmt *r);
   void switchStmt(const clang::SwitchStmt *s);
   // --- function_pointers.cpp: a function pointer is an integer tag (see there)
