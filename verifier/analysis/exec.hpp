@@ -42,6 +42,7 @@ private:
     std::string label;
     std::optional<z3::expr> brk, cont;
     std::vector<std::pair<z3::expr, Env>> cont_envs;  // the locals at each `continue`
+    std::vector<std::pair<z3::expr, Env>> brk_envs;   // and at each `break`
     // do { } while (false): run once, its jumps keep their state (see onceLoop)
     bool once = false;
     struct Jump {
@@ -111,6 +112,7 @@ private:
     Phases lb0, start, end;                // last barriers: before, at the start and end of k
     std::vector<Range> ranges;             // ranges havocked locals keep (rangeInvariants)
     std::optional<z3::expr> brk, ret;      // where iteration k breaks out; returns
+    std::vector<std::pair<z3::expr, Env>> brk_envs;  // the locals at each break in k
     size_t firstAccess = 0, firstTripFact = 0, firstCreated = 0, endCreated = 0, firstRetEnv = 0;
     size_t firstResult = 0;  // in Thread::atomic_results
     int marker(int p) const { return kStartBase - kPhaseKinds * id - p; }  // "start of k"

@@ -81,7 +81,7 @@ z3::expr Exec::tripCount(const Stmt &s, int id, bool shared, const std::vector<z
 void Exec::onceLoop(const Stmt &s) {
   z3::context &c = E.c;
   loops.push_back(LoopCtx{&s, c.bv_val(0, 64), c.bv_val(1, 64), pc(), BarrierInfo{}, "",
-                          std::nullopt, std::nullopt, {}, true, {}});
+                          std::nullopt, std::nullopt, {}, {}, true, {}});
   block(s.as<st::Loop>()->body);
   std::vector<LoopCtx::Jump> jumps = std::move(loops.back().jumps);
   loops.pop_back();
@@ -276,7 +276,7 @@ void Exec::loopBody(LoopRun &L) {
   std::optional<z3::expr> retBefore = rets.back();
   rets.back().reset();
   L.firstRetEnv = ret_envs.back().size();
-  loops.push_back(LoopCtx{&L.s, L.k, L.N, L.pc0, L.bi, L.label, std::nullopt, std::nullopt, {}, false, {}});
+  loops.push_back(LoopCtx{&L.s, L.k, L.N, L.pc0, L.bi, L.label, std::nullopt, std::nullopt, {}, {}, false, {}});
   block(L.lp.body);
   if (loops.back().cont) pc_ = pc() || *loops.back().cont;
   for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
@@ -287,6 +287,7 @@ void Exec::loopBody(LoopRun &L) {
   for (const Range &r : L.ranges)
     T.side.push_back(z3::implies(L.pc0 && z3::ule(L.k, L.N), r.holds(L.atStart.at(r.local))));
   L.brk = loops.back().brk;
+  L.brk_envs = std::move(loops.back().brk_envs);
   loops.pop_back();
   L.ret = rets.back();
   rets.back() = retBefore;
@@ -363,8 +364,9 @@ void Exec::loopExit(LoopRun &L) {
   z3::expr enterPrev = enterAt(L, Nm1, prevSide, L.pc0 && L.N != c.bv_val(0, 64));
   z3::expr enterLast = enterAt(L, L.N, lastSide, c.bool_val(false));
   z3::expr jumpedLast = c.bool_val(false);
+  z3::expr_vector from(c), to(c);
   if (jump) {
-    auto [from, to] = atIteration(L, Nm1, "jump");
+    std::tie(from, to) = atIteration(L, Nm1, "jump");
     jumpedLast = jump->substitute(from, to);
     // the atomics of iteration N-1, whose values the jump tested (a spin-wait on a flag)
     for (size_t i = L.firstResult; i < T.atomic_results.size(); ++i) {
@@ -381,18 +383,26 @@ void Exec::loopExit(LoopRun &L) {
   z3::expr pcAfter = L.ret ? returnsInside(L) : L.pc0;
   if (L.bi.part) tripFacts.push_back(T.side.size());
   T.side.push_back(z3::implies(L.pc0, exitOk));
-  if (jump) {
-    // a jump leaves from the middle of an iteration: the updated locals are unknown
-    env = L.env0;
-    for (const auto &entry : L.mods)
-      for (const model::Local &l : E.K.locals)
-        if (l.id == entry.first) env.insert_or_assign(entry.first, fresh(l.type, l.name));
-  } else {
-    std::vector<z3::expr> exitSide;
-    env = stateAt(L, L.N, exitSide);
-    for (auto &sd : exitSide) T.side.push_back(z3::implies(L.pc0, sd));
-    for (const Range &r : L.ranges)
-      if (env.count(r.local)) T.side.push_back(z3::implies(L.pc0, r.holds(env.at(r.local))));
+  // The locals after the loop: at the start of iteration N where no jump left iteration
+  // N-1; where a break left it, those at that break (a thread that returned goes on
+  // nowhere after the loop).
+  std::vector<z3::expr> exitSide;
+  Env atN = stateAt(L, L.N, exitSide);
+  z3::expr normal = jump ? L.pc0 && !jumpedLast : L.pc0;
+  for (auto &sd : exitSide) T.side.push_back(z3::implies(normal, sd));
+  for (const Range &r : L.ranges)
+    if (atN.count(r.local)) T.side.push_back(z3::implies(normal, r.holds(atN.at(r.local))));
+  env = std::move(atN);
+  for (auto &[where, benv] : L.brk_envs) {
+    z3::expr there = L.N != c.bv_val(0, 64) && where.substitute(from, to);
+    for (const auto &entry : L.mods) {
+      auto b = benv.find(entry.first);
+      auto n = env.find(entry.first);
+      if (b != benv.end() && n != env.end())
+        n->second = z3::ite(there, b->second.substitute(from, to), n->second);
+      else if (n != env.end())  // not assigned yet at that break
+        n->second = z3::ite(there, E.freshConst("brk", n->second.get_sort()), n->second);
+    }
   }
   pc_ = pcAfter;
 }

@@ -175,6 +175,7 @@ void Exec::jump(const Stmt &s) {
   } else if (s.is<st::Break>()) {
     if (l.bi.part) sync(s, pc(), !l.bi.block);
     l.brk = orOpt(l.brk, pc());
+    l.brk_envs.emplace_back(pc(), env);
   } else {
     l.cont = orOpt(l.cont, pc());
     l.cont_envs.emplace_back(pc(), env);
