@@ -506,6 +506,16 @@ TEST(Frontend, AccessThroughAConditionalPointerIsOneAccessPerArm) {
   // an increment through a choice reads and writes the chosen element
   EXPECT_HAS(tv, "if (n > 0) {\n    write p[(i64)threadIdx.x]");
   EXPECT_EQ(all<st::Access>(v).size(), 6u) << tv;
+
+  // a reference keeps the array and the index it was bound to; a member is the element
+  const model::Kernel &r = kernel(tu, "conditional_pointer_reference");
+  EXPECT_EQ(unsupportedConstructs(r), "");
+  std::string tr = model::toText(r);
+  EXPECT_HAS(tr, "e.cond = r.array == 1\n");
+  EXPECT_HAS(tr, "if (e.cond) {\n    write q[e.index]");
+  EXPECT_HAS(tr, "inlined bump {\n    bump.v.index = r.offset + (i64)i\n    read p[bump.v.index]");
+  EXPECT_HAS(tr, "if (f.cond) {\n    write d[f.index]");
+  EXPECT_HAS(tr, "} else {\n    write c[f.index]");
 }
 
 TEST(Frontend, GotoOutOfLoopsIsABreakOrContinue) {

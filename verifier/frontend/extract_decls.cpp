@@ -282,7 +282,8 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
       LValue lv = lvalue(init);
       if (lv.kind == LValue::Kind::Struct) {
         *b = *lv.binding;
-      } else if (lv.kind == LValue::Kind::Memory && init->isGLValue()) {
+      } else if ((lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) &&
+                 init->isGLValue()) {
         *b = *referenceTo(lv, name, where);  // `Acc &a = acc[i];`: writes reach acc[i]
       } else {
         *b = *freshStruct(t->getPointeeType(), name);

@@ -708,6 +708,8 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m,
     }
     return object;
   }
+  if (object.kind == LValue::Kind::Choice && !ctx_.getAsArrayType(field->getType()))
+    return object;  // the whole element, in whichever array
   if (object.kind != LValue::Kind::Invalid)
     unsupported("member access", textOf(m->getSourceRange()), m->getSourceRange());
   return {};
@@ -1150,9 +1152,13 @@ static ExprPtr selectorOf(const Pointer &p, const Binding &b) {
 static ExprPtr offsetOf(const Pointer &p) {
   if (p.from)  // every arm at one offset
     return offsetOf(*p.else_p);
-  if (p.kind == Pointer::Kind::Choice)
-    return Expr::select(p.cond, offsetOf(*p.then_p), offsetOf(*p.else_p));
-  return p.offset;
+  if (p.kind != Pointer::Kind::Choice)
+    return p.offset;
+  ExprPtr a = offsetOf(*p.then_p), b = offsetOf(*p.else_p);
+  const auto *ca = a->as<model::expr::Const>(), *cb = b->as<model::expr::Const>();
+  if (a == b || (ca && cb && ca->int_value == cb->int_value))
+    return a;  // `c ? A : B`: both at their start
+  return Expr::select(p.cond, a, b);
 }
 
 void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<Pointer> &p,
@@ -1583,9 +1589,9 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
     LValue lv = lvalue(src);
     if (lv.kind == LValue::Kind::Struct)
       return copyStruct(dst, lv.binding, where);
-    if (lv.kind == LValue::Kind::Memory) {
+    if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
       load(lv, src);
-      return havocStruct(dst, "load of " + k_.arrays[lv.array].name, where);
+      return havocStruct(dst, "load of " + textOf(where), where);
     }
     return havocStruct(dst, "unsupported", where);
   }
@@ -1969,13 +1975,23 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
   return nullptr;
 }
 
+// `lv` as it designates now: its index (and which array a choice picks) snapshotted.
+LValue KernelExtractor::pinned(LValue lv, const std::string &name, clang::SourceRange where) {
+  if (lv.kind == LValue::Kind::Memory) {
+    lv.index = snapshot(lv.index, name + ".index", where);
+  } else if (lv.kind == LValue::Kind::Choice) {
+    lv.cond = snapshot(lv.cond, name + ".cond", where);
+    lv.then_lv = std::make_shared<const LValue>(pinned(*lv.then_lv, name, where));
+    lv.else_lv = std::make_shared<const LValue>(pinned(*lv.else_lv, name, where));
+  }
+  return lv;
+}
+
 // A reference bound to `lv`: it names the element the index had at binding time.
 BindingPtr KernelExtractor::referenceTo(LValue lv, const std::string &name, clang::SourceRange where) {
   auto b = std::make_shared<Binding>();
   b->kind = Binding::Kind::Ref;
-  b->ref = std::move(lv);
-  if (b->ref.kind == LValue::Kind::Memory)
-    b->ref.index = snapshot(b->ref.index, name + ".index", where);
+  b->ref = pinned(std::move(lv), name, where);
   return b;
 }
 
@@ -1989,7 +2005,7 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
     LValue lv = lvalue(arg);
     if (lv.kind == LValue::Kind::Struct) {
       b = lv.binding;
-    } else if (lv.kind == LValue::Kind::Memory) {
+    } else if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
       b = referenceTo(lv, name, where);  // writes through it reach the element
     } else {
       b = freshStruct(t->getPointeeType(), name);

@@ -234,6 +234,7 @@ private:
   model::ExprPtr armEffects(const clang::ConditionalOperator *c, model::ExprPtr cond,
                             std::vector<model::Stmt> then_effects,
                             std::vector<model::Stmt> else_effects);
+  LValue pinned(LValue lv, const std::string &name, clang::SourceRange where);
   BindingPtr referenceTo(LValue lv, const std::string &name, clang::SourceRange where);
   void bindArgument(Frame &frame, const clang::ParmVarDecl *param, const clang::Expr *arg);
   BindingPtr valueBinding(model::ExprPtr v);
