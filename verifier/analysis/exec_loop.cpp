@@ -55,7 +55,46 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<uns
       if (found) break;
     }
   }
+  constantInvariants(havocked, start, before, pcEnd, out);
   return out;
+}
+
+// Havocked locals that stay at their constant value before the loop (the offsets of
+// pointers a loop copies into one another, `src = dst; dst = src;`), proved together by
+// induction and dropped one by one where the step does not keep them (Houdini).
+void Exec::constantInvariants(const std::set<unsigned> &havocked,
+                              const std::map<unsigned, z3::expr> &start,
+                              const std::map<unsigned, z3::expr> &before, const z3::expr &pcEnd,
+                              std::vector<Range> &out) {
+  std::vector<std::pair<Range, z3::expr>> cands;  // with the local's value at the end
+  for (unsigned lid : havocked) {
+    auto st = start.find(lid), b = before.find(lid);
+    auto e = env.find(lid);
+    if (st == start.end() || b == before.end() || e == env.end() || !b->second.is_bv() ||
+        !b->second.is_numeral() || !st->second.is_bv() || !e->second.is_bv() ||
+        st->second.get_sort().bv_size() != b->second.get_sort().bv_size() ||
+        e->second.get_sort().bv_size() != b->second.get_sort().bv_size())
+      continue;
+    auto c = static_cast<int64_t>(b->second.get_numeral_uint64());
+    cands.push_back({Range{lid, c, c, false}, e->second});
+  }
+  if (cands.empty() || cands.size() > 8) return;
+  for (bool changed = true; changed && !cands.empty();) {
+    changed = false;
+    z3::expr_vector atStart(E.c);
+    for (const auto &[r, end] : cands) atStart.push_back(r.holds(start.at(r.local)));
+    for (size_t i = 0; i < cands.size(); ++i) {
+      z3::solver S(E.c);
+      for (const z3::expr &f : E.base) S.add(f);
+      S.add(pcEnd && z3::mk_and(atStart) && !cands[i].first.holds(cands[i].second));
+      if (checkWithin(S, 0.1) != z3::unsat) {
+        cands.erase(cands.begin() + static_cast<long>(i));
+        changed = true;
+        break;
+      }
+    }
+  }
+  for (const auto &[r, end] : cands) out.push_back(r);
 }
 
 // The trip count N of loop `s` for this thread (a function of the outer iterations).
