@@ -15,7 +15,7 @@ namespace {
 std::optional<ClosedForm> formOf(const model::Local &x, const ExprPtr &value,
                                  std::map<unsigned, int> mods = {}) {
   mods[x.id] = 1;
-  return classify(x, *value, mods);
+  return classify(x, value, mods);
 }
 
 TEST(ClosedForm, RecognisesTheUpdatesItHasFormsFor) {
@@ -43,6 +43,12 @@ TEST(ClosedForm, RecognisesTheUpdatesItHasFormsFor) {
   ASSERT_TRUE(down);
   EXPECT_EQ(down->op, ClosedForm::Affine);
   EXPECT_TRUE(down->negate);
+  // a loop-invariant value (`p = tile`): the value from the second iteration on
+  auto set = formOf(x, op(BinaryOp::Mul, n, i(3)));
+  ASSERT_TRUE(set);
+  EXPECT_EQ(set->op, ClosedForm::Set);
+  EXPECT_FALSE(formOf(x, L(y), {{y.id, 1}}));  // a local the loop changes
+  EXPECT_FALSE(formOf(x, Expr::opaque(Type::i32(), 7, "load")));  // a load: new each time
   // no closed form: a step the loop changes, a factor that is not a power of two
   EXPECT_FALSE(formOf(x, op(BinaryOp::Add, L(x), L(y)), {{y.id, 1}}));
   EXPECT_FALSE(formOf(x, op(BinaryOp::Mul, L(x), i(3))));

@@ -6,9 +6,16 @@
 
 namespace kverify::analysis::detail {
 
-std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
+std::optional<ClosedForm> classify(const model::Local &x, const ExprPtr &value_ptr,
                                    const std::map<unsigned, int> &mods) {
+  const Expr &value = *value_ptr;
   if (x.type.kind != Type::Kind::Int) return std::nullopt;
+  auto invariant = [&](const Expr &e) {
+    bool opq = false;
+    return !mentions(e, mods, opq) && !opq;
+  };
+  if (value.type == x.type && invariant(value))  // `p = tile` re-points a pointer each time
+    return ClosedForm{ClosedForm::Set, x.type, value_ptr, 0};
   const Expr *v = stripSameWidthCasts(&value);
   const auto *bin = v->as<ex::Binary>();
   if (!bin || v->type.kind != Type::Kind::Int || v->type.bits != x.type.bits)
@@ -16,10 +23,6 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
   auto isX = [&](const ExprPtr &e) {
     const auto *l = stripSameWidthCasts(e.get())->as<ex::Local>();
     return l && l->id == x.id;
-  };
-  auto invariant = [&](const ExprPtr &e) {
-    bool opq = false;
-    return !mentions(*e, mods, opq) && !opq;
   };
   auto constOf = [](const ExprPtr &e, int64_t &c) {
     const Expr *s = e.get();
@@ -47,24 +50,24 @@ std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
   int64_t m = 0;
   switch (bin->op) {
   case BinaryOp::Add:
-    if (isX(a) && invariant(b)) cf.step = b;
-    else if (isX(b) && invariant(a)) cf.step = a;
-    else if (scaledX(a, m) && invariant(b)) cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
-    else if (scaledX(b, m) && invariant(a)) cf = ClosedForm{ClosedForm::Affine, v->type, a, m};
+    if (isX(a) && invariant(*b)) cf.step = b;
+    else if (isX(b) && invariant(*a)) cf.step = a;
+    else if (scaledX(a, m) && invariant(*b)) cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
+    else if (scaledX(b, m) && invariant(*a)) cf = ClosedForm{ClosedForm::Affine, v->type, a, m};
     else return std::nullopt;
     return cf;
   case BinaryOp::Sub:
-    if (scaledX(a, m) && invariant(b)) {
+    if (scaledX(a, m) && invariant(*b)) {
       cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
       cf.negate = true;
       return cf;
     }
-    if (isX(b) && invariant(a)) {
+    if (isX(b) && invariant(*a)) {
       cf.op = ClosedForm::Flip;
       cf.step = a;
       return cf;
     }
-    if (!isX(a) || !invariant(b)) return std::nullopt;
+    if (!isX(a) || !invariant(*b)) return std::nullopt;
     cf.op = ClosedForm::Sub;
     cf.step = b;
     return cf;
@@ -142,7 +145,7 @@ std::map<unsigned, ClosedForm> loopForms(const st::Loop &s, const std::map<unsig
   auto scanTop = [&](const model::Body &list) {
     for (const Stmt &x : list)
       if (const auto *a = x.as<st::Assign>(); a && a->value && assignedOnce(a->local.id))
-        if (auto cf = classify(a->local, *a->value, mods)) forms.emplace(a->local.id, *cf);
+        if (auto cf = classify(a->local, a->value, mods)) forms.emplace(a->local.id, *cf);
   };
   // after a `continue` the rest of the body is skipped: its updates have no closed form
   bool body_cont = hasKind<st::Continue>(s.body, false);

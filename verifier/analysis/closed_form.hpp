@@ -12,8 +12,9 @@ namespace kverify::analysis::detail {
 struct ClosedForm {
   // Flip: x = c - x (period 2); Swap: x and `other` exchange their values (period 2);
   // SDiv: x = x / 2^shift, signed (rounds toward zero, unlike AShr); Affine: x = x * 2^shift
-  // + step (`2 * i + 1`: heap and tree descents), or - step where `negate`
-  enum Op { Add, Sub, Shl, LShr, AShr, SDiv, Flip, Swap, Affine } op;
+  // + step (`2 * i + 1`: heap and tree descents), or - step where `negate`; Set: x = v,
+  // v loop-invariant (the value from the second iteration on; `step` is v)
+  enum Op { Add, Sub, Shl, LShr, AShr, SDiv, Flip, Swap, Affine, Set } op;
   Type op_type;   // the type the arithmetic happens in (same width as x)
   ExprPtr step;   // c (loop-invariant); for shifts a constant amount
   int64_t shift = 0;
@@ -22,7 +23,7 @@ struct ClosedForm {
 };
 
 // The closed form of the update `x = value` in a loop that assigns `mods`, if it has one.
-std::optional<ClosedForm> classify(const model::Local &x, const Expr &value,
+std::optional<ClosedForm> classify(const model::Local &x, const ExprPtr &value,
                                    const std::map<unsigned, int> &mods);
 // Swaps among the top-level assignments of an iteration, in order (`top`).
 void findSwaps(const std::vector<const st::Assign *> &top, const std::map<unsigned, int> &mods,

@@ -223,6 +223,8 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   switch (cf.op) {
   case ClosedForm::Swap:  // odd iterations see the other local's start value
     return z3::ite(odd, L.env0.at(cf.other), x0);
+  case ClosedForm::Set:  // loop-invariant: its value now is its value in every iteration
+    return z3::ite(j == c.bv_val(0, 64), x0, resize(eval(*cf.step), w, cf.step->type.is_signed));
   case ClosedForm::Flip: {
     z3::expr c0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
     if (sg)
@@ -263,7 +265,11 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
     for (int d = 0; d < 3; ++d) args.push_back(T.bid[d]);
   for (auto &o : L.outer) args.push_back(o);
   args.push_back(j);
-  return h->second(args);
+  z3::expr v = h->second(args);
+  // iteration 0 starts with the value before the loop (and a loop that never runs ends so)
+  auto x0 = L.env0.find(lid);
+  if (x0 == L.env0.end() || !z3::eq(x0->second.get_sort(), v.get_sort())) return v;
+  return z3::ite(j == c.bv_val(0, 64), x0->second, v);
 }
 
 // Whether iteration j starts (For/While: the condition; Do: always the first), with the

@@ -27,7 +27,8 @@ static Stmt exitUnless(ExprPtr c, const model::SourceRange &range) {
   return Stmt{range, std::move(exit)};
 }
 
-// The pointer variables a loop copies into one another (`p = q`, `T *t = p`).
+// The pointer variables a loop copies into one another or points at a parameter's
+// buffer or a __shared__ array (`p = q`, `T *t = p + i`, `p = tile`).
 struct PointerCopies : clang::RecursiveASTVisitor<PointerCopies> {
   std::map<const clang::ValueDecl *, const clang::ValueDecl *> group;  // union-find
   const clang::ValueDecl *find(const clang::ValueDecl *d) {
@@ -36,8 +37,15 @@ struct PointerCopies : clang::RecursiveASTVisitor<PointerCopies> {
     return d;
   }
   void copy(const clang::ValueDecl *dst, const clang::Expr *src) {
-    const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(src->IgnoreParenImpCasts());
-    if (!dst->getType()->isPointerType() || !ref || !ref->getType()->isPointerType())
+    src = src->IgnoreParenImpCasts();
+    while (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(src)) {  // `q + i`
+      if (!b->isAdditiveOp() || !b->getLHS()->getType()->isPointerType())
+        break;
+      src = b->getLHS()->IgnoreParenImpCasts();
+    }
+    const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(src);
+    if (!dst->getType()->isPointerType() || !ref ||
+        !(ref->getType()->isPointerType() || ref->getType()->isArrayType()))
       return;
     const clang::ValueDecl *a = find(dst), *b = find(ref->getDecl());
     group[a] = group[b] = b;
@@ -62,25 +70,51 @@ struct PointerCopies : clang::RecursiveASTVisitor<PointerCopies> {
 void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRange where) {
   PointerCopies copies;
   copies.TraverseStmt(const_cast<clang::Stmt *>(loop_stmt));
+  // per group: the variables to widen, and the arrays of all its members
   std::map<const clang::ValueDecl *, std::vector<BindingPtr>> groups;
+  std::map<const clang::ValueDecl *, std::vector<std::pair<unsigned, uint64_t>>> arrays;
   for (auto &[d, up] : copies.group) {
+    const clang::ValueDecl *root = copies.find(d);
     BindingPtr b = lookup(d);
-    if (b && b->kind == Binding::Kind::Pointer && b->pointer.kind == Pointer::Kind::Memory &&
-        b->pointer.array != ~0u && b->unknown.empty() && b->offset && widenable(b))
-      groups[copies.find(d)].push_back(b);
+    bool known = b && b->kind == Binding::Kind::Pointer &&
+                 b->pointer.kind == Pointer::Kind::Memory && b->pointer.array != ~0u &&
+                 b->unknown.empty();
+    if (known) {  // a pointer variable or parameter
+      arrays[root].push_back({b->pointer.array, b->pointer.scale});
+      for (unsigned a : b->more)
+        arrays[root].push_back({a, b->pointer.scale});
+      if (b->offset && widenable(b))
+        groups[root].push_back(b);
+    } else if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d);
+               v && !b && v->getType()->isArrayType()) {
+      if (std::optional<unsigned> id = globalArray(v))  // a __shared__ or __device__ array
+        arrays[root].push_back({*id, 1});
+      else
+        arrays[root].push_back({~0u, 0});  // leave the group alone
+    } else if (b) {
+      arrays[root].push_back({~0u, 0});  // a value kverify cannot follow: leave it alone
+    }  // else declared in the loop (`T *t = p;`): it only links the others
+
   }
   for (auto &[root, bs] : groups) {
-    if (std::any_of(bs.begin(), bs.end(),
-                    [&](const BindingPtr &b) { return b->pointer.scale != bs[0]->pointer.scale; }))
+    const auto &as = arrays[root];
+    uint64_t elem = k_.arrays[bs[0]->pointer.array].elem_size;
+    if (std::any_of(as.begin(), as.end(), [&](const std::pair<unsigned, uint64_t> &a) {
+          return a.first == ~0u || a.second != bs[0]->pointer.scale ||
+                 k_.arrays[a.first].elem_size != elem;
+        }))
       continue;  // an assignment in the loop reports it
     std::vector<unsigned> all;
-    for (const BindingPtr &b : bs) {
+    for (const BindingPtr &b : bs) {  // the widened variables' own arrays first, in order
       std::vector<unsigned> mine{b->pointer.array};
       mine.insert(mine.end(), b->more.begin(), b->more.end());
       for (unsigned a : mine)
         if (std::find(all.begin(), all.end(), a) == all.end())
           all.push_back(a);
     }
+    for (const auto &a : as)
+      if (std::find(all.begin(), all.end(), a.first) == all.end())
+        all.push_back(a.first);
     if (all.size() < 2)
       continue;
     for (const BindingPtr &b : bs) {
