@@ -72,6 +72,12 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::UMul24};
   if (name == "__brev" || name == "__brevll")
     return {K::BitReverse};
+  if (name == "__popc" || name == "__popcll")
+    return {K::PopCount};
+  if (name == "__clz" || name == "__clzll")
+    return {K::LeadingZeros};
+  if (name == "__ffs" || name == "__ffsll")
+    return {K::FirstSet};
   if (startsWith(name, "surf") && name.find("write") != std::string_view::npos)
     return {K::SurfaceWrite};
   if (startsWith(name, "tex1D") || startsWith(name, "tex2D") || startsWith(name, "tex3D") ||

@@ -22,6 +22,9 @@ enum class BuiltinKind {
   Min, Max, Abs,     // modelled exactly on integers, opaque on floats
   Mul24, UMul24,     // exact: product of the low 24 bits
   BitReverse,        // __brev, __brevll: exact (FFT index permutations)
+  PopCount,          // __popc, __popcll: exact, as a sum of the bits
+  LeadingZeros,      // __clz, __clzll: exact, as a choice by the highest set bit
+  FirstSet,          // __ffs, __ffsll: exact, as a choice by the lowest set bit
   SurfaceWrite,      // surf*write: a write kverify does not model
   TextureRead,       // tex1Dfetch, tex2D, ...: read-only memory, an unknown value (the
                      // texture, an object handle or a legacy reference, is not evaluated)

@@ -367,6 +367,8 @@ ExprPtr KernelExtractor::conditional(const clang::ConditionalOperator *c) {
                             textOf(c->getSourceRange()), c->getSourceRange());
   Type t = typeOf(c->getType());
   ExprPtr cond = condition(c->getCond());
+  if (const auto *k = cond->as<model::expr::Const>())  // `N == 32 ? ... : ...` in a template
+    return Expr::cast(t, rvalue(k->int_value ? c->getTrueExpr() : c->getFalseExpr()));
   ExprPtr a, b;
   std::vector<Stmt> then_effects = nested([&] { a = rvalue(c->getTrueExpr()); });
   std::vector<Stmt> else_effects = nested([&] { b = rvalue(c->getFalseExpr()); });
@@ -1415,6 +1417,37 @@ std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
   return std::nullopt;
 }
 
+// __popc, __clz, __ffs of `x` (its width: 32 or 64 bits) as `result` type: the sum of
+// its bits; the bit count above the highest set bit; one past the lowest set bit.
+static ExprPtr bitCount(BuiltinKind kind, ExprPtr x, Type result) {
+  unsigned w = x->type.bits == 64 ? 64 : 32;
+  Type u = Type::integer(w, false);
+  x = Expr::cast(u, x);
+  auto bit = [&](unsigned i) {
+    ExprPtr shifted = Expr::binary(u, model::BinaryOp::Shr, x, Expr::intConst(u, i));
+    return Expr::binary(u, model::BinaryOp::BitAnd, shifted, Expr::intConst(u, 1));
+  };
+  auto set = [&](unsigned i) {
+    return Expr::binary(Type::boolean(), model::BinaryOp::Ne, bit(i), Expr::intConst(u, 0));
+  };
+  auto n = [&](int64_t v) { return Expr::intConst(result, v); };
+  ExprPtr r;
+  if (kind == BuiltinKind::PopCount) {
+    r = Expr::cast(result, bit(0));
+    for (unsigned i = 1; i < w; ++i)
+      r = Expr::binary(result, model::BinaryOp::Add, r, Expr::cast(result, bit(i)));
+  } else if (kind == BuiltinKind::LeadingZeros) {
+    r = n(w);  // x == 0; a higher set bit decides over a lower one
+    for (unsigned i = 0; i < w; ++i)
+      r = Expr::select(set(i), n(w - 1 - i), r);
+  } else {
+    r = n(0);  // x == 0; a lower set bit decides over a higher one
+    for (unsigned i = w; i-- > 0;)
+      r = Expr::select(set(i), n(i + 1), r);
+  }
+  return r;
+}
+
 // --- structs ---------------------------------------------------------------------------
 
 static ExprPtr leafValue(const BindingPtr &b) {
@@ -1855,6 +1888,10 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     Type t = typeOf(ret);
     return valueBinding(Expr::unary(t, model::UnaryOp::BitReverse, Expr::cast(t, rvalue(arg(0)))));
   }
+  case BuiltinKind::PopCount:
+  case BuiltinKind::LeadingZeros:
+  case BuiltinKind::FirstSet:
+    return valueBinding(bitCount(info.kind, rvalue(arg(0)), typeOf(ret)));
   case BuiltinKind::SurfaceWrite:
     unsupported("surface write", textOf(where), where);
     return nullptr;

@@ -25,8 +25,10 @@
 #define __KV_DH__ __host__ __device__
 
 typedef unsigned long __kv_size_t;
-// What nvcc's implicit #include "cuda_runtime.h" brings along: size_t, NULL, ptrdiff_t.
+// What nvcc's implicit #include "cuda_runtime.h" brings along: size_t, NULL, ptrdiff_t,
+// clock_t (the SDK's timing kernels store clock() into clock_t arrays).
 #include <stddef.h>
+#include <time.h>
 typedef unsigned int uint;  // <sys/types.h>'s, which CUDA code takes for granted
 typedef unsigned short ushort;
 typedef unsigned long ulong;
@@ -205,6 +207,15 @@ __KV_DH__ long long max(long long a, long long b);
 __KV_DH__ unsigned long long max(unsigned long long a, unsigned long long b);
 __KV_DH__ float max(float a, float b);
 __KV_DH__ double max(double a, double b);
+// nvcc's mixed-sign overloads compare in the unsigned type (`min(n - i, 256)`)
+__KV_DH__ unsigned min(int a, unsigned b);
+__KV_DH__ unsigned min(unsigned a, int b);
+__KV_DH__ unsigned long long min(long long a, unsigned long long b);
+__KV_DH__ unsigned long long min(unsigned long long a, long long b);
+__KV_DH__ unsigned max(int a, unsigned b);
+__KV_DH__ unsigned max(unsigned a, int b);
+__KV_DH__ unsigned long long max(long long a, unsigned long long b);
+__KV_DH__ unsigned long long max(unsigned long long a, long long b);
 __KV_DH__ int umin(unsigned a, unsigned b);
 __KV_DH__ int umax(unsigned a, unsigned b);
 // --- the C library on the device: device-only declarations, so that they coexist with

@@ -68,5 +68,6 @@ template <unsigned N> __device__ thread_block_tile<N> tiled_partition(const thre
 template <class Group> __device__ void synchronize(const Group &g) { g.sync(); }
 __device__ inline void sync(const thread_block &g) { g.sync(); }
 __device__ inline void sync(const grid_group &g) { g.sync(); }
+template <unsigned N> __device__ void sync(const thread_block_tile<N> &g) { g.sync(); }
 
 }  // namespace cooperative_groups
