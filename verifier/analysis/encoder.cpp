@@ -36,6 +36,29 @@ std::set<unsigned> ticketArrays(const Kernel &K, bool assume_no_alias) {
   return out;
 }
 
+std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, const z3::sort &value) {
+  if (!written) {
+    written.emplace();
+    model::forEachStmt(K.body, [&](const Stmt &s) {
+      if (const auto *a = s.as<st::Access>(); a && a->kind != AccessKind::Read) written->insert(a->array);
+    });
+  }
+  const model::Array &arr = K.arrays.at(array);
+  // shared and local memory are per block and per thread: only global and constant memory
+  if (arr.space != model::AddressSpace::Global && arr.space != model::AddressSpace::Constant)
+    return std::nullopt;
+  bool global = arr.space == model::AddressSpace::Global;
+  // without the no-alias assumption a parameter's buffer may be written through another
+  if (written->count(array) || (global && !O.assume_no_alias && !written->empty())) return std::nullopt;
+  auto key = std::make_pair(array, Z3_get_sort_id(c, value));
+  auto it = contents.find(key);
+  if (it == contents.end()) {
+    std::string name = "contents." + std::to_string(array) + "." + arr.name;
+    it = contents.emplace(key, c.function(name.c_str(), bv(64), value)).first;
+  }
+  return it->second;
+}
+
 void Encoder::setup() {
   ticket_arrays = ticketArrays(K, O.assume_no_alias);
   block_ticket_reads = blockTicketReads(K, ticket_arrays);

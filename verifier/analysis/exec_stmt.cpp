@@ -82,6 +82,8 @@ void Exec::access(const Stmt &s) {
     if (order.is_numeral() && order.get_numeral_uint64() <= uint64_t(model::MemoryOrder::SeqCst))
       ev.order = static_cast<model::MemoryOrder>(order.get_numeral_uint64());
   }
+  if (a.kind == AccessKind::Read && a.count <= 1)
+    read_at_.insert_or_assign(a.id, std::make_pair(a.array, idx));
   if (a.kind == AccessKind::Read && a.count <= 1 && a.array < E.K.arrays.size() &&
       E.K.arrays[a.array].space == AddressSpace::Shared)
     last_read_[a.id] = T.accesses.size() - 1;

@@ -175,6 +175,10 @@ private:
   uint64_t block_phase_ = 0, any_phase_ = 0;
   uint64_t block_barriers_ = 0;  // passed so far (the same count in every thread of a block)
   std::unordered_map<unsigned, std::pair<unsigned, int64_t>> last_read_;  // Access id -> array, index
+  // Reads of a global or constant array no access of the kernel writes: its contents, one
+  // value per element for the whole launch (a real run reads the same value everywhere).
+  std::unordered_map<unsigned, std::pair<unsigned, int64_t>> last_constant_read_;
+  std::optional<std::vector<bool>> written_;  // by array
   std::unordered_map<unsigned, uint64_t> last_ticket_;  // Access id -> the value it returns
   std::unordered_map<unsigned, uint64_t> last_flag_;    // the same for atomics on flags
   std::vector<Sync> pending_acquires_;  // relaxed loads of flags, acquired at a fence
@@ -304,8 +308,24 @@ private:
     return v;
   }
 
+  bool written(unsigned array) {
+    if (!written_) {
+      written_.emplace(kernel_.arrays.size(), false);
+      model::forEachStmt(kernel_.body, [&](const Stmt &s) {
+        if (const auto *a = s.as<model::stmt::Access>();
+            a && a->kind != model::AccessKind::Read && a->array < written_->size())
+          (*written_)[a->array] = true;
+      });
+    }
+    return array >= written_->size() || (*written_)[array];
+  }
+
   Value opaque(const Expr &e, const ex::Opaque &o) {
     uint64_t n = evaluations_[&e]++;
+    if (auto c = last_constant_read_.find(o.id); c != last_constant_read_.end())
+      return drawn(e.type, hashOf({launch_.seed, 0xc0de, c->second.first,
+                                   static_cast<uint64_t>(c->second.second)}),
+                   true);
     auto tk = last_ticket_.find(o.id);
     if (tk != last_ticket_.end()) return intValue(e.type, tk->second);
     if (auto fl = last_flag_.find(o.id); fl != last_flag_.end()) return intValue(e.type, fl->second);
@@ -534,6 +554,11 @@ private:
     const bool shared_element = a.count <= 1 && a.array < kernel_.arrays.size() &&
                                 kernel_.arrays[a.array].space == model::AddressSpace::Shared;
     if (a.kind == model::AccessKind::Read && shared_element) last_read_[a.id] = {a.array, index};
+    const bool grid_memory = a.array < kernel_.arrays.size() &&
+                             (kernel_.arrays[a.array].space == model::AddressSpace::Global ||
+                              kernel_.arrays[a.array].space == model::AddressSpace::Constant);
+    if (a.kind == model::AccessKind::Read && a.count <= 1 && grid_memory && !written(a.array))
+      last_constant_read_[a.id] = {a.array, index};
     if (stored && shared_element)
       memory_.shared[{a.array, block_linear_, index}][block_barriers_] =
           RunMemory::Written{a.value->type, stored->i, stored->f};
