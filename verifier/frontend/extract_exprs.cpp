@@ -1117,8 +1117,9 @@ bool KernelExtractor::startSelector(const BindingPtr &b, bool widened, clang::So
     unsupported("pointer that may point into different arrays", textOf(where), where);
     return false;
   }
-  b->selector = newLocal(b->offset->name.substr(0, b->offset->name.size() - 7) + ".array",
-                         Type::integer(32, false));
+  std::string name = b->offset->name;  // "p.offset": the selector is "p.array"
+  name = name.substr(0, name.rfind(".offset")) + ".array";
+  b->selector = newLocal(name, Type::integer(32, false));
   if (widened)
     b->home->insert(b->home->begin(),
                     Stmt{rangeOf(where), model::stmt::Assign{*b->selector, Expr::intConst(
@@ -1187,10 +1188,13 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<P
     return;
   }
   if (p->kind == Pointer::Kind::Local || p->kind == Pointer::Kind::Var) {
-    if (widen)
+    if (widen) {
       unsupported("pointer to a local variable reassigned", textOf(where), where);
-    else
-      dst->pointer = *p, dst->more.clear(), dst->unknown.clear();
+      return;
+    }
+    dst->pointer = *p;
+    dst->more.clear();
+    dst->unknown.clear();
     return;
   }
   std::vector<const Pointer *> ps;
