@@ -86,6 +86,7 @@ private:
       return is_signed ? z3::sle(l, x) && z3::sle(x, h) : z3::ule(l, x) && z3::ule(x, h);
     }
   };
+  bool refutedQuickly(const z3::expr &q);
   void constantInvariants(const std::set<unsigned> &havocked,
                           const std::map<unsigned, z3::expr> &start,
                           const std::map<unsigned, z3::expr> &before, const z3::expr &pcEnd,

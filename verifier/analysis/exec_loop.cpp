@@ -8,6 +8,14 @@
 
 namespace kverify::analysis::detail {
 
+// `q` has no model under the launch constraints, shown within 0.1 s (an invariant's step).
+bool Exec::refutedQuickly(const z3::expr &q) {
+  z3::solver S(E.c);
+  for (const z3::expr &f : E.base) S.add(f);
+  S.add(q);
+  return checkWithin(S, 0.1) == z3::unsat;
+}
+
 // Ranges [0, c - 1] or [0, c] that a local the loop havocs keeps at the start of every
 // iteration, c a constant it is compared with (`if (++pos == 64) pos = 0;`), each proved
 // by induction: its value before the loop lies in it, and an iteration (read at k, with
@@ -21,12 +29,6 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<uns
   comparedConstants(lp.body, consts);
   comparedConstants(lp.step, consts);
   if (lp.cond) comparedConstants(*lp.cond, consts);
-  auto proved = [&](const z3::expr &q) {
-    z3::solver S(E.c);
-    for (const z3::expr &f : E.base) S.add(f);
-    S.add(q);
-    return checkWithin(S, 0.1) == z3::unsat;
-  };
   std::vector<Range> out;
   for (const auto &[lid, cs] : consts) {
     auto st = start.find(lid), b = before.find(lid);
@@ -46,7 +48,8 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<uns
         Range r{lid, 0, hi, sg};
         if (hi < 0 || (x.get_sort().bv_size() < 64 && hi >= (int64_t(1) << (x.get_sort().bv_size() - 1))))
           continue;
-        if (proved(pc0 && !r.holds(b->second)) && proved(pcEnd && r.holds(x) && !r.holds(e->second))) {
+        if (refutedQuickly(pc0 && !r.holds(b->second)) &&
+            refutedQuickly(pcEnd && r.holds(x) && !r.holds(e->second))) {
           out.push_back(r);
           found = true;
           break;
@@ -84,10 +87,7 @@ void Exec::constantInvariants(const std::set<unsigned> &havocked,
     z3::expr_vector atStart(E.c);
     for (const auto &[r, end] : cands) atStart.push_back(r.holds(start.at(r.local)));
     for (size_t i = 0; i < cands.size(); ++i) {
-      z3::solver S(E.c);
-      for (const z3::expr &f : E.base) S.add(f);
-      S.add(pcEnd && z3::mk_and(atStart) && !cands[i].first.holds(cands[i].second));
-      if (checkWithin(S, 0.1) != z3::unsat) {
+      if (!refutedQuickly(pcEnd && z3::mk_and(atStart) && !cands[i].first.holds(cands[i].second))) {
         cands.erase(cands.begin() + static_cast<long>(i));
         changed = true;
         break;
