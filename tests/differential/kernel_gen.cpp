@@ -69,7 +69,11 @@ std::vector<GExpr> exprChildren(const GExpr &e) {
     out = {e.a[0]};
     break;
   case EK::Load:
+  case EK::Field:
     out = {GExpr{EK::Const, 1, 0, {}}};
+    break;
+  case EK::RoLoad:
+    out = {GExpr{EK::Const, 1, 0, {}}, e.a[0]};
     break;
   case EK::Logic:
     out = e.a;
@@ -181,6 +185,35 @@ Gen<GExpr> load(Ctx c, int depth) {
   });
 }
 
+// The elements of each struct site's array (StructSite); 0: not an array.
+constexpr int kSiteElems[kStructSites] = {kGlobalElems, 32, 32, 64, 16, 32, 0};
+constexpr int kSiteFields[kStructSites] = {2, 2, 2, 4, 2, 2, 2};
+
+Gen<GExpr> globalIndex(Ctx c);
+
+// A field of a struct site: an element index (masked at emission; a global index for
+// GPair), and for SRow's array field an item.
+Gen<GExpr> field(Ctx c, int depth, bool writable) {
+  int sites = writable ? int(CConf) : int(kStructSites);
+  return gen::mapcat(gen::inRange(0, sites), [c, depth](int site) {
+    Gen<GExpr> index = site == GPair ? globalIndex(c)
+                       : site == CConf ? gen::just(mk(EK::Const, 0))
+                                       : intExpr(c, depth);
+    return gen::map(gen::tuple(gen::inRange(0, kSiteFields[site]), index, intExpr(c, 0)),
+                    [site](const std::tuple<int, GExpr, GExpr> &t) {
+                      GExpr f = mk(EK::Field, site, std::get<0>(t), {std::get<1>(t)});
+                      if (site == SRow && std::get<0>(t) == 0) f.a.push_back(std::get<2>(t));
+                      return f;
+                    });
+  });
+}
+
+// g3[(index) & 1023], the index mostly a field.
+Gen<GExpr> roLoad(Ctx c, int depth) {
+  return gen::map(pick<GExpr>({{1, intExpr(c, depth)}, {2, field(c, depth, false)}}),
+                  [](GExpr i) { return mk(EK::RoLoad, 0, 0, {i}); });
+}
+
 Gen<GExpr> rightOperand(int op, Ctx c, int depth) {
   switch (op) {
   case Mul:
@@ -217,6 +250,8 @@ Gen<GExpr> intExpr(Ctx c, int depth) {
     return mk(EK::Call, 0, 0, {p.first, p.second});
   });
   Gen<GExpr> ld = gen::lazy([c, depth] { return load(c, depth - 1); });
+  Gen<GExpr> fld = gen::lazy([c, depth] { return field(c, depth - 1, false); });
+  Gen<GExpr> ro = gen::lazy([c, depth] { return roLoad(c, depth - 1); });
   return withShrinks(pick<GExpr>({
                          {6, leaf(c)},
                          {8, bin},
@@ -224,6 +259,8 @@ Gen<GExpr> intExpr(Ctx c, int depth) {
                          {1, cast},
                          {1, call},
                          {1, ld},
+                         {1, fld},
+                         {1, ro},
                      }),
                      exprChildren);
 }
@@ -298,6 +335,45 @@ GStmt st(SK k) {
   return s;
 }
 
+// A For statement without its body: the form, its bound (cond), step and start (val).
+Gen<GStmt> loopHead(Ctx c, int form) {
+  auto make = [form](GExpr bound, int step, GExpr start) {
+    GStmt s = st(SK::For);
+    s.op = form;
+    s.cond = std::move(bound);
+    s.step = step;
+    s.val = std::move(start);
+    return s;
+  };
+  Gen<GExpr> none = gen::just(mk(EK::Const, 0));
+  // bounds of blockDim-strided loops: constants around the arrays, or blockDim.x (unsigned)
+  Gen<GExpr> blockBound = pick<GExpr>({{2, loopBound(c)},
+                                       {2, gen::element(mk(EK::Const, 32), mk(EK::Const, 64), mk(EK::Const, 100))},
+                                       {1, gen::just(mk(EK::BDim, 0))}});
+  Gen<GExpr> start = pick<GExpr>({{2, constant(1, 4)},
+                                  {2, gen::just(mk(EK::Bin, 0, Add, {mk(EK::Tid, 0), mk(EK::Const, 1)}))},
+                                  {1, gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::Param, v); })}});
+  switch (form) {
+  case UpBlock:
+  case UpBlockU:
+    return gen::apply(make, blockBound, gen::element(0, 64, 100), none);
+  case DownBlock:
+    return gen::apply(make, blockBound, gen::just(1), none);
+  case ShlOut:
+    return gen::apply(make, none, gen::element(1, 2, 3), start);
+  case MulWrap:
+    return gen::apply(make, none, gen::element(2, 4, 6), start);
+  case MulNeg:
+    return gen::apply(make,
+                      pick<GExpr>({{2, loopBound(c)}, {2, gen::element(mk(EK::Const, 5), mk(EK::Const, 1000))}}),
+                      gen::just(2), pick<GExpr>({{2, constant(0, 3)}, {1, gen::just(mk(EK::Bin, 0, And, {mk(EK::Tid, 0), mk(EK::Const, 3)}))}}));
+  case ShrDown:
+    return gen::apply(make, pick<GExpr>({{2, loopBound(c)}, {1, blockBound}}), gen::element(1, 2), none);
+  default:
+    return gen::apply(make, loopBound(c), gen::weightedElement<int>({{4, 1}, {1, 2}}), none);
+  }
+}
+
 Gen<GStmt> stmt(Ctx c, int depth) {
   Gen<GStmt> storeShared = gen::mapcat(gen::inRange(0, 2), [c](int arr) {
     return gen::map(gen::tuple(sharedIndex(c, 2, arr), intExpr(c, 2), gen::weightedElement<int>({{5, 0}, {1, 1}})),
@@ -358,8 +434,31 @@ Gen<GStmt> stmt(Ctx c, int depth) {
       return s;
     });
   };
+  Gen<GStmt> storeField = gen::map(
+      gen::tuple(field(c, 2, true), intExpr(c, 2), gen::weightedElement<int>({{5, 0}, {1, 1}})),
+      [](const std::tuple<GExpr, GExpr, int> &t) {
+        GStmt s = st(SK::StoreField);
+        s.idx = std::get<0>(t);
+        s.val = std::get<1>(t);
+        s.op = std::get<2>(t);
+        return s;
+      });
+  // Tickets from one counter element or several (the index), global or per block.
+  Gen<GStmt> ticket = gen::map(
+      gen::tuple(gen::inRange(0, 2), gen::inRange(0, 2),
+                 pick<GExpr>({{3, constant(0, 4)}, {2, intExpr(c, 1)}}), intExpr(c, 1)),
+      [](const std::tuple<int, int, GExpr, GExpr> &t) {
+        GStmt s = st(SK::Ticket);
+        s.op = std::get<0>(t);
+        s.arr = std::get<1>(t);
+        s.idx = std::get<2>(t);
+        s.val = std::get<3>(t);
+        return s;
+      });
   std::vector<std::pair<std::size_t, Gen<GStmt>>> alts = {
       {8, storeShared},
+      {3, storeField},
+      {1, ticket},
       {3, storeGlobal},
       {4, gen::just(st(SK::Sync))},
       {2, atomicShared},
@@ -371,8 +470,8 @@ Gen<GStmt> stmt(Ctx c, int depth) {
       {1, condStmt(SK::Return)},
   };
   if (c.loops > 0) {
-    alts.push_back({1, condStmt(SK::Break)});
-    alts.push_back({1, condStmt(SK::Continue)});
+    alts.push_back({2, condStmt(SK::Break)});
+    alts.push_back({2, condStmt(SK::Continue)});
   }
   if (depth > 0) {
     alts.push_back({5, gen::map(gen::tuple(condExpr(c, 1), stmtList(c, depth - 1, 0.04),
@@ -389,22 +488,31 @@ Gen<GStmt> stmt(Ctx c, int depth) {
       Ctx in = c;
       in.loops++;
       int level = c.loops;
-      alts.push_back({4, gen::map(gen::tuple(loopBound(c), gen::weightedElement<int>({{4, 1}, {1, 2}}),
-                                             stmtList(in, depth - 1, 0.04)),
-                                  [level](const std::tuple<GExpr, int, std::vector<GStmt>> &t) {
-                                    GStmt s = st(SK::For);
-                                    s.depth = level;
-                                    s.cond = std::get<0>(t);
-                                    s.step = std::get<1>(t);
-                                    s.body = std::get<2>(t);
-                                    return s;
-                                  })});
-      alts.push_back({1, gen::map(gen::pair(loopBound(c), stmtList(in, depth - 1, 0.04)),
-                                  [level](const std::pair<GExpr, std::vector<GStmt>> &p) {
+      alts.push_back({6, gen::mapcat(gen::weightedElement<int>({{8, Up},
+                                                                 {2, UpBlock},
+                                                                 {2, UpBlockU},
+                                                                 {2, DownBlock},
+                                                                 {1, ShlOut},
+                                                                 {1, MulWrap},
+                                                                 {1, MulNeg},
+                                                                 {1, ShrDown}}),
+                                     [c, in, depth, level](int form) {
+                                       return gen::map(gen::tuple(loopHead(c, form), stmtList(in, depth - 1, 0.04)),
+                                                       [level](const std::tuple<GStmt, std::vector<GStmt>> &t) {
+                                                         GStmt s = std::get<0>(t);
+                                                         s.depth = level;
+                                                         s.body = std::get<1>(t);
+                                                         return s;
+                                                       });
+                                     })});
+      alts.push_back({2, gen::map(gen::tuple(gen::weightedElement<int>({{3, DoLoop}, {2, WhileLoop}, {1, DoSyncOr}}),
+                                             loopBound(c), stmtList(in, depth - 1, 0.04)),
+                                  [level](const std::tuple<int, GExpr, std::vector<GStmt>> &t) {
                                     GStmt s = st(SK::DoWhile);
                                     s.depth = level;
-                                    s.cond = p.first;
-                                    s.body = p.second;
+                                    s.op = std::get<0>(t);
+                                    s.cond = std::get<1>(t);
+                                    s.body = std::get<2>(t);
                                     return s;
                                   })});
     }
@@ -472,12 +580,26 @@ struct Emitter {
       default: return "blockIdx.x";
       }
     case EK::Call: return "kv_helper(" + e(x.a[0]) + ", " + e(x.a[1]) + ")";
+    case EK::Field: return field(x);
+    case EK::RoLoad: return "g3[(" + e(x.a[0]) + ") & 1023]";
     case EK::Cmp: return "(" + e(x.a[0]) + " " + cmpOpText(x.op) + " " + e(x.a[1]) + ")";
     case EK::Logic:
       if (x.op == 2) return "(!" + e(x.a[0]) + ")";
       return "(" + e(x.a[0]) + (x.op == 0 ? " && " : " || ") + e(x.a[1]) + ")";
     }
     return "0";
+  }
+
+  std::string field(const GExpr &x) {
+    static const char *arrays[] = {"g2", "sp", "sv", "sc", "sr", "sd", "kv_conf"};
+    static const char *names[kStructSites][4] = {{"a", "b"}, {"a", "b"}, {"x", "y"}, {"x", "y", "z", "w"},
+                                                 {"v", "n"}, {"base", "extra"}, {"lo", "hi"}};
+    std::string out = arrays[x.v];
+    if (x.v == GPair) out += "[" + e(x.a[0]) + "]";
+    else if (x.v != CConf) out += "[(" + e(x.a[0]) + ") & " + std::to_string(kSiteElems[x.v] - 1) + "]";
+    out += std::string(".") + names[x.v][x.op];
+    if (x.v == SRow && x.op == 0) out += "[(" + e(x.a[1]) + ") & 3]";
+    return out;
   }
 
   void line(int ind, const std::string &s) { os << std::string(2 * ind, ' ') << s << "\n"; }
@@ -523,10 +645,31 @@ struct Emitter {
       }
       line(ind, "}");
       break;
+    case SK::StoreField:
+      line(ind, e(s.idx) + (s.op ? " += " : " = ") + e(s.val) + ";");
+      break;
+    case SK::Ticket: {
+      std::string counter = s.op == 0 ? "g4" : "scnt";
+      std::string array = (s.op == 0 ? "g" : "s") + std::to_string(s.arr);
+      int n = s.op == 0 ? kGlobalElems : k.shared_size[s.arr];
+      line(ind, "v1 = atomicAdd(&" + counter + "[(" + e(s.idx) + ") & 3], 1u);");
+      line(ind, "if (v1 < " + std::to_string(n) + "u) " + array + "[v1] = " + e(s.val) + ";");
+      break;
+    }
     case SK::For: {
       std::string i = "i" + std::to_string(s.depth);
-      line(ind, "for (int " + i + " = 0; " + i + " < " + e(s.cond) + "; " + i +
-                    (s.step == 1 ? "++" : " += " + std::to_string(s.step)) + ") {");
+      std::string b = e(s.cond), st = std::to_string(s.step), head;
+      switch (s.op) {
+      case UpBlock: head = "int " + i + " = (int)threadIdx.x - " + st + "; " + i + " < " + b + "; " + i + " += blockDim.x"; break;
+      case UpBlockU: head = "unsigned " + i + " = threadIdx.x - " + st + "u; " + i + " < " + b + "; " + i + " += blockDim.x"; break;
+      case DownBlock: head = "int " + i + " = (int)(" + b + ") - 1 - (int)threadIdx.x; " + i + " >= 0; " + i + " -= blockDim.x"; break;
+      case ShlOut: head = "unsigned " + i + " = " + e(s.val) + "; " + i + " != 0; " + i + " <<= " + st; break;
+      case MulWrap: head = "unsigned " + i + " = " + e(s.val) + "; " + i + " != 0; " + i + " *= " + st; break;
+      case MulNeg: head = "int " + i + " = -1 - " + paren(e(s.val)) + "; " + i + " >= -(int)(" + b + "); " + i + " *= 2"; break;
+      case ShrDown: head = "int " + i + " = " + b + "; " + i + " > 0; " + i + " >>= " + st; break;
+      default: head = "int " + i + " = 0; " + i + " < " + b + "; " + i + (s.step == 1 ? "++" : " += " + st); break;
+      }
+      line(ind, "for (" + head + ") {");
       body(s.body, ind + 1);
       line(ind, "}");
       break;
@@ -535,10 +678,13 @@ struct Emitter {
       std::string i = "i" + std::to_string(s.depth);
       line(ind, "{");
       line(ind + 1, "int " + i + " = 0;");
-      line(ind + 1, "do {");
+      if (s.op == WhileLoop) line(ind + 1, "while (" + i + " < " + e(s.cond) + ") {");
+      else line(ind + 1, "do {");
       line(ind + 2, i + "++;");
       body(s.body, ind + 2);
-      line(ind + 1, "} while (" + i + " < " + e(s.cond) + ");");
+      if (s.op == WhileLoop) line(ind + 1, "}");
+      else if (s.op == DoSyncOr) line(ind + 1, "} while (__syncthreads_or(" + i + " < " + e(s.cond) + "));");
+      else line(ind + 1, "} while (" + i + " < " + e(s.cond) + ");");
       line(ind, "}");
       break;
     }
@@ -572,11 +718,19 @@ void walkE(const GExpr &e, const std::function<void(const GExpr &)> &f) {
 }
 bool hasLoad(const GExpr &e) {
   bool r = false;
-  walkE(e, [&](const GExpr &x) { r = r || x.k == EK::Load; });
+  walkE(e, [&](const GExpr &x) { r = r || x.k == EK::Load || x.k == EK::Field || x.k == EK::RoLoad; });
   return r;
 }
 
 }  // namespace
+
+std::string kernelParams(const GenKernel &k) {
+  std::string p = "int *g0, int *g1, int p0, int p1";
+  if (k.uses_site[GPair]) p += ", KvPair *g2";
+  if (k.uses_ro) p += ", const int *g3";
+  if (k.uses_counter) p += ", unsigned *g4";
+  return p;
+}
 
 std::string emitSource(const GenKernel &k) {
   Emitter em{k, {}};
@@ -594,10 +748,21 @@ std::string emitSource(const GenKernel &k) {
     os << "__device__ void kv_store(int *arr, int n, int i, int v)\n{\n"
        << "  if (i < 0 || i >= n) return;\n"
        << "  arr[i] = v;\n}\n\n";
-  os << "__global__ void " << k.name << "(int *g0, int *g1, int p0, int p1)\n{\n"
+  const auto &site = k.uses_site;
+  if (site[GPair] || site[SPair]) os << "struct KvPair { int a; int b; };\n";
+  if (site[SRow]) os << "struct KvRow { int v[4]; int n; };\n";
+  if (site[SDerived]) os << "struct KvBase { int base; };\nstruct KvDerived : KvBase { int extra; };\n";
+  if (site[CConf]) os << "struct KvConf { int lo; int hi; };\n__constant__ KvConf kv_conf;\n";
+  os << "__global__ void " << k.name << "(" << kernelParams(k) << ")\n{\n"
      << "  __shared__ int s0[" << k.shared_size[0] << "];\n"
-     << "  __shared__ int s1[" << k.shared_size[1] << "];\n"
-     << "  int v0 = threadIdx.x;\n"
+     << "  __shared__ int s1[" << k.shared_size[1] << "];\n";
+  if (site[SPair]) os << "  __shared__ KvPair sp[" << kSiteElems[SPair] << "];\n";
+  if (site[SInt2]) os << "  __shared__ int2 sv[" << kSiteElems[SInt2] << "];\n";
+  if (site[SUchar4]) os << "  __shared__ uchar4 sc[" << kSiteElems[SUchar4] << "];\n";
+  if (site[SRow]) os << "  __shared__ KvRow sr[" << kSiteElems[SRow] << "];\n";
+  if (site[SDerived]) os << "  __shared__ KvDerived sd[" << kSiteElems[SDerived] << "];\n";
+  if (k.uses_shared_counter) os << "  __shared__ unsigned scnt[4];\n";
+  os << "  int v0 = threadIdx.x;\n"
      << "  unsigned v1 = 0u;\n"
      << "  short v2 = 1;\n"
      << "  unsigned char v3 = 0;\n";
@@ -623,17 +788,33 @@ void finish(GenKernel &k) {
   k.data_dependent = false;
   k.uses_helper = false;
   k.uses_store_helper = false;
+  k.uses_site = {};
+  k.uses_ro = k.uses_counter = k.uses_shared_counter = false;
   auto expr = [&](const GExpr &e, bool valueOnly) {
-    walkE(e, [&](const GExpr &x) { k.uses_helper = k.uses_helper || x.k == EK::Call; });
+    walkE(e, [&](const GExpr &x) {
+      k.uses_helper = k.uses_helper || x.k == EK::Call;
+      if (x.k == EK::Field) k.uses_site[x.v] = true;
+      k.uses_ro = k.uses_ro || x.k == EK::RoLoad;
+    });
     if (!valueOnly && hasLoad(e)) k.data_dependent = true;
   };
   walk(k.body, [&](const GStmt &s) {
     bool storesValue = s.k == SK::StoreShared || s.k == SK::StoreGlobal;
-    expr(s.idx, false);
-    expr(s.val, storesValue);
+    if (s.k == SK::StoreField) {  // the target is no load; its index and item are
+      expr(s.idx, true);
+      for (const GExpr &a : s.idx.a) expr(a, false);
+    } else {
+      expr(s.idx, false);
+    }
+    expr(s.val, storesValue || s.k == SK::StoreField);
     expr(s.cond, false);
     if (s.k == SK::AtomicShared && s.var >= 0) k.data_dependent = true;
     if (s.k == SK::CallStore) k.uses_store_helper = true;
+    if (s.k == SK::DoWhile && s.op == DoSyncOr) k.data_dependent = true;  // the block's vote
+    if (s.k == SK::Ticket) {
+      k.data_dependent = true;  // v1 holds the ticket
+      (s.op == 0 ? k.uses_counter : k.uses_shared_counter) = true;
+    }
   });
   k.source = emitSource(k);
 }
@@ -678,10 +859,33 @@ std::string emitStandaloneProgram(const GenKernel &k) {
      << "  CHECK(cudaMalloc(&g0, n * sizeof(int)));\n"
      << "  CHECK(cudaMalloc(&g1, n * sizeof(int)));\n"
      << "  CHECK(cudaMemset(g0, 0, n * sizeof(int)));\n"
-     << "  CHECK(cudaMemset(g1, 0, n * sizeof(int)));\n"
+     << "  CHECK(cudaMemset(g1, 0, n * sizeof(int)));\n";
+  std::string extra;
+  if (k.uses_site[GPair]) {
+    os << "  KvPair *g2 = nullptr;\n"
+       << "  CHECK(cudaMalloc(&g2, n * sizeof(KvPair)));\n"
+       << "  CHECK(cudaMemset(g2, 0, n * sizeof(KvPair)));\n";
+    extra += ", g2";
+  }
+  if (k.uses_ro) {
+    os << "  int *g3 = nullptr;\n"
+       << "  CHECK(cudaMalloc(&g3, n * sizeof(int)));\n"
+       << "  CHECK(cudaMemset(g3, 0, n * sizeof(int)));\n";
+    extra += ", g3";
+  }
+  if (k.uses_counter) {
+    os << "  unsigned *g4 = nullptr;\n"
+       << "  CHECK(cudaMalloc(&g4, n * sizeof(unsigned)));\n"
+       << "  CHECK(cudaMemset(g4, 0, n * sizeof(unsigned)));\n";
+    extra += ", g4";
+  }
+  if (k.uses_site[CConf])
+    os << "  KvConf conf{3, 40};\n"
+       << "  CHECK(cudaMemcpyToSymbol(kv_conf, &conf, sizeof conf));\n";
+  os
      << "  dim3 block(" << k.block[0] << ", " << k.block[1] << ", " << k.block[2] << ");\n"
      << "  dim3 grid(" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2] << ");\n"
-     << "  " << k.name << "<<<grid, block>>>(g0, g1, " << k.params.at("p0") << ", " << k.params.at("p1") << ");\n"
+     << "  " << k.name << "<<<grid, block>>>(g0, g1, " << k.params.at("p0") << ", " << k.params.at("p1") << extra << ");\n"
      << "  CHECK(cudaGetLastError());\n"
      << "  CHECK(cudaDeviceSynchronize());\n"
      << "  CHECK(cudaFree(g0));\n"

@@ -9,11 +9,16 @@
 // ones, expressions shrink toward constants, loop bounds toward small constants and launch
 // sizes toward one block of few threads.
 //
-// Every kernel has the same signature:
-//   __global__ void <name>(int *g0, int *g1, int p0, int p1)
+// Every kernel starts with the same signature:
+//   __global__ void <name>(int *g0, int *g1, int p0, int p1
+// followed, where the body uses them, by `KvPair *g2` (global structs), `const int *g3`
+// (read-only, never written) and `unsigned *g4` (ticket counters, only atomicAdd'ed);
 // two shared arrays `__shared__ int s0[N0]`, `s1[N1]` (N in 32, 64, 128) and four locals
 //   int v0; unsigned v1; short v2; unsigned char v3;
-// Global indices always stay in [0, kGlobalElems) so a host program can allocate them.
+// Struct sites (StructSite) are declared where used: shared arrays of structs, int2 and
+// uchar4, a struct with an array field, a struct with a base class, a __constant__ struct.
+// Global indices always stay in [0, kGlobalElems) so a host program can allocate them;
+// struct sites' indices are masked into their arrays.
 
 #include <rapidcheck.h>
 
@@ -48,6 +53,10 @@ struct GExpr {
     Logic,    // op: 0 &&, 1 ||, 2 ! (a[0] only)
     GIndex,   // an index into a global array, op: 0 global thread id, 1 (a[0]) & 1023,
               // 2 global thread id + a[0] (a constant), 3 linear id in the block, 4 blockIdx.x
+    Field,    // a field of struct site v (StructSite), field op; element a[0] (masked into
+              // the site's array; a GIndex for GPair; none for CConf); SRow's v[] field:
+              // item a[1] (masked & 3)
+    RoLoad,   // g3[(a[0]) & 1023]: the read-only global array
   };
   K k = K::Const;
   int v = 0;
@@ -61,6 +70,30 @@ enum BinOp { Add, Sub, Mul, Shl, Shr, Mod, And, Xor, Or, kBinOps };
 enum CmpOp { Lt, Le, Gt, Ge, Eq, Ne, kCmpOps };
 // How an Index keeps itself in bounds (GExpr::op for Index).
 enum IndexWrap { WrapMask, WrapMod, WrapNone };
+// Where struct fields live (GExpr::v for Field):
+//   GPair    g2[i].{a,b}         global `struct KvPair { int a; int b; }`
+//   SPair    sp[32].{a,b}        __shared__ KvPair
+//   SInt2    sv[32].{x,y}        __shared__ int2
+//   SUchar4  sc[64].{x,y,z,w}    __shared__ uchar4
+//   SRow     sr[16].{v[4],n}     __shared__ `struct KvRow { int v[4]; int n; }`
+//   SDerived sd[32].{base,extra} __shared__ `struct KvDerived : KvBase { int extra; }`
+//   CConf    kv_conf.{lo,hi}     __constant__ `struct KvConf { int lo; int hi; }` (read only)
+enum StructSite { GPair, SPair, SInt2, SUchar4, SRow, SDerived, CConf, kStructSites };
+// The shape of a For loop (GStmt::op for For); i is the loop variable, B the bound (cond):
+//   Up          for (int i = 0; i < B; i += step)
+//   UpBlock     for (int i = (int)threadIdx.x - step; i < B; i += blockDim.x)  (B may be unsigned)
+//   UpBlockU    for (unsigned i = threadIdx.x - step; i < B; i += blockDim.x)
+//   DownBlock   for (int i = (int)(B) - 1 - (int)threadIdx.x; i >= 0; i -= blockDim.x)
+//   ShlOut      for (unsigned i = S; i != 0; i <<= step)      (S: val; shifts out)
+//   MulWrap     for (unsigned i = S; i != 0; i *= step)       (step even: wraps to 0)
+//   MulNeg      for (int i = -1 - S; i >= -(int)(B); i *= 2)  (S: val, small)
+//   ShrDown     for (int i = B; i > 0; i >>= step)
+enum LoopForm { Up, UpBlock, UpBlockU, DownBlock, ShlOut, MulWrap, MulNeg, ShrDown, kLoopForms };
+// The shape of a DoWhile (GStmt::op); the counter i starts at 0 and is incremented first:
+//   DoLoop   do { i++; body } while (i < B);
+//   WhileLoop while (i < B) { i++; body }
+//   DoSyncOr do { i++; body } while (__syncthreads_or(i < B));   (a block-uniform condition)
+enum DoForm { DoLoop, WhileLoop, DoSyncOr };
 
 struct GStmt {
   enum class K {
@@ -79,6 +112,9 @@ struct GStmt {
     Continue,      // if (cond) continue;
     Return,        // if (cond) return;
     CallStore,     // kv_store(s<arr>, N, idx-expr, val)
+    StoreField,    // <idx: a Field> = val          (op 1: +=)
+    Ticket,        // v1 = atomicAdd(&<counter>[(idx) & 3], 1u); if (v1 < N) <array>[v1] = val;
+                   // op 0: counter g4, array g<arr>; op 1: counter __shared__ scnt, array s<arr>
   };
   K k = K::Sync;
   int arr = 0;
@@ -100,6 +136,8 @@ struct GenKernel {
   std::string source;       // the whole .cu text
   bool data_dependent = false;  // loads or atomic results reach a condition, an index or a local
   bool uses_helper = false, uses_store_helper = false;
+  std::array<bool, kStructSites> uses_site{};  // struct sites the body names
+  bool uses_ro = false, uses_counter = false, uses_shared_counter = false;
 };
 
 // Fills source, data_dependent and the uses_* flags.

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <unistd.h>
 
 using namespace kverify;
@@ -37,11 +38,20 @@ fs::path tempDir(const std::string &what) {
   return d;
 }
 
+// Constructs whose rules need a generator that makes them (struct fields, loops that wrap
+// or run from negative starts, do/while with a block-uniform condition, tickets).
+const char *const kNewConstructs[] = {
+    "KvPair *g2", "__shared__ KvPair", "int2 sv", "uchar4 sc", "KvRow sr", "KvDerived sd", "kv_conf.",
+    "g3[", "atomicAdd(&g4", "atomicAdd(&scnt", "i0 += blockDim.x", "-= blockDim.x", "<<= ", "*= ",
+    "__syncthreads_or(", "while (i0 <", "continue;", "break;",
+};
+
 }  // namespace
 
 TEST(KernelGen, ParsesWithTheFrontEnd) {
   fs::path dir = tempDir("parse");
   int hazardsish = 0, loops = 0, dd = 0;
+  std::map<std::string, int> constructs;
   auto kernels = sample(150, 12345);
   for (size_t i = 0; i < kernels.size(); ++i) {
     const GenKernel &k = kernels[i];
@@ -59,6 +69,8 @@ TEST(KernelGen, ParsesWithTheFrontEnd) {
       ADD_FAILURE() << "unsupported " << u.construct << ": " << u.detail << " at " << u.range.line << ":"
                     << u.range.col << k;
     if (k.source.find("for (") != std::string::npos) ++loops;
+    for (const char *c : kNewConstructs)
+      if (k.source.find(c) != std::string::npos) ++constructs[c];
     if (k.data_dependent) ++dd;
     if (k.source.find("__syncthreads") != std::string::npos) ++hazardsish;
   }
@@ -67,6 +79,7 @@ TEST(KernelGen, ParsesWithTheFrontEnd) {
   EXPECT_GT(loops, 20);
   EXPECT_GT(hazardsish, 20);
   EXPECT_GT(dd, 5);
+  for (const char *c : kNewConstructs) EXPECT_GE(constructs[c], 3) << c;
 }
 
 TEST(KernelGen, ShrinksToSmallerKernels) {
