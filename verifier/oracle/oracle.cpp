@@ -30,7 +30,28 @@ const char *statusName(Result::Status s) {
   return "?";
 }
 
-Result run(const model::Kernel &kernel, const Launch &launch) {
+namespace {
+
+void listAccesses(const std::vector<std::vector<detail::Trace>> &blocks,
+                  std::vector<AccessRecord> &out) {
+  for (const auto &block : blocks)
+    for (const detail::Trace &t : block) {
+      uint32_t barriers = 0;
+      for (const detail::Event &e : t.events) {
+        if (const auto *b = e.stmt->as<model::stmt::Barrier>()) {
+          barriers += b->kind != model::BarrierKind::Warp;
+          continue;
+        }
+        const auto *a = e.stmt->as<model::stmt::Access>();
+        if (!a)
+          continue;
+        out.push_back({t.id, a->array, e.index, a->count, a->kind, barriers, e.stmt->range});
+      }
+    }
+}
+
+Result runListing(const model::Kernel &kernel, const Launch &launch,
+                  std::vector<AccessRecord> *accesses) {
   Result r;
   if (!kernel.unsupported.empty()) {
     r.status = Result::Status::Unsupported;
@@ -81,11 +102,23 @@ Result run(const model::Kernel &kernel, const Launch &launch) {
           }
         }
   }
+  if (accesses)
+    listAccesses(traces, *accesses);
   for (size_t bi = 0; bi < blocks.size(); ++bi)
     detail::findBlockHazards(kernel, bd, traces[bi], r.findings);
   detail::findGridDivergence(traces, r.findings);
   detail::findRaces(kernel, bd, traces, r.findings);
   return r;
+}
+
+}  // namespace
+
+Result run(const model::Kernel &kernel, const Launch &launch) {
+  return runListing(kernel, launch, nullptr);
+}
+
+Result run(const model::Kernel &kernel, const Launch &launch, std::vector<AccessRecord> &accesses) {
+  return runListing(kernel, launch, &accesses);
 }
 
 }  // namespace kverify::oracle

@@ -94,6 +94,23 @@ const char *statusName(Result::Status s);
 // dimension, a block outside the grid) is reported as Unsupported with a detail.
 Result run(const model::Kernel &kernel, const Launch &launch);
 
+// One memory access of a run: elements [index, index + count) of Kernel::arrays[array], as
+// the thread made it, with the block (and grid) barriers it had passed before. For tests
+// that compare the model's accesses with those of the source run another way (compiled
+// for the host: tests/differential/host_oracle).
+struct AccessRecord {
+  ThreadId thread;
+  unsigned array = 0;
+  int64_t index = 0;
+  unsigned count = 1;
+  model::AccessKind kind = model::AccessKind::Read;
+  uint32_t barriers = 0;
+  model::SourceRange range;
+};
+// run(), also listing every access of every thread (blocks and threads in run order, each
+// thread's in program order); `accesses` is filled for Ok runs only.
+Result run(const model::Kernel &kernel, const Launch &launch, std::vector<AccessRecord> &accesses);
+
 // Evaluates a bool expression (an --assume precondition: over parameters and builtins) as
 // thread `thread` of `launch` sees it. Empty when its evaluation is undefined behaviour or
 // reads something that is not there (locals, opaques take seeded values as in run()).
