@@ -110,6 +110,10 @@ Value kernel_json(const analysis::KernelResult& k) {
   if (!unsupported.empty()) o["unsupported"] = std::move(unsupported);
   if (!diagnostics.empty()) o["diagnostics"] = std::move(diagnostics);
   if (!k.unknown_query.empty()) o["unknown_query"] = k.unknown_query;
+  Object rules;  // the precision rules applied, by name: those applied at least once
+  for (size_t i = 0; i < analysis::kRules; ++i)
+    if (k.rules.n[i]) rules[analysis::ruleName(static_cast<analysis::Rule>(i))] = static_cast<int64_t>(k.rules.n[i]);
+  if (!rules.empty()) o["rules"] = std::move(rules);
   if (!phases.empty()) o["phases"] = std::move(phases);
   if (!k.unreachable.empty()) {
     Array unreachable;

@@ -131,6 +131,9 @@ bool kernel(const Object& o, analysis::KernelResult& k, std::string& error) {
     if (const Object* uo = u.getAsObject())
       k.unsupported.push_back({text(*uo, "construct"), text(*uo, "detail"), range(*uo)});
   k.unknown_query = text(o, "unknown_query");
+  if (const Object* rules = o.getObject("rules"))
+    for (size_t i = 0; i < analysis::kRules; ++i)
+      k.rules.n[i] = number(*rules, analysis::ruleName(static_cast<analysis::Rule>(i)));
   for (const Value& u : list(o, "unreachable"))
     if (const Object* uo = u.getAsObject()) k.unreachable.push_back(access(*uo));
   for (const Value& d : list(o, "diagnostics"))

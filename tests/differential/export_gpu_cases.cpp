@@ -6,15 +6,19 @@
 // the launch (parameters symbolic) and the hazards of the oracle's run with the program's
 // launch and parameters (seed 0; "inconclusive" when that run is not Ok). Run them on a
 // GPU under compute-sanitizer (--tool racecheck / synccheck / memcheck) for a third
-// opinion (scripts/gpu_ground_truth.sh).
+// opinion (scripts/gpu_ground_truth.sh). verdicts.tsv: case, kverify's verdict (one line
+// per program, for comparing the GPU's hazards with kverify's verdicts).
+// --kernels-only writes the kernels alone, kernel_<i>.cu, each with its launch as a
+// `// kverify:` comment, and nothing else (for verifier/bench/rule_coverage.py).
 //
-//   differential_export_gpu_cases OUT_DIR [K=100] [SEED=1]
+//   differential_export_gpu_cases OUT_DIR [K=100] [SEED=1] [--kernels-only]
 #include "analysis/analysis.hpp"
 #include "frontend/frontend.hpp"
 #include "kernel_gen.hpp"
 #include "oracle/oracle.hpp"
 
 #include <set>
+#include <string>
 
 #include <cstdlib>
 #include <filesystem>
@@ -25,8 +29,10 @@ using namespace kverify::difftest;
 namespace fs = std::filesystem;
 
 int main(int argc, char **argv) {
+  bool kernelsOnly = argc > 1 && std::string(argv[argc - 1]) == "--kernels-only";
+  if (kernelsOnly) --argc;
   if (argc < 2) {
-    std::cerr << "usage: " << argv[0] << " OUT_DIR [K=100] [SEED=1]\n";
+    std::cerr << "usage: " << argv[0] << " OUT_DIR [K=100] [SEED=1] [--kernels-only]\n";
     return 2;
   }
   fs::path out = argv[1];
@@ -38,9 +44,20 @@ int main(int argc, char **argv) {
     std::cerr << "cannot create " << out << ": " << ec.message() << "\n";
     return 2;
   }
-  std::ofstream manifest(out / "manifest.jsonl");
   rc::Random r(seed);
   rc::Gen<GenKernel> g = genKernel();
+  if (kernelsOnly) {
+    for (int i = 0; i < count; ++i) {
+      rc::Random ri = r.split();
+      GenKernel k = g(ri, 10 + (i * 90) / std::max(count, 1)).value();
+      std::ofstream(out / ("kernel_" + std::to_string(i) + ".cu")) << k.source;
+    }
+    std::cout << "wrote " << count << " kernels to " << out << "\n";
+    return 0;
+  }
+  std::ofstream manifest(out / "manifest.jsonl");
+  std::ofstream verdicts(out / "verdicts.tsv");
+  verdicts << "case\tkverify\n";
   for (int i = 0; i < count; ++i) {
     rc::Random ri = r.split();
     GenKernel k = g(ri, 10 + (i * 90) / std::max(count, 1)).value();
@@ -69,6 +86,7 @@ int main(int argc, char **argv) {
       if (r.status != kverify::oracle::Result::Status::Ok) hazards.insert("inconclusive");
       for (const auto &f : r.findings) hazards.insert(kverify::oracle::kindName(f.kind));
     }
+    verdicts << file << "\t" << verdict << "\n";
     manifest << "{\"file\":\"" << file << "\",\"kernel\":\"" << k.name << "\",\"block\":[" << k.block[0] << ","
              << k.block[1] << "," << k.block[2] << "],\"grid\":[" << k.grid[0] << "," << k.grid[1] << ","
              << k.grid[2] << "],\"params\":{";

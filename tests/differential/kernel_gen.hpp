@@ -94,6 +94,15 @@ enum LoopForm { Up, UpBlock, UpBlockU, DownBlock, ShlOut, MulWrap, MulNeg, ShrDo
 //   WhileLoop while (i < B) { i++; body }
 //   DoSyncOr do { i++; body } while (__syncthreads_or(i < B));   (a block-uniform condition)
 enum DoForm { DoLoop, WhileLoop, DoSyncOr };
+// Updates of a local by itself (GStmt::op for Update; c is val, a constant or a parameter),
+// the loop updates the analysis has closed forms or invariants for, and one it has none for:
+//   UAdd     v += c                 UShl  v <<= 1          UShr   v >>= 1
+//   UDiv     v /= 2 (signed v)      UAffine v = v * 2 + c   UFlip  v = c - v
+//   UHavoc   v = v * 3 + c (no closed form)
+//   URing    if (++v1 == C) v1 = 0;   (stays in 0..C)
+//   USwap    { int t = v0; v0 = v4; v4 = t; }
+//   UCopy    v4 = v5; v5 = v4;        (both keep their start value 0)
+enum UpdateForm { UAdd, UShl, UShr, UDiv, UAffine, UFlip, UHavoc, URing, USwap, UCopy, kUpdateForms };
 
 struct GStmt {
   enum class K {
@@ -115,6 +124,9 @@ struct GStmt {
     StoreField,    // <idx: a Field> = val          (op 1: +=)
     Ticket,        // v1 = atomicAdd(&<counter>[(idx) & 3], 1u); if (v1 < N) <array>[v1] = val;
                    // op 0: counter g4, array g<arr>; op 1: counter __shared__ scnt, array s<arr>
+    BlockTicket,   // thread 0 takes a ticket into __shared__ stk[0], a barrier, every thread
+                   // reads it into v1 and, if v1 < 15, writes g<arr>[v1 * 128 + linear id]
+    Update,        // a local updated by itself (op: UpdateForm)
   };
   K k = K::Sync;
   int arr = 0;
@@ -138,6 +150,7 @@ struct GenKernel {
   bool uses_helper = false, uses_store_helper = false;
   std::array<bool, kStructSites> uses_site{};  // struct sites the body names
   bool uses_ro = false, uses_counter = false, uses_shared_counter = false;
+  bool uses_block_ticket = false, uses_extra_locals = false;  // stk; v4, v5
 };
 
 // Fills source, data_dependent and the uses_* flags.

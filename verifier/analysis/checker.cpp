@@ -163,6 +163,7 @@ std::vector<z3::expr> Checker::tickets() {
       z3::expr one = a.pc && b.pc && a.index == b.index && !sameEvent(a, b);
       if (E.K.arrays[a.access().array].space == AddressSpace::Shared) one = one && sameBlock();
       out.push_back(z3::implies(one, l1.value != l2.value));
+      E.rules.note(Rule::Ticket);
     }
   return out;
 }
@@ -178,6 +179,7 @@ std::vector<z3::expr> Checker::blockTickets() {
           !z3::eq(l1.value.get_sort(), l2.value.get_sort()))
         continue;
       out.push_back(z3::implies(a.pc && b.pc && !sameBlock(), l1.value != l2.value));
+      E.rules.note(Rule::BlockTicket);
     }
   return out;
 }
@@ -201,6 +203,7 @@ std::vector<z3::expr> Checker::sharedReads() {
                       samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
       for (size_t i = 0; i < a.loops.size(); ++i) same = same && a.loops[i].k == b.loops[i].k;
       out.push_back(z3::implies(same, l1.value == l2.value));
+      E.rules.note(Rule::SharedReadsAgree);
     }
   return out;
 }
@@ -221,6 +224,7 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
       z3::expr same = a.pc && b.pc && a.index == b.index && samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
                       samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
       out.push_back(z3::implies(same, l1.value == l2.value));
+      E.rules.note(Rule::Reread);
     }
   return out;
 }
@@ -241,6 +245,7 @@ bool Checker::writesBetween(const Thread &T, const AccessEv &a, const AccessEv &
 void Checker::run() {
   // barriers under uniform control (uniformity.hpp) need no divergence-mode execution
   bool uniform = E.U.barriersUniform();
+  if (uniform) E.rules.note(Rule::UniformBarriers);
   useThreads(uniform);
   if (!premisesHold()) return;
   DivergenceCheck(*this).run();

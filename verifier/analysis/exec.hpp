@@ -4,6 +4,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/closed_form.hpp"
 #include "analysis/configure.hpp"
+#include "analysis/rules.hpp"
 #include "analysis/trace.hpp"
 #include "analysis/uniformity.hpp"
 
@@ -183,6 +184,7 @@ public:
   const KernelConfig &config;
   const Options &O;
   const Uniformity U{K};
+  RuleCounts rules;  // the precision rules applied (result.hpp)
   std::vector<z3::expr> bdim, gdim;  // u32
   std::map<std::string, z3::expr> params;
   // NotNull and Address of each array: unknown, one value for every thread

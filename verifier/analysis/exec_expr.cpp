@@ -117,6 +117,7 @@ z3::expr Exec::evalOpaque(const Expr &e) {
   const Type &ty = e.type;
   const ex::Opaque &o = *e.as<ex::Opaque>();
   if (o.per_block) {
+    E.rules.note(Rule::BlockVote);
     // __syncthreads_or/_and/_count: one value for the whole block at one instance
     z3::sort_vector dom(c);
     z3::expr_vector args(c);
@@ -130,7 +131,7 @@ z3::expr Exec::evalOpaque(const Expr &e) {
   auto lr = last_read_.find(o.id);  // a load: the value read at that access
   if (auto rd = read_at_.find(o.id);
       rd != read_at_.end() && (ty.kind == Type::Kind::Int || ty.kind == Type::Kind::Bool))
-    if (auto f = E.readOnlyContents(rd->second.first, v.get_sort())) v = (*f)(rd->second.second);
+    if (auto f = E.readOnlyContents(rd->second.first, v.get_sort())) v = (*f)(rd->second.second), E.rules.note(Rule::ReadOnlyValue);
   if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
   if (lr != last_read_.end() && E.block_ticket_reads.count(o.id)) T.block_tickets.push_back(LoadEv{lr->second, v});
   if (auto at = last_atomic_.find(o.id); at != last_atomic_.end())

@@ -51,6 +51,7 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<uns
         if (refutedQuickly(pc0 && !r.holds(b->second)) &&
             refutedQuickly(pcEnd && r.holds(x) && !r.holds(e->second))) {
           out.push_back(r);
+          E.rules.note(Rule::LoopRangeInvariant);
           found = true;
           break;
         }
@@ -95,6 +96,7 @@ void Exec::constantInvariants(const std::set<unsigned> &havocked,
     }
   }
   for (const auto &[r, end] : cands) out.push_back(r);
+  E.rules.note(Rule::LoopConstantInvariant, static_cast<uint32_t>(cands.size()));
 }
 
 // The trip count N of loop `s` for this thread (a function of the outer iterations).
@@ -174,6 +176,7 @@ Exec::LoopRun Exec::loopStart(const Stmt &s) {
   // thread's own N) has shown the loop condition uniform by then.
   bool uniform = L.bi.block && !L.has_break;
   T.uniform_loops |= uniform;
+  if (T.shared_trips && uniform) E.rules.note(Rule::LoopSharedTrips);
   L.N = tripCount(s, L.id, T.shared_trips && uniform, L.outer);
   L.env0 = env;
   L.pc0 = pc();
@@ -219,6 +222,7 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   // Signed updates cannot overflow (UB); unsigned ones may wrap, except the loop's
   // induction variables (the locals its condition reads): the stated assumption.
   bool sg = cf.op_type.is_signed, nowrap = sg || L.induction.count(lid);
+  E.rules.note(closedFormRule(cf.op));
   z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
   switch (cf.op) {
   case ClosedForm::Swap:  // odd iterations see the other local's start value
@@ -233,10 +237,12 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   }
   case ClosedForm::Add:
   case ClosedForm::Sub:
+    if (nowrap && !sg) E.rules.note(Rule::InductionNoWrap);
     return steppedAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j, nowrap, lt.is_signed, side);
   case ClosedForm::Affine:
     return affineAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j);
   default:
+    if (nowrap && !sg) E.rules.note(Rule::InductionNoWrap);
     return shiftedAt(cf, x0, j, nowrap, side);
   }
 }
@@ -250,6 +256,7 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
   bool uniform = E.U.local(lid);
   auto h = L.havoc.find(lid);
   if (h == L.havoc.end()) {
+    if (uniform) E.rules.note(Rule::LoopHavocUniform);
     z3::sort_vector dom(c);
     if (uniform)
       for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32));

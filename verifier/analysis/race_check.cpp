@@ -177,7 +177,7 @@ void RaceCheck::run() {
           sb.kind != AccessKind::Atomic) {
         z3::expr after = sa.kind == AccessKind::Read ? publications.readAfterAcquire(*C.T1, a)
                                                      : publications.readAfterAcquire(*C.T2, b);
-        if (!after.is_false()) intra = intra && !after, inter = inter && !after;
+        if (!after.is_false()) intra = intra && !after, inter = inter && !after, C.E.rules.note(Rule::MessagePassing);
       }
       pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra, inter});
     }
@@ -271,6 +271,7 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
     return false;
   }
   if (!benign.empty()) {  // kept unless a real race on the array turns up
+    C.E.rules.note(ownValue ? Rule::BenignOwnValue : Rule::BenignSameValue);
     if (!benign_) benign_ = f;
     return false;
   }

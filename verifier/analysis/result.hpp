@@ -72,6 +72,71 @@ struct Phase {
   unsigned accesses = 0;
 };
 
+// The precision rules the analysis applied to a kernel: each a fact it adds to the
+// encoding where the rule's premise holds (closed forms of loop updates, values equal by
+// an argument about races, tickets, benign races, message passing, ...). Counted per
+// instance in every encoding of the kernel (both threads, divergence and race modes), so
+// a test corpus can tell which rules it exercises (verifier/bench/rule_coverage.py).
+enum class Rule {
+  ClosedFormAdd,          // x += c / x -= c: x0 + k*c
+  ClosedFormShift,        // x <<= c, x >>= c, signed x /= 2^c
+  ClosedFormAffine,       // x = x * 2^m + d
+  ClosedFormFlip,         // x = c - x (period 2)
+  ClosedFormSwap,         // t = a; a = b; b = t
+  ClosedFormSet,          // x = v, v loop-invariant
+  InductionNoWrap,        // an unsigned local the loop condition reads does not wrap
+  LoopHavocUniform,       // a uniform local without closed form: one havoc per block
+  LoopSharedTrips,        // a loop with block barriers: one trip count per block
+  LoopRangeInvariant,     // a havocked local stays in 0..c, by induction
+  LoopConstantInvariant,  // a havocked local keeps its constant start value, by induction
+  ReadOnlyValue,          // a load from an array nothing writes: one value per element
+  SharedReadsAgree,       // two threads' reads of one shared element in one interval agree
+  Reread,                 // one thread's two reads of an element in one interval agree
+  BlockVote,              // __syncthreads_or/_and/_count: one value per block
+  Ticket,                 // two atomicAdds on one counter element return different values
+  BlockTicket,            // tickets read from shared memory differ across blocks
+  BenignSameValue,        // a race of two writes of one value
+  BenignOwnValue,         // a read racing a write of the value the reader wrote there first
+  MessagePassing,         // a read after an acquire of a flag the writer released
+  UniformBarriers,        // every barrier under uniform control: no divergence-mode run
+  kCount
+};
+// "closed_form.add", ..., "message_passing", "uniform_barriers"
+inline const char *ruleName(Rule r) {
+  switch (r) {
+    case Rule::ClosedFormAdd: return "closed_form.add";
+    case Rule::ClosedFormShift: return "closed_form.shift";
+    case Rule::ClosedFormAffine: return "closed_form.affine";
+    case Rule::ClosedFormFlip: return "closed_form.flip";
+    case Rule::ClosedFormSwap: return "closed_form.swap";
+    case Rule::ClosedFormSet: return "closed_form.set";
+    case Rule::InductionNoWrap: return "loop.induction_no_wrap";
+    case Rule::LoopHavocUniform: return "loop.havoc_uniform";
+    case Rule::LoopSharedTrips: return "loop.shared_trips";
+    case Rule::LoopRangeInvariant: return "loop.range_invariant";
+    case Rule::LoopConstantInvariant: return "loop.constant_invariant";
+    case Rule::ReadOnlyValue: return "value.read_only";
+    case Rule::SharedReadsAgree: return "value.shared_reads";
+    case Rule::Reread: return "value.reread";
+    case Rule::BlockVote: return "value.block_vote";
+    case Rule::Ticket: return "ticket";
+    case Rule::BlockTicket: return "ticket.block";
+    case Rule::BenignSameValue: return "benign.same_value";
+    case Rule::BenignOwnValue: return "benign.own_value";
+    case Rule::MessagePassing: return "message_passing";
+    case Rule::UniformBarriers: return "uniform_barriers";
+    case Rule::kCount: break;
+  }
+  return "?";
+}
+inline constexpr size_t kRules = static_cast<size_t>(Rule::kCount);
+
+struct RuleCounts {
+  std::array<uint32_t, kRules> n{};
+  void note(Rule r, uint32_t times = 1) { n[static_cast<size_t>(r)] += times; }
+  uint32_t operator[](Rule r) const { return n[static_cast<size_t>(r)]; }
+};
+
 struct KernelResult {
   std::string file;
   std::string name;
@@ -86,6 +151,7 @@ struct KernelResult {
   std::string premise_error;  // the launch and the assumptions contradict each other
   std::vector<AccessRef> unreachable;  // accesses and barriers no thread reaches
   std::vector<model::Diagnostic> diagnostics;  // Error: clang's diagnostics
+  RuleCounts rules;  // the precision rules applied
 };
 
 struct RunResult {
