@@ -57,10 +57,9 @@ public:
         defs[as->local.id] = {as->value.get(), i};
   }
 
-  // The counter whose tickets every write of `s` stores, when thread 0 of each block is
-  // the one to store it before every read (else none).
-  std::optional<unsigned> counterOf(const std::vector<unsigned> &writes) const {
-    std::optional<unsigned> counter;
+  // The counter element whose tickets every write of `s` stores (else none).
+  std::optional<CounterElement> counterOf(const std::vector<unsigned> &writes) const {
+    std::optional<CounterElement> counter;
     for (unsigned w : writes) {
       const st::Access &a = *where.at(w).s->as<st::Access>();
       const Expr *v = a.value ? widenedFrom(a.value.get()) : nullptr;
@@ -68,10 +67,10 @@ public:
       auto at = o && !o->per_block ? where.find(o->id) : where.end();
       if (at == where.end()) return std::nullopt;
       const st::Access &atomic = *at->second.s->as<st::Access>();
-      int64_t index = 0;
-      if (atomic.kind != AccessKind::Atomic || !constIndex(atomic, index) || (counter && *counter != atomic.array))
+      CounterElement element{atomic.array, 0};
+      if (atomic.kind != AccessKind::Atomic || !constIndex(atomic, element.index) || (counter && *counter != element))
         return std::nullopt;
-      counter = atomic.array;
+      counter = element;
     }
     return counter;
   }
@@ -180,7 +179,7 @@ private:
 
 }  // namespace
 
-std::map<unsigned, unsigned> blockTicketReads(const Kernel &K, const std::set<unsigned> &ticket_arrays) {
+std::map<unsigned, CounterElement> blockTicketReads(const Kernel &K, const std::set<unsigned> &ticket_arrays) {
   std::map<unsigned, Where> where;
   std::vector<const Stmt *> path;
   collect(K.body, path, where);
@@ -196,11 +195,14 @@ std::map<unsigned, unsigned> blockTicketReads(const Kernel &K, const std::set<un
     (a.kind == AccessKind::Read ? reads : writes)[a.array].push_back(id);
   }
   Checker check(K, where);
-  std::map<unsigned, unsigned> out;
+  std::map<unsigned, CounterElement> out;
   for (const auto &[array, rs] : reads) {
     if (bad.count(array) || !writes.count(array)) continue;
-    std::optional<unsigned> counter = check.counterOf(writes[array]);
-    if (!counter || !ticket_arrays.count(*counter)) continue;
+    std::optional<CounterElement> counter = check.counterOf(writes[array]);
+    // (a __shared__ counter is one per block: every block may draw the same tickets)
+    if (!counter || !ticket_arrays.count(counter->array) ||
+        K.arrays[counter->array].space != AddressSpace::Global)
+      continue;
     bool all = true;
     for (unsigned r : rs) all = all && check.storedBefore(r, writes[array]);
     if (all)

@@ -6,15 +6,27 @@
 // blocks never read the same one: what tells the blocks' tiles apart (Checker::tickets).
 #include "analysis/trace.hpp"
 
+#include <cstdint>
 #include <map>
 #include <set>
 
 namespace kverify::analysis::detail {
 
-// The reads of such shared variables (access id -> the counter array): every write of the
-// variable stores a ticket of one counter (`ticket_arrays`, whose every update is an
-// atomicAdd of a positive constant) at element 0, and thread 0 of the block stores one
-// before any thread reads it (a block barrier between them).
-std::map<unsigned, unsigned> blockTicketReads(const Kernel &K, const std::set<unsigned> &ticket_arrays);
+// One element of a counter array.
+struct CounterElement {
+  unsigned array = 0;
+  int64_t index = 0;
+  friend bool operator==(const CounterElement &a, const CounterElement &b) {
+    return a.array == b.array && a.index == b.index;
+  }
+  friend bool operator!=(const CounterElement &a, const CounterElement &b) { return !(a == b); }
+};
+
+// The reads of such shared variables (access id -> the counter element): every write of
+// the variable stores a ticket of one element, at a constant index, of one global counter
+// (`ticket_arrays`, whose every update is a device-wide atomicAdd of a positive step: one
+// count for the whole grid, where a __shared__ counter counts per block) at element 0, and
+// thread 0 of the block stores one before any thread reads it (a block barrier between).
+std::map<unsigned, CounterElement> blockTicketReads(const Kernel &K, const std::set<unsigned> &ticket_arrays);
 
 }  // namespace kverify::analysis::detail

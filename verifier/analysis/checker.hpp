@@ -117,13 +117,9 @@ private:
   Finding raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, const std::string &benign,
                       bool warpOnly);
   bool raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used);
-  // Without the no-alias assumption two pointer parameters may point into one buffer at
-  // any distance: their accesses collide where their bytes overlap.
-  bool mayAlias(const model::Array &a, const model::Array &b) const {
-    return !C.E.O.assume_no_alias && a.origin == model::ArrayOrigin::Param &&
-           b.origin == model::ArrayOrigin::Param &&
-           a.space == AddressSpace::Global && b.space == AddressSpace::Global && a.elem_size && b.elem_size;
-  }
+  // Without the no-alias assumption two global arrays may overlap at any distance
+  // (encoder.cpp): their accesses collide where their bytes overlap.
+  bool mayAlias(const model::Array &a, const model::Array &b) const { return detail::mayAlias(C.E.O, a, b); }
   z3::expr base(const model::Array &a) { return C.E.c.bv_const(("base of " + a.name).c_str(), 64); }
   z3::expr overlap(const AccessEv &a, const AccessEv &b);
 };

@@ -7,30 +7,69 @@
 
 namespace kverify::analysis::detail {
 
-// The arrays whose every write is an atomicAdd of a positive constant, and that no other
-// array may alias.
-std::set<unsigned> ticketArrays(const Kernel &K, bool assume_no_alias) {
+// Whether two arrays may share memory: without the no-alias assumption, any two global
+// arrays (pointer parameters, their pointer fields, __device__ variables) may overlap at any
+// distance, except two __device__ variables (distinct objects). Shared, local and
+// __constant__ memory alias nothing else.
+bool mayAlias(const Options &O, const model::Array &a, const model::Array &b) {
+  using model::ArrayOrigin;
+  if (O.assume_no_alias || a.id == b.id) return false;
+  auto pointee = [](const model::Array &x) {
+    return x.space == AddressSpace::Global && x.elem_size &&
+           (x.origin == ArrayOrigin::Param || x.origin == ArrayOrigin::DeviceVar);
+  };
+  return pointee(a) && pointee(b) && !(a.origin == ArrayOrigin::DeviceVar && b.origin == ArrayOrigin::DeviceVar);
+}
+
+namespace {
+
+// The value an integer constant expression (a constant under integer casts) has in its
+// type, as that many bits; none for anything else.
+std::optional<uint64_t> constantBits(const Expr &e) {
+  if (e.type.kind != Type::Kind::Int || e.type.bits == 0 || e.type.bits > 64) return std::nullopt;
+  const uint64_t mask = e.type.bits == 64 ? ~uint64_t(0) : (uint64_t(1) << e.type.bits) - 1;
+  if (const auto *k = e.as<ex::Const>()) return static_cast<uint64_t>(k->int_value) & mask;
+  const auto *c = e.as<ex::Cast>();
+  if (!c) return std::nullopt;
+  const Expr &arg = *c->arg;
+  std::optional<uint64_t> v = constantBits(arg);
+  if (!v) return std::nullopt;
+  if (arg.type.is_signed && arg.type.bits < 64 && (*v >> (arg.type.bits - 1)) & 1)
+    *v |= ~uint64_t(0) << arg.type.bits;  // sign-extend, then truncate
+  return *v & mask;
+}
+
+// An atomicAdd's operand that moves the counter up by a positive step: a constant in
+// (0, 2^(w-1)) at the operand's width w. A larger one is a decrement in disguise
+// (atomicAdd(&n, 0xffffffffu) subtracts 1), after which another add returns a value an
+// earlier one returned.
+bool positiveStep(const Expr *v) {
+  std::optional<uint64_t> bits = v ? constantBits(*v) : std::nullopt;
+  return bits && *bits != 0 && (*bits >> (v->type.bits - 1)) == 0;
+}
+
+}  // namespace
+
+// Counters handing out tickets: global or shared integer arrays whose every write is a
+// device-wide atomicAdd of a positive step, and that no other array may alias.
+std::set<unsigned> ticketArrays(const Kernel &K, const Options &O) {
   std::set<unsigned> ok, bad;
   model::forEachStmt(K.body, [&](const Stmt &s) {
     const auto *a = s.as<st::Access>();
     if (!a || a->kind == AccessKind::Read) return;
-    const Expr *v = a->value.get();
-    while (v && v->is<ex::Cast>()) v = v->as<ex::Cast>()->arg.get();
-    const auto *k = v ? v->as<ex::Const>() : nullptr;
-    // (a block-scoped atomicAdd_block hands out distinct values only within a block)
+    // (a block-scoped atomicAdd_block is atomic only among the threads of one block)
     bool ticket = a->kind == AccessKind::Atomic && a->atomic == model::AtomicOp::Add &&
-                  a->scope != model::Scope::Block && k &&
-                  v->type.kind == Type::Kind::Int && k->int_value > 0;
+                  a->scope != model::Scope::Block && positiveStep(a->value.get());
     (ticket ? ok : bad).insert(a->array);
   });
   std::set<unsigned> out;
   for (unsigned a : ok) {
     if (bad.count(a) || a >= K.arrays.size()) continue;
     const model::Array &arr = K.arrays[a];
-    bool aliased = !assume_no_alias && arr.origin == model::ArrayOrigin::Param &&
-                   std::any_of(K.arrays.begin(), K.arrays.end(), [&](const model::Array &o) {
-                     return o.id != a && o.origin == model::ArrayOrigin::Param && o.space == arr.space;
-                   });
+    if (arr.space != AddressSpace::Global && arr.space != AddressSpace::Shared) continue;
+    // another array that may share its memory may write it otherwise
+    bool aliased = std::any_of(K.arrays.begin(), K.arrays.end(),
+                               [&](const model::Array &o) { return mayAlias(O, arr, o); });
     if (!aliased && arr.elem.kind == Type::Kind::Int) out.insert(a);
   }
   return out;
@@ -48,8 +87,12 @@ std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, const z3:
   if (arr.space != model::AddressSpace::Global && arr.space != model::AddressSpace::Constant)
     return std::nullopt;
   bool global = arr.space == model::AddressSpace::Global;
-  // without the no-alias assumption a parameter's buffer may be written through another
-  if (written->count(array) || (global && !O.assume_no_alias && !written->empty())) return std::nullopt;
+  // without the no-alias assumption a global array may be written through another one
+  // that overlaps it (__constant__ memory is written by no kernel)
+  bool written_through_alias = global && std::any_of(written->begin(), written->end(), [&](unsigned w) {
+    return w < K.arrays.size() && mayAlias(O, arr, K.arrays[w]);
+  });
+  if (written->count(array) || written_through_alias) return std::nullopt;
   auto key = std::make_pair(array, Z3_get_sort_id(c, value));
   auto it = contents.find(key);
   if (it == contents.end()) {
@@ -60,7 +103,7 @@ std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, const z3:
 }
 
 void Encoder::setup() {
-  ticket_arrays = ticketArrays(K, O.assume_no_alias);
+  ticket_arrays = ticketArrays(K, O);
   block_ticket_reads = blockTicketReads(K, ticket_arrays);
   const char *dn[] = {"x", "y", "z"};
   for (int d = 0; d < 3; ++d) {
@@ -87,7 +130,25 @@ void Encoder::setup() {
     assumptions.push_back("at most " + std::to_string(*K.max_threads) +
                           " threads per block (__launch_bounds__: CUDA refuses larger launches)");
   }
-  if (O.assume_no_alias) assumptions.push_back("distinct pointer parameters do not alias");
+  if (O.assume_no_alias) {
+    assumptions.push_back("distinct pointer parameters do not alias");
+    // a __device__ array reaches a parameter through cudaGetSymbolAddress or &devArr[0]
+    std::string device_vars;
+    bool pointers = false;
+    for (const model::Array &a : K.arrays) {
+      if (a.space != AddressSpace::Global) continue;
+      if (a.origin == model::ArrayOrigin::Param) pointers = true;
+      if (a.origin == model::ArrayOrigin::DeviceVar)
+        device_vars += (device_vars.empty() ? "'" : ", '") + a.name + "'";
+    }
+    if (pointers && !device_vars.empty())
+      assumptions.push_back("pointer parameters do not point into the __device__ variables " + device_vars);
+  }
+  if (!ticket_arrays.empty()) {
+    std::string names;
+    for (unsigned a : ticket_arrays) names += (names.empty() ? "'" : ", '") + K.arrays[a].name + "'";
+    assumptions.push_back("atomicAdd counters do not wrap around (each atomicAdd returns a new ticket): " + names);
+  }
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
   assumptions.push_back("loop induction variables do not wrap around");
   for (const model::Param &p : K.params) {

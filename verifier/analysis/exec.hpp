@@ -2,6 +2,7 @@
 // Per-thread symbolic execution: the Encoder holds what both threads share (launch,
 // parameters, fresh names), an Exec runs one thread through the kernel into its Thread.
 #include "analysis/analysis.hpp"
+#include "analysis/block_tickets.hpp"
 #include "analysis/closed_form.hpp"
 #include "analysis/configure.hpp"
 #include "analysis/rules.hpp"
@@ -177,6 +178,9 @@ public:
   z3::expr fresh(const Type &t, const std::string &name);
 };
 
+// Whether arrays a and b may share memory (only without the no-alias assumption).
+bool mayAlias(const Options &O, const model::Array &a, const model::Array &b);
+
 class Encoder {
 public:
   z3::context c;
@@ -207,7 +211,7 @@ public:
   std::optional<std::set<unsigned>> written;  // the arrays some access may write
   std::map<std::pair<unsigned, unsigned>, z3::func_decl> contents;  // (array, sort id)
   std::set<unsigned> ticket_arrays;  // counters of tickets (Checker::tickets)
-  std::map<unsigned, unsigned> block_ticket_reads;  // read -> counter (block_tickets.hpp)
+  std::map<unsigned, CounterElement> block_ticket_reads;  // read -> counter element (block_tickets.hpp)
   std::vector<std::string> assumptions;
 
   Encoder(const Kernel &K, const KernelConfig &config) : K(K), config(config), O(config.options) {}
