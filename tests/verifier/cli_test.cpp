@@ -279,6 +279,39 @@ TEST(KverifyCliPremises, WithoutTheNoAliasAssumptionOverlappingBuffersRace) {
   EXPECT_FALSE(has(json.out, "distinct pointer parameters do not alias")) << json.out;
 }
 
+// Without the no-alias assumption a pointer parameter may point into a __device__ array
+// (cudaGetSymbolAddress); the default assumption says so.
+TEST(KverifyCliPremises, WithoutTheNoAliasAssumptionDeviceArraysAliasParameters) {
+  CliRun assumed = kverify("--format=json premises/aliasing_device_var.cu");
+  EXPECT_EQ(assumed.status, 0) << assumed.out;
+  EXPECT_TRUE(has(assumed.out, "pointer parameters do not point into the __device__ variables 'scratch'"))
+      << assumed.out;
+  CliRun dropped = kverify("--no-alias-assumption premises/aliasing_device_var.cu");
+  EXPECT_EQ(dropped.status, 1) << dropped.out;
+  EXPECT_TRUE(has(dropped.out, "data race on 'in' and 'scratch'")) << dropped.out;
+  // two __device__ variables are distinct objects
+  CliRun distinct = kverify("--no-alias-assumption premises/aliasing_device_vars_ok.cu");
+  EXPECT_EQ(distinct.status, 0) << distinct.out;
+  EXPECT_TRUE(has(distinct.out, "1 verified")) << distinct.out;
+}
+
+// A __device__ ticket counter that a parameter may point at is no ticket counter, and a
+// __device__ table a written parameter may point into is not read-only.
+TEST(KverifyCliPremises, WithoutTheNoAliasAssumptionDeviceArraysLoseTheirRules) {
+  CliRun counter = kverify("--format=json premises/aliasing_device_counter.cu");
+  EXPECT_EQ(counter.status, 0) << counter.out;
+  EXPECT_TRUE(has(counter.out, "atomicAdd counters do not wrap around")) << counter.out;
+  CliRun reset = kverify("--no-alias-assumption premises/aliasing_device_counter.cu");
+  EXPECT_EQ(reset.status, 1) << reset.out;
+  EXPECT_TRUE(has(reset.out, "data race on 'reset' and 'count'")) << reset.out;
+  EXPECT_TRUE(has(reset.out, "data race on 'slots'")) << reset.out;
+  CliRun table = kverify("premises/aliasing_device_readonly.cu");
+  EXPECT_EQ(table.status, 0) << table.out;
+  CliRun written = kverify("--no-alias-assumption premises/aliasing_device_readonly.cu");
+  EXPECT_EQ(written.status, 1) << written.out;
+  EXPECT_TRUE(has(written.out, "divergence")) << written.out;
+}
+
 TEST(KverifyCliPremises, CodeNoThreadReachesIsReported) {
   CliRun r = kverify("premises/unreachable_access.cu");
   EXPECT_EQ(r.status, 0) << r.err;
