@@ -127,3 +127,82 @@ TEST(PythonExtract, ReductionKernelModelsCuPysTree) {
   EXPECT_NE(s[0].options.find("--block-dim=512"), std::string::npos);
   EXPECT_FALSE(sources("import cupy\nk = cupy.ReductionKernel('T x', '', 'x', 'a+b', 'y=a', '0')\n")[0].unsupported.empty());
 }
+
+namespace {
+
+// Each launch as "kernel: options @line:col" ("*" for every kernel of the source).
+std::vector<std::string> launchList(const EmbeddedSource &e) {
+  std::vector<std::string> out;
+  for (const auto &[kernel, l] : e.launches)
+    out.push_back((kernel.empty() ? "*" : kernel) + ": " + l.optionText() + " @" + std::to_string(l.at.line) +
+                  ":" + std::to_string(l.at.col));
+  return out;
+}
+
+const char *kPyCudaModule =
+    "from pycuda.compiler import SourceModule\n"
+    "mod = SourceModule('__global__ void k(float *a) { a[threadIdx.x] = 0; }')\n"
+    "f = mod.get_function('k')\n"
+    "f(a, block=(128, 1, 1), grid=(2, 1))\n";
+
+}  // namespace
+
+// A use of a kernel object that is no launch kverify reads is a launch of unknown shape.
+TEST(PythonExtract, UsesThatAreNoReadLaunchAreLaunchesOfUnknownShape) {
+  auto alias = sources(std::string(kPyCudaModule) + "g = f\ng(a, block=(512, 1, 1))\n");
+  ASSERT_EQ(alias.size(), 1u);
+  EXPECT_EQ(launchList(alias[0]), (std::vector<std::string>{"k: --block-dim=128,1,1 --grid-dim=2,1,1 @4:1", "k:  @5:5"}));
+  auto helper = sources(std::string(kPyCudaModule) + "def run(k):\n    k(a, block=(512, 1, 1))\nrun(f)\n");
+  EXPECT_EQ(launchList(helper[0]).back(), "k:  @7:5");
+  auto container = sources(std::string(kPyCudaModule) + "fs = {'k': f}\n");
+  EXPECT_EQ(launchList(container[0]).back(), "k:  @5:12");
+  auto returned = sources(std::string(kPyCudaModule) + "def get():\n    return f\n");
+  EXPECT_EQ(launchList(returned[0]).back(), "k:  @6:12");
+  auto looked_up = sources(std::string(kPyCudaModule) + "getattr(sys.modules[__name__], 'f')(a)\n");
+  EXPECT_EQ(launchList(looked_up[0]).back(), "k:  @5:1");
+  auto dynamic = sources(std::string(kPyCudaModule) + "globals()[name](a)\n");
+  EXPECT_EQ(launchList(dynamic[0]).back(), "k:  @5:1");
+  // the function PyCUDA's prepare returns is the function itself
+  auto prepared = sources(std::string(kPyCudaModule) + "p = f.prepare('P')\n");
+  EXPECT_EQ(launchList(prepared[0]).back(), "k:  @5:5");
+  // the module: a kernel by a name kverify cannot read, the module passed on, a result not bound
+  auto by_name = sources(std::string(kPyCudaModule) + "mod.get_function(name)(a, block=(64, 1, 1))\n");
+  EXPECT_EQ(launchList(by_name[0]).back(), "*:  @5:1");
+  auto passed = sources(std::string(kPyCudaModule) + "run(mod)\n");
+  EXPECT_EQ(launchList(passed[0]).back(), "*:  @5:5");
+  auto unbound = sources(std::string(kPyCudaModule) + "fs = [mod.get_function('k')]\n");
+  EXPECT_EQ(launchList(unbound[0]).back(), "k:  @5:7");
+}
+
+TEST(PythonExtract, AttributesAndReadLaunchesAreNoUnknownLaunch) {
+  auto s = sources(std::string(kPyCudaModule) +
+                   "print(f.num_regs, f.shared_size_bytes)\n"
+                   "f.set_cache_config(cfg)\n"
+                   "f.prepare('P')\n"
+                   "f.prepared_call((2, 1), (64, 1, 1), a)\n"
+                   "f.prepared_async_call((2, 1), (32, 1, 1), stream, a)\n"
+                   "mod.get_function('k')(a, block=(16, 1, 1))\n"
+                   "g = mod.get_function('k')\n"
+                   "g(a, block=(8, 1, 1))\n"
+                   "del f\n"
+                   "def h(f):\n    return f\n");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(launchList(s[0]), (std::vector<std::string>{
+                                  "k: --block-dim=128,1,1 --grid-dim=2,1,1 @4:1",
+                                  "k: --block-dim=64,1,1 --grid-dim=2,1,1 @8:1",
+                                  "k: --block-dim=32,1,1 --grid-dim=2,1,1 @9:1",
+                                  "k: --block-dim=16,1,1 --grid-dim=1,1,1 @10:1",
+                                  "k: --block-dim=8,1,1 --grid-dim=1,1,1 @12:1",
+                              }));
+}
+
+// After *args the positions are unknown, and **kwargs may hold PyCUDA's grid=.
+TEST(PythonExtract, StarredArgumentsLeaveTheLaunchSymbolic) {
+  auto s = sources(
+      "import cupy as cp\n"
+      "k = cp.RawKernel('extern \"C\" __global__ void k(int *x) {}', 'k')\n"
+      "k(*config, (x,))\n");
+  EXPECT_EQ(launchList(s[0]), (std::vector<std::string>{"k:  @3:1"}));
+  auto p = sources(std::string(kPyCudaModule) + "f(a, block=(64, 1, 1), **more)\n");
+  EXPECT_EQ(launchList(p[0]).back(), "k: --block-dim=64,1,1 @5:1");  // no --grid-dim=1
+}

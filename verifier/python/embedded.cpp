@@ -61,7 +61,7 @@ void applyLaunches(const EmbeddedSource &e, model::TranslationUnitModel &tu) {
     std::vector<std::pair<std::string, Pos>> launches;  // (options, where)
     std::set<std::string> seen;
     for (const auto &[name, launch] : e.launches) {
-      if (name != k.name && name != baseName(k.name)) continue;
+      if (!name.empty() && name != k.name && name != baseName(k.name)) continue;
       std::string o = join(launch.optionText(), launch.options);
       if (seen.insert(o).second) launches.emplace_back(o, launch.at);
     }

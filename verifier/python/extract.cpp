@@ -2,6 +2,7 @@
 #include "python/extract.hpp"
 
 #include "python/cupy_kernels.hpp"
+#include "python/kernel_uses.hpp"
 
 #include <map>
 #include <set>
@@ -68,6 +69,7 @@ public:
       std::vector<Call> calls = m_.calls(s);
       for (const Call &c : calls) launch(s, c, calls);
     }
+    unreadLaunches();
     return std::move(out_);
   }
 
@@ -244,7 +246,8 @@ private:
       Value v = m_.evaluate(a->begin, a->end, s.scope);
       if (v.kind != Value::Kind::Str) return;
       fn = Object{mod->source, false, v.str.text};
-    } else if (lastPart(c.callee) == "prepared_call" || lastPart(c.callee) == "prepared_timed_call") {
+    } else if (lastPart(c.callee) == "prepared_call" || lastPart(c.callee) == "prepared_timed_call" ||
+               lastPart(c.callee) == "prepared_async_call") {
       fn = resolve(prefixPart(c.callee), s.scope);
       prepared = true;
     } else {
@@ -256,25 +259,44 @@ private:
     Launch l;
     l.at = c.pos;
     l.options = m_.optionsAbove(lineOf(s));
+    // (after a *args, the positions are unknown; a **kwargs may hold grid=)
     auto read = [&](int position, const char *keyword) -> Dims {
-      const Call::Arg *a = argument(c, position, keyword);
+      const Call::Arg *a = argument(c, hasStarred(c) ? 99 : position, keyword);
       if (!a) return {};
       return dimsOf(m_.evaluate(a->begin, a->end, s.scope));
     };
     if (e.api == "SourceModule" && !prepared) {
       l.block = read(99, "block");
-      l.grid = argument(c, 99, "grid") ? read(99, "grid") : Dims{1, 1, 1};  // PyCUDA's default
+      bool pycuda_default = !argument(c, 99, "grid") && !hasStarred(c);
+      l.grid = pycuda_default ? Dims{1, 1, 1} : read(99, "grid");  // PyCUDA's default
     } else {
       l.grid = read(0, "grid");
       l.block = read(1, "block");
     }
     e.launches.emplace_back(fn->kernel, l);
+    read_launches_.insert(c.open);
+  }
+
+  // Every other use of a kernel object may launch it unseen: a launch of unknown shape
+  // (CuPy picks the launch of ElementwiseKernel and ReductionKernel, whoever calls them).
+  void unreadLaunches() {
+    std::vector<KernelObject> objects;
+    for (const auto &[where, o] : objects_)
+      if (out_[o.source].api != "ElementwiseKernel" && out_[o.source].api != "ReductionKernel")
+        objects.push_back(KernelObject{where.first, where.second, o.source, o.module, o.kernel});
+    for (const UnreadUse &u : unreadUses(m_, objects, read_launches_)) {
+      Launch l;
+      l.at = u.at;
+      l.options = m_.optionsAbove(u.at.line);
+      out_[u.source].launches.emplace_back(u.kernel, l);
+    }
   }
 
   const Module &m_;
   std::vector<EmbeddedSource> out_;
   std::map<std::pair<size_t, std::string>, Object> objects_;
   std::set<unsigned> option_lines_;  // lines whose comments the current source has read
+  std::set<size_t> read_launches_;   // the `(` of each launch read
 };
 
 }  // namespace

@@ -3,7 +3,8 @@
 // RawModule, ElementwiseKernel and ReductionKernel — and the launches of their kernels:
 // PyCUDA `f(..., block=(256,1,1), grid=(g,1))` and `f.prepared_call(grid, block, ...)`,
 // CuPy `k((grid,), (block,), (args))`. A source kverify cannot read is kept with the
-// reason (it becomes an `unsupported` verdict), never dropped.
+// reason (it becomes an `unsupported` verdict), never dropped; a use of a kernel that is
+// no launch it reads is a launch of unknown shape (kernel_uses.hpp), never dropped either.
 
 #include "python/module.hpp"
 
@@ -35,7 +36,9 @@ struct EmbeddedSource {
   std::string unsupported;  // non-empty: why the source cannot be read (cuda is empty)
   std::string options;      // `# kverify:` comments above the call and above the string
   std::string kernel;       // RawKernel's name, the generated kernel's name; empty: all
-  std::vector<std::pair<std::string, Launch>> launches;  // (kernel name, launch)
+  // (kernel name, launch); an empty name: a launch of any kernel of the source (a use of
+  // the module kverify cannot follow)
+  std::vector<std::pair<std::string, Launch>> launches;
 };
 
 std::vector<EmbeddedSource> extractSources(const Module &m);
