@@ -76,12 +76,14 @@ int main(int argc, char **argv) {
       kverify::analysis::Options ao;
       ao.block_dim = {k.block[0], k.block[1], k.block[2]};
       ao.grid_dim = {k.grid[0], k.grid[1], k.grid[2]};
+      ao.zero_init = zeroInit(k);
       verdict = kverify::analysis::verdictName(kverify::analysis::analyzeKernel(tu.kernels[0], ao).verdict);
       kverify::oracle::Launch l;
       l.block = {k.block[0], k.block[1], k.block[2]};
       l.grid = {k.grid[0], k.grid[1], k.grid[2]};
       l.params = k.params;
       l.max_steps = 200000;
+      l.zero_init = zeroInit(k);
       kverify::oracle::Result r = kverify::oracle::run(tu.kernels[0], l);
       if (r.status != kverify::oracle::Result::Status::Ok) hazards.insert("inconclusive");
       for (const auto &f : r.findings) hazards.insert(kverify::oracle::kindName(f.kind));

@@ -75,6 +75,7 @@ std::string hostSource(const GenKernel &k) {
   if (k.uses_site[GPair]) args += ", (KvPair *)g[2]";
   if (k.uses_ro) args += ", (const int *)g[3]";
   if (k.uses_counter || k.uses_block_ticket) args += ", (unsigned *)g[4]";
+  if (k.uses_flags) args += ", (int *)g[5], (unsigned *)g[6]";
   return k.source + "\nextern \"C\" void kv_launch(void *const *g, int p0, int p1) { " + k.name + "(" + args +
          "); }\n";
 }
@@ -229,6 +230,7 @@ TEST(HostOracle, ModelAccessesAreTheCompiledKernels) {
     l.grid = {k.grid[0], k.grid[1], k.grid[2]};
     l.params = k.params;
     l.max_steps = 200000;
+    l.zero_init = zeroInit(k);
     std::vector<oracle::AccessRecord> modelAccesses;
     oracle::Result res = oracle::run(m, l, modelAccesses);
     if (res.status != oracle::Result::Status::Ok) {

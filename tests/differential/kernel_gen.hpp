@@ -12,7 +12,8 @@
 // Every kernel starts with the same signature:
 //   __global__ void <name>(int *g0, int *g1, int p0, int p1
 // followed, where the body uses them, by `KvPair *g2` (global structs), `const int *g3`
-// (read-only, never written) and `unsigned *g4` (ticket counters, only atomicAdd'ed);
+// (read-only, never written), `unsigned *g4` (ticket counters, only atomicAdd'ed) and
+// `int *g5, unsigned *g6` (data published through flags, which start zeroed);
 // two shared arrays `__shared__ int s0[N0]`, `s1[N1]` (N in 32, 64, 128) and four locals
 //   int v0; unsigned v1; short v2; unsigned char v3;
 // Struct sites (StructSite) are declared where used: shared arrays of structs, int2 and
@@ -106,7 +107,7 @@ enum UpdateForm { UAdd, UShl, UShr, UDiv, UAffine, UFlip, UHavoc, URing, USwap, 
 
 struct GStmt {
   enum class K {
-    StoreShared,   // s<arr>[idx] = val            (op 1: +=)
+    StoreShared,   // s<arr>[idx] = val            (op 1: +=; op 2: then v2 = s<arr>[idx])
     StoreGlobal,   // g<arr>[gidx] = val
     AtomicShared,  // atomicAdd(&s<arr>[idx], 1)   (var >= 0: v<var> = atomicAdd(...))
     AtomicGlobal,  // atomicAdd(&g<arr>[gidx], 1)
@@ -127,6 +128,10 @@ struct GStmt {
     BlockTicket,   // thread 0 takes a ticket into __shared__ stk[0], a barrier, every thread
                    // reads it into v1 and, if v1 < 15, writes g<arr>[v1 * 128 + linear id]
     Update,        // a local updated by itself (op: UpdateForm)
+    Publish,       // message passing between blocks: thread 0 writes g5[blockIdx.x] = val,
+                   // (op 1: no fence) a fence, atomicExch(&g6[blockIdx.x], 1u); reads flag
+                   // g6[blockIdx.x - 1] (an atomic load, a fence) and, if it is 1, reads
+                   // g5[blockIdx.x - 1] into v0. g6 starts zeroed (--zero-init=g6).
   };
   K k = K::Sync;
   int arr = 0;
@@ -151,12 +156,15 @@ struct GenKernel {
   std::array<bool, kStructSites> uses_site{};  // struct sites the body names
   bool uses_ro = false, uses_counter = false, uses_shared_counter = false;
   bool uses_block_ticket = false, uses_extra_locals = false;  // stk; v4, v5
+  bool uses_flags = false;  // g5, g6 (zeroed)
 };
 
 // Fills source, data_dependent and the uses_* flags.
 void finish(GenKernel &k);
 std::string emitSource(const GenKernel &k);
 std::string launchText(const GenKernel &k);  // "block (32,2,1) grid (3,1,1) params {p0=1, p1=4}"
+// The global arrays the launcher zeroes that the analysis and the oracle must be told of.
+std::vector<std::string> zeroInit(const GenKernel &k);  // {"g6"} where flags are used
 
 rc::Gen<GenKernel> genKernel();
 

@@ -44,7 +44,7 @@ const char *const kNewConstructs[] = {
     "KvPair *g2", "__shared__ KvPair", "int2 sv", "uchar4 sc", "KvRow sr", "KvDerived sd", "kv_conf.",
     "g3[", "atomicAdd(&g4", "atomicAdd(&scnt", "i0 += blockDim.x", "-= blockDim.x", "<<= ", "*= ",
     "__syncthreads_or(", "while (i0 <", "continue;", "break;", "stk[0] = atomicAdd", " * 2 + ", " * 3 + ",
-    "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;",
+    "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;", "atomicExch(&g6",
 };
 
 }  // namespace

@@ -183,6 +183,7 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
   opts.block_dim = {k.block[0], k.block[1], k.block[2]};
   opts.grid_dim = {k.grid[0], k.grid[1], k.grid[2]};
   opts.timeout_s = 10;
+  opts.zero_init = zeroInit(k);
   auto t0 = std::chrono::steady_clock::now();
   analysis::KernelResult ar = analysis::analyzeKernel(m, opts);
   auto t1 = std::chrono::steady_clock::now();
@@ -201,6 +202,7 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
     l.params = k.params;
     l.seed = uint64_t(seed);
     l.max_steps = 200000;
+    l.zero_init = zeroInit(k);
     oracle::Result r = oracle::run(m, l);
     oracleLog += oracleText(r, l);
     if (r.status != oracle::Result::Status::Ok) continue;
@@ -273,6 +275,7 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
       l.blocks.push_back(blockOf(w.thread1));
       if (f.kind != Verdict::Oob && blockOf(w.thread2) != blockOf(w.thread1)) l.blocks.push_back(blockOf(w.thread2));
       l.max_steps = 200000;
+      l.zero_init = zeroInit(k);
       ++stats.replays;
       oracle::Result r = oracle::run(m, l);
       if (r.status != oracle::Result::Status::Ok || r.seeded) continue;

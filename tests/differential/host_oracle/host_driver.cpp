@@ -6,7 +6,7 @@
 //                                OFFSET of ARRAY, after N block barriers of the thread
 //   X ARRAY|? OFFSET             the thread stopped before an access outside every array
 //                                (in the gap after ARRAY, or anywhere: ?), or on a signal
-// Global arrays g0..g4 are the driver's (kGlobalBytes each, far apart); shared arrays and
+// Global arrays g0..g6 are the driver's (kGlobalBytes each, far apart); shared arrays and
 // __constant__ variables are found in the program's own symbol table (nm).
 //
 //   prog BX BY BZ GX GY GZ P0 P1
@@ -152,7 +152,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 6; ++i)
     v[i] = unsigned(std::atoi(argv[1 + i]));
   int p0 = std::atoi(argv[7]), p1 = std::atoi(argv[8]);
-  const int kGlobals = 5;
+  const int kGlobals = 7;
   void *region = mmap(nullptr, kSpacing * (kGlobals + 1), PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (region == MAP_FAILED)
