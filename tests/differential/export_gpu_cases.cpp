@@ -11,7 +11,10 @@
 // --kernels-only writes the kernels alone, kernel_<i>.cu, each with its launch as a
 // `// kverify:` comment, and nothing else (for verifier/bench/rule_coverage.py).
 //
-//   differential_export_gpu_cases OUT_DIR [K=100] [SEED=1] [--kernels-only]
+// --range=A:B writes only cases A..B-1 of the K (the same kernels as without it), with
+// manifest.A-B.jsonl and verdicts.A-B.tsv: shards that run side by side.
+//
+//   differential_export_gpu_cases OUT_DIR [K=100] [SEED=1] [--kernels-only] [--range=A:B]
 #include "analysis/analysis.hpp"
 #include "frontend/frontend.hpp"
 #include "kernel_gen.hpp"
@@ -20,6 +23,7 @@
 #include <set>
 #include <string>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -29,8 +33,17 @@ using namespace kverify::difftest;
 namespace fs = std::filesystem;
 
 int main(int argc, char **argv) {
-  bool kernelsOnly = argc > 1 && std::string(argv[argc - 1]) == "--kernels-only";
-  if (kernelsOnly) --argc;
+  bool kernelsOnly = false;
+  int first = 0, last = -1;
+  while (argc > 1 && std::string(argv[argc - 1]).rfind("--", 0) == 0) {
+    std::string flag = argv[--argc];
+    if (flag == "--kernels-only") kernelsOnly = true;
+    else if (flag.rfind("--range=", 0) == 0 && std::sscanf(flag.c_str() + 8, "%d:%d", &first, &last) == 2) continue;
+    else {
+      std::cerr << "unknown option " << flag << "\n";
+      return 2;
+    }
+  }
   if (argc < 2) {
     std::cerr << "usage: " << argv[0] << " OUT_DIR [K=100] [SEED=1] [--kernels-only]\n";
     return 2;
@@ -55,12 +68,15 @@ int main(int argc, char **argv) {
     std::cout << "wrote " << count << " kernels to " << out << "\n";
     return 0;
   }
-  std::ofstream manifest(out / "manifest.jsonl");
-  std::ofstream verdicts(out / "verdicts.tsv");
-  verdicts << "case\tkverify\n";
+  std::string shard = last < 0 ? "" : "." + std::to_string(first) + "-" + std::to_string(last);
+  if (last < 0) last = count;
+  std::ofstream manifest(out / ("manifest" + shard + ".jsonl"));
+  std::ofstream verdicts(out / ("verdicts" + shard + ".tsv"));
+  if (shard.empty()) verdicts << "case\tkverify\n";
   for (int i = 0; i < count; ++i) {
     rc::Random ri = r.split();
     GenKernel k = g(ri, 10 + (i * 90) / std::max(count, 1)).value();
+    if (i < first || i >= last) continue;
     std::string file = "case_" + std::to_string(i) + ".cu";
     std::ofstream(out / file) << emitStandaloneProgram(k);
     // the two static opinions, on the kernel alone
@@ -110,6 +126,6 @@ int main(int argc, char **argv) {
     std::cerr << "cannot write " << (out / "manifest.jsonl") << "\n";
     return 2;
   }
-  std::cout << "wrote " << count << " programs and manifest.jsonl to " << out << "\n";
+  std::cout << "wrote programs " << first << ".." << last - 1 << " and manifest" << shard << ".jsonl to " << out << "\n";
   return 0;
 }
