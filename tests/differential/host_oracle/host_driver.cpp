@@ -24,21 +24,27 @@
 struct KvDim3 {
   unsigned x, y, z;
 };
+// Each in its own 1 MiB slot, as the kernel's statics (cuda_host.h): never within a gap.
+#define KV_SLOT __attribute__((aligned(1 << 20)))
 extern "C" {
-KvDim3 threadIdx, blockIdx, blockDim, gridDim;
+KV_SLOT KvDim3 threadIdx;
+KV_SLOT KvDim3 blockIdx;
+KV_SLOT KvDim3 blockDim;
+KV_SLOT KvDim3 gridDim;
 void kv_launch(void *const *globals, int p0, int p1);  // emitted with the kernel
 }
 
 namespace {
 
-constexpr uintptr_t kGlobalBytes = 2048 * 8, kSpacing = 16 << 20, kGap = 1 << 20;
+// An address within kGap of an array (statics are 1 MiB apart: a gap never reaches the next
+// one) is an index past it.
+constexpr uintptr_t kGlobalBytes = 2048 * 8, kSpacing = 16 << 20, kGap = 1 << 19;
 
 struct Array {
   std::string name;
   uintptr_t lo, hi;
 };
 std::vector<Array> arrays;
-uintptr_t hull_lo = UINTPTR_MAX, hull_hi = 0;  // arrays and their gaps
 unsigned barriers = 0;
 bool running = false;
 sigjmp_buf stop;
@@ -47,26 +53,18 @@ void record(const volatile void *p, unsigned width, char kind) {
   if (!running)
     return;
   auto a = reinterpret_cast<uintptr_t>(p);
-  for (const Array &r : arrays)
-    if (a >= r.lo && a < r.hi) {
-      if (a + width > r.hi)
-        break;
+  const Array *near = nullptr;
+  for (const Array &r : arrays) {
+    if (a >= r.lo && a + width <= r.hi) {
       std::printf("A %c %s %lu %u %u\n", kind, r.name.c_str(), (unsigned long)(a - r.lo), width, barriers);
       return;
     }
-  if (a < hull_lo || a >= hull_hi)
-    return;  // a local, the driver's own data
-  for (const KvDim3 *b : {&threadIdx, &blockIdx, &blockDim, &gridDim})
-    if (p == b || p == &b->y || p == &b->z)
-      return;  // a builtin, which the linker may have put in a gap
-  const Array *before = nullptr;
-  for (const Array &r : arrays)
-    if (r.lo <= a && (!before || r.lo > before->lo))
-      before = &r;
-  if (before && a - before->lo < kGap)
-    std::printf("X %s %lu\n", before->name.c_str(), (unsigned long)(a - before->lo));
-  else
-    std::printf("X ? 0\n");
+    if (a + width > r.lo - kGap && a < r.hi + kGap)
+      near = &r;
+  }
+  if (!near)
+    return;  // a local, a builtin, the driver's own data
+  std::printf("X %s %ld\n", near->name.c_str(), (long)(a - near->lo));
   running = false;
   siglongjmp(stop, 1);
 }
@@ -81,8 +79,6 @@ void onSignal(int) {
 
 void addArray(const std::string &name, uintptr_t lo, uintptr_t bytes) {
   arrays.push_back({name, lo, lo + bytes});
-  hull_lo = std::min(hull_lo, lo >= kGap ? lo - kGap : 0);
-  hull_hi = std::max(hull_hi, lo + bytes + kGap);
 }
 
 // Statics of the kernel (`rand_kernel(...)::s0`) and __constant__ variables (`kv_conf`).
