@@ -59,12 +59,11 @@ TEST(ClosedForm, RecognisesTheUpdatesItHasFormsFor) {
 // x after j steps, by the closed form (evaluated by Z3) and by iterating.
 int64_t closed(const ClosedForm &cf, int64_t x0, int64_t step, uint64_t j, unsigned w) {
   z3::context c;
-  std::vector<z3::expr> side;
   z3::expr x = c.bv_val(static_cast<uint64_t>(x0), w), k = c.bv_val(j, 64);
   z3::expr d = c.bv_val(static_cast<uint64_t>(step), w);
-  z3::expr v = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub ? steppedAt(cf, x, d, k, false, false, side)
+  z3::expr v = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub ? steppedAt(cf, x, d, k)
                : cf.op == ClosedForm::Affine                        ? affineAt(cf, x, d, k)
-                                                                    : shiftedAt(cf, x, k, false, side);
+                                                                    : shiftedAt(cf, x, k);
   z3::expr r = v.simplify();
   return w == 32 ? static_cast<int32_t>(r.get_numeral_uint64()) : static_cast<int64_t>(r.get_numeral_uint64());
 }
@@ -105,6 +104,81 @@ TEST(ClosedForm, AffineUpdatesMatchTheLoopModuloTheWidth) {
                 << "x = x * 2^" << m << (negate ? " - " : " + ") << d << " from " << x0 << ", " << j << " times";
           }
     }
+}
+
+// Whether the closed form says x stays in its type's range for j updates (inRangeAt,
+// evaluated by Z3), for a w-bit x (x_signed) and a step c read in the arithmetic's type.
+bool staysInRange(const ClosedForm &cf, int64_t x0, int64_t step, uint64_t j, unsigned w, bool x_signed) {
+  z3::context c;
+  z3::expr x = c.bv_val(static_cast<uint64_t>(x0), w), k = c.bv_val(j, 64);
+  z3::expr d = c.bv_val(static_cast<uint64_t>(step), w);
+  z3::expr r = inRangeAt(cf, x, d, k, x_signed)->simplify();
+  EXPECT_TRUE(r.is_true() || r.is_false());
+  return r.is_true();
+}
+
+// The exact integer value of 32-bit x after j steps of `x += c` (or -=), c read as signed
+// or unsigned, and whether each step stayed in x's range.
+bool exactStaysInRange(int64_t x0, int64_t c, uint64_t j, bool sub, bool x_signed) {
+  __int128 lo = x_signed ? -(__int128(1) << 31) : 0, hi = x_signed ? (__int128(1) << 31) - 1 : (__int128(1) << 32) - 1;
+  __int128 v = __int128(x0) + (sub ? -1 : 1) * __int128(j) * c;
+  return lo <= v && v <= hi;
+}
+
+TEST(ClosedForm, WrapAroundIsDecidedExactlyForEveryMixOfSignedness) {
+  // `int i; i += blockDim.x` (signed x, unsigned arithmetic) from below zero and down past
+  // it; `unsigned x; x -= 3` past zero; signed steps from the bottom of the range (more
+  // than 2^31 steps of 1 from INT_MIN stay in range)
+  for (bool sub : {false, true})
+    for (bool op_signed : {false, true})
+      for (bool x_signed : {false, true}) {
+        ClosedForm cf{sub ? ClosedForm::Sub : ClosedForm::Add, op_signed ? Type::i32() : Type::u32(), nullptr, 0};
+        for (int64_t x0 : {int64_t(-2147483648), int64_t(-64), int64_t(-8), int64_t(0), int64_t(5), int64_t(2147483647),
+                           int64_t(4294967295)}) {
+          if (x_signed ? x0 > 2147483647 : x0 < 0) continue;
+          for (int64_t c : {int64_t(0), int64_t(1), int64_t(3), int64_t(64), int64_t(-1), int64_t(4294967295)}) {
+            if (op_signed ? c > 2147483647 : c < 0) continue;
+            for (uint64_t j : {uint64_t(0), uint64_t(1), uint64_t(2), uint64_t(3), uint64_t(70), uint64_t(2147483647),
+                               uint64_t(2147483648), uint64_t(4294967295), uint64_t(4294967296), uint64_t(1) << 40})
+              EXPECT_EQ(staysInRange(cf, x0, c, j, 32, x_signed), exactStaysInRange(x0, c, j, sub, x_signed))
+                  << x0 << (sub ? " - " : " + ") << j << " * " << c << (op_signed ? " (signed" : " (unsigned")
+                  << " arithmetic, " << (x_signed ? "signed" : "unsigned") << " x)";
+          }
+        }
+      }
+}
+
+TEST(ClosedForm, ShiftsOutToZeroLikeTheLoopAndWrapOnlyThere) {
+  // `for (unsigned bit = 1; bit != 0; bit <<= 1)`: 1 << j, then 0 from the 32nd update on
+  ClosedForm shl{ClosedForm::Shl, Type::u32(), nullptr, 1};
+  for (uint32_t x0 : {1u, 3u, 0x40000000u, 0u})
+    for (uint64_t j = 0; j < 70; ++j) {
+      uint32_t want = x0;
+      bool fits = true;
+      for (uint64_t s = 0; s < j; ++s) fits &= (want >> 31) == 0, want <<= 1;
+      EXPECT_EQ(static_cast<uint32_t>(closed(shl, int32_t(x0), 0, j, 32)), want) << x0 << " << 1, " << j << " times";
+      EXPECT_EQ(staysInRange(shl, int32_t(x0), 0, j, 32, false), fits) << x0 << " << 1, " << j << " times";
+    }
+  // `int d = -1; d *= 2`: negative starts are legitimate; in range until below INT_MIN
+  ClosedForm twice{ClosedForm::Shl, Type::i32(), nullptr, 1};
+  twice.mul = true;
+  EXPECT_TRUE(overflowIsUndefined(twice, true));
+  for (int32_t x0 : {-1, -3, 1, 0, -1073741824})
+    for (uint64_t j = 0; j < 40; ++j) {
+      __int128 exact = __int128(x0) * (__int128(1) << j);
+      bool fits = exact >= -(__int128(1) << 31) && exact < (__int128(1) << 31);
+      EXPECT_EQ(staysInRange(twice, x0, 0, j, 32, true), fits) << x0 << " * 2, " << j << " times";
+      if (fits) EXPECT_EQ(closed(twice, x0, 0, j, 32), int64_t(exact)) << x0 << " * 2, " << j << " times";
+    }
+}
+
+TEST(ClosedForm, OnlySignedArithmeticOnASignedLocalHasUndefinedOverflow) {
+  ClosedForm add{ClosedForm::Add, Type::i32(), nullptr, 0}, uadd{ClosedForm::Add, Type::u32(), nullptr, 0};
+  ClosedForm shl{ClosedForm::Shl, Type::i32(), nullptr, 1};  // `x <<= 1`: defined since C++20
+  EXPECT_TRUE(overflowIsUndefined(add, true));
+  EXPECT_FALSE(overflowIsUndefined(uadd, true));  // `int i; i += blockDim.x`
+  EXPECT_FALSE(overflowIsUndefined(add, false));
+  EXPECT_FALSE(overflowIsUndefined(shl, true));
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 namespace kverify::analysis::detail {
 
+static z3::expr shiftAmount(const z3::expr &j, int64_t shift, unsigned w);
+
 std::optional<ClosedForm> classify(const model::Local &x, const ExprPtr &value_ptr,
                                    const std::map<unsigned, int> &mods) {
   const Expr &value = *value_ptr;
@@ -91,6 +93,7 @@ std::optional<ClosedForm> classify(const model::Local &x, const ExprPtr &value_p
       cf.op = v->type.is_signed ? ClosedForm::SDiv : ClosedForm::LShr;
     } else {
       cf.op = ClosedForm::Shl;
+      cf.mul = true;
     }
     cf.shift = sh;
     return cf;
@@ -164,32 +167,36 @@ std::map<unsigned, ClosedForm> loopForms(const st::Loop &s, const std::map<unsig
   return forms;
 }
 
-z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &step, const z3::expr &j,
-                   bool nowrap, bool signed_local, std::vector<z3::expr> &side) {
+z3::expr steppedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &step, const z3::expr &j) {
+  // (j mod 2^w) * c is j * c modulo 2^w: exactly what j updates give
+  z3::expr prod = resize(j, x0.get_sort().bv_size(), false) * step;
+  return cf.op == ClosedForm::Add ? x0 + prod : x0 - prod;
+}
+
+std::optional<z3::expr> inRangeAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &step,
+                                  const z3::expr &j, bool x_signed) {
   z3::context &c = x0.ctx();
   unsigned w = x0.get_sort().bv_size();
-  bool sg = cf.op_type.is_signed;
-  z3::expr kw = resize(j, w, false);
-  z3::expr prod = kw * step;
-  if (nowrap) {
-    if (w < 64) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << (sg ? w - 1 : w), 64)));
-    else if (sg) side.push_back(z3::ult(j, c.bv_val(uint64_t(1) << 63, 64)));
-    side.push_back(sg ? signedMulFits(kw, step) : z3::bvmul_no_overflow(kw, step, false));
+  if (cf.op == ClosedForm::Shl) {
+    // x0 * 2^amt in range: shifting back gives x0 (amt reaches w, where only 0 stays 0)
+    z3::expr amt = shiftAmount(j, cf.shift, w), there = z3::shl(x0, amt);
+    return (x_signed ? z3::ashr(there, amt) : z3::lshr(there, amt)) == x0;
   }
-  if (nowrap && signed_local && !sg) {
-    // x0 (signed) plus or minus the unsigned k*c, exactly, stays in x's signed range
-    z3::expr wide = cf.op == ClosedForm::Add ? z3::sext(x0, w) + z3::zext(prod, w) : z3::sext(x0, w) - z3::zext(prod, w);
-    side.push_back(z3::sext(wide.extract(w - 1, 0), w) == wide);
-  }
-  if (cf.op == ClosedForm::Add) {
-    if (nowrap) side.push_back(z3::bvadd_no_overflow(x0, prod, sg));
-    if (sg) side.push_back(z3::bvadd_no_underflow(x0, prod));
-    return x0 + prod;
-  }
-  if (nowrap) side.push_back(z3::bvsub_no_underflow(x0, prod, sg));
-  if (sg) side.push_back(z3::bvsub_no_overflow(x0, prod));
-  return x0 - prod;
-  // (unsigned and allowed to wrap: k*c in w bits is exactly what the updates give)
+  if (cf.op != ClosedForm::Add && cf.op != ClosedForm::Sub) return std::nullopt;
+  // Both x0 and the result lie in a range of 2^w values, so |j*c| < 2^w: j < 2^w (unless
+  // c = 0), and in w + 2 bits the product and the sum are exact where that holds (where
+  // the product fits but the sum does not, the sum wraps to a value outside x's range).
+  auto ext = [&](const z3::expr &v, bool sg) { return sg ? z3::sext(v, 2) : z3::zext(v, 2); };
+  z3::expr jw = z3::zext(j.extract(w - 1, 0), 2), cw = ext(step, cf.op_type.is_signed), xw = ext(x0, x_signed);
+  z3::expr few = w >= 64 ? c.bool_val(true) : z3::ult(j, c.bv_val(uint64_t(1) << w, 64));
+  z3::expr prod = jw * cw, exact = cf.op == ClosedForm::Add ? xw + prod : xw - prod;
+  z3::expr low = exact.extract(w - 1, 0);
+  return (step == c.bv_val(0, w) || few) && signedMulFits(jw, cw) && ext(low, x_signed) == exact;
+}
+
+bool overflowIsUndefined(const ClosedForm &cf, bool x_signed) {
+  bool arith = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub || (cf.op == ClosedForm::Shl && cf.mul);
+  return arith && cf.op_type.is_signed && x_signed;
 }
 
 // j * shift as a w-bit shift amount, w once it reaches w (a shift by w or more gives 0).
@@ -200,13 +207,11 @@ static z3::expr shiftAmount(const z3::expr &j, int64_t shift, unsigned w) {
   return w >= 64 ? amt64 : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w), amt64.extract(w - 1, 0));
 }
 
-z3::expr shiftedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &j, bool nowrap,
-                   std::vector<z3::expr> &side) {
+z3::expr shiftedAt(const ClosedForm &cf, const z3::expr &x0, const z3::expr &j) {
   if (cf.shift == 0) return x0;
   z3::context &c = x0.ctx();
   unsigned w = x0.get_sort().bv_size();
   z3::expr amt = shiftAmount(j, cf.shift, w);
-  if (cf.op == ClosedForm::Shl && nowrap) side.push_back(z3::lshr(z3::shl(x0, amt), amt) == x0);
   z3::expr v = cf.op == ClosedForm::Shl    ? z3::shl(x0, amt)
                : cf.op == ClosedForm::LShr ? z3::lshr(x0, amt)
                                            : z3::ashr(x0, amt);

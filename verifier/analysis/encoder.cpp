@@ -150,7 +150,6 @@ void Encoder::setup() {
     assumptions.push_back("atomicAdd counters do not wrap around (each atomicAdd returns a new ticket): " + names);
   }
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
-  assumptions.push_back("loop induction variables do not wrap around");
   for (const model::Param &p : K.params) {
     if (p.array) continue;
     z3::sort s = p.type.kind == Type::Kind::Bool ? c.bool_sort()

@@ -111,6 +111,8 @@ private:
     std::set<unsigned> induction;          // the locals its condition reads
     bool has_break = false;                // a break or return may leave it early
     std::map<unsigned, ClosedForm> forms;  // the locals with a closed form
+    std::map<unsigned, bool> no_wrap;      // induction variables checked (cannotWrap)
+    bool checking = false;                 // inside such a check: no further checks
     z3::expr k, N;                         // the iteration executed symbolically; how many start
     std::vector<z3::expr> outer;           // the enclosing loops' counters
     Env env0;                              // the locals before the loop
@@ -138,6 +140,7 @@ private:
   Env stateAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side);
   std::optional<z3::expr> closedFormAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j,
                                        std::vector<z3::expr> &side);
+  bool cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &x0, const z3::expr &step);
   z3::expr havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j);
   z3::expr enterAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side, const z3::expr &evaluated);
   std::pair<z3::expr_vector, z3::expr_vector> atIteration(LoopRun &L, const z3::expr &j, const char *name);

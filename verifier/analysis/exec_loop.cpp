@@ -167,7 +167,8 @@ Exec::LoopRun Exec::loopStart(const Stmt &s) {
   assignedLocals(lp.body, L.mods);
   assignedLocals(lp.step, L.mods);
   if (lp.cond) readLocals(*lp.cond, L.induction);
-  L.has_break = hasKind<st::Break>(lp.body, false) || hasKind<st::Return>(lp.body, true);
+  L.has_break = hasKind<st::Break>(lp.body, false) || hasKind<st::Return>(lp.body, true) ||
+                hasKind<st::Break>(lp.step, false) || hasKind<st::Return>(lp.step, true);
   L.forms = loopForms(lp, L.mods, L.has_break);
   L.k = E.freshConst(L.tag + ".k", E.bv(64));
   L.outer = allKs();
@@ -219,9 +220,7 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   if (cf.op == ClosedForm::Swap && !fits(L.env0.find(cf.other))) return std::nullopt;  // needs both
   unsigned w = lt.bits;
   z3::expr x0 = it0->second;
-  // Signed updates cannot overflow (UB); unsigned ones may wrap, except the loop's
-  // induction variables (the locals its condition reads): the stated assumption.
-  bool sg = cf.op_type.is_signed, nowrap = sg || L.induction.count(lid);
+  bool sg = cf.op_type.is_signed;
   E.rules.note(closedFormRule(cf.op));
   z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
   switch (cf.op) {
@@ -235,16 +234,53 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
       side.push_back(z3::implies(odd, z3::bvsub_no_overflow(c0, x0) && z3::bvsub_no_underflow(c0, x0, true)));
     return z3::ite(odd, c0 - x0, x0);
   }
-  case ClosedForm::Add:
-  case ClosedForm::Sub:
-    if (nowrap && !sg) E.rules.note(Rule::InductionNoWrap);
-    return steppedAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j, nowrap, lt.is_signed, side);
   case ClosedForm::Affine:
     return affineAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j);
-  default:
-    if (nowrap && !sg) E.rules.note(Rule::InductionNoWrap);
-    return shiftedAt(cf, x0, j, nowrap, side);
+  default: break;
   }
+  z3::expr step = cf.step ? resize(eval(*cf.step), w, cf.step->type.is_signed) : c.bv_val(0, w);
+  z3::expr v = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub ? steppedAt(cf, x0, step, j) : shiftedAt(cf, x0, j);
+  // x does not wrap around in the j updates before iteration j: where C leaves the
+  // overflow undefined (each of those updates was evaluated), or where a query shows that
+  // no iteration the loop can run wraps it (an induction variable: its condition reads it)
+  if (std::optional<z3::expr> fits = inRangeAt(cf, x0, step, j, lt.is_signed))
+    if (overflowIsUndefined(cf, lt.is_signed)) side.push_back(*fits);
+    else if (L.induction.count(lid) && cannotWrap(L, lid, lt, x0, step)) {
+      E.rules.note(Rule::InductionNoWrap);
+      side.push_back(*fits);
+    }
+  return v;
+}
+
+// Whether no iteration the loop can run wraps induction variable `lid` around, shown by
+// induction over the iterations: the first update that would leave the range of its type
+// ends an iteration j that started (its condition held there, with every local at its
+// value at j) with x in range; so where no such j exists (or where the solver shows that
+// quickly), every iteration starts with x in range. The states at j use no such
+// results of other locals (a sound over-approximation).
+bool Exec::cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &x0, const z3::expr &step) {
+  if (L.checking) return false;
+  auto known = L.no_wrap.find(lid);
+  if (known != L.no_wrap.end()) return known->second;
+  z3::context &c = E.c;
+  const ClosedForm &cf = L.forms.at(lid);
+  z3::expr j = c.constant((L.tag + ".wrap" + std::to_string(lid)).c_str(), E.bv(64));
+  z3::expr next = j + c.bv_val(1, 64);
+  std::vector<z3::expr> side;
+  Env saved = env;
+  z3::expr savedPc = pc();
+  L.checking = true;
+  z3::expr enter = enterAt(L, j, side, L.pc0);
+  L.checking = false;
+  env = std::move(saved);
+  pc_ = savedPc;
+  std::vector<z3::expr> facts = T.side;
+  facts.insert(facts.end(), side.begin(), side.end());
+  z3::expr firstWrap = L.pc0 && enter && conj(c, facts) && next != c.bv_val(0, 64) &&
+                       *inRangeAt(cf, x0, step, j, lt.is_signed) && !*inRangeAt(cf, x0, step, next, lt.is_signed);
+  bool holds = refutedQuickly(firstWrap);
+  L.no_wrap.emplace(lid, holds);
+  return holds;
 }
 
 // Local `lid` at iteration j where no closed form is known: a value that depends on the

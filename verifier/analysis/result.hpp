@@ -84,7 +84,7 @@ enum class Rule {
   ClosedFormFlip,         // x = c - x (period 2)
   ClosedFormSwap,         // t = a; a = b; b = t
   ClosedFormSet,          // x = v, v loop-invariant
-  InductionNoWrap,        // an unsigned local the loop condition reads does not wrap
+  InductionNoWrap,        // a local the loop condition reads is shown not to wrap (first-wrap query)
   LoopHavocUniform,       // a uniform local without closed form: one havoc per block
   LoopSharedTrips,        // a loop with block barriers: one trip count per block
   LoopRangeInvariant,     // a havocked local stays in 0..c, by induction

@@ -100,7 +100,8 @@ Uniformity::Jumps Uniformity::loopStmt(const Stmt &s, const st::Loop &l, bool un
   bool u = uniform && (!l.cond || value(*l.cond));
   auto walk = [&](bool body_uniform) {
     Jumps j = block(l.body, body_uniform);
-    block(l.step, body_uniform);  // `continue` goes to the step: every thread runs it
+    Jumps s = block(l.step, body_uniform);  // `continue` goes to the step: every thread runs it
+    j.brk |= s.brk, j.ret |= s.ret;         // (a do-while's exit may end the step)
     return j;
   };
   Jumps j = walk(u);

@@ -179,15 +179,18 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
       c = condition(cond);
   });
   l.cond = c;
-  if (kind == model::LoopKind::Do && !l.step.empty() && !continues(l.body)) {
-    // `do { ... } while (flag)` with a load in the condition: the load and the exit at the
-    // end of the body, as for `while`, so that the condition's value is the one this
-    // iteration loaded (no `continue` could skip them)
-    for (Stmt &s : l.step)
-      l.body.push_back(std::move(s));
-    l.step.clear();
-    l.body.push_back(exitUnless(c, rangeOf(cond->getSourceRange())));
+  if (kind == model::LoopKind::Do && !l.step.empty()) {
+    // `do { ... } while (flag)` with a load or a `__syncthreads_or` in the condition: the
+    // exit at the end of the iteration, after what evaluates the condition, so that its
+    // value is the one this iteration computed. Without a `continue`, the body takes it
+    // all, as for `while`; a `continue` goes to the step, which then ends with the exit.
+    l.step.push_back(exitUnless(c, rangeOf(cond->getSourceRange())));
     l.cond = nullptr;
+    if (!continues(l.body)) {
+      for (Stmt &s : l.step)
+        l.body.push_back(std::move(s));
+      l.step.clear();
+    }
   }
   loop_starts_.pop_back();
   emitBreakable(Stmt{rangeOf(where), std::move(l)});
