@@ -112,7 +112,7 @@ private:
     bool has_break = false;                // a break or return may leave it early
     std::map<unsigned, ClosedForm> forms;  // the locals with a closed form
     std::map<unsigned, bool> no_wrap;      // induction variables checked (cannotWrap)
-    bool checking = false;                 // inside such a check: no further checks
+    bool checking = false;                 // inside firstWrap: no wrap facts for the others
     z3::expr k, N;                         // the iteration executed symbolically; how many start
     std::vector<z3::expr> outer;           // the enclosing loops' counters
     Env env0;                              // the locals before the loop
@@ -140,6 +140,7 @@ private:
   Env stateAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side);
   std::optional<z3::expr> closedFormAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j,
                                        std::vector<z3::expr> &side);
+  z3::expr firstWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &step, const z3::expr &at);
   bool cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &x0, const z3::expr &step);
   z3::expr havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j);
   z3::expr enterAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side, const z3::expr &evaluated);

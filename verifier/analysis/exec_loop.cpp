@@ -240,45 +240,51 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   }
   z3::expr step = cf.step ? resize(eval(*cf.step), w, cf.step->type.is_signed) : c.bv_val(0, w);
   z3::expr v = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub ? steppedAt(cf, x0, step, j) : shiftedAt(cf, x0, j);
-  // x does not wrap around in the j updates before iteration j: where C leaves the
-  // overflow undefined (each of those updates was evaluated), or where a query shows that
-  // no iteration the loop can run wraps it (an induction variable: its condition reads it)
-  if (std::optional<z3::expr> fits = inRangeAt(cf, x0, step, j, lt.is_signed))
-    if (overflowIsUndefined(cf, lt.is_signed)) side.push_back(*fits);
-    else if (L.induction.count(lid) && cannotWrap(L, lid, lt, x0, step)) {
+  // x does not wrap around in the j updates before iteration j where C leaves the overflow
+  // undefined (each of those updates was evaluated). An induction variable (its loop's
+  // condition reads it) does not, unless a first wrap-around happened before (firstWrap):
+  // where a query shows that none can happen, plainly.
+  std::optional<z3::expr> inRange = inRangeAt(cf, x0, step, j, lt.is_signed);
+  if (!inRange) return v;
+  if (overflowIsUndefined(cf, lt.is_signed)) side.push_back(*inRange);
+  else if (L.induction.count(lid) && !L.checking) {
+    if (cannotWrap(L, lid, lt, x0, step)) {
       E.rules.note(Rule::InductionNoWrap);
-      side.push_back(*fits);
+      side.push_back(*inRange);
+    } else {
+      z3::expr at = E.freshConst(L.tag + ".wrap" + std::to_string(lid), E.bv(64));
+      side.push_back(*inRange || (z3::ult(at, j) && firstWrap(L, lid, lt, step, at)));
     }
+  }
   return v;
 }
 
-// Whether no iteration the loop can run wraps induction variable `lid` around, shown by
-// induction over the iterations: the first update that would leave the range of its type
-// ends an iteration j that started (its condition held there, with every local at its
-// value at j) with x in range; so where no such j exists (or where the solver shows that
-// quickly), every iteration starts with x in range. The states at j use no such
-// results of other locals (a sound over-approximation).
-bool Exec::cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &x0, const z3::expr &step) {
-  if (L.checking) return false;
-  auto known = L.no_wrap.find(lid);
-  if (known != L.no_wrap.end()) return known->second;
+// The first update that wraps induction variable `lid` around ends an iteration `at` that
+// started (its condition held, with every local at its value at `at`, where the other
+// induction variables may have wrapped) and steps x from its value there out of range.
+// Every wrap-around has such a first one.
+z3::expr Exec::firstWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &step, const z3::expr &at) {
   z3::context &c = E.c;
   const ClosedForm &cf = L.forms.at(lid);
-  z3::expr j = c.constant((L.tag + ".wrap" + std::to_string(lid)).c_str(), E.bv(64));
-  z3::expr next = j + c.bv_val(1, 64);
   std::vector<z3::expr> side;
   Env saved = env;
   z3::expr savedPc = pc();
   L.checking = true;
-  z3::expr enter = enterAt(L, j, side, L.pc0);
+  z3::expr enter = enterAt(L, at, side, L.pc0);
+  z3::expr x = env.at(lid);
   L.checking = false;
   env = std::move(saved);
   pc_ = savedPc;
-  std::vector<z3::expr> facts = T.side;
-  facts.insert(facts.end(), side.begin(), side.end());
-  z3::expr firstWrap = L.pc0 && enter && conj(c, facts) && next != c.bv_val(0, 64) &&
-                       *inRangeAt(cf, x0, step, j, lt.is_signed) && !*inRangeAt(cf, x0, step, next, lt.is_signed);
-  bool holds = refutedQuickly(firstWrap);
+  return enter && conj(c, side) && !*inRangeAt(cf, x, step, c.bv_val(1, 64), lt.is_signed);
+}
+
+// Whether no iteration the loop can run wraps induction variable `lid` around: no first
+// wrap-around can happen, shown quickly (then every iteration starts with x in range).
+bool Exec::cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &x0, const z3::expr &step) {
+  auto known = L.no_wrap.find(lid);
+  if (known != L.no_wrap.end()) return known->second;
+  z3::expr at = E.c.constant((L.tag + ".firstwrap" + std::to_string(lid)).c_str(), E.bv(64));
+  bool holds = refutedQuickly(L.pc0 && conj(E.c, T.side) && firstWrap(L, lid, lt, step, at));
   L.no_wrap.emplace(lid, holds);
   return holds;
 }
