@@ -168,7 +168,9 @@ TEST(ClosedForm, ShiftsOutToZeroLikeTheLoopAndWrapOnlyThere) {
       __int128 exact = __int128(x0) * (__int128(1) << j);
       bool fits = exact >= -(__int128(1) << 31) && exact < (__int128(1) << 31);
       EXPECT_EQ(staysInRange(twice, x0, 0, j, 32, true), fits) << x0 << " * 2, " << j << " times";
-      if (fits) EXPECT_EQ(closed(twice, x0, 0, j, 32), int64_t(exact)) << x0 << " * 2, " << j << " times";
+      if (fits) {
+        EXPECT_EQ(closed(twice, x0, 0, j, 32), int64_t(exact)) << x0 << " * 2, " << j << " times";
+      }
     }
 }
 

@@ -141,7 +141,7 @@ private:
   std::optional<z3::expr> closedFormAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j,
                                        std::vector<z3::expr> &side);
   z3::expr firstWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &step, const z3::expr &at);
-  bool cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &x0, const z3::expr &step);
+  bool cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &step);
   z3::expr havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j);
   z3::expr enterAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side, const z3::expr &evaluated);
   std::pair<z3::expr_vector, z3::expr_vector> atIteration(LoopRun &L, const z3::expr &j, const char *name);

@@ -248,7 +248,7 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   if (!inRange) return v;
   if (overflowIsUndefined(cf, lt.is_signed)) side.push_back(*inRange);
   else if (L.induction.count(lid) && !L.checking) {
-    if (cannotWrap(L, lid, lt, x0, step)) {
+    if (cannotWrap(L, lid, lt, step)) {
       E.rules.note(Rule::InductionNoWrap);
       side.push_back(*inRange);
     } else {
@@ -280,7 +280,7 @@ z3::expr Exec::firstWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::exp
 
 // Whether no iteration the loop can run wraps induction variable `lid` around: no first
 // wrap-around can happen, shown quickly (then every iteration starts with x in range).
-bool Exec::cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &x0, const z3::expr &step) {
+bool Exec::cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &step) {
   auto known = L.no_wrap.find(lid);
   if (known != L.no_wrap.end()) return known->second;
   z3::expr at = E.c.constant((L.tag + ".firstwrap" + std::to_string(lid)).c_str(), E.bv(64));
