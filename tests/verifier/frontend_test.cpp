@@ -125,8 +125,8 @@ TEST(Frontend, AccessFormsPointersFieldsAndReadModifyWrite) {
                              "write a[(i64)i]",                 // *(a + i)
                              "write a[p.offset]",               // *p, p = &a[2 * i]
                              "write a[p.offset + (i64)1]",      // p[1]
-                             "read pairs[(i64)i]",              // pairs[i].a
-                             "write pairs[(i64)i]",             // pairs[i].b
+                             "read pairs[(i64)i * 8] x4",       // pairs[i].a: bytes 0..3 of 8
+                             "write pairs[(i64)i * 8 + 4] x4",  // pairs[i].b: bytes 4..7
                              "read args.src[(i64)(i + 1)]",     // args.src[i + 1]
                              "write args.dst[(i64)i]",          // args.dst[i]
                              "read counts[(i64)i]", "write counts[(i64)i]",  // +=
@@ -422,50 +422,55 @@ TEST(Frontend, ArrayFieldOfAStructLocalIsThreadPrivateMemory) {
   EXPECT_EQ(av->space, model::AddressSpace::Local);
   EXPECT_EQ(av->dims, (std::vector<uint64_t>{4}));
   EXPECT_EQ(pv->dims, (std::vector<uint64_t>{3}));
-  // The copy from memory is one read of the whole element; the brace initializer of the
-  // array field still loads out[0].
-  EXPECT_EQ(accesses(k), (std::vector<std::string>{"read in[(i64)threadIdx.x]", "read a.v[(i64)c]",
+  // The copy from memory is one read of the whole element (16 bytes); the brace
+  // initializer of the array field still loads out[0].
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{"read in[(i64)threadIdx.x * 16] x16", "read a.v[(i64)c]",
                                                    "read out[(i64)0]", "read p.v[(i64)2]",
                                                    "write out[(i64)threadIdx.x]"}));
 }
 
-TEST(Frontend, ArrayFieldOfAnElementInMemoryDesignatesTheElementItLandsIn) {
+TEST(Frontend, ArrayFieldItemsOfElementsInMemoryAreTheirBytes) {
   auto tu = parse("frontend/struct_array_fields.cu");
   ASSERT_TRUE(tu.parsed);
-  // `V a[4];` (trivial default construction) and `a[u].v[c]` on the local array of structs
+  // `V a[4];` (trivial default construction) and `a[u].v[c]` on the local array of structs:
+  // arrays of structs are addressed in bytes, 16 to an element
   const model::Kernel &local = kernel(tu, "array_of_structs");
   EXPECT_TRUE(local.unsupported.empty()) << model::toText(local);
   ASSERT_TRUE(array(local, "a"));
   EXPECT_EQ(array(local, "a")->space, model::AddressSpace::Local);
+  EXPECT_TRUE(array(local, "a")->by_bytes);
+  EXPECT_EQ(array(local, "a")->size, 64u);
   EXPECT_EQ(accesses(local),
-            (std::vector<std::string>{
-                "read in[(i64)(threadIdx.x + (u32)u)]", "write a[(i64)u]",
-                "read a[(i64)u + (i64)c * 4 / 16]",  // unsigned c: no negative offsets
-                // signed k: floor division, so a[1].v[-1] is element 0
-                "read a[(i64)1 + ((i64)k * 4 < 0 ? ((i64)k * 4 - 15) / 16 : (i64)k * 4 / 16)]",
-                "write out[(i64)threadIdx.x]"}));
-  // Pair: v at byte 4, 16 bytes. v[2] is in element t, v[3] (one past) in element t + 1;
-  // through a byte buffer, v[1] covers the four bytes 8..11 of the struct.
+            (std::vector<std::string>{"read in[(i64)(threadIdx.x + (u32)u) * 16] x16", "write a[(i64)u * 16] x16",
+                                      "read a[(i64)u * 16 + (i64)c * 4] x4",
+                                      // a[1].v[k]: k may be negative, reaching into a[0]
+                                      "read a[(i64)1 * 16 + (i64)k * 4] x4", "write out[(i64)threadIdx.x]"}));
+  // Pair: v at byte 4, 16 bytes. v[2] is bytes 12..15 of element t, v[3] (one past) the
+  // key of element t + 1; through a byte buffer, v[1] is the four bytes 8..11.
   const model::Kernel &shared = kernel(tu, "field_of_shared_element");
   EXPECT_TRUE(shared.unsupported.empty()) << model::toText(shared);
   EXPECT_EQ(accesses(shared),
-            (std::vector<std::string>{"write s[(i64)threadIdx.x]", "write s[(i64)threadIdx.x + 1]",
-                                      "write s[p.offset]",
-                                      "write bytes[q.offset + (i64)threadIdx.x * 16 + 8] x4"}));
+            (std::vector<std::string>{"write s[(i64)threadIdx.x * 16 + 4 + (i64)2 * 4] x4",
+                                      "write s[(i64)threadIdx.x * 16 + 4 + (i64)3 * 4] x4",
+                                      "write s[p.offset + 4 + (i64)0 * 4] x4",
+                                      "write bytes[q.offset + (i64)threadIdx.x * 16 + 4 + (i64)1 * 4] x4"}));
 }
 
-TEST(Frontend, ArrayFieldsOfElementsKverifyDoesNotModel) {
-  auto tu = parse("frontend/unsupported_struct_array_fields.cu");
+TEST(Frontend, FieldsOfElementsAreAtTheirRecordLayoutOffsets) {
+  auto tu = parse("frontend/struct_fields_nested.cu");
   ASSERT_TRUE(tu.parsed);
-  const model::Kernel &k = kernel(tu, "unsupported_struct_array_fields");
-  const std::string field = "array field of an element in memory";
-  EXPECT_EQ(unsupportedConstructs(k), field + "@23;" + field + "@24;" + field + "@25;" + field +
-                                          "@26;pointer used before it is assigned@27;");
-  std::string t = model::toText(k);
-  EXPECT_HAS(t, "the struct is itself a member of the element");  // o[t].inner.v[0]
-  EXPECT_HAS(t, "only one-dimensional array fields are modelled");  // g[t].m[1][0]
-  EXPECT_HAS(t, "items of 4 bytes at offset 1 do not fit the 9-byte elements of 'k'");  // packed
-  EXPECT_TRUE(all<st::Access>(k).empty()) << t;
+  const model::Kernel &k = kernel(tu, "struct_fields_nested");
+  EXPECT_EQ(unsupportedConstructs(k), "");
+  EXPECT_EQ(accesses(k), (std::vector<std::string>{
+                             "write o[(i64)threadIdx.x * 20 + 8 + (i64)0 * 4] x4",  // inner at 4, v at 4 in it
+                             "write g[(i64)threadIdx.x * 16 + (i64)1 * 8 + (i64)0 * 4] x4",  // m[1][0]
+                             "write k[(i64)threadIdx.x * 9 + 1 + (i64)1 * 4] x4",   // packed: v at byte 1
+                             "write s[f.offset + (i64)1 * 4] x4",                   // f = s[t].v; f[1]
+                             "write d[(i64)threadIdx.x * 12 + 4 + (i64)1 * 2] x2",  // base B at byte 4 of D
+                             "write d[pb.offset + (i64)0 * 2] x2"}));                // pb = &d[t] as a B *
+  // .y of a uchar4 view of an int array: one byte of a 4-byte element
+  const model::Kernel &narrow = kernel(tu, "narrow_component");
+  EXPECT_EQ(unsupportedConstructs(narrow), "part of an element smaller than the elements of its array@43;");
 }
 
 TEST(Frontend, AccessThroughAConditionalPointerIsOneAccessPerArm) {
@@ -555,7 +560,7 @@ TEST(Frontend, MemcpyAndMemsetOfAConstantLengthAreRanges) {
   EXPECT_EQ(accesses(k), (std::vector<std::string>{
                              "read in[(i64)(2 * t)] x4", "write out[(i64)(4 * t)] x4",
                              "read in[0] x6", "write out[(i64)t] x6",        // len = 24 bytes
-                             "read in[(i64)t] x2", "write pairs[(i64)t] x2",  // 5 bytes
+                             "read in[(i64)t] x2", "write pairs[(i64)t * 4] x5",  // 5 bytes
                              "write out[(i64)t]",                            // memset
                              "read in[(i64)t]",                              // into x
                              "write out[(i64)0]"}));

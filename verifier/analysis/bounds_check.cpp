@@ -50,7 +50,7 @@ bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::o
   f.accesses.push_back(refOf(*a.s, C.E.K));
   f.witness = C.witness(*m, {&a.loops}, {1}, a.index, false);
   f.message = "out-of-bounds " + std::string(model::accessKindName(s.kind)) + " of '" +
-              arr.name + "': index " + f.witness.index + " outside [0, " +
+              arr.name + (arr.by_bytes ? "': byte " : "': index ") + f.witness.index + " outside [0, " +
               std::to_string(*arr.size) + ")";
   if (arr.origin == model::ArrayOrigin::FunctionPointer)  // the front end's stand-in for "no function to call"
     f.message = "call through a null or unknown function pointer ('" + arr.name +

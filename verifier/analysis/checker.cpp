@@ -208,8 +208,9 @@ std::vector<z3::expr> Checker::sharedReads() {
   return out;
 }
 
-// One thread reading one shared element twice in a barrier interval, with no write of its
-// own to the array in between, reads one value twice: another thread's write in between
+// One thread reading one shared location (the same first unit and width: a field's bytes)
+// twice in a barrier interval, with no write of its own to the array in between, reads one
+// value twice: another thread's write in between
 // would race with one of the reads, a race the race check reports (sharedReads' argument).
 // This is what tells `if (s[y][x] == 0 && s[k][x] != 0)` that s[k][x] is s[y][x] at k == y.
 std::vector<z3::expr> Checker::rereads(const Thread &T) {
@@ -218,7 +219,8 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
     for (size_t j = i + 1; j < T.loads.size(); ++j) {
       const LoadEv &l1 = T.loads[i], &l2 = T.loads[j];
       const AccessEv &a = T.accesses[l1.access], &b = T.accesses[l2.access];
-      if (&a == &b || a.access().array != b.access().array || !z3::eq(l1.value.get_sort(), l2.value.get_sort()) ||
+      if (&a == &b || a.access().array != b.access().array || a.access().count != b.access().count ||
+          !z3::eq(l1.value.get_sort(), l2.value.get_sort()) ||
           !sameIterations(a.loops, b.loops) || writesBetween(T, a, b))
         continue;
       z3::expr same = a.pc && b.pc && a.index == b.index && samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&

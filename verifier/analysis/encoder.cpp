@@ -75,7 +75,7 @@ std::set<unsigned> ticketArrays(const Kernel &K, const Options &O) {
   return out;
 }
 
-std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, const z3::sort &value) {
+std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, unsigned count, const z3::sort &value) {
   if (!written) {
     written.emplace();
     model::forEachStmt(K.body, [&](const Stmt &s) {
@@ -93,10 +93,10 @@ std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, const z3:
     return w < K.arrays.size() && mayAlias(O, arr, K.arrays[w]);
   });
   if (written->count(array) || written_through_alias) return std::nullopt;
-  auto key = std::make_pair(array, Z3_get_sort_id(c, value));
+  auto key = std::make_tuple(array, count, Z3_get_sort_id(c, value));
   auto it = contents.find(key);
   if (it == contents.end()) {
-    std::string name = "contents." + std::to_string(array) + "." + arr.name;
+    std::string name = "contents." + std::to_string(array) + "." + arr.name + ".x" + std::to_string(count);
     it = contents.emplace(key, c.function(name.c_str(), bv(64), value)).first;
   }
   return it->second;

@@ -31,7 +31,11 @@ private:
   Thread &T;
   std::map<unsigned, z3::expr> env;
   std::map<unsigned, size_t> last_read_;    // a shared read's Access id -> its AccessEv
-  std::map<unsigned, std::pair<unsigned, z3::expr>> read_at_;  // any read's id -> array, index
+  struct ReadAt {
+    unsigned array, count;
+    z3::expr index;
+  };
+  std::map<unsigned, ReadAt> read_at_;  // any read's id -> the location it reads
   std::map<unsigned, size_t> last_ticket_;  // the same for atomics on ticket counters
   std::map<unsigned, size_t> last_atomic_;  // and for every atomic
   std::vector<LoopRef> loopRefs() const;   // the enclosing loops that iterate
@@ -209,11 +213,13 @@ public:
     else if (!z3::eq(it->second, pc)) it->second = it->second || pc;
   }
   // The contents of a global or constant array no access of the kernel writes: one
-  // unknown function of the index (per value sort), the same for every thread and all the
-  // time; null where the kernel may write the array.
-  std::optional<z3::func_decl> readOnlyContents(unsigned array, const z3::sort &value);
+  // unknown function of the index per value sort and width (`count` units: a field's
+  // bytes), the same for every thread and all the time; null where the kernel may write
+  // the array. Reads of different locations ([index, index + count)) are different
+  // values: two fields of one struct are not one value.
+  std::optional<z3::func_decl> readOnlyContents(unsigned array, unsigned count, const z3::sort &value);
   std::optional<std::set<unsigned>> written;  // the arrays some access may write
-  std::map<std::pair<unsigned, unsigned>, z3::func_decl> contents;  // (array, sort id)
+  std::map<std::tuple<unsigned, unsigned, unsigned>, z3::func_decl> contents;  // (array, count, sort id)
   std::set<unsigned> ticket_arrays;  // counters of tickets (Checker::tickets)
   std::map<unsigned, CounterElement> block_ticket_reads;  // read -> counter element (block_tickets.hpp)
   std::vector<std::string> assumptions;

@@ -131,7 +131,8 @@ z3::expr Exec::evalOpaque(const Expr &e) {
   auto lr = last_read_.find(o.id);  // a load: the value read at that access
   if (auto rd = read_at_.find(o.id);
       rd != read_at_.end() && (ty.kind == Type::Kind::Int || ty.kind == Type::Kind::Bool))
-    if (auto f = E.readOnlyContents(rd->second.first, v.get_sort())) v = (*f)(rd->second.second), E.rules.note(Rule::ReadOnlyValue);
+    if (auto f = E.readOnlyContents(rd->second.array, rd->second.count, v.get_sort()))
+      v = (*f)(rd->second.index), E.rules.note(Rule::ReadOnlyValue);
   if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
   if (lr != last_read_.end() && E.block_ticket_reads.count(o.id)) T.block_tickets.push_back(LoadEv{lr->second, v});
   if (auto at = last_atomic_.find(o.id); at != last_atomic_.end())

@@ -2,6 +2,8 @@
 #include "analysis/exec.hpp"
 #include "analysis/body_walks.hpp"
 
+#include <algorithm>
+
 
 namespace kverify::analysis::detail {
 
@@ -82,9 +84,10 @@ void Exec::access(const Stmt &s) {
     if (order.is_numeral() && order.get_numeral_uint64() <= uint64_t(model::MemoryOrder::SeqCst))
       ev.order = static_cast<model::MemoryOrder>(order.get_numeral_uint64());
   }
-  if (a.kind == AccessKind::Read && a.count <= 1)
-    read_at_.insert_or_assign(a.id, std::make_pair(a.array, idx));
-  if (a.kind == AccessKind::Read && a.count <= 1 && a.array < E.K.arrays.size() &&
+  // a read's location: its array, first unit and width (the rules on loaded values
+  // compare all three)
+  if (a.kind == AccessKind::Read) read_at_.insert_or_assign(a.id, ReadAt{a.array, std::max(a.count, 1u), idx});
+  if (a.kind == AccessKind::Read && a.array < E.K.arrays.size() &&
       E.K.arrays[a.array].space == AddressSpace::Shared)
     last_read_[a.id] = T.accesses.size() - 1;
   if (a.kind == AccessKind::Atomic && E.ticket_arrays.count(a.array))

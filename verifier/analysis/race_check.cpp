@@ -10,7 +10,7 @@
 namespace kverify::analysis::detail {
 
 namespace {
-bool single(const AccessEv &a) { return a.access().count <= 1; }  // one element
+unsigned width(const AccessEv &a) { return std::max(a.access().count, 1u); }
 bool sameSort(const z3::expr &x, const z3::expr &y) { return z3::eq(x.get_sort(), y.get_sort()); }
 }  // namespace
 
@@ -279,22 +279,30 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
   return true;
 }
 
-// Two racing writes that provably store the same value, over every way the two may race
-// (`racing`: in one block, or in two; the race found first may store one value where
-// another does not): a benign race (a warning). Where they may differ, `m` and `used`
-// become that race.
+// Two racing writes that provably store the same value at the same location (the same
+// bytes: the same first unit and width of one array, or, for arrays that may alias, the
+// same first byte and length), over every way the two may race (`racing`: in one block,
+// or in two; the race found first may store one value where another does not): a benign
+// race (a warning). Writes of different fields, or partly overlapping ones, are no such
+// race. Where they may differ, `m` and `used` become that race.
 bool RaceCheck::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
                                const std::string &qname, std::optional<z3::model> &m, z3::expr &used) {
   if (!a.stored || !b.stored || !sameSort(*a.stored, *b.stored)) return false;
+  const st::Access &sa = a.access(), &sb = b.access();
+  const model::Array &xa = C.E.K.arrays[sa.array], &xb = C.E.K.arrays[sb.array];
+  if (uint64_t(width(a)) * xa.elem_size != uint64_t(width(b)) * xb.elem_size) return false;
+  auto v = [&](uint64_t x) { return C.E.c.bv_val(x, 64); };
+  z3::expr sameStart = sa.array == sb.array ? a.index == b.index
+                                            : base(xa) + a.index * v(xa.elem_size) == base(xb) + b.index * v(xb.elem_size);
   std::optional<z3::model> m3;
-  z3::expr differ = racing && *a.stored != *b.stored;
+  z3::expr differ = racing && (*a.stored != *b.stored || !sameStart);
   z3::check_result r3 = C.check(differ, qname + " (different values)", m3);
   if (r3 == z3::sat) m = m3, used = differ;
   return r3 == z3::unsat;
 }
 
 // A read racing another thread's write of a value, where the reading thread wrote that
-// same value to the element earlier in the same interval (GPUVerify's `p = A; ... = p;`):
+// same value to the same location (first unit and width) earlier in the same interval (GPUVerify's `p = A; ... = p;`):
 // over every way the two may race (`racing`), one of the reader's earlier writes applies.
 // Sound for the kernel's verdict: the read returns the reader's last write to the element
 // before it (no barrier of any kind between them: the same phases as the read, so it races
@@ -308,19 +316,20 @@ bool RaceCheck::readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::ex
   const bool aReads = a.access().kind == AccessKind::Read;
   const AccessEv &r = aReads ? a : b, &w = aReads ? b : a;
   if (r.access().kind != AccessKind::Read || w.access().kind != AccessKind::Write || !w.stored ||
-      r.access().array != w.access().array || !single(r) || !single(w))
+      r.access().array != w.access().array || width(r) != width(w))
     return false;
   z3::expr_vector firsts(C.E.c);
   for (const AccessEv &x : (aReads ? *C.T1 : *C.T2).accesses) {
     if (x.seq >= r.seq || x.access().kind != AccessKind::Write || x.access().array != r.access().array ||
-        !single(x) || !x.stored || !sameSort(*x.stored, *w.stored))
+        width(x) != width(r) || !x.stored || !sameSort(*x.stored, *w.stored))
       continue;
     firsts.push_back(x.pc && x.index == r.index && surelySamePhases(x, r) && sameOuterIterations(x, r) &&
                      *x.stored == *w.stored);
   }
   if (firsts.empty()) return false;
   std::optional<z3::model> m3;
-  z3::expr unexplained = racing && !z3::mk_or(firsts);
+  // (the read and the racing write at one location: a write of part of it is no such case)
+  z3::expr unexplained = racing && (r.index != w.index || !z3::mk_or(firsts));
   z3::check_result r3 = C.check(unexplained, qname + " (no same value written first)", m3);
   if (r3 == z3::sat) m = m3, used = unexplained;
   return r3 == z3::unsat;
@@ -376,6 +385,10 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
         "add __syncwarp() between the accesses";
   else if (!num(m, C.sameBlock()))
     f.explanation = "the threads are in different blocks: barriers do not order them";
+  if (arr.by_bytes) {
+    if (!f.explanation.empty()) f.explanation += "; ";
+    f.explanation += "'" + arr.name + "' holds '" + arr.elem_c_type + "' values and is indexed in bytes: the index is a byte offset";
+  }
   if (aliased) {
     int64_t ia = static_cast<int64_t>(num(m, a.index)), ib = static_cast<int64_t>(num(m, b.index));
     int64_t gap = static_cast<int64_t>(num(m, base(arr2)) - num(m, base(arr)));

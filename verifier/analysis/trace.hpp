@@ -106,7 +106,7 @@ struct Thread {
   std::vector<z3::expr> tid, bid;  // u32 x,y,z
   std::vector<AccessEv> accesses;
   std::vector<SyncEv> syncs;
-  std::vector<LoadEv> loads;   // single shared elements read
+  std::vector<LoadEv> loads;   // shared locations read (Checker::sharedReads, rereads)
   std::vector<LoadEv> tickets; // results of atomicAdd on a ticket counter (Checker::tickets)
   std::vector<LoadEv> block_tickets;  // tickets of the thread's block, read from shared memory
   std::vector<LoadEv> atomic_results;  // the values atomics returned (message_passing.hpp)

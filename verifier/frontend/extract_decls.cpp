@@ -127,6 +127,18 @@ std::vector<const clang::FieldDecl *> KernelExtractor::recordFields(const clang:
 
 // --- arrays ---------------------------------------------------------------------------
 
+// Describes `a`'s element type `elem`. Arrays of structs, unions and (CUDA's struct)
+// vector types are addressed in bytes, so that fields are distinct locations
+// (model::Array::by_bytes). Returns the units of `a` one element spans.
+uint64_t KernelExtractor::describeElement(model::Array &a, clang::QualType elem) const {
+  a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  a.elem = typeOf(elem);
+  uint64_t size = sizeOf(elem);
+  a.by_bytes = elem.getCanonicalType()->isRecordType() && size > 0;
+  a.elem_size = a.by_bytes ? 1 : static_cast<unsigned>(size);
+  return a.by_bytes ? size : 1;
+}
+
 // Peels constant array dimensions off `t` into `dims`; returns the element type.
 static clang::QualType peelDims(clang::ASTContext &ctx, clang::QualType t,
                                 std::vector<uint64_t> &dims, bool &incomplete) {
@@ -160,9 +172,7 @@ std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) 
   bool incomplete = false;
   clang::QualType elem = peelDims(ctx_, var->getType(), a.dims, incomplete);
   a.name = var->getNameAsString();
-  a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
-  a.elem = typeOf(elem);
-  a.elem_size = static_cast<unsigned>(sizeOf(elem));
+  uint64_t units = describeElement(a, elem);
   a.is_const = elem.isConstQualified() || a.space == model::AddressSpace::Constant;
   a.range = rangeOf(var->getSourceRange());
   if (a.space == model::AddressSpace::Shared && incomplete) {
@@ -170,7 +180,7 @@ std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) 
     a.is_extern = true;
     if (extern_shared_) {
       const model::Array &base = k_.arrays[*extern_shared_];
-      if (a.elem_size % base.elem_size != 0)
+      if (sizeOf(elem) % base.elem_size != 0)
         unsupported("extern __shared__ aliasing",
                     "'" + a.name + "' has elements smaller than those of '" + base.name +
                         "', which it aliases",
@@ -179,7 +189,7 @@ std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) 
       return *extern_shared_;
     }
   } else if (!incomplete) {
-    uint64_t size = 1;
+    uint64_t size = units;
     for (uint64_t d : a.dims)
       size *= d;
     a.size = size;
@@ -206,10 +216,8 @@ BindingPtr KernelExtractor::localArray(clang::QualType t, const std::string &nam
   a.name = name;
   a.space = model::AddressSpace::Local;
   a.origin = model::ArrayOrigin::Local;
-  a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
-  a.elem = typeOf(elem);
-  a.elem_size = static_cast<unsigned>(sizeOf(elem));
-  uint64_t size = 1;
+  uint64_t units = describeElement(a, elem);
+  uint64_t size = units;
   for (uint64_t d : a.dims)
     size *= d;
   a.size = size;
@@ -217,7 +225,7 @@ BindingPtr KernelExtractor::localArray(clang::QualType t, const std::string &nam
   k_.arrays.push_back(a);
   auto b = std::make_shared<Binding>();
   b->kind = Binding::Kind::Pointer;
-  b->pointer = Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), 1);
+  b->pointer = Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), units);
   return b;
 }
 
@@ -402,23 +410,23 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
         a.dims.push_back(ca->getSize().getZExtValue());
       elem = at->getElementType();
     }
+    uint64_t units = x.describeElement(a, elem);
     if (is_array) {
-      uint64_t size = 1;
+      uint64_t size = units;
       for (uint64_t d : a.dims)
         size *= d;
       a.size = size;
     }
-    a.elem_c_type = elem.getUnqualifiedType().getAsString(ctx.getPrintingPolicy());
-    a.elem = x.typeOf(elem);
-    a.elem_size = static_cast<unsigned>(x.sizeOf(elem));
     a.is_const = elem.isConstQualified() || is_array;
     a.is_restrict = t.isRestrictQualified();
     a.range = p.range;
     k.arrays.push_back(a);
     p.array = a.id;
     b->kind = Binding::Kind::Pointer;
-    b->pointer = Pointer::memory(a.id,
-                         model::Expr::intConst(Type::i64(), 0), 1);
+    // one pointee spans `units` of the array (a struct's bytes), or the elements of
+    // the rows of a pointer to arrays (`float (*p)[16]`)
+    uint64_t scale = is_array ? units : std::max<uint64_t>(1, x.sizeOf(t->getPointeeType()) / std::max(1u, a.elem_size));
+    b->pointer = Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), scale);
     b->scope = b->home = &prologue;  // the kernel's body
     if (modified && !is_array) {
       b->offset = x.newLocal(name + ".offset", Type::i64());

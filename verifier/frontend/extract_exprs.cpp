@@ -22,14 +22,33 @@ static const ExprPtr &zero64() {
   return z;
 }
 
+// base + idx * scale (base - idx * scale), i64; an i64 constant idx (a field's offset) is
+// folded into a constant base or base's constant term (`p[t].in.lo`: `t * 16 + 8`).
 static ExprPtr addIndex(ExprPtr base, ExprPtr idx, uint64_t scale, bool subtract = false) {
   idx = Expr::cast(Type::i64(), std::move(idx));
-  if (scale != 1)
+  const auto *k = idx->as<model::expr::Const>();
+  if (k)
+    idx = Expr::intConst(Type::i64(), k->int_value * static_cast<int64_t>(scale));
+  else if (scale != 1)
     idx = Expr::binary(Type::i64(), model::BinaryOp::Mul, idx,
                        Expr::intConst(Type::i64(), static_cast<int64_t>(scale)));
   const auto *c = base->as<model::expr::Const>();
   if (c && c->int_value == 0 && !subtract)
     return idx;
+  if (k) {  // fold into a constant base, or the constant term of base + c
+    int64_t d = subtract ? -idx->as<model::expr::Const>()->int_value : idx->as<model::expr::Const>()->int_value;
+    if (c)
+      return Expr::intConst(Type::i64(), c->int_value + d);
+    const auto *b = base->as<model::expr::Binary>();
+    const auto *bc = b && b->op == model::BinaryOp::Add ? b->rhs->as<model::expr::Const>() : nullptr;
+    if (bc && base->type == Type::i64()) {
+      int64_t sum = bc->int_value + d;
+      return sum == 0 ? b->lhs
+                      : Expr::binary(Type::i64(), model::BinaryOp::Add, b->lhs, Expr::intConst(Type::i64(), sum));
+    }
+    if (d == 0)
+      return base;
+  }
   return Expr::binary(Type::i64(), subtract ? model::BinaryOp::Sub : model::BinaryOp::Add,
                       std::move(base), idx);
 }
@@ -673,7 +692,7 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m,
                     m->getSourceRange());
         return {};
       }
-      // p->f accesses (the whole of) the element p points to.
+      // p->f: the part of the element p points to that is f (below)
       object.kind = LValue::Kind::Memory;
       object.array = p->array;
       object.index = p->offset;
@@ -699,19 +718,26 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m,
     std::optional<Pointer> p = decay(lv, sub->getBase()->getType()->getPointeeType(), sub->getBase());
     return pointee(p, rvalue(sub->getIdx()), sub);
   }
-  if (object.kind == LValue::Kind::Memory) {
-    // Field granularity is the whole element: p[i].f and p[i].g are both element i.
-    if (ctx_.getAsArrayType(field->getType())) {
-      if (sub)
-        return arrayFieldElement(object, m, sub);
-      unsupported("array field of an element in memory", textOf(m->getSourceRange()),
+  if (object.kind == LValue::Kind::Memory || object.kind == LValue::Kind::Choice) {
+    // the field's own bytes: p[i].lo and p[i].hi are different memory
+    if (field->isBitField()) {
+      unsupported("bit-field of an object in memory", textOf(m->getSourceRange()), m->getSourceRange());
+      return {};
+    }
+    clang::QualType record = m->isArrow() ? base->getType()->getPointeeType() : base->getType();
+    const clang::RecordDecl *rd = record->getAsRecordDecl();
+    if (!rd || rd->getCanonicalDecl() != field->getParent()->getCanonicalDecl()) {
+      unsupported("member of another record than its object's", textOf(m->getSourceRange()),
                   m->getSourceRange());
       return {};
     }
-    return object;
+    uint64_t offset = static_cast<uint64_t>(ctx_.getFieldOffset(field)) / ctx_.getCharWidth();
+    LValue lv = partOf(object, offset, sizeOf(field->getType()), m);
+    if (!sub || lv.kind == LValue::Kind::Invalid)
+      return lv;
+    std::optional<Pointer> p = decay(lv, sub->getBase()->getType()->getPointeeType(), sub->getBase());
+    return pointee(p, rvalue(sub->getIdx()), sub);
   }
-  if (object.kind == LValue::Kind::Choice && !ctx_.getAsArrayType(field->getType()))
-    return object;  // the whole element, in whichever array
   if (object.kind != LValue::Kind::Invalid)
     unsupported("member access", textOf(m->getSourceRange()), m->getSourceRange());
   return {};
@@ -764,82 +790,60 @@ LValue KernelExtractor::pointee(const std::optional<Pointer> &p, ExprPtr idx,
   return lv;
 }
 
-// floor(x / d) for an i64 `x` and d > 0; `nonnegative`: x is known to be >= 0.
-static ExprPtr floorDiv(ExprPtr x, int64_t d, bool nonnegative) {
-  if (d == 1)
-    return x;
-  if (const auto *c = x->as<model::expr::Const>()) {
-    int64_t q = c->int_value / d;
-    if (c->int_value % d != 0 && c->int_value < 0)
-      --q;
-    return Expr::intConst(Type::i64(), q);
+// The bytes [offset, offset + size) of what `object` designates (a field, a base-class
+// part), in whichever array it is: in that array's units. Where they do not fall on whole units (a component narrower than the
+// elements of a scalar array viewed through a cast) it is unsupported: a wider location
+// would make two different components one value for the rules that compare values.
+LValue KernelExtractor::partOf(const LValue &object, uint64_t offset, uint64_t size,
+                               const clang::Expr *where) {
+  if (object.kind == LValue::Kind::Choice) {
+    LValue a = partOf(*object.then_lv, offset, size, where);
+    LValue b = a.kind == LValue::Kind::Invalid ? LValue{}
+                                               : partOf(*object.else_lv, offset, size, where);
+    if (b.kind == LValue::Kind::Invalid)
+      return {};
+    LValue lv = object;
+    lv.then_lv = std::make_shared<const LValue>(std::move(a));
+    lv.else_lv = std::make_shared<const LValue>(std::move(b));
+    return lv;
   }
-  ExprPtr dc = Expr::intConst(Type::i64(), d);
-  ExprPtr down = Expr::binary(Type::i64(), model::BinaryOp::Div, x, dc);
-  if (nonnegative)
-    return down;
-  // Div truncates: a negative x is first moved down by d - 1
-  ExprPtr shifted = Expr::binary(Type::i64(), model::BinaryOp::Sub, x,
-                                 Expr::intConst(Type::i64(), d - 1));
-  return Expr::select(Expr::binary(Type::boolean(), model::BinaryOp::Lt, x, zero64()),
-                      Expr::binary(Type::i64(), model::BinaryOp::Div, shifted, dc), down);
+  if (object.kind != LValue::Kind::Memory)
+    return {};
+  const model::Array &arr = k_.arrays[object.array];
+  uint64_t unit = std::max(1u, arr.elem_size);
+  if (offset % unit != 0 || size % unit != 0 || size == 0) {
+    unsupported("part of an element smaller than the elements of its array",
+                textOf(where->getSourceRange()) + ": " + std::to_string(size) + " bytes at offset " +
+                    std::to_string(offset) + " of '" + arr.name + "', whose elements ('" +
+                    arr.elem_c_type + "') have " + std::to_string(unit) + " bytes",
+                where->getSourceRange());
+    return {};
+  }
+  LValue lv = object;
+  if (offset != 0)
+    lv.index = addIndex(object.index, Expr::intConst(Type::i64(), static_cast<int64_t>(offset / unit)), 1);
+  lv.count = size / unit;
+  return lv;
 }
 
-// `m[c]` (`sub`), where `m` names array field f of `object`, an element (or elements)
-// in memory. Memory is modelled in whole elements of the array, so the item designates
-// the element its bytes land in: the field's byte offset plus c items, divided by the
-// array's element size, counted from the object's first element. An index past the
-// field thus reaches the next element rather than being folded into this one.
-LValue KernelExtractor::arrayFieldElement(const LValue &object, const clang::MemberExpr *m,
-                                          const clang::ArraySubscriptExpr *sub) {
-  const auto *field = llvm::cast<clang::FieldDecl>(m->getMemberDecl());
-  clang::SourceRange where = sub->getSourceRange();
-  auto refuse = [&](const std::string &why) {
-    unsupported("array field of an element in memory", textOf(where) + ": " + why, where);
-    return LValue{};
-  };
-  const clang::Expr *base = strip(m->getBase());
-  if (!m->isArrow() && llvm::isa<clang::MemberExpr>(base->IgnoreParenImpCasts()))
-    return refuse("the struct is itself a member of the element");
-  clang::QualType record = m->isArrow() ? base->getType()->getPointeeType() : base->getType();
-  const auto *ft = ctx_.getAsConstantArrayType(field->getType());
-  if (!ft || ctx_.getAsArrayType(ft->getElementType()))
-    return refuse("only one-dimensional array fields are modelled");
-  const clang::RecordDecl *rd = record->getAsRecordDecl();
-  if (!rd || rd->getCanonicalDecl() != field->getParent()->getCanonicalDecl())
-    return refuse("the field belongs to a base class");
-  const model::Array &arr = k_.arrays[object.array];
-  uint64_t es = arr.elem_size, fe = sizeOf(ft->getElementType());
-  uint64_t offset = static_cast<uint64_t>(
-      ctx_.toCharUnitsFromBits(ctx_.getASTRecordLayout(rd).getFieldOffset(field->getFieldIndex()))
-          .getQuantity());
-  if (es == 0 || fe == 0 || sizeOf(record) != object.count * es)
-    return refuse("the struct does not span whole elements of '" + arr.name + "'");
-  uint64_t count = 1;
-  if (es % fe == 0 && offset % fe == 0)
-    count = 1;  // each item lies within one element
-  else if (fe % es == 0 && offset % es == 0)
-    count = fe / es;  // each item covers fe / es whole elements
-  else
-    return refuse("items of " + std::to_string(fe) + " bytes at offset " +
-                  std::to_string(offset) + " do not fit the " + std::to_string(es) +
-                  "-byte elements of '" + arr.name + "'");
-  ExprPtr idx = rvalue(sub->getIdx());
-  clang::QualType it = sub->getIdx()->getType();
-  // a narrow unsigned index keeps the byte offset non-negative
-  bool nonnegative = it->isUnsignedIntegerOrEnumerationType() && ctx_.getIntWidth(it) < 64;
-  ExprPtr bytes = addIndex(Expr::intConst(Type::i64(), static_cast<int64_t>(offset)), idx, fe);
-  if (const auto *c = idx->as<model::expr::Const>())
-    bytes = Expr::intConst(Type::i64(), static_cast<int64_t>(offset) +
-                                            c->int_value * static_cast<int64_t>(fe));
-  LValue lv;
-  lv.kind = LValue::Kind::Memory;
-  lv.array = object.array;
-  ExprPtr elements = floorDiv(bytes, static_cast<int64_t>(es), nonnegative);
-  const auto *c = elements->as<model::expr::Const>();
-  lv.index = c && c->int_value == 0 ? object.index : addIndex(object.index, elements, 1);
-  lv.count = count;
-  return lv;
+// The byte offset of the base-class part a derived-to-base cast `c` designates; nullopt
+// (and unsupported) through a virtual base.
+std::optional<uint64_t> KernelExtractor::baseOffset(const clang::CastExpr *c) {
+  clang::QualType from = c->getSubExpr()->getType();
+  if (from->isPointerType())
+    from = from->getPointeeType();
+  const clang::CXXRecordDecl *cur = from->getAsCXXRecordDecl();
+  uint64_t offset = 0;
+  for (const clang::CXXBaseSpecifier *b : c->path()) {
+    const clang::CXXRecordDecl *base = b->getType()->getAsCXXRecordDecl();
+    if (!cur || !base || b->isVirtual() || !cur->hasDefinition()) {
+      unsupported("conversion to a virtual base", textOf(c->getSourceRange()), c->getSourceRange());
+      return std::nullopt;
+    }
+    offset += static_cast<uint64_t>(ctx_.getASTRecordLayout(cur).getBaseClassOffset(base).getQuantity());
+    cur = base;
+  }
+  return offset;
 }
 
 // A variable or a field of one (`x`, `s.f.g`): naming it again evaluates nothing.
@@ -889,10 +893,16 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
     }
   }
   if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) {
-    if (c->getCastKind() == clang::CK_NoOp || c->getCastKind() == clang::CK_LValueBitCast ||
-        c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
-        c->getCastKind() == clang::CK_DerivedToBase)
+    if (c->getCastKind() == clang::CK_NoOp || c->getCastKind() == clang::CK_LValueBitCast)
       return lvalue(c->getSubExpr());
+    if (c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+        c->getCastKind() == clang::CK_DerivedToBase) {
+      LValue lv = lvalue(c->getSubExpr());
+      if (lv.kind != LValue::Kind::Memory && lv.kind != LValue::Kind::Choice)
+        return lv;  // a struct variable holds its base classes' fields too
+      std::optional<uint64_t> offset = baseOffset(c);
+      return offset ? partOf(lv, *offset, sizeOf(c->getType()), c) : LValue{};
+    }
   }
   if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) {
     const clang::Expr *sub = m->getSubExpr();
@@ -982,9 +992,14 @@ void KernelExtractor::store(const LValue &lv, ExprPtr value, const clang::Expr *
     emitAssign(lv.local, std::move(value), where->getSourceRange());
     return;
   case LValue::Kind::Memory: {
-    // the value stored, where it is a scalar the analysis compares (benign races)
-    bool scalar = value && lv.count <= 1 &&
-                  (value->type.kind == model::Type::Kind::Int || value->type.kind == model::Type::Kind::Bool);
+    // the value stored, where it is a scalar the analysis compares (benign races) and
+    // fills the location written (one element, or a field's bytes)
+    bool integral = value && (value->type.kind == model::Type::Kind::Int ||
+                              value->type.kind == model::Type::Kind::Bool);
+    uint64_t bytes = integral ? std::max(1u, value->type.bits / 8) : 0;
+    bool scalar = integral && (k_.arrays[lv.array].by_bytes
+                                   ? bytes == lv.count * std::max(1u, k_.arrays[lv.array].elem_size)
+                                   : lv.count <= 1);
     emitAccess(model::AccessKind::Write, lv.array, lv.index, lv.count, where->getSourceRange(),
                nullptr, scalar ? std::move(value) : nullptr);
     return;
@@ -1288,6 +1303,31 @@ Pointer KernelExtractor::rescaled(const Pointer &p, clang::QualType pointee, con
   return q;
 }
 
+// `p` moved on by `bytes` (a base-class part's offset), in each array it may point into.
+std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes, const clang::Expr *e) {
+  if (bytes == 0 || (p.kind != Pointer::Kind::Memory && p.kind != Pointer::Kind::Choice))
+    return p;
+  if (p.kind == Pointer::Kind::Choice) {
+    std::optional<Pointer> a = movedBy(*p.then_p, bytes, e);
+    std::optional<Pointer> b = a ? movedBy(*p.else_p, bytes, e) : std::nullopt;
+    if (!b)
+      return std::nullopt;
+    Pointer q = p;
+    q.then_p = std::make_shared<const Pointer>(std::move(*a));
+    q.else_p = std::make_shared<const Pointer>(std::move(*b));
+    return q;
+  }
+  uint64_t unit = std::max(1u, k_.arrays[p.array].elem_size);
+  if (bytes % unit != 0) {
+    unsupported("base class at an offset inside an element of its array", textOf(e->getSourceRange()),
+                e->getSourceRange());
+    return std::nullopt;
+  }
+  Pointer q = p;
+  q.offset = addIndex(p.offset, Expr::intConst(Type::i64(), static_cast<int64_t>(bytes / unit)), 1);
+  return q;
+}
+
 std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
   e = strip(e);
   clang::SourceRange where = e->getSourceRange();
@@ -1316,6 +1356,11 @@ std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
     case clang::CK_DerivedToBase: {
       std::optional<Pointer> p = pointerValue(sub);
       clang::QualType pointee = e->getType()->getPointeeType();
+      if (p && (c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+                c->getCastKind() == clang::CK_DerivedToBase)) {
+        std::optional<uint64_t> offset = baseOffset(c);
+        p = offset ? movedBy(*p, *offset, e) : std::nullopt;
+      }
       if (p && !pointee->isVoidType())
         p = rescaled(*p, pointee, e);
       return p;

@@ -139,6 +139,7 @@ public:
   // --- extract_decls.cpp
   model::Type typeOf(clang::QualType t) const;
   uint64_t sizeOf(clang::QualType t) const;
+  uint64_t describeElement(model::Array &a, clang::QualType elem) const;
   model::SourceRange rangeOf(clang::SourceRange r) const;
   std::string textOf(clang::SourceRange r) const;
   bool inPrelude(const clang::Decl *d) const;
@@ -209,8 +210,9 @@ private:
   model::ExprPtr cast(const clang::CastExpr *c);
   model::ExprPtr bindingValue(const BindingPtr &b, const clang::Expr *where);
   LValue memberLValue(const clang::MemberExpr *m, const clang::ArraySubscriptExpr *sub = nullptr);
-  LValue arrayFieldElement(const LValue &object, const clang::MemberExpr *m,
-                           const clang::ArraySubscriptExpr *sub);
+  LValue partOf(const LValue &object, uint64_t offset, uint64_t size, const clang::Expr *where);
+  std::optional<uint64_t> baseOffset(const clang::CastExpr *c);
+  std::optional<Pointer> movedBy(const Pointer &p, uint64_t bytes, const clang::Expr *e);
   bool conditionalAccess(const clang::Expr *e, const clang::Expr *&ptr, const clang::Expr *&idx);
   model::ExprPtr throughConditional(const clang::Expr *ptr, const clang::Expr *idx,
                                     const clang::Expr *where,

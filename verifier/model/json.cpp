@@ -148,6 +148,7 @@ static Value toJSON(const model::Array &a) {
                 {"elem_c_type", a.elem_c_type},
                 {"elem_type", a.elem.name()},
                 {"elem_size", a.elem_size},
+                {"by_bytes", a.by_bytes},
                 {"dims", std::move(dims)},
                 {"size", a.size ? Value(static_cast<int64_t>(*a.size)) : Value(nullptr)},
                 {"extern", a.is_extern},

@@ -182,9 +182,11 @@ using Body = std::vector<Stmt>;
 
 // The kinds of statement: the alternatives of Stmt::Node.
 namespace stmt {
-// `count` consecutive elements starting at element `index` (an i64 Expr, in elements of
-// the array's element type, multi-dimensional indices flattened row-major) of
-// Kernel::arrays[array]. `a[i] += v` and `a[i]++` are a Read then a Write. A Write's
+// `count` consecutive units starting at unit `index` (an i64 Expr, multi-dimensional
+// indices flattened row-major) of Kernel::arrays[array]: elements of its element type, or
+// bytes for an array addressed in bytes (Array::by_bytes: `p[i].hi` of an 8-byte struct
+// {int lo, hi;} is index 8*i + 4, count 4), so that two accesses touch the same memory
+// exactly where their ranges [index, index + count) overlap. `a[i] += v` and `a[i]++` are a Read then a Write. A Write's
 // `value` is the integer or bool stored (null otherwise); an Atomic's is atomicAdd's
 // operand (null for other atomics). An Atomic's result, and a Read's loaded value, is the
 // Opaque with the Access's id. `text` is the access as written.
@@ -261,9 +263,13 @@ struct Array {
   ArrayOrigin origin = ArrayOrigin::Param;
   std::string elem_c_type;       // "float"
   Type elem;                     // Other for structs/vectors
-  unsigned elem_size = 0;        // bytes
-  std::vector<uint64_t> dims;    // static dimensions; empty for pointers and scalars
-  std::optional<uint64_t> size;  // total elements when known (scalars: 1)
+  // Bytes per index unit: the element's size, or 1 where the array is addressed in bytes
+  // (`by_bytes`: its elements are structs, unions or vectors, whose fields, components and
+  // base-class parts are distinct memory locations, at their offsets in the layout)
+  unsigned elem_size = 0;
+  bool by_bytes = false;
+  std::vector<uint64_t> dims;    // static dimensions (of elem_c_type); empty for pointers and scalars
+  std::optional<uint64_t> size;  // total units when known (scalars: 1 element)
   bool is_extern = false;        // extern __shared__ (dynamic size)
   bool is_const = false;         // pointee is const (read-only)
   bool is_restrict = false;

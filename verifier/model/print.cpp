@@ -89,7 +89,8 @@ struct Printer {
       if (a.is_extern)
         dims += "[]";
       line(1, std::string("array ") + a.name + ": " + addressSpaceName(a.space) + " " +
-                  a.elem_c_type + dims + (a.is_const ? " const" : ""));
+                  a.elem_c_type + dims + (a.is_const ? " const" : "") +
+                  (a.by_bytes ? " (in bytes)" : ""));
     }
     for (const Unsupported &u : k.unsupported)
       line(1, "unsupported " + u.construct + " @" + std::to_string(u.range.line) + ":" +

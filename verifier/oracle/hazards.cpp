@@ -171,31 +171,46 @@ struct Acc {
   const Event *own_write = nullptr;
 };
 
+unsigned widthOf(const Event &e) { return std::max(e.stmt->as<st::Access>()->count, 1u); }
+
 // The last of a thread's writes and atomics since its last barrier (`since`, in order)
-// that touches element `index` of `array`.
-const Event *lastWriteTo(const std::vector<const Event *> &since, unsigned array, int64_t index) {
+// that touches any of the `count` units of `array` from `first`.
+const Event *lastWriteTo(const std::vector<const Event *> &since, unsigned array, int64_t first,
+                         unsigned count) {
   for (auto it = since.rbegin(); it != since.rend(); ++it) {
     const st::Access &w = *(*it)->stmt->as<st::Access>();
-    if (w.array == array && (*it)->index <= index &&
-        index < (*it)->index + static_cast<int64_t>(std::max(w.count, 1u)))
-      return *it;
+    int64_t lo = (*it)->index, hi = lo + static_cast<int64_t>(std::max(w.count, 1u));
+    if (w.array == array && lo < first + static_cast<int64_t>(count) && first < hi) return *it;
   }
   return nullptr;
 }
 
-// A plain one-element write's integer value and its width (values cut to it).
+// A plain write's integer value and its width (values cut to it).
 std::optional<std::pair<uint64_t, unsigned>> intStored(const Event &e) {
   const st::Access &a = *e.stmt->as<st::Access>();
-  if (a.kind != AccessKind::Write || a.count > 1 || !a.value || !a.value->type.isIntegral() || !e.value)
+  if (a.kind != AccessKind::Write || !a.value || !a.value->type.isIntegral() || !e.value)
     return std::nullopt;
   unsigned bits = a.value->type.bits;
   return std::make_pair(bits >= 64 ? *e.value : *e.value & ((uint64_t(1) << bits) - 1), bits);
 }
 
+// Two events at one location: the same first unit and width.
+bool sameLocation(const Event &x, const Event &y) { return x.index == y.index && widthOf(x) == widthOf(y); }
+
+// Two writes of one value to one location (not merely overlapping ones).
+bool sameValueWritten(const Acc &x, const Acc &y) {
+  if (x.kind != AccessKind::Write || y.kind != AccessKind::Write || !sameLocation(*x.event, *y.event)) return false;
+  auto vx = intStored(*x.event), vy = intStored(*y.event);
+  return vx && vy && *vx == *vy;
+}
+
 // Read r and write w (of another thread) race, but r's thread wrote w's value to the
-// element earlier in the interval: r returns that value whichever write comes last.
+// location r reads (and w writes) earlier in the interval: r returns that value whichever
+// write comes last.
 bool readsOwnValue(const Acc &r, const Acc &w) {
-  if (r.kind != AccessKind::Read || r.event->stmt->as<st::Access>()->count > 1 || !r.own_write) return false;
+  if (r.kind != AccessKind::Read || !r.own_write || !sameLocation(*r.event, *w.event) ||
+      !sameLocation(*r.event, *r.own_write))
+    return false;
   auto own = intStored(*r.own_write), other = intStored(*w.event);
   return own && other && *own == *other;
 }
@@ -318,7 +333,7 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
         a.wpos = static_cast<uint32_t>(px.size() - 1);
         a.wstart = wstart;
         a.pos = static_cast<size_t>(&e - t.events.data());
-        if (s.kind == AccessKind::Read) a.own_write = lastWriteTo(writes_since, s.array, e.index);
+        if (s.kind == AccessKind::Read) a.own_write = lastWriteTo(writes_since, s.array, e.index, std::max(s.count, 1u));
         else writes_since.push_back(&e);
         per_array[s.array].push_back(a);
       }
@@ -375,9 +390,7 @@ void findRaces(const model::Kernel &kernel, const Dim3 &,
       const Acc &x = accs[i], &y = accs[j];
       if (shared && x.block != y.block) return;
       if (!concurrent(x, y)) return;
-      const std::optional<uint64_t> &vx = x.event->value, &vy = y.event->value;
-      if ((x.kind == AccessKind::Write && y.kind == AccessKind::Write && vx && vy && *vx == *vy) ||
-          readsOwnValue(x, y) || readsOwnValue(y, x)) {
+      if (sameValueWritten(x, y) || readsOwnValue(x, y) || readsOwnValue(y, x)) {
         if (!benign) benign = true, benign_index = index, bx = std::min(i, j), by = std::max(i, j);
         return;  // the same value: benign, unless a real race turns up
       }

@@ -21,9 +21,12 @@
 //            this thread): mostly small (0 .. 2*block size), sometimes the thread's own
 //            ids, sometimes small negative ones (signed types), and for seeds = 3 mod 4
 //            sometimes any value of the type;
-//   load of a single shared element: (seed, array, index, block, the barrier instances
-//            that opened the thread's current interval), never a thread's ids: the same
-//            for every thread of the block reading it in that interval;
+//   load of a shared location: (seed, array, first unit, width, block, the barrier
+//            instances that opened the thread's current interval), never a thread's ids:
+//            the same for every thread of the block reading it in that interval, unless
+//            forwarded from a store of an earlier interval (Thread::forwarded);
+//   load of a global or constant array the kernel never writes: (seed, array, first
+//            unit, width), the same for the whole launch;
 //   unassigned local (read before any Assign): (seed, local id, thread), then kept;
 //   Assign with no value: (seed, local id, thread, n-th such assignment);
 //   the result of __syncthreads_or/_and/_count (an opaque with `per_block`, which the analysis
@@ -174,10 +177,16 @@ private:
   // barrier and of block barriers (0 before the first).
   uint64_t block_phase_ = 0, any_phase_ = 0;
   uint64_t block_barriers_ = 0;  // passed so far (the same count in every thread of a block)
-  std::unordered_map<unsigned, std::pair<unsigned, int64_t>> last_read_;  // Access id -> array, index
+  // A read's location: its array, first unit and width.
+  struct Location {
+    unsigned array = 0;
+    int64_t first = 0;
+    unsigned count = 1;
+  };
+  std::unordered_map<unsigned, Location> last_read_;  // Access id -> where it read
   // Reads of a global or constant array no access of the kernel writes: its contents, one
   // value per element for the whole launch (a real run reads the same value everywhere).
-  std::unordered_map<unsigned, std::pair<unsigned, int64_t>> last_constant_read_;
+  std::unordered_map<unsigned, Location> last_constant_read_;
   std::optional<std::vector<bool>> written_;  // by array
   std::unordered_map<unsigned, uint64_t> last_ticket_;  // Access id -> the value it returns
   std::unordered_map<unsigned, uint64_t> last_flag_;    // the same for atomics on flags
@@ -276,22 +285,40 @@ private:
     return v;
   }
 
-  // The value a thread that already ran left in a shared element in an earlier barrier
-  // interval (thread 0 stores, a barrier, all read). Where a thread that runs later writes
-  // the element in between, the GPU would read that instead; this sequential run cannot
-  // see it. A write in this interval is a race with the read: the read keeps the drawn
-  // value all threads of the block agree on.
-  std::optional<Value> forwarded(const Type &type, unsigned array, int64_t index) {
-    auto it = memory_.shared.find({array, block_linear_, index});
-    if (it == memory_.shared.end()) return std::nullopt;
-    auto before = it->second.lower_bound(block_barriers_);
-    if (before == it->second.begin()) return std::nullopt;
-    const RunMemory::Written *w = &std::prev(before)->second;
-    if (!(w->type == type)) return std::nullopt;
+  // The value a thread that already ran left in a shared location in an earlier barrier
+  // interval (thread 0 stores, a barrier, all read): where the last write before this
+  // interval to every unit read is one scalar store of exactly those units and this type.
+  // Where a thread that runs later writes the location in between, the GPU would read
+  // that instead; this sequential run cannot see it. A write in this interval is a race
+  // with the read: the read keeps the drawn value all threads of the block agree on.
+  std::optional<Value> forwarded(const Type &type, const Location &at) {
+    const RunMemory::Written *w = nullptr;
+    for (unsigned u = 0; u < at.count; ++u) {
+      auto it = memory_.shared.find({at.array, block_linear_, at.first + u});
+      if (it == memory_.shared.end()) return std::nullopt;
+      auto before = it->second.lower_bound(block_barriers_);
+      if (before == it->second.begin()) return std::nullopt;
+      const RunMemory::Written *last = &std::prev(before)->second;
+      if (w && last->serial != w->serial) return std::nullopt;
+      w = last;
+    }
+    if (!w || w->first != at.first || w->count != at.count || !w->type || !(*w->type == type))
+      return std::nullopt;
     Value v;
     v.i = w->i;
     v.f = w->f;
     return v;
+  }
+
+  // Every unit a write or atomic of a shared array covers now has it as its last write in
+  // this interval.
+  void sharedWrite(const st::Access &a, int64_t index, const std::optional<Value> &stored) {
+    RunMemory::Written w;
+    w.serial = ++memory_.writes;
+    w.first = index;
+    w.count = std::max(a.count, 1u);
+    if (stored && a.kind == model::AccessKind::Write) w.type = a.value->type, w.i = stored->i, w.f = stored->f;
+    for (unsigned u = 0; u < w.count; ++u) memory_.shared[{a.array, block_linear_, index + u}][block_barriers_] = w;
   }
 
   // The counter's value before this atomicAdd. Every element of a counter array starts at
@@ -323,18 +350,18 @@ private:
   Value opaque(const Expr &e, const ex::Opaque &o) {
     uint64_t n = evaluations_[&e]++;
     if (auto c = last_constant_read_.find(o.id); c != last_constant_read_.end())
-      return drawn(e.type, hashOf({launch_.seed, 0xc0de, c->second.first,
-                                   static_cast<uint64_t>(c->second.second)}),
+      return drawn(e.type, hashOf({launch_.seed, 0xc0de, c->second.array,
+                                   static_cast<uint64_t>(c->second.first), c->second.count}),
                    true);
     auto tk = last_ticket_.find(o.id);
     if (tk != last_ticket_.end()) return intValue(e.type, tk->second);
     if (auto fl = last_flag_.find(o.id); fl != last_flag_.end()) return intValue(e.type, fl->second);
     auto read = last_read_.find(o.id);
-    if (read != last_read_.end()) {  // a shared element: one value per block and interval
-      auto [array, index] = read->second;
-      if (std::optional<Value> v = forwarded(e.type, array, index)) return *v;
-      return drawn(e.type, hashOf({launch_.seed, 0x5ead, array, static_cast<uint64_t>(index), block_linear_,
-                                   block_phase_, any_phase_}),
+    if (read != last_read_.end()) {  // a shared location: one value per block and interval
+      const Location &at = read->second;
+      if (std::optional<Value> v = forwarded(e.type, at)) return *v;
+      return drawn(e.type, hashOf({launch_.seed, 0x5ead, at.array, static_cast<uint64_t>(at.first), at.count,
+                                   block_linear_, block_phase_, any_phase_}),
                    true);
     }
     if (o.per_block) {  // uniform over the block
@@ -551,17 +578,16 @@ private:
     if (a.kind == model::AccessKind::Write && a.value) stored = eval(*a.value);
     record(s, index, 0);
     if (stored) trace_.events.back().value = stored->i;
-    const bool shared_element = a.count <= 1 && a.array < kernel_.arrays.size() &&
-                                kernel_.arrays[a.array].space == model::AddressSpace::Shared;
-    if (a.kind == model::AccessKind::Read && shared_element) last_read_[a.id] = {a.array, index};
+    const Location at{a.array, index, std::max(a.count, 1u)};
+    const bool shared = a.array < kernel_.arrays.size() &&
+                        kernel_.arrays[a.array].space == model::AddressSpace::Shared;
+    if (a.kind == model::AccessKind::Read && shared) last_read_[a.id] = at;
     const bool grid_memory = a.array < kernel_.arrays.size() &&
                              (kernel_.arrays[a.array].space == model::AddressSpace::Global ||
                               kernel_.arrays[a.array].space == model::AddressSpace::Constant);
-    if (a.kind == model::AccessKind::Read && a.count <= 1 && grid_memory && !written(a.array))
-      last_constant_read_[a.id] = {a.array, index};
-    if (stored && shared_element)
-      memory_.shared[{a.array, block_linear_, index}][block_barriers_] =
-          RunMemory::Written{a.value->type, stored->i, stored->f};
+    if (a.kind == model::AccessKind::Read && grid_memory && !written(a.array))
+      last_constant_read_[a.id] = at;
+    if (a.kind != model::AccessKind::Read && shared && at.count <= (1u << 20)) sharedWrite(a, index, stored);
     if (a.kind == model::AccessKind::Atomic && a.array < memory_.counter.size() && memory_.counter[a.array])
       last_ticket_[a.id] = ticket(a, index);
     if (a.kind == model::AccessKind::Atomic && a.array < memory_.zeroed.size() && memory_.zeroed[a.array])

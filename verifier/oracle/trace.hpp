@@ -50,18 +50,25 @@ struct ThreadOutcome {
 // such atomicAdd returns the element's value and adds its operand, over the whole launch (per
 // block for shared arrays), so two of them never return the same value, as on the GPU (the
 // analysis assumes it, and that the counter does not wrap around).
-// Shared writes: the last value written to each shared element in each barrier interval,
-// counted in block barriers passed (Thread::forwarded).
+// Shared writes: the last write to each unit of a shared array (an element, or a byte of
+// an array addressed in bytes) in each barrier interval, counted in block barriers passed
+// (Thread::forwarded).
 struct RunMemory {
   RunMemory(const model::Kernel &kernel, const Launch &launch);
   std::vector<bool> counter;  // by array id
   std::map<std::tuple<unsigned, uint64_t, int64_t>, uint64_t> next;  // (array, block, index)
+  // A write of `count` units from `first`, numbered `serial` in the run; with the value
+  // it stored where that is known (a scalar store)
   struct Written {
-    model::Type type;
+    uint64_t serial = 0;
+    int64_t first = 0;
+    unsigned count = 1;
+    std::optional<model::Type> type;
     uint64_t i = 0;
     double f = 0;
   };
-  // (array, block, index) -> barriers passed -> the last write then
+  uint64_t writes = 0;  // serials handed out
+  // (array, block, unit) -> barriers passed -> the last write to the unit then
   std::map<std::tuple<unsigned, uint64_t, int64_t>, std::map<uint64_t, Written>> shared;
   // Flags: zeroed arrays (by array id) and, per element, the last atomic store or
   // exchange: its value, and what it released.
