@@ -311,6 +311,27 @@ TEST(Oracle, ReadRacesUnlessItsThreadStoredTheSameValueFirstInTheInterval) {
   }
 }
 
+// Arrays of structs are addressed in bytes: `count` bytes from `index`.
+TEST(Oracle, SameValueWritesAreBenignOnlyOnTheSameBytes) {
+  auto findings = [](ExprPtr odd_index) {
+    KB b;
+    unsigned s = b.shared("s", 8);
+    b.k.arrays[s].elem_size = 1;
+    b.k.arrays[s].by_bytes = true;
+    Stmt even = store(b, s, i(1), 3), odd = store(b, s, i(1), 5);
+    even.as<model::stmt::Access>()->count = 4;
+    odd.as<model::stmt::Access>()->count = 4;
+    odd.as<model::stmt::Access>()->index = Expr::cast(Type::i64(), odd_index);
+    b.k.body = {KB::iff(bin(BinaryOp::Eq, bin(BinaryOp::BitAnd, tid(), u(1)), u(0)), {even}, {odd})};
+    Result r = run(b.k, launch(2));
+    EXPECT_EQ(r.status, Result::Status::Ok) << r.detail;
+    return std::make_pair(ofKind(r, Kind::Race).size(), ofKind(r, Kind::BenignRace).size());
+  };
+  EXPECT_EQ(findings(u(0)), std::make_pair(size_t(0), size_t(1)));  // one value on bytes 0..3
+  EXPECT_EQ(findings(u(2)), std::make_pair(size_t(1), size_t(0)));  // bytes 2..3 of both: not one value
+  EXPECT_EQ(findings(u(4)), std::make_pair(size_t(0), size_t(0)));  // two fields: no race
+}
+
 TEST(Oracle, LaunchBlocksSubsetAndMalformedLaunch) {
   KB b;
   unsigned out = b.global("out");
