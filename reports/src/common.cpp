@@ -37,6 +37,32 @@ std::map<analysis::Verdict, unsigned> verdict_counts(const analysis::RunResult& 
   return counts;
 }
 
+std::string unreachable_what(const analysis::UnreachableRef& u) {
+  return (u.kind == "barrier" ? "" : u.kind + " ") + u.text;
+}
+
+std::string unreachable_because(const analysis::UnreachableRef& u) {
+  std::string out;
+  for (const auto& b : u.because) out += (out.empty() ? "" : "; ") + b;
+  return out;
+}
+
+bool makes_vacuous(const analysis::KernelResult& k, const analysis::UnreachableRef& u) {
+  return k.verdict == analysis::Verdict::Vacuous && !u.by_construction;
+}
+
+std::string unreachable_message(const analysis::KernelResult& k, const analysis::UnreachableRef& u) {
+  std::string who = "kernel '" + k.name + "'";
+  if (u.by_construction)
+    return unreachable_what(u) + " in " + who + " is dead code (" + unreachable_because(u) +
+           "): not checked";
+  std::string msg = unreachable_what(u) + " in " + who +
+                    " is never reached by any thread under the launch and the assumptions";
+  if (makes_vacuous(k, u)) return msg + ": a proof about it is vacuous";
+  if (k.verdict == analysis::Verdict::Verified) return msg + " (allowed: --allow-unreachable)";
+  return msg;
+}
+
 std::string xml_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());

@@ -23,6 +23,15 @@ std::string location(const model::SourceRange& r);
 // Verdict name -> number of kernels with it, in Verdict order.
 std::map<analysis::Verdict, unsigned> verdict_counts(const analysis::RunResult& run);
 
+// Code no thread reaches: "write s[0]" (a barrier: its text alone); the facts that make it
+// so, joined with "; "; and the one-line message every renderer shows (the error of a
+// `vacuous` kernel, else a note: allowed with --allow-unreachable, or dead by construction).
+std::string unreachable_what(const analysis::UnreachableRef& u);
+std::string unreachable_because(const analysis::UnreachableRef& u);
+std::string unreachable_message(const analysis::KernelResult& k, const analysis::UnreachableRef& u);
+// Whether `u` is what makes `k` vacuous (an error, not a note).
+bool makes_vacuous(const analysis::KernelResult& k, const analysis::UnreachableRef& u);
+
 // Escapes &, <, >, " and ' for HTML and XML text and attributes; drops characters
 // XML 1.0 cannot carry.
 std::string xml_escape(const std::string& s);

@@ -30,7 +30,7 @@ th{background:#f6f8fa;font-weight:600}caption{text-align:left;font-weight:600;pa
 td pre{margin:0;border:0;padding:0;background:none;white-space:pre-wrap}
 .scroll{overflow-x:auto;max-width:100%}
 .v{display:inline-block;font-size:12px;font-weight:700;padding:.05rem .55rem;border-radius:1rem;color:#fff;white-space:nowrap}
-.verified,.passed{background:#1a7f37}.race,.divergence,.oob,.failed{background:#cf222e}
+.verified,.passed{background:#1a7f37}.race,.divergence,.oob,.vacuous,.failed{background:#cf222e}
 .unknown,.skipped,.benign-race{background:#9a6700}.unsupported{background:#8250df}.error{background:#57606a}
 mark.a0{background:#ffd8d3}mark.a1{background:#d3e5ff}mark.a2{background:#e4d3ff}
 .ln{color:#8c959f;user-select:none}.muted{color:#57606a}
@@ -65,13 +65,14 @@ int severity_rank(Verdict v) {
     case Verdict::Race: return 0;
     case Verdict::Divergence: return 1;
     case Verdict::Oob: return 2;
-    case Verdict::Error: return 3;
-    case Verdict::Unknown: return 4;
-    case Verdict::Unsupported: return 5;
-    case Verdict::BenignRace: return 6;
-    case Verdict::Verified: return 7;
+    case Verdict::Vacuous: return 3;
+    case Verdict::Error: return 4;
+    case Verdict::Unknown: return 5;
+    case Verdict::Unsupported: return 6;
+    case Verdict::BenignRace: return 7;
+    case Verdict::Verified: return 8;
   }
-  return 7;
+  return 8;
 }
 
 // The radio buttons (before everything they filter, for CSS's `~`) and the rules that
@@ -148,6 +149,7 @@ std::string why(const analysis::KernelResult& k) {
   if (!k.unsupported.empty()) return esc(k.unsupported.front().construct);
   if (!k.unknown_query.empty()) return "no answer in time";
   if (k.verdict == Verdict::Error) return "see the diagnostics";
+  if (k.verdict == Verdict::Vacuous) return "code no thread reaches";
   return "";
 }
 

@@ -186,9 +186,18 @@ void kernel_details(std::ostringstream& os, SourceCache& sources, const analysis
       os << esc(location(d.range) + ": " + d.severity + ": " + d.message) << "\n";
     os << "</pre>";
   }
-  for (const auto& u : k.unreachable)
-    os << "<p class=\"muted\">Reached by no thread under the assumptions: <code>" << esc(u.text)
-       << "</code> at <code>" << esc(location(u.range)) << "</code></p>";
+  for (const auto& u : k.unreachable) {
+    const bool error = makes_vacuous(k, u);
+    os << (error ? "<div class=\"finding\"><p class=\"msg\">" : "<p class=\"muted\">")
+       << esc(unreachable_message(k, u)) << " at <code>" << esc(location(u.range)) << "</code>"
+       << (error ? "</p>" : "");
+    if (!u.by_construction && !u.because.empty()) {
+      os << (error ? "<p>" : " ") << "Because: ";
+      for (std::size_t i = 0; i < u.because.size(); ++i) os << (i ? "; " : "") << esc(u.because[i]);
+      os << (error ? "</p>" : "");
+    }
+    os << (error ? "</div>" : "</p>");
+  }
   phases_and_assumptions(os, sources, k);
   os << "</article>\n";
 }

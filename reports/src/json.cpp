@@ -117,8 +117,13 @@ Value kernel_json(const analysis::KernelResult& k) {
   if (!phases.empty()) o["phases"] = std::move(phases);
   if (!k.unreachable.empty()) {
     Array unreachable;
-    for (const auto& u : k.unreachable)
-      unreachable.push_back(range_fields(Object{{"kind", u.kind}, {"text", u.text}}, u.range));
+    for (const auto& u : k.unreachable) {
+      Array because;
+      for (const std::string& b : u.because) because.push_back(b);
+      Object uo{{"kind", u.kind}, {"text", u.text}, {"because", std::move(because)}};
+      if (u.by_construction) uo["by_construction"] = true;
+      unreachable.push_back(range_fields(std::move(uo), u.range));
+    }
     o["unreachable"] = std::move(unreachable);
   }
   return o;
@@ -135,6 +140,7 @@ const char* rule_id(analysis::Verdict v) {
     case analysis::Verdict::Unknown: return "KV004-unknown";
     case analysis::Verdict::Unsupported: return "KV005-unsupported";
     case analysis::Verdict::BenignRace: return "KV007-benign-race";
+    case analysis::Verdict::Vacuous: return "KV008-vacuous";
     default: return "KV006-error";
   }
 }
@@ -241,7 +247,7 @@ std::string render_sarif(const RunResult& run) {
   Array rules;
   for (auto v : {analysis::Verdict::Race, analysis::Verdict::Divergence, analysis::Verdict::Oob,
                  analysis::Verdict::Unknown, analysis::Verdict::Unsupported,
-                 analysis::Verdict::Error, analysis::Verdict::BenignRace})
+                 analysis::Verdict::Error, analysis::Verdict::BenignRace, analysis::Verdict::Vacuous})
     rules.push_back(Object{{"id", rule_id(v)},
                            {"name", analysis::verdictName(v)},
                            {"shortDescription", Object{{"text", analysis::verdictName(v)}}}});
@@ -274,6 +280,12 @@ std::string render_sarif(const RunResult& run) {
                                          k.unknown_query,
                                      k.range, k.file,
                                      fp.next({rule_id(k.verdict), k.file, k.name})));
+    for (const auto& u : k.unreachable)
+      if (makes_vacuous(k, u))
+        results.push_back(sarif_result(
+            analysis::Verdict::Vacuous, "error",
+            unreachable_message(k, u) + " (because: " + unreachable_because(u) + ")", u.range, k.file,
+            fp.next({rule_id(analysis::Verdict::Vacuous), k.file, k.name, u.kind, u.text})));
     for (const auto& u : k.unsupported)
       results.push_back(sarif_result(
           analysis::Verdict::Unsupported, "error",

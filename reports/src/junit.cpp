@@ -1,5 +1,5 @@
 // JUnit XML for CI test tabs: a testsuite per file, a testcase per kernel.
-// race/divergence/oob are failures, error is an error, unknown/unsupported are
+// race/divergence/oob/vacuous are failures, error is an error, unknown/unsupported are
 // skipped with the reason (they are not passes).
 #include <map>
 #include <sstream>
@@ -23,7 +23,8 @@ std::string render_junit(const RunResult& run) {
       switch (k->verdict) {
         case analysis::Verdict::Race:
         case analysis::Verdict::Divergence:
-        case analysis::Verdict::Oob: ++failures; break;
+        case analysis::Verdict::Oob:
+        case analysis::Verdict::Vacuous: ++failures; break;
         case analysis::Verdict::Error: ++errors; break;
         case analysis::Verdict::Unknown:
         case analysis::Verdict::Unsupported: ++skipped; break;
@@ -58,6 +59,17 @@ std::string render_junit(const RunResult& run) {
           }
           os << "\n    ";
           break;
+        case analysis::Verdict::Vacuous: {
+          std::string text;
+          for (const auto& u : k->unreachable)
+            if (makes_vacuous(*k, u))
+              text += location(u.range) + ": " + unreachable_message(*k, u) + " (because: " +
+                      unreachable_because(u) + ")\n";
+          os << "\n      <failure type=\"vacuous\" message=\""
+             << xml_escape("code no thread reaches: a proof about it is vacuous") << "\">"
+             << xml_escape(text) << "</failure>\n    ";
+          break;
+        }
         case analysis::Verdict::Error: {
           std::string text;
           for (const auto& d : k->diagnostics)

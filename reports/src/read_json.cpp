@@ -135,7 +135,13 @@ bool kernel(const Object& o, analysis::KernelResult& k, std::string& error) {
     for (size_t i = 0; i < analysis::kRules; ++i)
       k.rules.n[i] = number(*rules, analysis::ruleName(static_cast<analysis::Rule>(i)));
   for (const Value& u : list(o, "unreachable"))
-    if (const Object* uo = u.getAsObject()) k.unreachable.push_back(access(*uo));
+    if (const Object* uo = u.getAsObject()) {
+      analysis::UnreachableRef r;
+      static_cast<analysis::AccessRef&>(r) = access(*uo);
+      for (const Value& b : list(*uo, "because")) r.because.push_back(b.getAsString().value_or("").str());
+      r.by_construction = uo->getBoolean("by_construction").value_or(false);
+      k.unreachable.push_back(std::move(r));
+    }
   for (const Value& d : list(o, "diagnostics"))
     if (const Object* dobj = d.getAsObject())
       k.diagnostics.push_back({text(*dobj, "severity"), text(*dobj, "message"), range(*dobj)});

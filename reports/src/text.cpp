@@ -46,6 +46,8 @@ class TextWriter {
       case Verdict::Oob:
         for (const auto& f : k.findings) finding(k, f);
         break;
+      case Verdict::Vacuous:  // the unreachable code, below
+        break;
       case Verdict::Unknown:
         diagnostic(k.range, style_.warning(),
                    who + ": the solver could not decide" +
@@ -65,11 +67,15 @@ class TextWriter {
         if (k.diagnostics.empty()) diagnostic(k.range, style_.error(), who + " could not be analysed");
         break;
     }
-    // a verdict says nothing about code no thread runs: show it
-    for (const auto& u : k.unreachable)
-      diagnostic(u.range, style_.note(),
-                 (u.kind == "barrier" ? "" : u.kind + " ") + u.text + " in " + who +
-                     " is reached by no thread under the launch and the assumptions");
+    // a verdict says nothing about code no thread runs: show it, and why no thread does
+    for (const auto& u : k.unreachable) {
+      diagnostic(u.range, makes_vacuous(k, u) ? style_.error() : style_.note(), unreachable_message(k, u));
+      if (u.by_construction) continue;
+      for (const auto& b : u.because) os_ << style_.note() << " because: " << b << "\n";
+    }
+    if (k.verdict == Verdict::Vacuous)
+      os_ << style_.note() << " if this code is dead on purpose, say so with --allow-unreachable "
+          << "(or in a // kverify: comment)\n";
     // annotations read but not checked (GPUVerify's __assert, ...): the verdict does not cover them
     for (const auto& a : k.assumptions)
       if (a.rfind("not checked: ", 0) == 0) diagnostic(k.range, style_.note(), a + " in " + who);

@@ -312,13 +312,33 @@ TEST(KverifyCliPremises, WithoutTheNoAliasAssumptionDeviceArraysLoseTheirRules) 
   EXPECT_TRUE(has(written.out, "divergence")) << written.out;
 }
 
-TEST(KverifyCliPremises, CodeNoThreadReachesIsReported) {
+// A proof about code no thread reaches proves nothing: the kernel is vacuous (exit 1 by
+// default), each such statement an error with the facts that exclude it.
+TEST(KverifyCliPremises, CodeNoThreadReachesIsVacuous) {
   CliRun r = kverify("premises/unreachable_access.cu");
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(has(r.out, "is reached by no thread")) << r.out;
-  EXPECT_TRUE(has(r.out, ":8:")) << r.out;  // out[...] = s[0] under n > 10
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.out, ":8:9: error: write out[threadIdx.x] in kernel 'guarded' is never reached by any thread")) << r.out;
+  EXPECT_TRUE(has(r.out, "note: because: --assume='n < 4'")) << r.out;
+  EXPECT_TRUE(has(r.out, "1 vacuous")) << r.out;
   CliRun j = kverify("--format=json premises/unreachable_access.cu");
-  EXPECT_TRUE(has(j.out, "\"unreachable\"")) << j.out;
+  EXPECT_TRUE(has(j.out, "\"verdict\": \"vacuous\"")) << j.out;
+  EXPECT_TRUE(has(j.out, "\"because\"")) << j.out;
+  CliRun lenient = kverify("--fail-on=race premises/unreachable_access.cu");
+  EXPECT_EQ(lenient.status, 0) << lenient.out;
+  // dead on purpose: verified, and still listed
+  CliRun allowed = kverify("--allow-unreachable premises/unreachable_access.cu");
+  EXPECT_EQ(allowed.status, 0) << allowed.out;
+  EXPECT_TRUE(has(allowed.out, "verified")) << allowed.out;
+  EXPECT_TRUE(has(allowed.out, "(allowed: --allow-unreachable)")) << allowed.out;
+  CliRun sarif = kverify("--format=sarif premises/unreachable_access.cu");
+  EXPECT_TRUE(has(sarif.out, "KV008-vacuous")) << sarif.out;
+  CliRun junit = kverify("--format=junit premises/unreachable_access.cu");
+  EXPECT_TRUE(has(junit.out, "<failure type=\"vacuous\"")) << junit.out;
+}
+
+TEST(KverifyCli, FailOnAcceptsVacuous) {
+  CliRun r = kverify("--fail-on=vacuous premises/unreachable_access.cu");
+  EXPECT_EQ(r.status, 1) << r.err;
 }
 
 // A race on p[0] under the symbolic launch is shown with the simplest witness: a block of

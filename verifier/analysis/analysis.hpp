@@ -38,6 +38,8 @@ struct Options {
   std::vector<std::string> assumes;  // --assume expressions (C syntax)
   double timeout_s = 10;             // per solver query
   bool assume_no_alias = true;       // distinct pointer parameters do not alias
+  // code no thread reaches is dead on purpose: `verified`, not `vacuous` (still listed)
+  bool allow_unreachable = false;
   // --zero-init: global arrays (by name, e.g. `flags` or `st.flags`) the launcher zeroes
   // before the launch: flags a kernel publishes data through start unset
   std::vector<std::string> zero_init;

@@ -4,6 +4,7 @@
 #include "analysis/phases.hpp"
 #include "model/walk.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -88,6 +89,10 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
         R.verdict = v;
       } else if (!R.unknown_query.empty()) {
         R.verdict = Verdict::Unknown;
+      } else if (!options.allow_unreachable &&
+                 std::any_of(R.unreachable.begin(), R.unreachable.end(),
+                             [](const UnreachableRef &u) { return !u.by_construction; })) {
+        R.verdict = Verdict::Vacuous;  // a proof about code no thread reaches proves nothing
       } else {
         R.verdict = Verdict::Verified;
       }

@@ -114,13 +114,17 @@ void Checker::useThreads(bool shared_trips) {
   T2 = E.makeThread(2, shared_trips);
   if (launch.empty()) {
     for (auto &b : E.base) launch.push_back(b);
+    launch_why = E.base_why;
     std::set<unsigned> seen;
     for (auto &b : launch) symbols(b, seen, launchSymbols);
   }
   side.clear();
+  side_why.clear();
   sideSymbols.clear();
   isPremise.clear();
-  for (auto *T : {&*T1, &*T2})
+  for (auto *T : {&*T1, &*T2}) {
+    T->label("a fact of the symbolic execution");
+    side_why.insert(side_why.end(), T->why.begin(), T->why.end());
     for (auto &b : T->side) {
       side.push_back(b);
       isPremise.push_back(std::any_of(T->premises.begin(), T->premises.end(),
@@ -129,9 +133,18 @@ void Checker::useThreads(bool shared_trips) {
       sideSymbols.emplace_back();
       symbols(b, seen, sideSymbols.back());
     }
-  std::vector<z3::expr> extra = sharedReads();
-  for (const std::vector<z3::expr> &more : {tickets(), blockTickets(), rereads(*T1), rereads(*T2)})
-    extra.insert(extra.end(), more.begin(), more.end());
+  }
+  // facts that hold where the kernel is race-free (each says why), which the race check shows
+  const std::pair<std::vector<z3::expr>, const char *> extras[] = {
+      {sharedReads(), "two threads of a block read one value from a shared element in one barrier interval (else a race)"},
+      {tickets(), "two atomicAdds on a ticket counter return different values"},
+      {blockTickets(), "threads of different blocks read different block tickets"},
+      {rereads(*T1), "a thread reads one value twice from a shared element in one barrier interval (else a race)"},
+      {rereads(*T2), "a thread reads one value twice from a shared element in one barrier interval (else a race)"}};
+  for (const auto &[facts, why] : extras)
+    side_why.insert(side_why.end(), facts.size(), why);
+  std::vector<z3::expr> extra;
+  for (const auto &[facts, why] : extras) extra.insert(extra.end(), facts.begin(), facts.end());
   for (const z3::expr &b : extra) {
     side.push_back(b);
     isPremise.push_back(false);

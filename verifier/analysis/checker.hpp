@@ -30,6 +30,7 @@ public:
   KernelResult &R;
   std::optional<Thread> T1, T2;
   std::vector<z3::expr> launch, side;  // the launch's constraints; the threads' facts
+  std::vector<std::string> launch_why, side_why;  // what each says (why code is unreachable)
   bool unknown = false;                // some query was not decided (R.unknown_query)
 
   // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next)
@@ -135,7 +136,8 @@ private:
   bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch);
 };
 
-// Code no thread reaches under the assumptions: a note on a proof (reachability.cpp).
+// Code no thread reaches under the launch and the assumptions, and the facts that make it
+// so: a proof about it is vacuous (reachability.cpp).
 class UnreachableCode {
 public:
   explicit UnreachableCode(Checker &C) : C(C) {}
@@ -143,6 +145,17 @@ public:
 
 private:
   Checker &C;
+  struct Facts {
+    std::vector<z3::expr> fact;
+    std::vector<std::string> why;
+    std::vector<bool> used;  // in the queries so far
+  };
+  Facts facts() const;
+  bool refine(Facts &F, const z3::model &m) const;
+  bool batches(Facts &F, std::map<const Stmt *, z3::expr> &pending);
+  bool oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending);
+  void explain(const Facts &F, const std::vector<const Stmt *> &dead,
+               const std::map<const Stmt *, z3::expr> &first);
 };
 
 }  // namespace kverify::analysis::detail

@@ -111,22 +111,24 @@ void Encoder::setup() {
     gdim.push_back(c.bv_const((std::string("gridDim.") + dn[d]).c_str(), 32));
   }
   for (int d = 0; d < 3; ++d) {
-    base.push_back(z3::uge(bdim[d], u32(1)));
-    base.push_back(z3::uge(gdim[d], u32(1)));
-    if (O.block_dim[d]) base.push_back(bdim[d] == u32(*O.block_dim[d]));
-    if (O.grid_dim[d]) base.push_back(gdim[d] == u32(*O.grid_dim[d]));
+    std::string b = std::string("blockDim.") + dn[d], g = std::string("gridDim.") + dn[d];
+    launchFact(z3::uge(bdim[d], u32(1)), b + " >= 1 (the launch)");
+    launchFact(z3::uge(gdim[d], u32(1)), g + " >= 1 (the launch)");
+    if (O.block_dim[d]) launchFact(bdim[d] == u32(*O.block_dim[d]), b + " == " + std::to_string(*O.block_dim[d]) + " (--block-dim)");
+    if (O.grid_dim[d]) launchFact(gdim[d] == u32(*O.grid_dim[d]), g + " == " + std::to_string(*O.grid_dim[d]) + " (--grid-dim)");
   }
-  base.push_back(z3::ule(bdim[0], u32(1024)));
-  base.push_back(z3::ule(bdim[1], u32(1024)));
-  base.push_back(z3::ule(bdim[2], u32(64)));
+  launchFact(z3::ule(bdim[0], u32(1024)), "blockDim.x <= 1024 (CUDA's limit)");
+  launchFact(z3::ule(bdim[1], u32(1024)), "blockDim.y <= 1024 (CUDA's limit)");
+  launchFact(z3::ule(bdim[2], u32(64)), "blockDim.z <= 64 (CUDA's limit)");
   // exact in 32 bits under the bounds above (at most 2^26), and cheaper to bit-blast
   block_limit = z3::ule(bdim[0] * bdim[1] * bdim[2], u32(1024));
-  base.push_back(*block_limit);
-  base.push_back(z3::ult(gdim[0], u32(uint64_t(1) << 31)));
-  base.push_back(z3::ule(gdim[1], u32(65535)));
-  base.push_back(z3::ule(gdim[2], u32(65535)));
+  launchFact(*block_limit, "at most 1024 threads per block (CUDA's limit)");
+  launchFact(z3::ult(gdim[0], u32(uint64_t(1) << 31)), "gridDim.x < 2^31 (CUDA's limit)");
+  launchFact(z3::ule(gdim[1], u32(65535)), "gridDim.y <= 65535 (CUDA's limit)");
+  launchFact(z3::ule(gdim[2], u32(65535)), "gridDim.z <= 65535 (CUDA's limit)");
   if (K.max_threads && *K.max_threads < 1024) {  // (the product is exact, as above)
-    base.push_back(z3::ule(bdim[0] * bdim[1] * bdim[2], u32(*K.max_threads)));
+    launchFact(z3::ule(bdim[0] * bdim[1] * bdim[2], u32(*K.max_threads)),
+               "at most " + std::to_string(*K.max_threads) + " threads per block (__launch_bounds__)");
     assumptions.push_back("at most " + std::to_string(*K.max_threads) +
                           " threads per block (__launch_bounds__: CUDA refuses larger launches)");
   }
@@ -166,14 +168,15 @@ Thread Encoder::makeThread(int t, bool shared_trips) {
   for (int d = 0; d < 3; ++d) {
     T.tid.push_back(c.bv_const(("t" + std::to_string(t) + ".threadIdx." + dn[d]).c_str(), 32));
     T.bid.push_back(c.bv_const(("t" + std::to_string(t) + ".blockIdx." + dn[d]).c_str(), 32));
-    base.push_back(z3::ult(T.tid[d], bdim[d]));
-    base.push_back(z3::ult(T.bid[d], gdim[d]));
+    launchFact(z3::ult(T.tid[d], bdim[d]), std::string("threadIdx.") + dn[d] + " < blockDim." + dn[d] + " (the launch)");
+    launchFact(z3::ult(T.bid[d], gdim[d]), std::string("blockIdx.") + dn[d] + " < gridDim." + dn[d] + " (the launch)");
   }
   Exec X(*this, T);
   X.run(K);
   // --assume expressions, evaluated for this thread (parsed by configure)
   for (size_t i = 0; i < config.assumes.size(); ++i) {
     T.side.push_back(X.evalAtEntry(*config.assumes[i]));
+    T.label("--assume='" + O.assumes[i] + "'");
     T.premises.emplace_back("--assume='" + O.assumes[i] + "'", T.side.back());
   }
   return T;

@@ -69,6 +69,10 @@ private:
   std::vector<size_t> ret_loop_depth;         // loops.size() where each region starts
   std::vector<size_t> tripFacts;              // T.side entries: exit conditions of barrier loops
   int loop_counter = 0;
+  const Stmt *cur_ = nullptr;  // the statement being executed (labels its facts)
+  // why the code being executed is dead by construction (a constant condition), if it is
+  std::optional<std::string> dead_;
+  void noteDead(const Stmt &s);
 
   void block(const model::Body &body);
   void stmt(const Stmt &s);
@@ -157,11 +161,12 @@ private:
   // No undefined behaviour where the current path condition holds (or, while `capture`
   // is set, a fact the caller guards itself).
   std::vector<z3::expr> *capture = nullptr;
-  void ub(const z3::expr &ok) {
+  void ub(const z3::expr &ok, const std::string &what) {
     if (capture) capture->push_back(ok);
     else {
       T.no_ub.insert(T.side.size());
       T.side.push_back(z3::implies(pc(), ok));
+      T.label(what + (cur_ ? " at " + loc(cur_->range) : "") + " (undefined behaviour)");
     }
   }
   // `e` evaluated under the extra path condition `cond` (its UB side conditions hold there)
@@ -202,6 +207,11 @@ public:
   // NotNull and Address of each array: unknown, one value for every thread
   std::map<std::pair<bool, unsigned>, z3::expr> array_facts;  // (is Address, array)
   std::vector<z3::expr> base;  // launch constraints and --assume, both threads share
+  std::vector<std::string> base_why;  // what each says (why code is unreachable)
+  void launchFact(const z3::expr &f, const std::string &why) {
+    base.push_back(f);
+    base_why.push_back(why);
+  }
   std::optional<z3::expr> block_limit;  // among them: at most 1024 threads (costly to solve)
   unsigned fresh_id = 0;
   std::map<const Stmt *, int> barrier_ids;

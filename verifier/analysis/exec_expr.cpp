@@ -159,7 +159,7 @@ z3::expr Exec::evalUnary(const Expr &e) {
     for (unsigned i = 1; i < ty.bits; ++i) r = z3::concat(r, v.extract(i, i));
     return r;
   }
-  if (ty.is_signed) ub(z3::bvneg_no_overflow(v));
+  if (ty.is_signed) ub(z3::bvneg_no_overflow(v), "no signed overflow of unary '-'");
   return -v;
 }
 
@@ -245,7 +245,7 @@ z3::expr Exec::evalArith(const Expr &e) {
   b = resize(b, w, B.type.is_signed);
   bool sg = ty.is_signed;
   auto signedOp = [&](const z3::expr &r, const z3::expr &fits) {
-    if (sg) ub(fits), E.signedOp(r, pc());
+    if (sg) ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'"), E.signedOp(r, pc());
     return r;
   };
   switch (op) {
@@ -256,8 +256,8 @@ z3::expr Exec::evalArith(const Expr &e) {
   case BinaryOp::Mul: return signedOp(a * b, signedMulFits(a, b));
   case BinaryOp::Div:
   case BinaryOp::Rem:
-    ub(b != c.bv_val(0, w));
-    if (sg) ub(z3::bvsdiv_no_overflow(a, b));
+    ub(b != c.bv_val(0, w), std::string("no division by zero in '") + model::binaryOpName(op) + "'");
+    if (sg) ub(z3::bvsdiv_no_overflow(a, b), std::string("no signed overflow of '") + model::binaryOpName(op) + "'");
     if (op == BinaryOp::Div) return sg ? a / b : z3::udiv(a, b);
     return sg ? z3::srem(a, b) : z3::urem(a, b);
   case BinaryOp::Shl: return z3::shl(a, b);

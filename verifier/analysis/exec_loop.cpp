@@ -144,12 +144,26 @@ void Exec::loop(const Stmt &s) {
     onceLoop(s);
     return;
   }
+  const std::string at = "the loop at " + loc(s.range);
   LoopRun L = loopStart(s);
   loopEnter(L);
+  T.label(at + ": its induction variables do not wrap around, its condition has no undefined behaviour");
+  // a For or While loop whose condition folds to false at iteration 0 (a zero-trip template
+  // loop): its body is dead by construction
+  const std::optional<std::string> dead0 = dead_;
+  z3::expr_vector k(E.c), zero(E.c);
+  k.push_back(L.k), zero.push_back(E.c.bv_val(0, 64));
+  if (!dead_ && L.lp.kind != model::LoopKind::Do && pc().substitute(k, zero).simplify().is_false())
+    dead_ = at + " never starts an iteration (its condition is false at the start)";
   loopBody(L);
+  dead_ = dead0;
+  T.label(at + ": the ranges its locals keep from one iteration to the next (by induction)");
   if (L.bi.part) repeatTripFacts(L);
+  T.label(at + ": the trip counts of the barrier loops inside it, at every iteration");
   loopStartCandidates(L);
   loopExit(L);
+  T.label(at + ": it ends where its condition first fails (or a jump leaves it), and there its "
+               "induction variables do not wrap around");
   loopAfterCandidates(L);
 }
 

@@ -46,6 +46,8 @@ void Exec::block(const model::Body &body) {
 }
 
 void Exec::stmt(const Stmt &s) {
+  const Stmt *outer = cur_;
+  cur_ = &s;
   std::visit(model::Overloaded{
                  [&](const st::Access &) { access(s); },
                  [&](const st::Barrier &) { barrier(s); },
@@ -55,6 +57,7 @@ void Exec::stmt(const Stmt &s) {
                  [&](const st::Assign &) { assign(s); },
                  [&](const st::Assume &a) {
                    T.side.push_back(z3::implies(pc(), boolOf(*a.cond)));
+                   T.label("the assumption at " + loc(s.range));
                    if (loops.empty())
                      T.premises.emplace_back("the assumption at " + loc(s.range), T.side.back());
                  },
@@ -64,6 +67,14 @@ void Exec::stmt(const Stmt &s) {
                  [&](const st::Inlined &) { inlined(s); },
              },
              s.node);
+  cur_ = outer;
+}
+
+// An access or barrier no thread executes whatever the launch, the parameters and the
+// memory hold: under a condition that folds to a constant, or after a return or jump.
+void Exec::noteDead(const Stmt &s) {
+  if (dead_) T.constant_dead.emplace(&s, *dead_);
+  else if (pc().is_false()) T.constant_dead.emplace(&s, "it follows a return, break or continue");
 }
 
 void Exec::access(const Stmt &s) {
@@ -73,6 +84,7 @@ void Exec::access(const Stmt &s) {
   if (idx.is_bool()) idx = z3::ite(idx, c.bv_val(1, 64), c.bv_val(0, 64));
   bool sg = a.index ? a.index->type.is_signed : true;
   idx = resize(idx, 64, sg);
+  noteDead(s);
   T.accesses.push_back(AccessEv{&s, pc(), idx, lb, loopRefs(), T.next_seq++, std::nullopt});
   AccessEv &ev = T.accesses.back();
   if (a.kind == AccessKind::Write && a.value) ev.stored = eval(*a.value);
@@ -111,6 +123,7 @@ void Exec::barrier(const Stmt &s) {
   std::optional<z3::expr> mask;
   if (warp && b.mask) mask = resize(eval(*b.mask), 32, false);
   if (b.predicate) eval(*b.predicate);
+  noteDead(s);
   sync(s, pc(), warp, mask);
   int id = E.barrierId(&s);
   const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(b), true, b.kind == model::BarrierKind::Grid};
@@ -124,15 +137,22 @@ void Exec::branch(const Stmt &s) {
   z3::expr pc0 = pc();
   Phases lb0 = lb;
   auto env0 = env;
+  // a condition constant by construction (if (false), a template constant, unsigned < 0)
+  const std::optional<std::string> dead0 = dead_;
+  z3::expr folded = cond.simplify();
   pc_ = pc0 && cond;
+  if (!dead_ && folded.is_false()) dead_ = "the condition at " + loc(s.range) + " is always false";
   block(i.then_body);
+  dead_ = dead0;
   z3::expr pcT = pc();
   Phases lbT = lb;
   auto envT = env;
   env = env0;
   lb = lb0;
   pc_ = pc0 && !cond;
+  if (!dead_ && folded.is_true()) dead_ = "the condition at " + loc(s.range) + " is always true";
   block(i.else_body);
+  dead_ = dead0;
   pc_ = hasJump(i.then_body) || hasJump(i.else_body) ? (pcT || pc()) : pc0;
   mergeEnv(cond, envT);
   BarrierInfo bi;

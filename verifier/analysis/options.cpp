@@ -123,6 +123,8 @@ bool applyOptionString(const std::string &text, Options &o, std::string &error) 
       }
     } else if (a == "--no-alias-assumption" || a == "--alias") {
       o.assume_no_alias = false;
+    } else if (a == "--allow-unreachable") {
+      o.allow_unreachable = true;
     } else {
       error = "unknown option '" + a + "' in a kverify: comment";
       return false;

@@ -1,84 +1,237 @@
-// Code no thread reaches under the assumptions (proofs about it are vacuous).
+// Code no thread reaches under the launch and the assumptions: a proof about it proves
+// nothing, so the kernel is `vacuous` (not `verified`), with the facts that exclude it.
 #include "analysis/checker.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <tuple>
 
 namespace kverify::analysis::detail {
 
-// Accesses and barriers no thread reaches under the assumptions: proofs about them are
-// vacuous, so the user sees them (a note; in JSON, "unreachable").
+namespace {
+
+bool before(const model::SourceRange &a, const model::SourceRange &b) {
+  return std::tie(a.line, a.col) < std::tie(b.line, b.col);
+}
+
+std::string where(const Stmt &s, const Kernel &k) {
+  AccessRef r = refOf(s, k);
+  return (r.kind == "barrier" ? "" : r.kind + " ") + r.text + " at " + loc(s.range);
+}
+
+}  // namespace
+
+// The facts every reachability query is under: the launch's and the threads' side facts,
+// each with its label. Those a model of few threads and small values rarely breaks (the
+// 1024-thread product, no overflow, the race-free facts) start left out: a model that
+// breaks one is no model, and adds it (as Checker::check does).
+UnreachableCode::Facts UnreachableCode::facts() const {
+  Facts F;
+  for (size_t i = 0; i < C.launch.size(); ++i) {
+    F.fact.push_back(C.launch[i]);
+    F.why.push_back(C.launch_why.at(i));
+    F.used.push_back(!z3::eq(C.launch[i], *C.E.block_limit));
+  }
+  size_t i = 0;
+  for (const Thread *T : {&*C.T1, &*C.T2})
+    for (size_t j = 0; j < T->side.size(); ++j, ++i) F.used.push_back(!T->no_ub.count(j));
+  for (; i < C.side.size(); ++i) F.used.push_back(false);  // the race-free facts
+  F.fact.insert(F.fact.end(), C.side.begin(), C.side.end());
+  F.why.insert(F.why.end(), C.side_why.begin(), C.side_why.end());
+  return F;
+}
+
+// Adds the facts `m` breaks; false when it breaks none (a model of the whole query).
+bool UnreachableCode::refine(Facts &F, const z3::model &m) const {
+  bool broken = false;
+  for (size_t i = 0; i < F.used.size(); ++i)
+    if (!F.used[i] && !m.eval(F.fact[i], true).is_true()) F.used[i] = broken = true;
+  return broken;
+}
+
+// Every access and barrier some thread may execute is retired by a model that executes it;
+// those left are unreachable. First cheaply, in batches (one query retires many); what the
+// batches leave undecided, one statement at a time with the full --timeout: undecided
+// there, the verdict is `unknown`, naming the query. Never given up silently.
 void UnreachableCode::run() {
-  // statement -> where thread 1 or thread 2 executes it (two threads: each model can show
-  // two paths through the kernel)
-  std::map<const Stmt *, z3::expr> pending;
-  auto add = [&](const Stmt *st, const z3::expr &pc) {
-    auto it = pending.find(st);
-    if (it == pending.end()) pending.emplace(st, pc);
+  std::map<const Stmt *, z3::expr> pending, first;  // either thread's path to it; thread 1's
+  auto add = [&](std::map<const Stmt *, z3::expr> &to, const Stmt *st, const z3::expr &pc) {
+    auto it = to.find(st);
+    if (it == to.end()) to.emplace(st, pc);
     else it->second = it->second || pc;
   };
   for (const Thread *T : {&*C.T1, &*C.T2}) {
-    for (const AccessEv &a : T->accesses) add(a.s, a.pc);
+    for (const AccessEv &a : T->accesses) add(pending, a.s, a.pc);
     for (const SyncEv &b : T->syncs)
-      if (b.s->is<st::Barrier>()) add(b.s, b.pc);
+      if (b.s->is<st::Barrier>()) add(pending, b.s, b.pc);
   }
-  // Ask for a model executing any pending statement, with the side facts it breaks added
-  // (as Checker::check does): each model retires the statements it executes; unsat, even
-  // with only some of the facts, leaves the rest unreachable. A note, not a verdict: kept
-  // to a quarter of a second under the user's assumptions (where vacuity is likeliest),
-  // a tenth without.
-  // (the thread's CPU time: the same notes on a loaded machine as on an idle one)
+  for (const AccessEv &a : C.T1->accesses) add(first, a.s, a.pc);
+  for (const SyncEv &b : C.T1->syncs)
+    if (b.s->is<st::Barrier>()) add(first, b.s, b.pc);
+  // dead by construction (a constant condition): no fact makes it so; not asked about
+  for (const auto &[st, why] : C.T1->constant_dead) {
+    if (!pending.erase(st)) continue;
+    UnreachableRef u;
+    static_cast<AccessRef &>(u) = refOf(*st, C.E.K);
+    u.because = {why};
+    u.by_construction = true;
+    C.R.unreachable.push_back(u);
+  }
+  Facts F = facts();
+  std::vector<const Stmt *> dead;
+  if (!batches(F, pending) && !oneByOne(F, pending)) return;  // unknown: named
+  for (const auto &[st, pc] : pending) dead.push_back(st);
+  std::sort(dead.begin(), dead.end(), [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
+  explain(F, dead, first);
+  std::sort(C.R.unreachable.begin(), C.R.unreachable.end(),
+            [](const UnreachableRef &a, const UnreachableRef &b) { return before(a.range, b.range); });
+}
+
+// The cheap part: a model executing any pending statement retires all it executes; unsat
+// leaves every pending one unreachable. A quarter of a second under the user's
+// assumptions (where vacuity is likeliest), a tenth without (the thread's CPU time: the
+// same answers on a loaded machine as on an idle one). True when decided.
+bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
   const double t0 = threadSeconds();
   const double budget = C.T1->premises.empty() ? 0.1 : 0.25;
-  // The facts a model of few threads and small values rarely breaks start left out.
-  std::vector<z3::expr> facts = C.launch;
-  std::vector<bool> used;
-  for (const z3::expr &b : C.launch) used.push_back(!z3::eq(b, *C.E.block_limit));
-  for (const Thread *T : {&*C.T1, &*C.T2})
-    for (size_t i = 0; i < T->side.size(); ++i) {
-      facts.push_back(T->side[i]);
-      used.push_back(!T->no_ub.count(i));
-    }
   // first among one-dimensional blocks, where the 1024-thread limit needs no product
   std::optional<z3::expr> hint;
   if (!C.E.O.block_dim[1] || !C.E.O.block_dim[2]) hint = C.E.bdim[1] == C.E.u32(1) && C.E.bdim[2] == C.E.u32(1);
   while (!pending.empty()) {
     double left = budget - (threadSeconds() - t0);
-    if (left <= 0) return;
+    if (left <= 0) return false;
     z3::expr_vector q(C.E.c);
-    for (size_t i = 0; i < used.size(); ++i)
-      if (used[i]) q.push_back(facts[i]);
+    for (size_t i = 0; i < F.used.size(); ++i)
+      if (F.used[i]) q.push_back(F.fact[i]);
     if (hint) q.push_back(*hint);
     z3::expr_vector any(C.E.c);
     for (const auto &[st, pc] : pending) any.push_back(pc);
     q.push_back(z3::mk_or(any));
     Decision d = findModel(q, C.E.no_overflow, left);
-    z3::check_result r = d.result;
     if (std::getenv("KVERIFY_DEBUG_QUERIES"))
       std::fprintf(stderr, "[kverify] reachability of %zu statements: %s (%s) at %.1f ms\n", pending.size(),
-                   r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", d.how,
+                   d.result == z3::sat ? "sat" : d.result == z3::unsat ? "unsat" : "unknown", d.how,
                    1000 * (threadSeconds() - t0));
-    if (r == z3::unknown) return;
-    if (r == z3::unsat && hint) {
+    if (d.result == z3::unknown) return false;
+    if (d.result == z3::unsat && hint) {
       hint.reset();
       continue;
     }
-    if (r == z3::unsat) break;
-    z3::model m = *d.model;
-    bool broken = false;
-    for (size_t i = 0; i < used.size(); ++i)
-      if (!used[i] && !m.eval(facts[i], true).is_true()) used[i] = broken = true;
-    if (broken) continue;
+    if (d.result == z3::unsat) return true;
+    if (refine(F, *d.model)) continue;
     for (auto it = pending.begin(); it != pending.end();)
-      it = m.eval(it->second, true).is_true() ? pending.erase(it) : std::next(it);
+      it = d.model->eval(it->second, true).is_true() ? pending.erase(it) : std::next(it);
   }
-  for (const auto &[st, pc] : pending) C.R.unreachable.push_back(refOf(*st, C.E.K));
-  std::sort(C.R.unreachable.begin(), C.R.unreachable.end(), [](const AccessRef &a, const AccessRef &b) {
-    return std::tie(a.range.line, a.range.col) < std::tie(b.range.line, b.range.col);
-  });
+  return true;
+}
+
+// What the batches left: one statement at a time, in source order, each with the full
+// --timeout (its model retires the others it executes). False, with the query named, at
+// the first one not decided.
+bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
+  std::vector<const Stmt *> order;
+  for (const auto &[st, pc] : pending) order.push_back(st);
+  std::sort(order.begin(), order.end(), [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
+  std::map<const Stmt *, z3::expr> dead;
+  for (const Stmt *st : order) {
+    auto it = pending.find(st);
+    if (it == pending.end()) continue;  // retired by an earlier model
+    const std::string name = "reachability of " + where(*st, C.E.K);
+    const double t0 = threadSeconds();
+    z3::check_result r = z3::unknown;
+    for (int round = 0; round < 8; ++round) {
+      z3::expr_vector q(C.E.c);
+      for (size_t i = 0; i < F.used.size(); ++i)
+        if (F.used[i]) q.push_back(F.fact[i]);
+      q.push_back(it->second);
+      double left = C.E.O.timeout_s - (threadSeconds() - t0);
+      if (left <= 0) break;
+      Decision d = decide(q, C.E.no_overflow, left, name);
+      r = d.result;
+      if (r != z3::sat) break;
+      if (refine(F, *d.model)) {
+        r = z3::unknown;  // (not converged: asked again)
+        continue;
+      }
+      for (auto p = pending.begin(); p != pending.end();)
+        p = d.model->eval(p->second, true).is_true() ? pending.erase(p) : std::next(p);
+      break;
+    }
+    if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+      std::fprintf(stderr, "[kverify] %s: %s\n", name.c_str(),
+                   r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown");
+    if (r == z3::unknown) {
+      if (!C.unknown) C.R.unknown_query = name;
+      C.unknown = true;
+      return false;
+    }
+    if (r == z3::unsat) dead.emplace(st, pending.at(st)), pending.erase(st);
+  }
+  pending = std::move(dead);
+  return true;
+}
+
+// Why each unreachable statement is: the labels of an unsat core of the facts with thread
+// 1's path to it, made minimal by dropping one fact at a time. A core found for one
+// statement is tried on the next first (the statements of one dead branch share it).
+void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &dead,
+                              const std::map<const Stmt *, z3::expr> &first) {
+  const double t0 = threadSeconds();
+  const double budget = std::min(C.E.O.timeout_s, 2.0);
+  std::vector<std::vector<size_t>> cores;
+  auto refutes = [&](const std::vector<size_t> &facts, const z3::expr &pc, double seconds) {
+    z3::solver s(C.E.c);
+    for (size_t i : facts) s.add(F.fact[i]);
+    s.add(pc);
+    return checkWithin(s, seconds) == z3::unsat;
+  };
+  for (const Stmt *st : dead) {
+    UnreachableRef u;
+    static_cast<AccessRef &>(u) = refOf(*st, C.E.K);
+    auto p = first.find(st);
+    std::optional<std::vector<size_t>> core;
+    for (const std::vector<size_t> &c : cores)
+      if (!core && p != first.end() && refutes(c, p->second, 0.05)) core = c;
+    double left = budget - (threadSeconds() - t0);
+    if (!core && p != first.end() && left > 0) {
+      z3::solver s(C.E.c);
+      z3::expr_vector lits(C.E.c);
+      std::vector<size_t> index;
+      for (size_t i = 0; i < F.fact.size(); ++i) {
+        if (!F.used[i]) continue;
+        z3::expr lit = C.E.c.bool_const(("fact!" + std::to_string(i)).c_str());
+        s.add(z3::implies(lit, F.fact[i]));
+        lits.push_back(lit);
+        index.push_back(i);
+      }
+      s.add(p->second);
+      if (checkWithin(s, left, &lits) == z3::unsat) {
+        std::vector<size_t> c;
+        z3::expr_vector found = s.unsat_core();
+        for (unsigned j = 0; j < found.size(); ++j)
+          for (unsigned l = 0; l < lits.size(); ++l)
+            if (z3::eq(found[j], lits[l])) c.push_back(index[l]);
+        // minimal: a fact whose removal keeps it unsat is not needed
+        for (size_t j = 0; j < c.size() && c.size() > 1;) {
+          std::vector<size_t> without = c;
+          without.erase(without.begin() + static_cast<long>(j));
+          if (threadSeconds() - t0 < budget && refutes(without, p->second, 0.1)) c = std::move(without);
+          else ++j;
+        }
+        core = c;
+        cores.push_back(c);
+      }
+    }
+    if (core) {
+      for (size_t i : *core)
+        if (std::find(u.because.begin(), u.because.end(), F.why[i]) == u.because.end()) u.because.push_back(F.why[i]);
+      if (u.because.empty()) u.because.push_back("its own path condition is contradictory");
+    } else {
+      u.because.push_back("(the facts that exclude it were not narrowed down in time)");
+    }
+    C.R.unreachable.push_back(std::move(u));
+  }
 }
 
 }  // namespace kverify::analysis::detail

@@ -17,7 +17,9 @@ namespace kverify::analysis {
 // and Unknown/Unsupported/Error never become Verified. BenignRace: a write-write race in
 // which both threads provably store the same value, or a read racing such a write where
 // the reading thread stored that value there first (a warning, as in GPUVerify).
-enum class Verdict { Verified, BenignRace, Race, Divergence, Oob, Unknown, Unsupported, Error };
+// Vacuous: no finding, but some access or barrier is reached by no thread under the launch
+// and the assumptions (a proof about it proves nothing); it replaces only Verified.
+enum class Verdict { Verified, BenignRace, Race, Divergence, Oob, Vacuous, Unknown, Unsupported, Error };
 
 inline const char *verdictName(Verdict v) {
   switch (v) {
@@ -26,6 +28,7 @@ inline const char *verdictName(Verdict v) {
     case Verdict::Race: return "race";
     case Verdict::Divergence: return "divergence";
     case Verdict::Oob: return "oob";
+    case Verdict::Vacuous: return "vacuous";
     case Verdict::Unknown: return "unknown";
     case Verdict::Unsupported: return "unsupported";
     case Verdict::Error: return "error";
@@ -38,6 +41,16 @@ struct AccessRef {
   std::string kind;  // "read", "write", "atomic", or "barrier"
   model::SourceRange range;
   std::string text;  // the source text of the access, e.g. "sdata[tid + s]"
+};
+
+// An access or barrier no thread reaches under the launch and the assumptions, and why.
+struct UnreachableRef : AccessRef {
+  // the facts that exclude every thread (an unsat core, each fact by its label: the launch,
+  // an --assume, a no-overflow or loop fact), or, by construction, the constant condition
+  std::vector<std::string> because;
+  // dead by construction of the source (a condition constant whatever the launch, the
+  // parameters and the memory, code after a return): never compiled in, not a vacuous proof
+  bool by_construction = false;
 };
 
 struct ThreadCoords {
@@ -149,7 +162,7 @@ struct KernelResult {
   std::vector<model::Unsupported> unsupported;
   std::string unknown_query;                // which query timed out / returned unknown
   std::string premise_error;  // the launch and the assumptions contradict each other
-  std::vector<AccessRef> unreachable;  // accesses and barriers no thread reaches
+  std::vector<UnreachableRef> unreachable;  // accesses and barriers no thread reaches
   std::vector<model::Diagnostic> diagnostics;  // Error: clang's diagnostics
   RuleCounts rules;  // the precision rules applied
 };

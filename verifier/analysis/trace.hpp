@@ -115,6 +115,12 @@ struct Thread {
   std::vector<FenceEv> fences;
   std::vector<z3::expr> side;  // assumptions: no UB, __kverify_assume
   std::set<size_t> no_ub;      // which of them say "no UB, no wrap-around" (Checker::unreachable)
+  // what each side fact says, for the user (why code is unreachable: an unsat core over them)
+  std::vector<std::string> why;
+  void label(const std::string &what) { why.resize(side.size(), what); }  // the facts since the last label
+  // accesses and barriers dead by construction of the source (a constant condition, code
+  // after a return), and why: no fact makes them so (UnreachableCode)
+  std::map<const Stmt *, std::string> constant_dead;
   // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry
   std::vector<std::pair<std::string, z3::expr>> premises;
   // Trace order: the program order of two events a thread executes at the same iterations

@@ -79,8 +79,8 @@ static cl::opt<std::string> json_file("json",
                                       cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<std::string> fail_on("fail-on",
                                     cl::desc("Verdicts that make the exit status 1 "
-                                             "(race,divergence,oob[,benign-race,unknown,unsupported])"),
-                                    cl::init("race,divergence,oob"), cl::cat(category));
+                                             "(race,divergence,oob,vacuous[,benign-race,unknown,unsupported])"),
+                                    cl::init("race,divergence,oob,vacuous"), cl::cat(category));
 static cl::opt<std::string> baseline("baseline",
                                      cl::desc("A previous --format=json report: its findings "
                                               "do not count for --fail-on"),
@@ -94,6 +94,11 @@ static cl::opt<bool> no_alias_assumption("no-alias-assumption",
                                          cl::desc("Do not assume that distinct pointer "
                                                   "parameters do not alias"),
                                          cl::cat(category));
+
+static cl::opt<bool> allow_unreachable("allow-unreachable",
+                                       cl::desc("Code no thread reaches is dead on purpose: the "
+                                                "kernel may be verified (the code is still listed)"),
+                                       cl::cat(category));
 
 static cl::list<std::string> zero_init(
     "zero-init",
@@ -205,6 +210,7 @@ int main(int argc, char **argv) {
   base.timeout_s = timeout;
   base.assumes.assign(assumes.begin(), assumes.end());
   base.assume_no_alias = !no_alias_assumption;
+  base.allow_unreachable = allow_unreachable;
   base.zero_init.assign(zero_init.begin(), zero_init.end());
   auto dims = [&](const std::string &v, const char *flag,
                   std::array<std::optional<uint64_t>, 3> &out) {
@@ -232,7 +238,7 @@ int main(int argc, char **argv) {
     while (pos <= list.size()) {
       size_t comma = list.find(',', pos);
       std::string v = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      static const std::set<std::string> known = {"race", "divergence", "oob", "benign-race",
+      static const std::set<std::string> known = {"race", "divergence", "oob", "vacuous", "benign-race",
                                                   "unknown", "unsupported", "error"};
       if (!v.empty() && !known.count(v)) {
         llvm::errs() << "kverify: error: --fail-on: unknown verdict '" << v << "'\n";

@@ -49,7 +49,8 @@ int collectLibrary(dl_phdr_info *info, size_t, void *names) {
 }  // namespace
 
 // A new field in either Options must be added to the key below (else a run with another
-// value of it could reuse results computed without it).
+// value of it could reuse results computed without it). (A bool may fit in padding: the
+// size alone does not catch it.)
 static_assert(sizeof(analysis::Options) == 160 && sizeof(frontend::Options) == 96,
               "analysis::Options or frontend::Options changed: update optionsKey()");
 
@@ -64,6 +65,7 @@ std::string optionsKey(const analysis::Options &analysis, const frontend::Option
   std::snprintf(timeout, sizeof timeout, "%.17g", analysis.timeout_s);
   addField(hash, timeout);
   addField(hash, analysis.assume_no_alias ? "no-alias" : "alias");
+  addField(hash, analysis.allow_unreachable ? "allow-unreachable" : "");
   addField(hash, std::to_string(analysis.zero_init.size()));
   for (const std::string &a : analysis.zero_init) addField(hash, a);
   // extra_args, -p and the prelude also shape each file's clang command line, which is in
