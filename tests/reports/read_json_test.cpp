@@ -100,8 +100,21 @@ class ReadJsonTest : public ::testing::Test {
     error.diagnostics = {{"error", "expected ')'", {"bad.cu", 2, 33, 2, 33}},
                          {"note", "to match this '('", {"bad.cu", 2, 20, 0, 0}}};
 
+    kv::analysis::KernelResult vacuous;
+    vacuous.file = path_;
+    vacuous.name = "guarded";
+    vacuous.range = {path_, 1, 17, 6, 1};
+    vacuous.verdict = Verdict::Vacuous;
+    kv::analysis::UnreachableRef dead, folded;
+    dead.kind = "write", dead.range = at(4, 5, 9), dead.text = "s[0]";
+    dead.because = {"threadIdx.x < blockDim.x (the launch)", "--assume='n < 4'"};
+    folded.kind = "barrier", folded.range = at(5, 3, 17), folded.text = "__syncthreads()";
+    folded.because = {"the condition at 5:1 is always false"};
+    folded.by_construction = true;
+    vacuous.unreachable = {dead, folded};
+
     kv::analysis::RunResult run;
-    run.kernels = {racy, unknown, odd, error};
+    run.kernels = {racy, unknown, odd, error, vacuous};
     run.skipped = {{"scan<T>", "never instantiated", {path_, 8, 1, 12, 2}}};
     return run;
   }
@@ -134,8 +147,14 @@ TEST_F(ReadJsonTest, EveryFormatRendersTheSameFromTheJson) {
 
 TEST_F(ReadJsonTest, PairsKeepTheirOrder) {
   kv::analysis::RunResult read = read_back(everything());
-  ASSERT_EQ(read.kernels.size(), 4u);
+  ASSERT_EQ(read.kernels.size(), 5u);
   ASSERT_EQ(read.kernels[0].findings.size(), 3u);
+  // the reasons code is unreachable, in order, and which is dead by construction
+  const auto& dead = read.kernels[4].unreachable;
+  ASSERT_EQ(dead.size(), 2u);
+  EXPECT_EQ(dead[0].because, (std::vector<std::string>{"threadIdx.x < blockDim.x (the launch)", "--assume='n < 4'"}));
+  EXPECT_FALSE(dead[0].by_construction);
+  EXPECT_TRUE(dead[1].by_construction);
   const kv::analysis::Witness& w = read.kernels[0].findings[0].witness;
   ASSERT_EQ(w.params.size(), 2u);
   EXPECT_EQ(w.params[0].first, "n");

@@ -159,8 +159,8 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
       break;
     }
     if (std::getenv("KVERIFY_DEBUG_QUERIES"))
-      std::fprintf(stderr, "[kverify] %s: %s\n", name.c_str(),
-                   r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown");
+      std::fprintf(stderr, "[kverify] %s: %s in %.1f ms\n", name.c_str(),
+                   r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", 1000 * (threadSeconds() - t0));
     if (r == z3::unknown) {
       if (!C.unknown) C.R.unknown_query = name;
       C.unknown = true;
@@ -232,6 +232,9 @@ void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &d
     }
     C.R.unreachable.push_back(std::move(u));
   }
+  if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+    std::fprintf(stderr, "[kverify] reasons of %zu unreachable statements in %.1f ms\n", dead.size(),
+                 1000 * (threadSeconds() - t0));
 }
 
 }  // namespace kverify::analysis::detail
