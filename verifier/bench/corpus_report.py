@@ -44,7 +44,7 @@ def run(kverify, path, timeout):
     for k in kernels:
         errors += [d["message"] for d in k.get("diagnostics", []) if d.get("severity") in ("error", "fatal")][:1]
         unsupported += [u["construct"] for u in k.get("unsupported", [])]
-    worst = ["error", "unsupported", "unknown", "divergence", "oob", "race", "benign-race", "verified"]
+    worst = ["error", "unsupported", "unknown", "vacuous", "divergence", "oob", "race", "benign-race", "verified"]
     verdicts = [k["verdict"] for k in kernels] or ["no kernel"]
     verdict = min(verdicts, key=lambda v: worst.index(v) if v in worst else -1)
     return label, verdict, errors, unsupported
