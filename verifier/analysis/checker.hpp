@@ -151,6 +151,7 @@ private:
     std::vector<bool> used;  // in the queries so far
   };
   Facts facts() const;
+  std::vector<z3::expr> hints() const;
   bool refine(Facts &F, const z3::model &m) const;
   bool batches(Facts &F, std::map<const Stmt *, z3::expr> &pending);
   bool oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending);

@@ -88,36 +88,78 @@ void UnreachableCode::run() {
             [](const UnreachableRef &a, const UnreachableRef &b) { return before(a.range, b.range); });
 }
 
+// Where to look for models first, where the index arithmetic folds to constants (a
+// statement reached there is reached; one not reached there is asked again without):
+// every launch dimension left open 1, or one wide block, or 1-D blocks and grids; each
+// first with every integer parameter 1 (sizes and strides of one element).
+std::vector<z3::expr> UnreachableCode::hints() const {
+  Encoder &E = C.E;
+  z3::expr_vector ones(E.c), wide(E.c), flat(E.c), unit(E.c);
+  for (int d = 0; d < 3; ++d) {
+    if (!E.O.block_dim[d]) {
+      ones.push_back(E.bdim[d] == E.u32(1));
+      wide.push_back(E.bdim[d] == E.u32(d == 0 ? 1024 : 1));
+      if (d > 0) flat.push_back(E.bdim[d] == E.u32(1));
+    }
+    if (!E.O.grid_dim[d]) {
+      ones.push_back(E.gdim[d] == E.u32(1));
+      wide.push_back(E.gdim[d] == E.u32(1));
+      if (d > 0) flat.push_back(E.gdim[d] == E.u32(1));
+    }
+  }
+  for (const auto &[name, p] : E.params)
+    if (p.is_bv()) unit.push_back(p == E.c.bv_val(1, p.get_sort().bv_size()));
+  std::vector<z3::expr> out;
+  auto both = [&](const z3::expr_vector &a, const z3::expr_vector &b) {
+    z3::expr_vector v(E.c);
+    for (unsigned i = 0; i < a.size(); ++i) v.push_back(a[i]);
+    for (unsigned i = 0; i < b.size(); ++i) v.push_back(b[i]);
+    if (!v.empty()) out.push_back(z3::mk_and(v));
+  };
+  z3::expr_vector none(E.c);
+  both(ones, unit);
+  both(ones, none);
+  both(wide, unit);
+  both(wide, none);
+  both(flat, none);
+  // (without open dimensions, some hints are alike)
+  std::vector<z3::expr> distinct;
+  for (const z3::expr &h : out)
+    if (std::none_of(distinct.begin(), distinct.end(), [&](const z3::expr &x) { return z3::eq(x, h); }))
+      distinct.push_back(h);
+  return distinct;
+}
+
 // The cheap part: a model executing any pending statement retires all it executes; unsat
-// leaves every pending one unreachable. A quarter of a second under the user's
-// assumptions (where vacuity is likeliest), a tenth without (the thread's CPU time: the
-// same answers on a loaded machine as on an idle one). True when decided.
+// (without a hint) leaves every pending one unreachable. A quarter of a second under the
+// user's assumptions (where vacuity is likeliest), a tenth without (the thread's CPU time:
+// the same answers on a loaded machine as on an idle one). True when decided.
 bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
   const double t0 = threadSeconds();
   const double budget = C.T1->premises.empty() ? 0.1 : 0.25;
-  // first among one-dimensional blocks, where the 1024-thread limit needs no product
-  std::optional<z3::expr> hint;
-  if (!C.E.O.block_dim[1] || !C.E.O.block_dim[2]) hint = C.E.bdim[1] == C.E.u32(1) && C.E.bdim[2] == C.E.u32(1);
+  const std::vector<z3::expr> hint = hints();
+  size_t h = 0;  // hint[h], none past the last
   while (!pending.empty()) {
     double left = budget - (threadSeconds() - t0);
     if (left <= 0) return false;
     z3::expr_vector q(C.E.c);
     for (size_t i = 0; i < F.used.size(); ++i)
       if (F.used[i]) q.push_back(F.fact[i]);
-    if (hint) q.push_back(*hint);
+    if (h < hint.size()) q.push_back(hint[h]);
     z3::expr_vector any(C.E.c);
     for (const auto &[st, pc] : pending) any.push_back(pc);
     q.push_back(z3::mk_or(any));
-    Decision d = findModel(q, C.E.no_overflow, left);
+    // under a hint, a share of the time: an answer there is a shortcut, not the answer
+    Decision d = findModel(q, C.E.no_overflow, h < hint.size() ? left / 3 : left);
     if (std::getenv("KVERIFY_DEBUG_QUERIES"))
-      std::fprintf(stderr, "[kverify] reachability of %zu statements: %s (%s) at %.1f ms\n", pending.size(),
-                   d.result == z3::sat ? "sat" : d.result == z3::unsat ? "unsat" : "unknown", d.how,
-                   1000 * (threadSeconds() - t0));
-    if (d.result == z3::unknown) return false;
-    if (d.result == z3::unsat && hint) {
-      hint.reset();
+      std::fprintf(stderr, "[kverify] reachability of %zu statements (hint %zu): %s (%s) at %.1f ms\n",
+                   pending.size(), h, d.result == z3::sat ? "sat" : d.result == z3::unsat ? "unsat" : "unknown",
+                   d.how, 1000 * (threadSeconds() - t0));
+    if (d.result != z3::sat && h < hint.size()) {
+      ++h;
       continue;
     }
+    if (d.result == z3::unknown) return false;
     if (d.result == z3::unsat) return true;
     if (refine(F, *d.model)) continue;
     for (auto it = pending.begin(); it != pending.end();)
@@ -126,13 +168,14 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
   return true;
 }
 
-// What the batches left: one statement at a time, in source order, each with the full
-// --timeout (its model retires the others it executes). False, with the query named, at
-// the first one not decided.
+// What the batches left: one statement at a time, in source order, first briefly under
+// each hint, then with the full --timeout (a model retires the others it executes).
+// False, with the query named, at the first one not decided.
 bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
   std::vector<const Stmt *> order;
   for (const auto &[st, pc] : pending) order.push_back(st);
   std::sort(order.begin(), order.end(), [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
+  const std::vector<z3::expr> hint = hints();
   std::map<const Stmt *, z3::expr> dead;
   for (const Stmt *st : order) {
     auto it = pending.find(st);
@@ -140,16 +183,22 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
     const std::string name = "reachability of " + where(*st, C.E.K);
     const double t0 = threadSeconds();
     z3::check_result r = z3::unknown;
-    for (int round = 0; round < 8; ++round) {
+    for (size_t h = 0, round = 0; h <= hint.size() && round < 8 + hint.size(); ++round) {
       z3::expr_vector q(C.E.c);
       for (size_t i = 0; i < F.used.size(); ++i)
         if (F.used[i]) q.push_back(F.fact[i]);
+      if (h < hint.size()) q.push_back(hint[h]);
       q.push_back(it->second);
       double left = C.E.O.timeout_s - (threadSeconds() - t0);
       if (left <= 0) break;
-      Decision d = decide(q, C.E.no_overflow, left, name);
+      Decision d = h < hint.size() ? findModel(q, C.E.no_overflow, std::min(left, 0.5))
+                                   : decide(q, C.E.no_overflow, left, name);
       r = d.result;
-      if (r != z3::sat) break;
+      if (r != z3::sat) {
+        if (h++ < hint.size()) r = z3::unknown;  // not under this hint: the next
+        else break;
+        continue;
+      }
       if (refine(F, *d.model)) {
         r = z3::unknown;  // (not converged: asked again)
         continue;
