@@ -2,7 +2,11 @@
 // nothing, so the kernel is `vacuous` (not `verified`), with the facts that exclude it.
 #include "analysis/checker.hpp"
 
+#include "model/walk.hpp"
+
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <tuple>
@@ -18,6 +22,25 @@ bool before(const model::SourceRange &a, const model::SourceRange &b) {
 std::string where(const Stmt &s, const Kernel &k) {
   AccessRef r = refOf(s, k);
   return (r.kind == "barrier" ? "" : r.kind + " ") + r.text + " at " + loc(s.range);
+}
+
+// The statements of a call through a null or unknown function pointer (its arguments, then
+// the read of the front end's pseudo-array that stands for the undefined call): reaching
+// them is the bounds check's finding, and no thread reaching them is the proof itself.
+std::set<const Stmt *> undefinedCalls(const Kernel &k) {
+  std::set<const Stmt *> out;
+  std::function<void(const model::Body &)> walk = [&](const model::Body &body) {
+    bool call = std::any_of(body.begin(), body.end(), [&](const Stmt &s) {
+      const auto *a = s.as<st::Access>();
+      return a && a->array < k.arrays.size() && k.arrays[a->array].origin == model::ArrayOrigin::FunctionPointer;
+    });
+    for (const Stmt &s : body) {
+      if (call) model::forEachStmt(s, [&](const Stmt &in) { out.insert(&in); });
+      for (const model::Body *c : model::children(s)) walk(*c);
+    }
+  };
+  walk(k.body);
+  return out;
 }
 
 }  // namespace
@@ -61,14 +84,17 @@ void UnreachableCode::run() {
     if (it == to.end()) to.emplace(st, pc);
     else it->second = it->second || pc;
   };
+  const std::set<const Stmt *> checks = undefinedCalls(C.E.K);
   for (const Thread *T : {&*C.T1, &*C.T2}) {
-    for (const AccessEv &a : T->accesses) add(pending, a.s, a.pc);
+    auto event = [&](const Stmt *st, const z3::expr &pc) {
+      if (checks.count(st)) return;
+      add(pending, st, pc);
+      if (T == &*C.T1) add(first, st, pc);
+    };
+    for (const AccessEv &a : T->accesses) event(a.s, a.pc);
     for (const SyncEv &b : T->syncs)
-      if (b.s->is<st::Barrier>()) add(pending, b.s, b.pc);
+      if (b.s->is<st::Barrier>()) event(b.s, b.pc);
   }
-  for (const AccessEv &a : C.T1->accesses) add(first, a.s, a.pc);
-  for (const SyncEv &b : C.T1->syncs)
-    if (b.s->is<st::Barrier>()) add(first, b.s, b.pc);
   // dead by construction (a constant condition): no fact makes it so; not asked about
   for (const auto &[st, why] : C.T1->constant_dead) {
     if (!pending.erase(st)) continue;
