@@ -154,7 +154,7 @@ void Exec::loop(const Stmt &s) {
   z3::expr_vector k(E.c), zero(E.c);
   k.push_back(L.k), zero.push_back(E.c.bv_val(0, 64));
   if (!dead_ && L.lp.kind != model::LoopKind::Do && pc().substitute(k, zero).simplify().is_false())
-    dead_ = at + " never starts an iteration (its condition is false at the start)";
+    dead_ = at + " never starts an iteration: its condition is false at the start";
   loopBody(L);
   dead_ = dead0;
   T.label(at + ": the ranges its locals keep from one iteration to the next (by induction)");

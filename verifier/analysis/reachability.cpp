@@ -95,21 +95,38 @@ void UnreachableCode::run() {
     for (const SyncEv &b : T->syncs)
       if (b.s->is<st::Barrier>()) event(b.s, b.pc);
   }
+  // A statement of the source that is several statements of the model (an access through a
+  // pointer that may point into several arrays: one per array; a function inlined at
+  // several calls) is reached where one of them is: the others are no code of their own.
+  using Key = std::tuple<unsigned, unsigned, unsigned, unsigned, std::string>;
+  auto key = [&](const Stmt *st) {
+    const model::SourceRange &r = st->range;
+    return Key{r.line, r.col, r.end_line, r.end_col, refOf(*st, C.E.K).kind};
+  };
+  std::vector<const Stmt *> candidates;
+  for (const auto &[st, pc] : pending) candidates.push_back(st);
   // dead by construction (a constant condition): no fact makes it so; not asked about
-  for (const auto &[st, why] : C.T1->constant_dead) {
-    if (!pending.erase(st)) continue;
+  std::vector<const Stmt *> constant;
+  for (const auto &[st, why] : C.T1->constant_dead)
+    if (pending.erase(st)) constant.push_back(st);
+  Facts F = facts();
+  if (!batches(F, pending) && !oneByOne(F, pending)) return;  // unknown: named
+  std::set<Key> reached;
+  for (const Stmt *st : candidates)
+    if (!pending.count(st) && !C.T1->constant_dead.count(st)) reached.insert(key(st));
+  std::vector<const Stmt *> dead;
+  for (const auto &[st, pc] : pending)
+    if (!reached.count(key(st))) dead.push_back(st);
+  std::sort(dead.begin(), dead.end(), [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
+  explain(F, dead, first);
+  for (const Stmt *st : constant) {
+    if (reached.count(key(st))) continue;
     UnreachableRef u;
     static_cast<AccessRef &>(u) = refOf(*st, C.E.K);
-    u.because = {why};
+    u.because = {C.T1->constant_dead.at(st)};
     u.by_construction = true;
     C.R.unreachable.push_back(u);
   }
-  Facts F = facts();
-  std::vector<const Stmt *> dead;
-  if (!batches(F, pending) && !oneByOne(F, pending)) return;  // unknown: named
-  for (const auto &[st, pc] : pending) dead.push_back(st);
-  std::sort(dead.begin(), dead.end(), [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
-  explain(F, dead, first);
   std::sort(C.R.unreachable.begin(), C.R.unreachable.end(),
             [](const UnreachableRef &a, const UnreachableRef &b) { return before(a.range, b.range); });
 }
