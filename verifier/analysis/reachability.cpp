@@ -211,7 +211,7 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
   return true;
 }
 
-// What the batches left: one statement at a time, in source order, first briefly under
+// What the batches left: one statement at a time, in source order, first (up to 1.5 s) under
 // each hint, then with the full --timeout (a model retires the others it executes).
 // False, with the query named, at the first one not decided.
 bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
@@ -234,7 +234,7 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
       q.push_back(it->second);
       double left = C.E.O.timeout_s - (threadSeconds() - t0);
       if (left <= 0) break;
-      Decision d = h < hint.size() ? findModel(q, C.E.no_overflow, std::min(left, 0.5))
+      Decision d = h < hint.size() ? findModel(q, C.E.no_overflow, std::min(left, 1.5))
                                    : decide(q, C.E.no_overflow, left, name);
       r = d.result;
       if (r != z3::sat) {
