@@ -336,6 +336,21 @@ TEST(KverifyCliPremises, CodeNoThreadReachesIsVacuous) {
   EXPECT_TRUE(has(junit.out, "<failure type=\"vacuous\"")) << junit.out;
 }
 
+// Reachability is decided, not budgeted away: a statement whose reachability the solver
+// cannot settle (here: whether p * q factors a 62-bit number) leaves the kernel unknown,
+// naming the query, never verified.
+TEST(KverifyCliPremises, UndecidedReachabilityIsUnknown) {
+  std::string path = testing::TempDir() + "kverify_cli_hard_reach.cu";
+  std::ofstream(path) << "__global__ void k(const int *in, long long p, long long q) {\n"
+                         "  int v = 0;\n"
+                         "  if (p > 1 && q > 1 && p * q == 4611685975477714963LL) v = in[0];\n"
+                         "  (void)v;\n"
+                         "}\n";
+  CliRun r = kverify("--format=json --timeout=0.05 " + path);
+  EXPECT_TRUE(has(r.out, "\"verdict\": \"unknown\"")) << r.out;
+  EXPECT_TRUE(has(r.out, "reachability of read in[0] at 3:")) << r.out;
+}
+
 TEST(KverifyCli, FailOnAcceptsVacuous) {
   CliRun r = kverify("--fail-on=vacuous premises/unreachable_access.cu");
   EXPECT_EQ(r.status, 1) << r.err;
