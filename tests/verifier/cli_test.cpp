@@ -351,6 +351,21 @@ TEST(KverifyCliPremises, UndecidedReachabilityIsUnknown) {
   EXPECT_TRUE(has(r.out, "reachability of read in[0] at 3:")) << r.out;
 }
 
+// --allow-unreachable in a // kverify: comment above one kernel covers that kernel only.
+TEST(KverifyCliPremises, AllowUnreachableAboveOneKernel) {
+  std::string path = testing::TempDir() + "kverify_cli_allow_one.cu";
+  std::ofstream(path) << "// kverify: --block-dim=32 --grid-dim=1\n\n"
+                         "__global__ void a(int *out) { if (threadIdx.x >= blockDim.x) out[0] = 1; }\n\n"
+                         "// kverify: --allow-unreachable\n"
+                         "__global__ void b(int *out) { if (threadIdx.x >= blockDim.x) out[0] = 1; }\n";
+  CliRun r = kverify(path);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_TRUE(has(r.out, "kernel 'a' is never reached by any thread")) << r.out;
+  EXPECT_TRUE(has(r.out, "note: because: threadIdx.x < blockDim.x (the launch)")) << r.out;
+  EXPECT_TRUE(has(r.out, "remark: kernel 'b' verified")) << r.out;
+  EXPECT_TRUE(has(r.out, "1 verified, 1 vacuous")) << r.out;
+}
+
 TEST(KverifyCli, FailOnAcceptsVacuous) {
   CliRun r = kverify("--fail-on=vacuous premises/unreachable_access.cu");
   EXPECT_EQ(r.status, 1) << r.err;
