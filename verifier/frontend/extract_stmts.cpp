@@ -87,9 +87,11 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
         groups[root].push_back(b);
     } else if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d);
                v && !b && v->getType()->isArrayType()) {
-      if (std::optional<unsigned> id = globalArray(v))  // a __shared__ or __device__ array
-        arrays[root].push_back({*id, 1});
-      else
+      if (std::optional<unsigned> id = globalArray(v)) {  // a __shared__ or __device__ array
+        // at the scale of the pointer it decays to (a struct's bytes, a row's elements)
+        uint64_t row = sizeOf(ctx_.getAsArrayType(v->getType())->getElementType());
+        arrays[root].push_back({*id, std::max<uint64_t>(1, row / std::max(1u, k_.arrays[*id].elem_size))});
+      } else
         arrays[root].push_back({~0u, 0});  // leave the group alone
     } else if (b) {
       arrays[root].push_back({~0u, 0});  // a value kverify cannot follow: leave it alone
