@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "common.hpp"
 
 #include <set>
@@ -31,10 +32,18 @@ std::string location(const model::SourceRange& r) {
   return os.str();
 }
 
+bool is_file_error(const analysis::KernelResult& k) { return k.name == "<file>"; }
+
 std::map<analysis::Verdict, unsigned> verdict_counts(const analysis::RunResult& run) {
   std::map<analysis::Verdict, unsigned> counts;
-  for (const auto& k : run.kernels) ++counts[k.verdict];
+  for (const auto& k : run.kernels)
+    if (!is_file_error(k)) ++counts[k.verdict];
   return counts;
+}
+
+unsigned kernel_count(const analysis::RunResult& run) {
+  return std::count_if(run.kernels.begin(), run.kernels.end(),
+                       [](const analysis::KernelResult& k) { return !is_file_error(k); });
 }
 
 std::string unreachable_what(const analysis::UnreachableRef& u) {

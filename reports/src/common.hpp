@@ -21,7 +21,11 @@ std::string witness_line(const analysis::Finding& f);
 std::string location(const model::SourceRange& r);
 
 // Verdict name -> number of kernels with it, in Verdict order.
+// A file that does not parse is one result named "<file>": not a kernel, not counted
+// among the verdicts (the summaries count such files apart).
+bool is_file_error(const analysis::KernelResult& k);
 std::map<analysis::Verdict, unsigned> verdict_counts(const analysis::RunResult& run);
+unsigned kernel_count(const analysis::RunResult& run);
 
 // Code no thread reaches: "write s[0]" (a barrier: its text alone); the facts that make it
 // so, joined with "; "; and the one-line message every renderer shows (the error of a

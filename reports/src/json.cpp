@@ -1,4 +1,5 @@
 // JSON (DESIGN.md's schema) and SARIF 2.1.0, both through llvm::json.
+#include <algorithm>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/JSON.h>
@@ -231,15 +232,21 @@ Value sarif_result(analysis::Verdict kind, const std::string& level, const std::
 std::string render_json(const RunResult& run) {
   Array kernels;
   for (const auto& k : run.kernels) kernels.push_back(kernel_json(k));
-  Object summary{{"kernels", static_cast<int64_t>(run.kernels.size())}};
+  Object summary{{"kernels", static_cast<int64_t>(kernel_count(run))}};
   for (const auto& [verdict, n] : verdict_counts(run))
     summary[analysis::verdictName(verdict)] = static_cast<int64_t>(n);
+  summary["files_not_parsed"] = static_cast<int64_t>(
+      std::count_if(run.kernels.begin(), run.kernels.end(), is_file_error));
   Array skipped;
   for (const auto& s : run.skipped)
     skipped.push_back(range_fields(Object{{"name", s.name}, {"reason", s.reason}}, s.range));
   summary["skipped_templates"] = static_cast<int64_t>(run.skipped.size());
+  Array notes;
+  for (const auto& n : run.notes)
+    notes.push_back(range_fields(Object{{"severity", n.severity}, {"message", n.message}}, n.range));
   return pretty(Object{{"kernels", std::move(kernels)},
                        {"skipped", std::move(skipped)},
+                       {"notes", std::move(notes)},
                        {"summary", std::move(summary)}});
 }
 

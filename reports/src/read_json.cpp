@@ -174,6 +174,9 @@ std::optional<analysis::RunResult> read_json(const std::string& json, std::strin
   for (const Value& s : list(*root, "skipped"))
     if (const Object* so = s.getAsObject())
       run.skipped.push_back({text(*so, "name"), text(*so, "reason"), range(*so)});
+  for (const Value& n : list(*root, "notes"))
+    if (const Object* no = n.getAsObject())
+      run.notes.push_back({text(*no, "severity"), text(*no, "message"), range(*no)});
   return run;
 }
 

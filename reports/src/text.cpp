@@ -134,9 +134,14 @@ std::string render_text(const RunResult& run, bool color) {
 
 std::string render_summary(const RunResult& run) {
   std::set<std::string> files;
-  for (const auto& k : run.kernels) files.insert(k.file);
+  unsigned unparsed = 0;
+  for (const auto& k : run.kernels) {
+    files.insert(k.file);
+    unparsed += is_file_error(k);
+  }
+  unsigned kernels = kernel_count(run);
   std::ostringstream os;
-  os << "kverify: " << run.kernels.size() << " kernel" << (run.kernels.size() == 1 ? "" : "s")
+  os << "kverify: " << kernels << " kernel" << (kernels == 1 ? "" : "s")
      << " in " << files.size() << " file" << (files.size() == 1 ? "" : "s");
   const char* sep = ": ";
   for (const auto& [verdict, n] : verdict_counts(run)) {
@@ -146,6 +151,8 @@ std::string render_summary(const RunResult& run) {
   if (!run.skipped.empty())
     os << " (" << run.skipped.size() << " uninstantiated template"
        << (run.skipped.size() == 1 ? "" : "s") << " skipped)";
+  if (unparsed > 0)
+    os << "; " << unparsed << " file" << (unparsed == 1 ? " does" : "s do") << " not parse";
   return os.str();
 }
 

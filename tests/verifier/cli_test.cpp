@@ -59,11 +59,50 @@ TEST(KverifyCli, SyntaxErrorPrintsClangDiagnosticsAndExits2) {
   EXPECT_TRUE(has(r.err, "does not parse")) << r.err;
 }
 
-TEST(KverifyCli, MissingIncludeExits2) {
-  CliRun r = kverify("--dump-model frontend/bad_missing_include.cu");
+TEST(KverifyCli, MissingIncludeIsNotedAndTheKernelAnalysed) {
+  CliRun r = kverify("frontend/missing_include.cu");
+  EXPECT_EQ(r.status, 1) << r.err;  // out[threadIdx.x] races across blocks
+  EXPECT_TRUE(has(r.err, "kverify: note: frontend/missing_include.cu: header 'no_such_header.cuh' "
+                         "not found: skipped")) << r.err;
+  EXPECT_TRUE(has(r.out, "1 kernel in 1 file: 1 race")) << r.out;
+}
+
+// Host code errors are not printed one by one: the kernels' verdicts are what matters.
+TEST(KverifyCli, HostCodeErrorsAreOneNote) {
+  CliRun r = kverify("frontend/missing_header_host_errors.cu");
+  EXPECT_EQ(r.status, 2) << r.err;  // kernel apply: error
+  EXPECT_FALSE(has(r.err, "error: unknown type name")) << r.err;
+  EXPECT_TRUE(has(r.err, "1 error in code no kernel depends on (host code) ignored")) << r.err;
+  EXPECT_FALSE(has(r.err, "errors generated")) << r.err;
+  EXPECT_TRUE(has(r.out, "kernel 'scale' verified")) << r.out;
+  EXPECT_TRUE(has(r.out, "unknown type name 'solver_params'")) << r.out;
+  EXPECT_TRUE(has(r.out, "2 kernels in 1 file: 1 verified, 1 error")) << r.out;
+}
+
+// A file that does not parse is counted as a file, not as a kernel.
+TEST(KverifyCli, UnparsedFilesAreCountedApart) {
+  CliRun r = kverify("frontend/host_only_errors.cu frontend/missing_include.cu");
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(has(r.err, "'no_such_header.cuh' file not found")) << r.err;
-  EXPECT_TRUE(has(r.out, "\"parsed\": false")) << r.out;
+  EXPECT_TRUE(has(r.out, "1 kernel in 2 files: 1 race; 1 file does not parse")) << r.out;
+}
+
+// One verdict per launch shape of the file's host code: verified under 1-D blocks, a race
+// under 16x16 blocks; the launch is listed among the assumptions.
+TEST(KverifyCli, EachHostLaunchShapeIsVerified) {
+  CliRun r = kverify("--format=json frontend/two_launch_shapes.cu");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.out, "\"name\": \"reverse_tiles (launch at two_launch_shapes.cu:14:5)\"")) << r.out;
+  EXPECT_TRUE(has(r.out, "launch read from host code at 15:5: gridDim=(16,1,1) blockDim=(16,16,1)")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"verified\": 1")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"race\": 1")) << r.out;
+}
+
+// An option that states the launch wins over the file's launches.
+TEST(KverifyCli, LaunchOptionsOverrideHostLaunches) {
+  CliRun r = kverify("--block-dim=128 --format=json frontend/two_launch_shapes.cu");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "gridDim=(16,1,1) (every launch")) << r.out;
+  EXPECT_FALSE(has(r.out, "blockDim=(16,16,1)")) << r.out;
 }
 
 TEST(KverifyCli, BinaryGarbageExits2WithoutCrashing) {
@@ -238,13 +277,14 @@ TEST(KverifyCliPremises, WriteToConstantMemoryIsAnError) {
 TEST(KverifyCliFrontEnd, RemovedWarpIntrinsicNamesItsReplacement) {
   CliRun r = kverify("frontend/removed_warp_intrinsic.cu");
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(has(r.err, "removed in CUDA 9; use __shfl_up_sync(0xffffffff, var, delta)")) << r.err;
+  // the kernel's own error: in its verdict, on the report
+  EXPECT_TRUE(has(r.out, "removed in CUDA 9; use __shfl_up_sync(0xffffffff, var, delta)")) << r.out;
 }
 
 TEST(KverifyCliFrontEnd, GpuVerifyAnnotationsParseWithTheFlag) {
   CliRun plain = kverify("frontend/gpuverify_annotations_no_header.cu");
   EXPECT_EQ(plain.status, 2);
-  EXPECT_TRUE(has(plain.err, "__requires")) << plain.err;
+  EXPECT_TRUE(has(plain.out, "__requires")) << plain.out;
   CliRun gv = kverify("--gpuverify --format=json frontend/gpuverify_annotations_no_header.cu");
   EXPECT_EQ(gv.status, 0) << gv.err;
   EXPECT_TRUE(has(gv.out, "\"verified\"")) << gv.out;

@@ -4,6 +4,7 @@
 #include "model/print.hpp"
 #include "model/walk.hpp"
 
+#include <array>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -317,12 +318,14 @@ TEST(Frontend, HeaderKernelTemplatesInstantiatedByTheFile) {
     names.push_back(k.name);
   std::sort(names.begin(), names.end());
   // <int, Twice, 128> is reached twice (explicitly instantiated hk::run, the launch in
-  // launch()): modelled once. The header's unused_kernel is not this file's business.
-  EXPECT_EQ(names, (std::vector<std::string>{"hk::tile_kernel<int, hk::Twice, 128>",
-                                             "hk::tile_kernel<int, hk::Twice, 64>",
-                                             "local_kernel"}));
+  // launch()). The header's unused_kernel is not this file's business.
+  // The two launches of <int, Twice, 128> have different grids: one model per launch.
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "hk::tile_kernel<int, hk::Twice, 128> (launch at header_instantiation.cu:9:3)",
+                       "hk::tile_kernel<int, hk::Twice, 128> (launch at header_kernels.cuh:29:3)",
+                       "hk::tile_kernel<int, hk::Twice, 64>", "local_kernel"}));
   EXPECT_TRUE(tu.skipped.empty());
-  for (const char *name : {"hk::tile_kernel<int, hk::Twice, 128>",
+  for (const char *name : {"hk::tile_kernel<int, hk::Twice, 128> (launch at header_instantiation.cu:9:3)",
                            "hk::tile_kernel<int, hk::Twice, 64>"}) {
     const model::Kernel &k = kernel(tu, name);
     EXPECT_HAS(k.file, "include/header_kernels.cuh");
@@ -332,7 +335,7 @@ TEST(Frontend, HeaderKernelTemplatesInstantiatedByTheFile) {
     EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
   }
   EXPECT_EQ(array(kernel(tu, "hk::tile_kernel<int, hk::Twice, 64>"), "tile")->size, 64u);
-  EXPECT_HAS(model::toText(kernel(tu, "hk::tile_kernel<int, hk::Twice, 128>")),
+  EXPECT_HAS(model::toText(kernel(tu, "hk::tile_kernel<int, hk::Twice, 128> (launch at header_instantiation.cu:9:3)")),
              "read tile[(i64)(127 - threadIdx.x)]");
   const model::Kernel &local = kernel(tu, "local_kernel");
   EXPECT_HAS(local.file, "header_instantiation.cu");
@@ -706,12 +709,81 @@ TEST(FrontendBadInput, SyntaxErrorsGiveClangDiagnostics) {
   EXPECT_HAS(tu.diagnostics[0].message, "expected ')'");
 }
 
-TEST(FrontendBadInput, MissingIncludeIsFatal) {
-  auto tu = parse("frontend/bad_missing_include.cu");
+TEST(FrontendBadInput, MissingIncludeIsSkippedAndNoted) {
+  auto tu = parse("frontend/missing_include.cu");
+  ASSERT_TRUE(tu.parsed);
+  EXPECT_TRUE(kernel(tu, "k").errors.empty());
+  ASSERT_EQ(tu.notes.size(), 1u);
+  EXPECT_HAS(tu.notes[0].message, "header 'no_such_header.cuh' not found: skipped");
+  EXPECT_EQ(tu.notes[0].range.line, 2u);
+}
+
+// Errors in host code that no kernel depends on are one note; a kernel that uses a type of
+// the missing header has the error and is not modelled.
+TEST(FrontendBadInput, HostErrorsDoNotStopIndependentKernels) {
+  auto tu = parse("frontend/missing_header_host_errors.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &scale = kernel(tu, "scale");
+  EXPECT_TRUE(scale.errors.empty());
+  EXPECT_FALSE(scale.body.empty());
+  const model::Kernel &apply = kernel(tu, "apply");
+  ASSERT_FALSE(apply.errors.empty());
+  EXPECT_HAS(apply.errors[0].message, "unknown type name 'solver_params'");
+  EXPECT_HAS(apply.errors.back().message, "headers not found and skipped: 'solver_api.h'");
+  EXPECT_TRUE(apply.body.empty());
+  ASSERT_EQ(tu.notes.size(), 2u);
+  EXPECT_HAS(tu.notes[1].message, "1 error in code no kernel depends on (host code) ignored");
+  EXPECT_HAS(tu.notes[1].message, "solver_handle");
+}
+
+// A conditional that tests a macro no header defined, after a header was skipped, may have
+// been meant for that header: the kernel whose code it selects is unsupported.
+TEST(FrontendBadInput, ConditionalOnAMacroOfASkippedHeaderIsUnsupported) {
+  auto tu = parse("frontend/missing_header_ifdef.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &tiled = kernel(tu, "tiled");
+  ASSERT_EQ(tiled.unsupported.size(), 1u);
+  EXPECT_EQ(tiled.unsupported[0].construct, "skipped header");
+  EXPECT_HAS(tiled.unsupported[0].detail, "TILE_WIDE");
+  EXPECT_HAS(tiled.unsupported[0].detail, "'tile_config.h'");
+  EXPECT_EQ(tiled.unsupported[0].range.line, 8u);
+  EXPECT_TRUE(kernel(tu, "plain").unsupported.empty());
+}
+
+// Errors and no kernel: the errors may have hidden one, so the file does not parse.
+TEST(FrontendBadInput, ErrorsAndNoKernelDoNotParse) {
+  auto tu = parse("frontend/host_only_errors.cu");
   EXPECT_FALSE(tu.parsed);
-  ASSERT_FALSE(tu.diagnostics.empty());
-  EXPECT_EQ(tu.diagnostics[0].severity, "fatal");
-  EXPECT_HAS(tu.diagnostics[0].message, "no_such_header.cuh");
+  EXPECT_TRUE(tu.kernels.empty());
+}
+
+// A kernel launched two ways from the file's host code is modelled once per launch shape,
+// each with its launch: an integer block is 1-D (its size unknown here), dim3(16, 16) 2-D.
+TEST(Frontend, HostLaunchesGiveEachKernelItsLaunch) {
+  auto tu = parse("frontend/two_launch_shapes.cu");
+  ASSERT_TRUE(tu.parsed);
+  ASSERT_EQ(tu.kernels.size(), 2u);
+  const model::Kernel &one_d = kernel(tu, "reverse_tiles (launch at two_launch_shapes.cu:14:5)");
+  ASSERT_TRUE(one_d.launch.has_value());
+  EXPECT_EQ(one_d.launch->block, (std::array<std::optional<uint64_t>, 3>{std::nullopt, 1, 1}));
+  EXPECT_EQ(one_d.launch->grid, (std::array<std::optional<uint64_t>, 3>{16, 1, 1}));
+  const model::Kernel &two_d = kernel(tu, "reverse_tiles (launch at two_launch_shapes.cu:15:5)");
+  ASSERT_TRUE(two_d.launch.has_value());
+  EXPECT_EQ(two_d.launch->block, (std::array<std::optional<uint64_t>, 3>{16, 16, 1}));
+}
+
+// The grid computed from a kernel argument and the block size is stated over what the
+// kernel sees: (n + 255) / 256 blocks of 256 threads, n passed as the kernel's n.
+TEST(Frontend, HostLaunchGridFromAKernelArgumentIsAFact) {
+  auto tu = parse("frontend/missing_header_host_errors.cu");
+  const model::Kernel &scale = kernel(tu, "scale");
+  ASSERT_TRUE(scale.launch.has_value());
+  EXPECT_EQ(scale.launch->block, (std::array<std::optional<uint64_t>, 3>{256, 1, 1}));
+  EXPECT_FALSE(scale.launch->grid[0].has_value());
+  ASSERT_EQ(scale.launch->grid_facts.size(), 1u);
+  EXPECT_EQ(scale.launch->grid_facts[0],
+            "(0L + 256) * (0L + gridDim.x) <= (0L + (n + 255)) && (0L + (n + 255)) < "
+            "(0L + 256) * ((0L + gridDim.x) + 1)");
 }
 
 TEST(FrontendBadInput, BinaryGarbageDoesNotParse) {

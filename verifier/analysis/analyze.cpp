@@ -26,7 +26,7 @@ static void constantWrites(const Kernel &k, std::vector<model::Diagnostic> &out)
 // A witness in a 2-D or 3-D block (grid) for a kernel that never reads threadIdx.y/.z
 // (blockIdx.y/.z): the finding likely needs a launch the host code never makes. Say so,
 // and how to state the launch.
-void launchShapeNotes(const Kernel &kernel, std::vector<Finding> &findings) {
+void launchShapeNotes(const Kernel &kernel, const Options &options, std::vector<Finding> &findings) {
   using B = model::Builtin;
   std::set<B> read;  // the builtins the kernel reads anywhere
   model::forEachExpr(kernel.body, [&](const Expr &e) {
@@ -35,11 +35,16 @@ void launchShapeNotes(const Kernel &kernel, std::vector<Finding> &findings) {
   for (Finding &f : findings) {
     const Witness &w = f.witness;
     std::string note;
-    if ((w.block_dim[1] > 1 || w.block_dim[2] > 1) && !read.count(B::ThreadIdxY) && !read.count(B::ThreadIdxZ))
+    // (advice only where no option or launch of the file states the shape)
+    bool block_free = !options.block_dim[1] && !options.block_dim[2];
+    bool grid_free = !options.grid_dim[1] && !options.grid_dim[2];
+    if (block_free && (w.block_dim[1] > 1 || w.block_dim[2] > 1) && !read.count(B::ThreadIdxY) &&
+        !read.count(B::ThreadIdxZ))
       note = "the witness needs a " + std::string(w.block_dim[2] > 1 ? "3" : "2") +
              "-D block, but the kernel never reads threadIdx.y or .z: if its blocks are 1-D, say so "
              "with --block-dim=N (or a // kverify: comment)";
-    else if ((w.grid_dim[1] > 1 || w.grid_dim[2] > 1) && !read.count(B::BlockIdxY) && !read.count(B::BlockIdxZ))
+    else if (grid_free && (w.grid_dim[1] > 1 || w.grid_dim[2] > 1) && !read.count(B::BlockIdxY) &&
+             !read.count(B::BlockIdxZ))
       note = "the witness needs a " + std::string(w.grid_dim[2] > 1 ? "3" : "2") +
              "-D grid, but the kernel never reads blockIdx.y or .z: if its grid is 1-D, say so "
              "with --grid-dim=N (or a // kverify: comment)";
@@ -61,6 +66,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
   R.range = kernel.range;
   R.phases = reportPhases(alignPhases(kernel));
   R.unsupported = kernel.unsupported;
+  R.diagnostics = kernel.errors;  // compile errors in the kernel's code: nothing to model
   if (!config.error.empty())
     R.diagnostics.push_back({"error", config.error, kernel.range});  // no proof under it
   constantWrites(kernel, R.diagnostics);
@@ -76,6 +82,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       C.run();
       R.rules = E.rules;
       R.assumptions = E.assumptions;
+      if (!config.launch.empty()) R.assumptions.push_back(config.launch);
       for (const std::string &a : options.assumes) R.assumptions.push_back("assumed: " + a);
       for (const model::Unsupported &u : kernel.unchecked)
         R.assumptions.push_back("not checked: " + u.construct + " at " + loc(u.range) + " (" + u.detail + ")");
@@ -83,7 +90,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
         R.verdict = Verdict::Error;
         R.diagnostics.push_back({"error", R.premise_error, kernel.range});
       } else if (!R.findings.empty()) {
-        launchShapeNotes(kernel, R.findings);
+        launchShapeNotes(kernel, options, R.findings);
         Verdict v = Verdict::Verified;
         for (const Finding &f : R.findings) v = std::max(v, f.kind);
         R.verdict = v;

@@ -170,6 +170,8 @@ struct KernelResult {
 struct RunResult {
   std::vector<KernelResult> kernels;
   std::vector<model::SkippedKernel> skipped;
+  // What the front end skipped and went on without (missing headers, host-code errors)
+  std::vector<model::Diagnostic> notes;
 };
 
 }  // namespace kverify::analysis

@@ -321,6 +321,9 @@ int main(int argc, char **argv) {
 
   for (size_t i = 0; i < files.size(); ++i) {
     const model::TranslationUnitModel &tu = models[i];
+    for (const model::Diagnostic &n : tu.notes)
+      llvm::errs() << "kverify: " << n.severity << ": " << files[i] << ": " << n.message << " ("
+                   << n.range.file << ":" << n.range.line << ")\n";
     if (!tu.parsed) {
       llvm::errs() << "kverify: error: '" << files[i] << "' does not parse\n";
       status = 2;
@@ -348,6 +351,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < files.size(); ++i) {
     for (analysis::KernelResult &r : results[i]) run.kernels.push_back(std::move(r));
     for (const model::SkippedKernel &sk : models[i].skipped) run.skipped.push_back(sk);
+    for (const model::Diagnostic &n : models[i].notes) run.notes.push_back(n);
   }
 
   // --baseline: findings already known (same file, kernel, verdict) do not fail the run.

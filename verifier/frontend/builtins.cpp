@@ -58,7 +58,9 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::Unsupported};
   if (startsWith(name, "atomic") || startsWith(name, "__kverify_atomic_"))
     return atomic(name);
-  if (name == "__ldg")
+  // __ldg and the cache-hint loads (__ldcs: streaming, __ldcg: L2 only, ...): a read of *p
+  if (name == "__ldg" || name == "__ldca" || name == "__ldcg" || name == "__ldcs" ||
+      name == "__ldlu" || name == "__ldcv")
     return {K::Ldg};
   if (name == "min" || name == "umin")
     return {K::Min};
@@ -85,7 +87,7 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::TextureRead};
   if (name == "malloc" || name == "free" || name == "memcpy" || name == "memset")
     return {K::DeviceHeap};
-  if (name == "__assert_fail")
+  if (name == "__assert_fail" || name == "__trap" || name == "__brkpt")
     return {K::NoEffect};
   if (startsWith(name, "make_"))
     return {K::MakeVector};

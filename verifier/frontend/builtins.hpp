@@ -18,7 +18,7 @@ enum class BuiltinKind {
   Unchecked,         // __kverify_unchecked("__assert"): an annotation kverify does not check
   Unsupported,       // __kverify_unsupported("what"): the prelude's own "not modelled"
   Atomic,            // atomic* (all families and scopes)
-  Ldg,               // __ldg(p): a read of *p
+  Ldg,               // __ldg(p) and the cache-hint loads (__ldcs, __ldcg, ...): a read of *p
   Min, Max, Abs,     // modelled exactly on integers, opaque on floats
   Mul24, UMul24,     // exact: product of the low 24 bits
   BitReverse,        // __brev, __brevll: exact (FFT index permutations)
@@ -30,7 +30,7 @@ enum class BuiltinKind {
                      // texture, an object handle or a legacy reference, is not evaluated)
   DeviceHeap,        // malloc, free, memcpy, memset on the device: not modelled
   MakeVector,        // make_float4 etc.: a struct value from its fields
-  NoEffect,          // __assert_fail: a failed assert() traps; going on instead is sound
+  NoEffect,          // __assert_fail, __trap: the thread traps; going on instead is sound
   Opaque,            // everything else: a fresh value of the return type
 };
 

@@ -1,5 +1,6 @@
 // Runs clang (libTooling) on one file with kverify's CUDA prelude and hands the AST to
 // the extractor. Also turns a compile_commands.json entry into clang arguments.
+#include "frontend/compile_errors.hpp"
 #include "frontend/extractor.hpp"
 #include "frontend/frontend.hpp"
 
@@ -39,11 +40,12 @@ int64_t intArg(const clang::Diagnostic &info, unsigned i) {
 
 class RecordingConsumer : public clang::DiagnosticConsumer {
 public:
-  RecordingConsumer(model::TranslationUnitModel &tu, bool print) : tu_(tu) {
-    if (print) {
+  RecordingConsumer(model::TranslationUnitModel &tu, CompileProblems &problems, bool render)
+      : tu_(tu), problems_(problems) {
+    if (render) {
       opts_ = new clang::DiagnosticOptions();
       opts_->ShowColors = llvm::errs().has_colors();
-      printer_ = std::make_unique<clang::TextDiagnosticPrinter>(llvm::errs(), opts_.get());
+      printer_ = std::make_unique<clang::TextDiagnosticPrinter>(out_, opts_.get());
     }
   }
   void BeginSourceFile(const clang::LangOptions &lo, const clang::Preprocessor *pp) override {
@@ -55,6 +57,7 @@ public:
       printer_->EndSourceFile();
   }
   std::vector<model::SourceRange> device_launches;  // the suppressed errors' locations
+  std::vector<std::string> rendered;  // each recorded diagnostic as clang prints it
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
@@ -72,21 +75,26 @@ public:
       return;  // the note that belongs to the suppressed error
     suppressed_note_ = false;
     DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (printer_)
-      printer_->HandleDiagnostic(level, info);
     model::Diagnostic d;
     switch (level) {
-    case clang::DiagnosticsEngine::Fatal: d.severity = "fatal"; break;
+    case clang::DiagnosticsEngine::Fatal: d.severity = "fatal"; problems_.fatal = true; break;
     case clang::DiagnosticsEngine::Error: d.severity = "error"; break;
     case clang::DiagnosticsEngine::Warning: d.severity = "warning"; break;
     case clang::DiagnosticsEngine::Note: d.severity = "note"; break;
     default: return;
     }
+    if (level == clang::DiagnosticsEngine::Error)
+      problems_.errors.push_back({info.getLocation(), tu_.diagnostics.size()});
     llvm::SmallString<128> msg;
     info.FormatDiagnostic(msg);
     d.message = std::string(msg);
     d.range = rangeOf(info);
     tu_.diagnostics.push_back(std::move(d));
+    if (printer_) {
+      printer_->HandleDiagnostic(level, info);
+      rendered.push_back(std::move(text_));
+      text_.clear();
+    }
   }
 
   static model::SourceRange rangeOf(const clang::Diagnostic &info) {
@@ -106,39 +114,50 @@ public:
 
 private:
   model::TranslationUnitModel &tu_;
+  CompileProblems &problems_;
   bool suppressed_note_ = false;
+  std::string text_;
+  llvm::raw_string_ostream out_{text_};
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts_;
   std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
 };
 
 class ExtractConsumer : public clang::ASTConsumer {
 public:
-  ExtractConsumer(model::TranslationUnitModel &tu, std::string prelude)
-      : tu_(tu), prelude_(std::move(prelude)) {}
+  ExtractConsumer(model::TranslationUnitModel &tu, std::string prelude, CompileProblems &problems)
+      : tu_(tu), prelude_(std::move(prelude)), problems_(problems) {}
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
-    if (ctx.getDiagnostics().getClient()->getNumErrors() > 0)
-      return;  // never model a file that does not compile
-    extractTranslationUnit(ctx, prelude_, tu_);
-    tu_.parsed = true;
+    if (problems_.fatal)
+      return;  // clang stopped: the AST is incomplete
+    extractTranslationUnit(ctx, prelude_, problems_, tu_);
+    // errors and no kernel: the errors may have hidden one (never "no kernels" in silence)
+    tu_.parsed = problems_.errors.empty() || !tu_.kernels.empty() || !tu_.skipped.empty();
+    tu_.notes = problemNotes(ctx.getSourceManager(), problems_, tu_.diagnostics, tu_.parsed);
   }
 
 private:
   model::TranslationUnitModel &tu_;
   std::string prelude_;
+  CompileProblems &problems_;
 };
 
 class ExtractAction : public clang::ASTFrontendAction {
 public:
-  ExtractAction(model::TranslationUnitModel &tu, std::string prelude)
-      : tu_(tu), prelude_(std::move(prelude)) {}
+  ExtractAction(model::TranslationUnitModel &tu, std::string prelude, CompileProblems &problems)
+      : tu_(tu), prelude_(std::move(prelude)), problems_(problems) {}
+  bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
+    ci.getPreprocessor().addPPCallbacks(skipMissingHeaders(ci.getPreprocessor(), problems_));
+    return true;
+  }
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
                                                         llvm::StringRef) override {
-    return std::make_unique<ExtractConsumer>(tu_, prelude_);
+    return std::make_unique<ExtractConsumer>(tu_, prelude_, problems_);
   }
 
 private:
   model::TranslationUnitModel &tu_;
   std::string prelude_;
+  CompileProblems &problems_;
 };
 
 // nvcc's spellings of the flags kept below, in clang's: `-isystem=DIR` (as CMake writes it
@@ -232,6 +251,18 @@ void reportDeviceLaunches(const std::vector<model::SourceRange> &launches,
   }
 }
 
+// Prints clang's diagnostics as clang would: all of them for a file that does not parse;
+// else the warnings only (with their notes). The errors a kernel depends on are its
+// verdict's; the others are counted in the unit's notes.
+void printDiagnostics(const model::TranslationUnitModel &tu, const std::vector<std::string> &rendered) {
+  bool show = false;
+  for (size_t i = 0; i < tu.diagnostics.size() && i < rendered.size(); ++i) {
+    const std::string &severity = tu.diagnostics[i].severity;
+    if (severity != "note") show = !tu.parsed || severity == "warning";
+    if (show) llvm::errs() << rendered[i];
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> clangArguments(const std::string &path, const Options &options) {
@@ -242,6 +273,11 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
       "-Wno-unknown-cuda-version", "-Wno-pragma-once-outside-header",
       // `extern __shared__` arrays in an anonymous namespace are ordinary CUDA.
       "-Wno-undefined-internal",
+      // every error of the file: the kernels' own are told apart from host code's
+      "-ferror-limit=0",
+      // no "N errors generated" line: kverify says which errors mattered (carets are
+      // kverify's printer's own option)
+      "-fno-caret-diagnostics",
       "-resource-dir=" + locateClangResourceDir(),
       "-isystem", prelude + "/include",
       "-include", prelude + "/kverify_prelude.h"};
@@ -293,13 +329,15 @@ static model::TranslationUnitModel parseWith(const std::string &path, const Opti
   }
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), fs));
-  RecordingConsumer diagnostics(tu, options.print_diagnostics);
+  CompileProblems problems;
+  RecordingConsumer diagnostics(tu, problems, options.print_diagnostics);
   clang::tooling::ToolInvocation invocation(
-      clangArguments(path, options), std::make_unique<ExtractAction>(tu, prelude), files.get());
+      clangArguments(path, options), std::make_unique<ExtractAction>(tu, prelude, problems),
+      files.get());
   invocation.setDiagnosticConsumer(&diagnostics);
-  invocation.run();  // false also for the suppressed errors: our consumer decides
-  if (diagnostics.getNumErrors() > 0)
-    tu.parsed = false;
+  invocation.run();  // false also for the suppressed errors and for errors no kernel needs
+  if (options.print_diagnostics)
+    printDiagnostics(tu, diagnostics.rendered);
   reportDeviceLaunches(diagnostics.device_launches, tu);
   return tu;
 }

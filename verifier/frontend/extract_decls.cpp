@@ -1,12 +1,15 @@
 // Kernels, parameters, arrays and variables: the declaration side of the extractor.
+#include "frontend/compile_errors.hpp"
 #include "frontend/extractor.hpp"
 #include "frontend/frontend.hpp"
+#include "frontend/host_launches.hpp"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Path.h"
 
 namespace kverify::frontend {
 namespace detail {
@@ -449,14 +452,16 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
   k.params.push_back(p);
 }
 
-void KernelExtractor::run(const clang::FunctionDecl *kernel) {
+void KernelExtractor::describe(const clang::FunctionDecl *kernel) {
   std::string name;
   llvm::raw_string_ostream os(name);
   kernel->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), /*Qualified=*/true);
   k_.name = os.str();
   k_.range = rangeOf(kernel->getSourceRange());
   k_.file = k_.range.file;
+}
 
+void KernelExtractor::run(const clang::FunctionDecl *kernel) {
   ModifiedParams(modified_).TraverseStmt(kernel->getBody());
   frames_.push_back(Frame{});
   frames_.back().fn = kernel;
@@ -648,8 +653,26 @@ struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
 };
 }  // namespace
 
+// `k` once per distinct launch of it in the file's host code ("name (launch at L:C)" when
+// there are several), or once, with no launch, when the file does not launch it.
+static void addPerLaunch(model::Kernel k, const std::vector<model::HostLaunch> &launches,
+                         std::vector<model::Kernel> &out) {
+  if (launches.size() <= 1) {
+    if (!launches.empty()) k.launch = launches.front();
+    out.push_back(std::move(k));
+    return;
+  }
+  for (const model::HostLaunch &l : launches) {
+    model::Kernel copy = k;
+    copy.name += " (launch at " + llvm::sys::path::filename(l.at.file).str() + ":" +
+                 std::to_string(l.at.line) + ":" + std::to_string(l.at.col) + ")";
+    copy.launch = l;
+    out.push_back(std::move(copy));
+  }
+}
+
 void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir,
-                            model::TranslationUnitModel &tu) {
+                            CompileProblems &problems, model::TranslationUnitModel &tu) {
   clang::SourceManager &sm = ctx.getSourceManager();
   llvm::StringRef text = sm.getBufferData(sm.getMainFileID());
   tu.options = optionsComment(text, 0);
@@ -670,9 +693,15 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
     if (finder.seen.insert(fd).second)  // each instantiation once
       kernels.push_back(fd);
 
+  std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>> launches =
+      readHostLaunches(ctx);
   for (const clang::FunctionDecl *fd : kernels) {
     model::Kernel k;
-    detail::KernelExtractor(ctx, prelude_dir, k).run(fd);
+    detail::KernelExtractor extractor(ctx, prelude_dir, k);
+    extractor.describe(fd);
+    attachProblems(ctx, fd, problems, tu.diagnostics, k);
+    if (k.errors.empty())  // a kernel whose code has errors is not modelled
+      extractor.run(fd);
     const clang::Decl *outer = fd;
     if (const clang::FunctionTemplateDecl *td = fd->getPrimaryTemplate())
       outer = td;
@@ -688,7 +717,7 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
       if (std::optional<llvm::APSInt> n = lb->getMaxThreads()->getIntegerConstantExpr(ctx);
           n && n->isStrictlyPositive())
         k.max_threads = n->getZExtValue();
-    tu.kernels.push_back(std::move(k));
+    addPerLaunch(std::move(k), launches[fd->getCanonicalDecl()], tu.kernels);
   }
   for (const clang::FunctionTemplateDecl *td : finder.uninstantiated) {
     model::Kernel scratch;  // only for its range helper

@@ -1621,6 +1621,11 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
     }
     if (bindReferenceFields(dst, ce))
       return;
+    if (inPrelude(ctor) && !ctor->hasBody()) {  // a conversion (__nv_bfloat16(float)): a value
+      for (const clang::Expr *a : ce->arguments())  // by value: the prelude's take no pointers
+        discard(a);
+      return havocStruct(dst, "value of " + ctor->getParent()->getName().str(), where);
+    }
     unsupported("constructor call", textOf(where), where);
     return havocStruct(dst, "unsupported constructor", where);
   }

@@ -28,8 +28,11 @@ namespace kverify::frontend {
 
 // Models every kernel defined in the main file of `ctx` into `tu`, and every
 // instantiation of a kernel template of a project header that the main file causes.
+struct CompileProblems;  // compile_errors.hpp
+
+// Kernels that depend on code with compile errors get those errors instead of a model.
 void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir,
-                            model::TranslationUnitModel &tu);
+                            CompileProblems &problems, model::TranslationUnitModel &tu);
 
 namespace detail {
 
@@ -134,7 +137,8 @@ struct Frame {
 class KernelExtractor {
 public:
   KernelExtractor(clang::ASTContext &ctx, std::string prelude_dir, model::Kernel &kernel);
-  void run(const clang::FunctionDecl *kernel);
+  void describe(const clang::FunctionDecl *kernel);  // name and place
+  void run(const clang::FunctionDecl *kernel);       // the model (after describe)
 
   // --- extract_decls.cpp
   model::Type typeOf(clang::QualType t) const;

@@ -11,6 +11,7 @@
 // No Clang types appear here: the analysis builds on this header alone.
 // The JSON form (kverify --dump-model) is documented in SCHEMA.md next to this file.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -276,11 +277,27 @@ struct Array {
   SourceRange range;
 };
 
+struct Diagnostic {
+  std::string severity;  // "error", "warning", "note", "fatal"
+  std::string message;
+  SourceRange range;
+};
+
 // Something the front end does not model: the kernel's verdict must be `unsupported`.
 struct Unsupported {
   std::string construct;  // "recursion", "inline asm", "goto", ...
   std::string detail;
   SourceRange range;
+};
+
+// A launch `kernel<<<grid, block>>>(...)` read from the file's host code: each dimension's
+// components, known (a constant; 1 for what an integer argument leaves out) or not.
+struct HostLaunch {
+  std::array<std::optional<uint64_t>, 3> block, grid;
+  // what is known of unknown components: C expressions over the kernel's parameters and
+  // blockDim (`gridDim.x == (n + blockDim.x - 1) / blockDim.x`), as --assume takes them
+  std::vector<std::string> grid_facts, block_facts;
+  SourceRange at;  // the launch
 };
 
 struct Kernel {
@@ -292,10 +309,17 @@ struct Kernel {
   std::vector<Local> locals;  // every Local the body uses
   std::vector<Stmt> body;
   std::vector<Unsupported> unsupported;
+  // Compile errors in code the kernel depends on (its body, a function it calls, a type or
+  // global it uses), each followed by its notes: the kernel is not modelled, its verdict
+  // is `error`. Errors elsewhere in the file (host code) do not stop it.
+  std::vector<Diagnostic> errors;
   // Annotations kverify reads but does not check (GPUVerify's __assert, __invariant, a
   // __requires of a device function): construct names the annotation. The verdict says so.
   std::vector<Unsupported> unchecked;
   std::string options;        // text after "kverify:" in a comment just above the kernel
+  // How the file's host code launches the kernel (a kernel launched several ways is one
+  // Kernel per launch); analysed under it where no option states the launch
+  std::optional<HostLaunch> launch;
   // __launch_bounds__(N): CUDA refuses a launch of more than N threads per block
   std::optional<uint64_t> max_threads;
 };
@@ -307,18 +331,15 @@ struct SkippedKernel {
   SourceRange range;
 };
 
-struct Diagnostic {
-  std::string severity;  // "error", "warning", "note", "fatal"
-  std::string message;
-  SourceRange range;
-};
-
 struct TranslationUnitModel {
   std::string file;
   bool parsed = false;  // false: the file does not parse; see diagnostics
   std::vector<Kernel> kernels;
   std::vector<SkippedKernel> skipped;
   std::vector<Diagnostic> diagnostics;
+  // What the front end skipped and went on without: headers it could not find, errors in
+  // code no kernel depends on (one note for all). Reported with the results.
+  std::vector<Diagnostic> notes;
   std::string options;  // text after "kverify:" in a comment at the top of the file
 };
 

@@ -26,9 +26,12 @@
 
 typedef unsigned long __kv_size_t;
 // What nvcc's implicit #include "cuda_runtime.h" brings along: size_t, NULL, ptrdiff_t,
-// clock_t (the SDK's timing kernels store clock() into clock_t arrays).
+// clock_t (the SDK's timing kernels store clock() into clock_t arrays), the C library's
+// <math.h> and <stdlib.h> (M_PI, RAND_MAX: files use them without including them).
 #include <stddef.h>
 #include <time.h>
+#include <math.h>
+#include <stdlib.h>
 typedef unsigned int uint;  // <sys/types.h>'s, which CUDA code takes for granted
 typedef unsigned short ushort;
 typedef unsigned long ulong;
@@ -364,8 +367,22 @@ template <class T> __device__ T surf2Dread(cudaSurfaceObject_t surf, int x, int 
 template <class T> __device__ void surf1Dwrite(T data, cudaSurfaceObject_t surf, int x);
 template <class T> __device__ void surf2Dwrite(T data, cudaSurfaceObject_t surf, int x, int y);
 
-// --- read-only cache loads: modelled as reads of *p ------------------------------------
+// --- read-only and cache-hint loads: modelled as reads of *p -----------------------------
 template <class T> __device__ T __ldg(const T *p);
+template <class T> __device__ T __ldca(const T *p);
+template <class T> __device__ T __ldcg(const T *p);
+template <class T> __device__ T __ldcs(const T *p);
+template <class T> __device__ T __ldlu(const T *p);
+template <class T> __device__ T __ldcv(const T *p);
+// --- cache-hint stores: a write of *p (an opaque call's pointer argument) ----------------
+template <class T> struct __kv_same { typedef T type; };  // the value: converted, not deduced
+template <class T> __device__ void __stwb(T *p, typename __kv_same<T>::type value);
+template <class T> __device__ void __stcg(T *p, typename __kv_same<T>::type value);
+template <class T> __device__ void __stcs(T *p, typename __kv_same<T>::type value);
+template <class T> __device__ void __stwt(T *p, typename __kv_same<T>::type value);
+// --- traps: the thread stops (kverify lets it go on, which is sound) ---------------------
+__device__ void __trap(void);
+__device__ void __brkpt(void);
 
 // --- the host side of kernel launches (parsed, never modelled) ---------------------------
 typedef struct CUstream_st *cudaStream_t;

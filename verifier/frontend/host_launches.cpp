@@ -1,0 +1,260 @@
+// Launches read from host code: `kernel<<<grid, block, shared, stream>>>(args)` gives the
+// kernel's launch shape. Real code mostly launches with integers (`<<<n_blocks, 256>>>`),
+// which CUDA turns into dim3(n, 1, 1): even where the value is unknown, the block is 1-D.
+#include "frontend/host_launches.hpp"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <set>
+
+namespace kverify::frontend {
+namespace {
+
+using Dims = std::array<std::optional<uint64_t>, 3>;
+
+const clang::Expr *skipWrappers(const clang::Expr *e) {
+  for (;;) {
+    e = e->IgnoreParens();
+    if (const auto *c = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) e = c->getSubExpr();
+    else if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e)) e = w->getSubExpr();
+    else if (const auto *f = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
+    else return e;
+  }
+}
+
+// References to `var` in `body` that are not launch configurations' reads of it.
+struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
+  const clang::VarDecl *var;
+  std::set<const clang::Expr *> config_reads;
+  bool found = false;
+  bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
+    if (e->getDecl() == var && !config_reads.count(e)) found = true;
+    return !found;
+  }
+};
+
+class LaunchReader : public clang::RecursiveASTVisitor<LaunchReader> {
+public:
+  explicit LaunchReader(clang::ASTContext &ctx) : ctx_(ctx), sm_(ctx.getSourceManager()) {}
+  std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>> launches;
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseFunctionDecl(clang::FunctionDecl *fd) {
+    const clang::FunctionDecl *outer = function_;
+    function_ = fd;
+    bool ok = clang::RecursiveASTVisitor<LaunchReader>::TraverseFunctionDecl(fd);
+    function_ = outer;
+    return ok;
+  }
+  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *e) {
+    const clang::FunctionDecl *kernel = e->getDirectCallee();
+    const clang::CallExpr *config = e->getConfig();
+    if (!kernel || !config || config->getNumArgs() < 2) return true;
+    clang::SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
+    if (sm_.isInSystemHeader(at)) return true;
+    model::HostLaunch l;
+    l.grid = dims(config->getArg(0));
+    l.block = dims(config->getArg(1));
+    facts(e, kernel, config->getArg(0), l.grid, "gridDim.x", l.grid_facts);
+    facts(e, kernel, config->getArg(1), l.block, "blockDim.x", l.block_facts);
+    clang::PresumedLoc p = sm_.getPresumedLoc(at);
+    if (p.isValid()) {
+      l.at.file = p.getFilename();
+      l.at.line = l.at.end_line = p.getLine();
+      l.at.col = l.at.end_col = p.getColumn();
+    }
+    launches[kernel->getCanonicalDecl()].push_back(std::move(l));
+    return true;
+  }
+
+private:
+  std::optional<uint64_t> value(const clang::Expr *e) const {
+    if (e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
+    clang::Expr::EvalResult r;
+    if (e->EvaluateAsInt(r, ctx_) && r.Val.isInt() && !r.Val.getInt().isNegative())
+      return r.Val.getInt().getZExtValue();
+    return std::nullopt;
+  }
+
+  // For an integer grid or block argument whose value is unknown: its value as a C
+  // expression over what the kernel sees (its parameters, blockDim.x), when the host
+  // expression can be written so: `ceil_div(n, threads)` with n passed to the kernel and
+  // threads the block size is `(n + blockDim.x - 1) / blockDim.x`.
+  void facts(const clang::CUDAKernelCallExpr *call, const clang::FunctionDecl *kernel,
+             const clang::Expr *arg, const Dims &d, const char *name,
+             std::vector<std::string> &out) const {
+    const clang::Expr *e = scalarOf(arg);
+    if (d[0] || !e->getType()->isIntegerType()) return;
+    Translation t{call, kernel, {}};
+    // X == E / B (CUDA's `ceil_div(n, threads)`) as B*X <= E < B*(X+1) in 64 bits: the
+    // same for every launch that runs (X >= 1, so E >= B > 0, where C's division is the
+    // floor) and far easier for the solver than a division by a symbolic B
+    const clang::Expr *inner = e->IgnoreParenImpCasts();
+    if (const auto *div = llvm::dyn_cast<clang::BinaryOperator>(inner);
+        div && div->getOpcode() == clang::BO_Div) {
+      std::optional<std::string> num = translate(div->getLHS(), t, 1);
+      std::optional<std::string> den = num ? translate(div->getRHS(), t, 1) : std::nullopt;
+      if (den) {
+        std::string x = std::string("(0L + ") + name + ")", b = "(0L + " + *den + ")",
+                    n = "(0L + " + *num + ")";
+        out.push_back(b + " * " + x + " <= " + n + " && " + n + " < " + b + " * (" + x + " + 1)");
+        return;
+      }
+    }
+    if (std::optional<std::string> text = translate(e, t, 0))
+      out.push_back(std::string(name) + " == " + *text);
+  }
+  struct Translation {
+    const clang::CUDAKernelCallExpr *call;
+    const clang::FunctionDecl *kernel;
+    std::map<const clang::ParmVarDecl *, const clang::Expr *> inlined;  // a callee's params
+  };
+  std::optional<std::string> translate(const clang::Expr *e, const Translation &t, int depth) const {
+    if (depth > 16) return std::nullopt;
+    e = e->IgnoreParens();
+    if (const auto *c = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
+        c && c->getSubExpr()->getType()->isIntegerType())
+      return translate(c->getSubExpr(), t, depth + 1);
+    if (std::optional<uint64_t> v = value(e)) return std::to_string(*v);
+    if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      static const std::set<clang::BinaryOperatorKind> ops = {
+          clang::BO_Add, clang::BO_Sub, clang::BO_Mul, clang::BO_Div, clang::BO_Rem,
+          clang::BO_Shl, clang::BO_Shr};
+      if (!ops.count(b->getOpcode())) return std::nullopt;
+      std::optional<std::string> l = translate(b->getLHS(), t, depth + 1);
+      std::optional<std::string> r = l ? translate(b->getRHS(), t, depth + 1) : std::nullopt;
+      if (!r) return std::nullopt;
+      return "(" + *l + " " + b->getOpcodeStr().str() + " " + *r + ")";
+    }
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (!var) return std::nullopt;
+      if (const auto *p = llvm::dyn_cast<clang::ParmVarDecl>(var); p && t.inlined.count(p))
+        return translate(t.inlined.at(p), Translation{t.call, t.kernel, {}}, depth + 1);
+      // a variable the launch passes whole: that kernel parameter; the block size: blockDim.x
+      for (unsigned i = 0; i < t.call->getNumArgs() && i < t.kernel->getNumParams(); ++i)
+        if (refersTo(t.call->getArg(i), var) && t.kernel->getParamDecl(i)->getIdentifier() &&
+            sameType(t.call->getArg(i), t.kernel->getParamDecl(i)))
+          return t.kernel->getParamDecl(i)->getName().str();
+      if (const clang::CallExpr *config = t.call->getConfig();
+          config && config->getNumArgs() >= 2 && refersTo(scalarOf(config->getArg(1)), var))
+        return std::string("blockDim.x");
+      if (var->getType().isConstQualified() && var->hasLocalStorage() && var->getInit())
+        return translate(var->getInit(), t, depth + 1);
+      return std::nullopt;
+    }
+    if (const auto *call = llvm::dyn_cast<clang::CallExpr>(e)) {  // return-one-expression helpers
+      const clang::FunctionDecl *fd = call->getDirectCallee();
+      const clang::FunctionDecl *def = fd ? fd->getDefinition() : nullptr;
+      const auto *body = def ? llvm::dyn_cast_or_null<clang::CompoundStmt>(def->getBody()) : nullptr;
+      const auto *ret = body && body->size() == 1 ? llvm::dyn_cast<clang::ReturnStmt>(body->body_front()) : nullptr;
+      if (!ret || !ret->getRetValue() || call->getNumArgs() != def->getNumParams()) return std::nullopt;
+      Translation inner{t.call, t.kernel, {}};
+      for (unsigned i = 0; i < call->getNumArgs(); ++i)
+        inner.inlined[def->getParamDecl(i)] = call->getArg(i);
+      return translate(ret->getRetValue(), inner, depth + 1);
+    }
+    return std::nullopt;
+  }
+  static const clang::Expr *scalarOf(const clang::Expr *dim3_arg) {
+    const clang::Expr *a = skipWrappers(dim3_arg);
+    if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(a); ce && ce->getNumArgs() >= 1)
+      a = skipWrappers(ce->getArg(0));
+    return a;
+  }
+  static bool refersTo(const clang::Expr *e, const clang::VarDecl *var) {
+    const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(skipWrappers(e));
+    return ref && ref->getDecl() == var;
+  }
+  // The argument's own type is the parameter's (no conversion that changes the value).
+  static bool sameType(const clang::Expr *arg, const clang::ParmVarDecl *p) {
+    return skipWrappers(arg)->getType().getCanonicalType().getUnqualifiedType() ==
+           p->getType().getCanonicalType().getUnqualifiedType();
+  }
+
+  // A dim3 argument: an integer n (dim3(n, 1, 1)), dim3(x, y, z), a constant dim3, or a
+  // dim3 variable used for nothing but launches, read from its initializer.
+  Dims dims(const clang::Expr *arg, int depth = 0) const {
+    const clang::Expr *e = skipWrappers(arg);
+    if (e->getType()->isIntegerType()) return {value(e), 1, 1};
+    if (clang::Expr::EvalResult r; !e->isValueDependent() && e->EvaluateAsRValue(r, ctx_) &&
+                                   r.Val.isStruct() && r.Val.getStructNumFields() == 3) {
+      Dims d;
+      for (unsigned i = 0; i < 3; ++i)
+        if (r.Val.getStructField(i).isInt()) d[i] = r.Val.getStructField(i).getInt().getZExtValue();
+      return d;
+    }
+    if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
+      if (ce->getConstructor()->isCopyOrMoveConstructor() && ce->getNumArgs() == 1)
+        return dims(ce->getArg(0), depth);
+      Dims d;
+      if (ce->getNumArgs() == 1 && !skipWrappers(ce->getArg(0))->getType()->isIntegerType())
+        return d;  // dim3(uint3): not read
+      for (unsigned i = 0; i < 3 && i < ce->getNumArgs(); ++i) d[i] = value(ce->getArg(i));
+      return d;
+    }
+    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+          var && depth == 0 && var->hasLocalStorage() && var->getInit() && function_ &&
+          !usedOtherwise(var))
+        return dims(var->getInit(), depth + 1);
+    return {};
+  }
+
+  // Whether `var` is used other than as a launch's grid or block (then its value at the
+  // launch may differ from its initializer's).
+  bool usedOtherwise(const clang::VarDecl *var) const {
+    struct Configs : clang::RecursiveASTVisitor<Configs> {
+      std::set<const clang::Expr *> reads;
+      bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *e) {
+        if (const clang::CallExpr *c = e->getConfig())
+          for (unsigned i = 0; i < 2 && i < c->getNumArgs(); ++i) {
+            const clang::Expr *a = skipWrappers(c->getArg(i));
+            if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(a);
+                ce && ce->getNumArgs() == 1)
+              a = skipWrappers(ce->getArg(0));
+            reads.insert(a);
+          }
+        return true;
+      }
+    } configs;
+    configs.TraverseStmt(function_->getBody());
+    OtherUses uses;
+    uses.var = var;
+    uses.config_reads = std::move(configs.reads);
+    uses.TraverseStmt(function_->getBody());
+    return uses.found;
+  }
+
+  clang::ASTContext &ctx_;
+  clang::SourceManager &sm_;
+  const clang::FunctionDecl *function_ = nullptr;
+};
+
+bool sameLaunch(const model::HostLaunch &a, const model::HostLaunch &b) {
+  return a.block == b.block && a.grid == b.grid;
+}
+
+}  // namespace
+
+std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>>
+readHostLaunches(clang::ASTContext &ctx) {
+  LaunchReader reader(ctx);
+  reader.TraverseAST(ctx);
+  for (auto &[kernel, list] : reader.launches) {  // distinct shapes, each at its first launch
+    std::vector<model::HostLaunch> distinct;
+    for (model::HostLaunch &l : list)
+      if (std::none_of(distinct.begin(), distinct.end(),
+                       [&](const model::HostLaunch &d) { return sameLaunch(d, l); }))
+        distinct.push_back(std::move(l));
+    list = std::move(distinct);
+  }
+  return std::move(reader.launches);
+}
+
+}  // namespace kverify::frontend
