@@ -772,6 +772,18 @@ TEST(Frontend, HostLaunchesGiveEachKernelItsLaunch) {
   EXPECT_EQ(two_d.launch->block, (std::array<std::optional<uint64_t>, 3>{16, 16, 1}));
 }
 
+// A kernel whose address is passed to cudaLaunchKernel may run in any shape: it is also
+// modelled with no launch. Inspecting it (cudaFuncSetAttribute) launches nothing.
+TEST(Frontend, KernelAddressTakenIsALaunchOfUnknownShape) {
+  auto tu = parse("frontend/launch_and_address_taken.cu");
+  ASSERT_TRUE(tu.parsed);
+  ASSERT_EQ(tu.kernels.size(), 2u);
+  const model::Kernel &launched = kernel(tu, "fill (launch at launch_and_address_taken.cu:9:5)");
+  ASSERT_TRUE(launched.launch.has_value());
+  EXPECT_EQ(launched.launch->grid, (std::array<std::optional<uint64_t>, 3>{8, 1, 1}));
+  EXPECT_FALSE(kernel(tu, "fill (used at launch_and_address_taken.cu:10:36)").launch.has_value());
+}
+
 // The grid computed from a kernel argument and the block size is stated over what the
 // kernel sees: (n + 255) / 256 blocks of 256 threads, n passed as the kernel's n.
 TEST(Frontend, HostLaunchGridFromAKernelArgumentIsAFact) {

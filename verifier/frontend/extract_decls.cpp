@@ -655,18 +655,25 @@ struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
 
 // `k` once per distinct launch of it in the file's host code ("name (launch at L:C)" when
 // there are several), or once, with no launch, when the file does not launch it.
+// A use of the kernel that may launch it in any shape (its address taken) reads nothing:
+// that Kernel has no launch.
 static void addPerLaunch(model::Kernel k, const std::vector<model::HostLaunch> &launches,
                          std::vector<model::Kernel> &out) {
+  auto known = [](const model::HostLaunch &l) {
+    auto any = [](const auto &d) { return d[0] || d[1] || d[2]; };
+    return any(l.block) || any(l.grid) || !l.block_facts.empty() || !l.grid_facts.empty();
+  };
   if (launches.size() <= 1) {
-    if (!launches.empty()) k.launch = launches.front();
+    if (!launches.empty() && known(launches.front())) k.launch = launches.front();
     out.push_back(std::move(k));
     return;
   }
   for (const model::HostLaunch &l : launches) {
     model::Kernel copy = k;
-    copy.name += " (launch at " + llvm::sys::path::filename(l.at.file).str() + ":" +
-                 std::to_string(l.at.line) + ":" + std::to_string(l.at.col) + ")";
-    copy.launch = l;
+    copy.name += std::string(known(l) ? " (launch at " : " (used at ") +
+                 llvm::sys::path::filename(l.at.file).str() + ":" + std::to_string(l.at.line) +
+                 ":" + std::to_string(l.at.col) + ")";
+    if (known(l)) copy.launch = l;
     out.push_back(std::move(copy));
   }
 }

@@ -7,6 +7,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
 #include <set>
 
 namespace kverify::frontend {
@@ -57,22 +58,70 @@ public:
     if (!kernel || !config || config->getNumArgs() < 2) return true;
     clang::SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
     if (sm_.isInSystemHeader(at)) return true;
+    if (const auto *callee = llvm::dyn_cast<clang::DeclRefExpr>(skipWrappers(e->getCallee())))
+      seen_.insert(callee);
     model::HostLaunch l;
     l.grid = dims(config->getArg(0));
     l.block = dims(config->getArg(1));
-    facts(e, kernel, config->getArg(0), l.grid, "gridDim.x", l.grid_facts);
-    facts(e, kernel, config->getArg(1), l.block, "blockDim.x", l.block_facts);
-    clang::PresumedLoc p = sm_.getPresumedLoc(at);
-    if (p.isValid()) {
-      l.at.file = p.getFilename();
-      l.at.line = l.at.end_line = p.getLine();
-      l.at.col = l.at.end_col = p.getColumn();
+    // facts relate the configuration to the arguments: both must be the values the launch
+    // reads, so none of them may have side effects
+    bool pure = std::none_of(e->arg_begin(), e->arg_end(),
+                             [&](const clang::Expr *a) { return a->HasSideEffects(ctx_, false); }) &&
+                std::none_of(config->arg_begin(), config->arg_end(),
+                             [&](const clang::Expr *a) { return a->HasSideEffects(ctx_, false); });
+    if (pure) {
+      facts(e, kernel, config->getArg(0), l.grid, "gridDim.x", l.grid_facts);
+      facts(e, kernel, config->getArg(1), l.block, "blockDim.x", l.block_facts);
     }
+    l.at = placeOf(at);
     launches[kernel->getCanonicalDecl()].push_back(std::move(l));
+    return true;
+  }
+  // The runtime API calls that take a kernel without launching it.
+  bool VisitCallExpr(clang::CallExpr *e) {
+    static const std::set<std::string> inspect = {
+        "cudaFuncSetAttribute", "cudaFuncGetAttributes", "cudaFuncSetCacheConfig",
+        "cudaFuncSetSharedMemConfig", "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+        "cudaOccupancyMaxPotentialBlockSize", "cudaOccupancyMaxPotentialBlockSizeVariableSMem",
+        "cudaOccupancyMaxPotentialBlockSizeWithFlags", "cudaOccupancyAvailableDynamicSMemPerBlock"};
+    const clang::FunctionDecl *fd = e->getDirectCallee();
+    if (fd && fd->getIdentifier() && inspect.count(fd->getName().str()))
+      for (const clang::Expr *a : e->arguments())
+        if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(
+                skipWrappers(a)->IgnoreCasts()->IgnoreParenImpCasts()))
+          seen_.insert(ref);
+    return true;
+  }
+  // Any other use of a kernel in host code (its address passed to cudaLaunchKernel, stored,
+  // returned) may launch it in a way kverify cannot read: a launch of unknown shape.
+  bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
+    const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(e->getDecl());
+    if (!fd || !fd->hasAttr<clang::CUDAGlobalAttr>() || seen_.count(e)) return true;
+    if (function_ && (function_->hasAttr<clang::CUDAGlobalAttr>() ||
+                      function_->hasAttr<clang::CUDADeviceAttr>()) &&
+        !function_->hasAttr<clang::CUDAHostAttr>())
+      return true;  // device code: dynamic parallelism, reported by the extractor
+    clang::SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
+    if (sm_.isInSystemHeader(at)) return true;
+    model::HostLaunch unknown;
+    unknown.at = placeOf(at);
+    launches[fd->getCanonicalDecl()].push_back(std::move(unknown));
     return true;
   }
 
 private:
+  model::SourceRange placeOf(clang::SourceLocation at) const {
+    model::SourceRange r;
+    clang::PresumedLoc p = sm_.getPresumedLoc(at);
+    if (p.isValid()) {
+      r.file = p.getFilename();
+      r.line = r.end_line = p.getLine();
+      r.col = r.end_col = p.getColumn();
+    }
+    return r;
+  }
+
   std::optional<uint64_t> value(const clang::Expr *e) const {
     if (e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
     clang::Expr::EvalResult r;
@@ -234,10 +283,12 @@ private:
   clang::ASTContext &ctx_;
   clang::SourceManager &sm_;
   const clang::FunctionDecl *function_ = nullptr;
+  std::set<const clang::DeclRefExpr *> seen_;  // kernel references that launch or inspect
 };
 
 bool sameLaunch(const model::HostLaunch &a, const model::HostLaunch &b) {
-  return a.block == b.block && a.grid == b.grid;
+  return a.block == b.block && a.grid == b.grid && a.block_facts == b.block_facts &&
+         a.grid_facts == b.grid_facts;
 }
 
 }  // namespace

@@ -397,3 +397,6 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block,
 #ifdef __KVERIFY_GPUVERIFY__
 #include <kverify_gpuverify.h>
 #endif
+
+// --- nvcc includes <cuda_runtime.h> in every .cu file: its host API is there unasked -------
+#include <cuda_runtime.h>
