@@ -45,6 +45,9 @@ class TextWriter {
       case Verdict::Divergence:
       case Verdict::Oob:
         for (const auto& f : k.findings) finding(k, f);
+        if (!k.unknown_query.empty())  // never hidden behind the findings
+          diagnostic(k.range, style_.warning(),
+                     who + ": besides these findings, the solver could not decide " + k.unknown_query);
         break;
       case Verdict::Vacuous:  // the unreachable code, below
         break;

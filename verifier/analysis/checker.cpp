@@ -101,10 +101,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     std::fprintf(stderr, "[kverify] %s: %s (%s) in %.1f ms\n", name.c_str(),
                  r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", how,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  if (r == z3::unknown && !quiet && !unknown) {
-    unknown = true;
-    R.unknown_query = name;
-  }
+  if (r == z3::unknown && !quiet) noteUnknown(name);
   return r;
 }
 

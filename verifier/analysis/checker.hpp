@@ -32,6 +32,7 @@ public:
   std::vector<z3::expr> launch, side;  // the launch's constraints; the threads' facts
   std::vector<std::string> launch_why, side_why;  // what each says (why code is unreachable)
   bool unknown = false;                // some query was not decided (R.unknown_query)
+  unsigned unknowns = 0;               // how many
 
   // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next)
   z3::check_result check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
@@ -43,8 +44,13 @@ public:
                   const std::vector<int> &which, const z3::expr &index, bool two);
   void simplest(const z3::expr &q, std::optional<z3::model> &m);
   // A finding whose witness did not hold at the model: no verdict but `unknown`.
-  void notValidated(const std::string &what) {
-    if (!unknown) R.unknown_query = "witness validation of " + what;
+  void notValidated(const std::string &what) { noteUnknown("witness validation of " + what); }
+  // A query the solver did not decide: named in R.unknown_query (the first few, so a
+  // finding reported beside it never hides what else stayed open).
+  void noteUnknown(const std::string &query) {
+    if (unknowns < 4) R.unknown_query += (R.unknown_query.empty() ? "" : "; ") + query;
+    else if (unknowns == 4) R.unknown_query += "; and more";
+    ++unknowns;
     unknown = true;
   }
   z3::expr sameBlock() {

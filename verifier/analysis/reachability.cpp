@@ -254,8 +254,7 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
       std::fprintf(stderr, "[kverify] %s: %s in %.1f ms\n", name.c_str(),
                    r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", 1000 * (threadSeconds() - t0));
     if (r == z3::unknown) {
-      if (!C.unknown) C.R.unknown_query = name;
-      C.unknown = true;
+      C.noteUnknown(name);
       return false;
     }
     if (r == z3::unsat) dead.emplace(st, pending.at(st)), pending.erase(st);

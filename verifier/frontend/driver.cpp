@@ -130,8 +130,10 @@ public:
     if (problems_.fatal)
       return;  // clang stopped: the AST is incomplete
     extractTranslationUnit(ctx, prelude_, problems_, tu_);
-    // errors and no kernel: the errors may have hidden one (never "no kernels" in silence)
-    tu_.parsed = problems_.errors.empty() || !tu_.kernels.empty() || !tu_.skipped.empty();
+    // errors and no kernel analysed: the errors may have hidden one, or the instantiations
+    // of a kernel template (never "no kernels" in silence)
+    tu_.parsed = problems_.errors.empty() || !tu_.kernels.empty();
+    if (!tu_.parsed) tu_.skipped.clear();
     tu_.notes = problemNotes(ctx.getSourceManager(), problems_, tu_.diagnostics, tu_.parsed);
   }
 

@@ -155,7 +155,7 @@ private:
         return;
       }
     }
-    if (std::optional<std::string> text = translate(e, t, 0))
+    if (std::optional<std::string> text = translate(e, t, 0); text && *text != name)
       out.push_back(std::string(name) + " == " + *text);
   }
   struct Translation {
