@@ -123,6 +123,36 @@ TEST_F(RenderTest, SummaryCountsVerdicts) {
             "(1 uninstantiated template skipped)");
 }
 
+// A file that does not parse is a file, not a kernel with the verdict `error`.
+TEST_F(RenderTest, SummaryCountsUnparsedFilesApart) {
+  kv::analysis::RunResult r = run();
+  kv::analysis::KernelResult bad;
+  bad.file = "broken.cu";
+  bad.name = "<file>";
+  bad.verdict = Verdict::Error;
+  r.kernels.push_back(bad);
+  EXPECT_EQ(kv::reports::render_summary(r),
+            "kverify: 3 kernels in 3 files: 1 verified, 1 race, 1 unsupported "
+            "(1 uninstantiated template skipped); 1 file does not parse");
+  auto parsed = llvm::json::parse(kv::reports::render_json(r));
+  ASSERT_TRUE(bool(parsed));
+  const auto* summary = parsed->getAsObject()->getObject("summary");
+  EXPECT_EQ(summary->getInteger("kernels"), 3);
+  EXPECT_EQ(summary->getInteger("files_not_parsed"), 1);
+  EXPECT_FALSE(summary->getInteger("error").has_value());
+}
+
+// An undecided query is named beside the findings that outrank it: never hidden.
+TEST_F(RenderTest, UndecidedQueriesShowBesideFindings) {
+  kv::analysis::RunResult r = run();
+  for (auto& k : r.kernels)
+    if (k.verdict == Verdict::Race) k.unknown_query = "race on 'out' between 9:3 and 9:3";
+  EXPECT_TRUE(contains(kv::reports::render_text(r, false),
+                       "warning: kernel 'reduce': besides these findings, the solver could not "
+                       "decide race on 'out' between 9:3 and 9:3"))
+      << kv::reports::render_text(r, false);
+}
+
 TEST_F(RenderTest, JsonFollowsTheSchema) {
   auto parsed = llvm::json::parse(kv::reports::render_json(run()));
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());

@@ -78,3 +78,5 @@ __device__ bool operator>(const __half &a, const __half &b);
 __device__ bool operator==(const __half &a, const __half &b);
 __device__ __half2 operator+(const __half2 &a, const __half2 &b);
 __device__ __half2 operator*(const __half2 &a, const __half2 &b);
+__device__ __half atomicAdd(__half *address, __half val);
+__device__ __half2 atomicAdd(__half2 *address, __half2 val);
