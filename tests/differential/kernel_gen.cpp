@@ -542,6 +542,21 @@ Gen<GStmt> stmt(Ctx c, int depth) {
                                                          return s;
                                                        });
                                      })});
+      // a loop headed by an affine (v = v * 2 + c) or flip (v = c - v) update of an unsigned
+      // local: the closed forms that apply only to an update every iteration runs first
+      alts.push_back({1, gen::map(gen::tuple(loopHead(c, Up), gen::elementOf(std::vector<int>{UAffine, UFlip}),
+                                             constant(0, 9), stmtList(in, depth - 1, 0.04)),
+                                  [level](const std::tuple<GStmt, int, GExpr, std::vector<GStmt>> &t) {
+                                    GStmt s = std::get<0>(t);
+                                    s.depth = level;
+                                    GStmt u = st(SK::Update);
+                                    u.op = std::get<1>(t);
+                                    u.var = 1;
+                                    u.val = std::get<2>(t);
+                                    s.body = std::get<3>(t);
+                                    s.body.insert(s.body.begin(), u);
+                                    return s;
+                                  })});
       alts.push_back({2, gen::map(gen::tuple(gen::weightedElement<int>({{3, DoLoop}, {2, WhileLoop}, {2, DoSyncOr}}),
                                              loopBound(c), stmtList(in, depth - 1, 0.04)),
                                   [level](const std::tuple<int, GExpr, std::vector<GStmt>> &t) {
