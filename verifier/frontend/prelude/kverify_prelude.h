@@ -26,12 +26,28 @@
 
 typedef unsigned long __kv_size_t;
 // What nvcc's implicit #include "cuda_runtime.h" brings along: size_t, NULL, ptrdiff_t,
-// clock_t (the SDK's timing kernels store clock() into clock_t arrays), the C library's
-// <math.h> and <stdlib.h> (M_PI, RAND_MAX: files use them without including them).
+// clock_t (the SDK's timing kernels store clock() into clock_t arrays), <stdlib.h>, and
+// <math.h>'s constants (files use M_PI without including it; <math.h> itself, with C++'s
+// overloads, would triple the time to parse a small file). Spelled as glibc does, so a
+// later #include <math.h> redefines them identically.
 #include <stddef.h>
 #include <time.h>
-#include <math.h>
 #include <stdlib.h>
+#ifndef M_PI
+#define M_E 2.7182818284590452354
+#define M_LOG2E 1.4426950408889634074
+#define M_LOG10E 0.43429448190325182765
+#define M_LN2 0.69314718055994530942
+#define M_LN10 2.30258509299404568402
+#define M_PI 3.14159265358979323846
+#define M_PI_2 1.57079632679489661923
+#define M_PI_4 0.78539816339744830962
+#define M_1_PI 0.31830988618379067154
+#define M_2_PI 0.63661977236758134308
+#define M_2_SQRTPI 1.12837916709551257390
+#define M_SQRT2 1.41421356237309504880
+#define M_SQRT1_2 0.70710678118654752440
+#endif
 typedef unsigned int uint;  // <sys/types.h>'s, which CUDA code takes for granted
 typedef unsigned short ushort;
 typedef unsigned long ulong;
