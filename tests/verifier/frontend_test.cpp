@@ -319,14 +319,16 @@ TEST(Frontend, HeaderKernelTemplatesInstantiatedByTheFile) {
   std::sort(names.begin(), names.end());
   // <int, Twice, 128> is reached twice (explicitly instantiated hk::run, the launch in
   // launch()). The header's unused_kernel is not this file's business.
-  // The two launches of <int, Twice, 128> have different grids: one model per launch.
+  // The two launches of <int, Twice, 128> have different grids: one model per launch. A
+  // header's kernel analysed under a launch of this file is named with that launch.
   EXPECT_EQ(names, (std::vector<std::string>{
                        "hk::tile_kernel<int, hk::Twice, 128> (launch at header_instantiation.cu:9:3)",
                        "hk::tile_kernel<int, hk::Twice, 128> (launch at header_kernels.cuh:29:3)",
-                       "hk::tile_kernel<int, hk::Twice, 64>", "local_kernel"}));
+                       "hk::tile_kernel<int, hk::Twice, 64> (launch at header_instantiation.cu:10:3)",
+                       "local_kernel"}));
   EXPECT_TRUE(tu.skipped.empty());
   for (const char *name : {"hk::tile_kernel<int, hk::Twice, 128> (launch at header_instantiation.cu:9:3)",
-                           "hk::tile_kernel<int, hk::Twice, 64>"}) {
+                           "hk::tile_kernel<int, hk::Twice, 64> (launch at header_instantiation.cu:10:3)"}) {
     const model::Kernel &k = kernel(tu, name);
     EXPECT_HAS(k.file, "include/header_kernels.cuh");
     EXPECT_EQ(k.range.file, k.file);
@@ -334,7 +336,7 @@ TEST(Frontend, HeaderKernelTemplatesInstantiatedByTheFile) {
     EXPECT_EQ(k.options, "--block-dim=128");  // the comment above it in the header
     EXPECT_TRUE(k.unsupported.empty()) << model::toText(k);
   }
-  EXPECT_EQ(array(kernel(tu, "hk::tile_kernel<int, hk::Twice, 64>"), "tile")->size, 64u);
+  EXPECT_EQ(array(kernel(tu, "hk::tile_kernel<int, hk::Twice, 64> (launch at header_instantiation.cu:10:3)"), "tile")->size, 64u);
   EXPECT_HAS(model::toText(kernel(tu, "hk::tile_kernel<int, hk::Twice, 128> (launch at header_instantiation.cu:9:3)")),
              "read tile[(i64)(127 - threadIdx.x)]");
   const model::Kernel &local = kernel(tu, "local_kernel");

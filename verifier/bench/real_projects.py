@@ -4,7 +4,8 @@
 usage: real_projects.py [--kverify BIN] [--args "ARGS"] [-j N] [--timeout S] [--json OUT]
                         NAME=DIR[:FLAGS] ...
 
-Each NAME=DIR is one project: every .cu file under DIR (recursively) is checked, one
+Each NAME=DIR is one project: every .cu and .cuh file under DIR (recursively; as kverify
+reads a directory) is checked, one
 kverify process per file (so one crash or hang costs one file), with FLAGS (clang
 arguments after `--`, e.g. "-I DIR/common -DUSE_X") split on spaces. The per-project row
 gives files, files that did not parse, kernels, each verdict, time, and the most common
@@ -32,7 +33,7 @@ VERDICTS = ["verified", "benign-race", "race", "divergence", "oob", "vacuous", "
 def sources(root):
     out = []
     for d, _, files in os.walk(root):
-        out += [os.path.join(d, f) for f in files if f.endswith(".cu")]
+        out += [os.path.join(d, f) for f in files if f.endswith((".cu", ".cuh"))]
     return sorted(out)
 
 

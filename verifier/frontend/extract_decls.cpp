@@ -584,8 +584,8 @@ struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
   std::vector<const clang::Expr *> init_roots;
 };
 
-// The kernel template instantiations defined in project headers that the main file
-// causes: the functions of the main file (and the template instantiations they use,
+// The kernels of project headers that the main file launches or refers to, and the kernel
+// template instantiations it causes: the functions of the main file (and the template instantiations they use,
 // transitively: a host function template of a header, explicitly instantiated in the
 // .cu, that launches a kernel template) are searched for references to functions.
 struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
@@ -614,8 +614,9 @@ struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
     if (fd->isDependentContext() || !visited.insert(fd).second)
       return;
     if (fd->hasAttr<clang::CUDAGlobalAttr>()) {
-      if (fd->isTemplateInstantiation() && fd->doesThisDeclarationHaveABody() &&
-          inProjectHeader(fd))
+      // a project header's kernel that this file launches or instantiates (the file's
+      // launches give its shape; one the file never uses is the header's business)
+      if (fd->doesThisDeclarationHaveABody() && inProjectHeader(fd))
         kernels.push_back(fd);
       return;  // a kernel's body launches nothing (dynamic parallelism is unsupported)
     }
@@ -663,7 +664,8 @@ static void addPerLaunch(model::Kernel k, const std::vector<model::HostLaunch> &
     auto any = [](const auto &d) { return d[0] || d[1] || d[2]; };
     return any(l.block) || any(l.grid) || !l.block_facts.empty() || !l.grid_facts.empty();
   };
-  if (launches.size() <= 1) {
+  // one launch in the kernel's own file: the kernel's name; else the launch's place
+  if (launches.size() == 0 || (launches.size() == 1 && launches[0].at.file == k.file)) {
     if (!launches.empty() && known(launches.front())) k.launch = launches.front();
     out.push_back(std::move(k));
     return;

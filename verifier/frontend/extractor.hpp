@@ -26,8 +26,10 @@
 
 namespace kverify::frontend {
 
-// Models every kernel defined in the main file of `ctx` into `tu`, and every
-// instantiation of a kernel template of a project header that the main file causes.
+// Models every kernel defined in the main file of `ctx` into `tu`, every kernel of a
+// project header that the main file launches or refers to (named with the launch, which
+// gives its shape), and every instantiation of a kernel template of a project header that
+// the main file causes.
 struct CompileProblems;  // compile_errors.hpp
 
 // Kernels that depend on code with compile errors get those errors instead of a model.

@@ -46,10 +46,15 @@ typedef enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
   cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6,
   cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrWarpSize = 10,
-  cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrIntegrated = 18,
+  cudaDevAttrComputeMode = 20, cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106 } cudaDeviceAttr;
+typedef enum cudaComputeMode { cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1,
+                               cudaComputeModeProhibited = 2,
+                               cudaComputeModeExclusiveProcess = 3 } cudaComputeMode;
 struct cudaFuncAttributes { __kv_size_t sharedSizeBytes; __kv_size_t constSizeBytes;
                             __kv_size_t localSizeBytes; int maxThreadsPerBlock; int numRegs;
                             int ptxVersion; int binaryVersion; int cacheModeCA;
