@@ -316,7 +316,7 @@ KernelProblems problemsOf(clang::ASTContext &ctx, const clang::FunctionDecl *ker
   return out;
 }
 
-static model::SourceRange placeOf(const clang::SourceManager &sm, clang::SourceLocation loc) {
+model::SourceRange placeOf(const clang::SourceManager &sm, clang::SourceLocation loc) {
   model::SourceRange r;
   clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
   if (p.isValid()) {

@@ -51,6 +51,10 @@ struct CompileProblems {
   std::set<size_t> used;  // diagnostics (errors) that some kernel depends on
 };
 
+// A source location as the model records it: the file and line of its expansion, as clang
+// presents them (#line directives honoured); empty for an invalid location.
+model::SourceRange placeOf(const clang::SourceManager &sm, clang::SourceLocation loc);
+
 // Preprocessor callbacks that skip every #include clang cannot find (recording it) and
 // record the conditionals that test macros a skipped header might have defined.
 std::unique_ptr<clang::PPCallbacks> skipMissingHeaders(clang::Preprocessor &pp,

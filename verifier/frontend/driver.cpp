@@ -98,19 +98,10 @@ public:
   }
 
   static model::SourceRange rangeOf(const clang::Diagnostic &info) {
-    model::SourceRange r;
-    if (info.hasSourceManager() && info.getLocation().isValid()) {
-      clang::PresumedLoc p =
-          info.getSourceManager().getPresumedLoc(info.getSourceManager().getExpansionLoc(
-              info.getLocation()));
-      if (p.isValid()) {
-        r.file = p.getFilename();
-        r.line = r.end_line = p.getLine();
-        r.col = r.end_col = p.getColumn();
-      }
-    }
-    return r;
+    if (!info.hasSourceManager()) return {};
+    return placeOf(info.getSourceManager(), info.getLocation());
   }
+
 
 private:
   model::TranslationUnitModel &tu_;

@@ -2,6 +2,7 @@
 // kernel's launch shape. Real code mostly launches with integers (`<<<n_blocks, 256>>>`),
 // which CUDA turns into dim3(n, 1, 1): even where the value is unknown, the block is 1-D.
 #include "frontend/host_launches.hpp"
+#include "frontend/compile_errors.hpp"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -73,7 +74,7 @@ public:
       facts(e, kernel, config->getArg(0), l.grid, "gridDim.x", l.grid_facts);
       facts(e, kernel, config->getArg(1), l.block, "blockDim.x", l.block_facts);
     }
-    l.at = placeOf(at);
+    l.at = placeOf(sm_, at);
     launches[kernel->getCanonicalDecl()].push_back(std::move(l));
     return true;
   }
@@ -105,23 +106,12 @@ public:
     clang::SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
     if (sm_.isInSystemHeader(at)) return true;
     model::HostLaunch unknown;
-    unknown.at = placeOf(at);
+    unknown.at = placeOf(sm_, at);
     launches[fd->getCanonicalDecl()].push_back(std::move(unknown));
     return true;
   }
 
 private:
-  model::SourceRange placeOf(clang::SourceLocation at) const {
-    model::SourceRange r;
-    clang::PresumedLoc p = sm_.getPresumedLoc(at);
-    if (p.isValid()) {
-      r.file = p.getFilename();
-      r.line = r.end_line = p.getLine();
-      r.col = r.end_col = p.getColumn();
-    }
-    return r;
-  }
-
   std::optional<uint64_t> value(const clang::Expr *e) const {
     if (e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
     clang::Expr::EvalResult r;
