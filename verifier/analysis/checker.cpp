@@ -140,6 +140,8 @@ void Checker::useThreads(bool shared_trips) {
       {rereads(*T2), "a thread reads one value twice from a shared element in one barrier interval (else a race)"}};
   for (const auto &[facts, why] : extras)
     side_why.insert(side_why.end(), facts.size(), why);
+  race_free_facts = race_free_facts || !extras[0].first.empty() || !extras[2].first.empty() ||
+                    !extras[3].first.empty() || !extras[4].first.empty();
   std::vector<z3::expr> extra;
   for (const auto &[facts, why] : extras) extra.insert(extra.end(), facts.begin(), facts.end());
   for (const z3::expr &b : extra) {
@@ -267,6 +269,14 @@ void Checker::run() {
     RaceCheck(*this).run();
   }
   BoundsCheck(*this).run();
+  if (race_free_facts && std::any_of(R.findings.begin(), R.findings.end(),
+                                     [](const Finding &f) { return f.kind == Verdict::Race; })) {
+    R.race_free_premise_broken = true;
+    E.assumptions.push_back(
+        "the divergence and bounds checks take reads of one shared element in one barrier interval "
+        "to agree, which holds only without races: the race reported breaks that, so barriers and "
+        "accesses that depend on the raced data are checked again only once it is fixed");
+  }
   // A proof is vacuous where no thread goes under the assumptions (the user's, and the
   // side facts: no UB, no wrap-around): shown for every proof
   if (R.findings.empty() && !unknown) UnreachableCode(*this).run();

@@ -32,6 +32,7 @@ public:
   std::vector<z3::expr> launch, side;  // the launch's constraints; the threads' facts
   std::vector<std::string> launch_why, side_why;  // what each says (why code is unreachable)
   bool unknown = false;                // some query was not decided (R.unknown_query)
+  bool race_free_facts = false;        // the threads' facts include ones only a race-free kernel has
   unsigned unknowns = 0;               // how many
 
   // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next)

@@ -42,28 +42,31 @@ private:
   z3::expr pc() const { return *pc_; }
   std::optional<z3::expr> pc_;
   Phases lb;
+  // The state of the threads that jumped (`continue`, `return` from an inlined call, any
+  // jump out of a run-once loop) where they rejoin the others: where they jumped, with
+  // their locals and their last barriers (a barrier they skipped is not one they passed).
+  struct Jump {
+    z3::expr pc;
+    Env env;
+    Phases lb;
+  };
+  void rejoin(const Jump &j);
   struct LoopCtx {
     const Stmt *s;
     z3::expr k, N, reach;
     BarrierInfo bi;
     std::string label;
-    std::optional<z3::expr> brk, cont;
-    std::vector<std::pair<z3::expr, Env>> cont_envs;  // the locals at each `continue`
-    std::vector<std::pair<z3::expr, Env>> brk_envs;   // and at each `break`
+    std::optional<z3::expr> brk;
+    std::vector<Jump> brks;  // each `break`
     // do { } while (false): run once, its jumps keep their state (see onceLoop)
     bool once = false;
-    struct Jump {
-      z3::expr pc;
-      Env env;
-      Phases lb;
-    };
-    std::vector<Jump> jumps;
+    std::vector<Jump> jumps;  // each `continue` (and, run once, each `break`)
   };
   std::vector<LoopCtx> loops;
   std::vector<std::optional<z3::expr>> rets;  // per inlined region (innermost last)
-  // Per region, the locals of the threads that returned, by where they returned: the
-  // result of `if (a < 2) return 5; return a;` is 5 for the first ones.
-  std::vector<std::vector<std::pair<z3::expr, Env>>> ret_envs;
+  // Per region, the threads that returned, by where they returned: the result of
+  // `if (a < 2) return 5; return a;` is 5 for the first ones.
+  std::vector<std::vector<Jump>> ret_jumps;
   // env := `other` where `cond` holds
   void mergeEnv(const z3::expr &cond, const Env &other);
   std::vector<size_t> ret_loop_depth;         // loops.size() where each region starts
@@ -130,7 +133,11 @@ private:
     Phases lb0, start, end;                // last barriers: before, at the start and end of k
     std::vector<Range> ranges;             // ranges havocked locals keep (rangeInvariants)
     std::optional<z3::expr> brk, ret;      // where iteration k breaks out; returns
-    std::vector<std::pair<z3::expr, Env>> brk_envs;  // the locals at each break in k
+    std::vector<Jump> brks;                // the state at each break in k
+    // where a jump left iteration N-1 (a break, or a return), and the substitution reading
+    // iteration k's terms at N-1 (loopExit)
+    std::optional<z3::expr> jumpedLast;
+    std::optional<std::pair<z3::expr_vector, z3::expr_vector>> atLast;
     size_t firstAccess = 0, firstTripFact = 0, firstCreated = 0, endCreated = 0, firstRetEnv = 0;
     size_t firstResult = 0;  // in Thread::atomic_results
     int marker(int p) const { return kStartBase - kPhaseKinds * id - p; }  // "start of k"

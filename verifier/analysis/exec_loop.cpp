@@ -122,15 +122,11 @@ z3::expr Exec::tripCount(const Stmt &s, int id, bool shared, const std::vector<z
 void Exec::onceLoop(const Stmt &s) {
   z3::context &c = E.c;
   loops.push_back(LoopCtx{&s, c.bv_val(0, 64), c.bv_val(1, 64), pc(), BarrierInfo{}, "",
-                          std::nullopt, std::nullopt, {}, {}, true, {}});
+                          std::nullopt, {}, true, {}});
   block(s.as<st::Loop>()->body);
-  std::vector<LoopCtx::Jump> jumps = std::move(loops.back().jumps);
+  std::vector<Jump> jumps = std::move(loops.back().jumps);
   loops.pop_back();
-  for (const LoopCtx::Jump &j : jumps) {
-    pc_ = pc() || j.pc;
-    mergeEnv(j.pc, j.env);
-    for (int p = 0; p < kPhaseKinds; ++p) lb[p] = mergeLB(j.lb[p], lb[p], j.pc);
-  }
+  for (const Jump &j : jumps) rejoin(j);
 }
 
 bool runsOnce(const st::Loop &l) {
@@ -383,11 +379,11 @@ void Exec::loopBody(LoopRun &L) {
   L.firstCreated = E.created.size();
   std::optional<z3::expr> retBefore = rets.back();
   rets.back().reset();
-  L.firstRetEnv = ret_envs.back().size();
-  loops.push_back(LoopCtx{&L.s, L.k, L.N, L.pc0, L.bi, L.label, std::nullopt, std::nullopt, {}, {}, false, {}});
+  L.firstRetEnv = ret_jumps.back().size();
+  loops.push_back(LoopCtx{&L.s, L.k, L.N, L.pc0, L.bi, L.label, std::nullopt, {}, false, {}});
   block(L.lp.body);
-  if (loops.back().cont) pc_ = pc() || *loops.back().cont;
-  for (const auto &[where, cenv] : loops.back().cont_envs) mergeEnv(where, cenv);
+  // the step runs after a `continue` too; the barriers the jump skipped were not passed
+  for (const Jump &j : loops.back().jumps) rejoin(j);
   block(L.lp.step);
   std::set<unsigned> havocked;
   for (const auto &h : L.havoc) havocked.insert(h.first);
@@ -395,7 +391,7 @@ void Exec::loopBody(LoopRun &L) {
   for (const Range &r : L.ranges)
     T.side.push_back(z3::implies(L.pc0 && z3::ule(L.k, L.N), r.holds(L.atStart.at(r.local))));
   L.brk = loops.back().brk;
-  L.brk_envs = std::move(loops.back().brk_envs);
+  L.brks = std::move(loops.back().brks);
   loops.pop_back();
   L.ret = rets.back();
   rets.back() = retBefore;
@@ -421,16 +417,31 @@ void Exec::repeatTripFacts(LoopRun &L) {
 
 // The last barrier at the start of iteration k: the one before the loop at k = 0, else
 // the one at the end of iteration k-1; the body's accesses get it for the placeholder.
+// Where iteration k-1 passed none of the loop's barriers (a `continue` or a condition
+// skipped them), the last one is that of an earlier iteration j that passed one, or the
+// one before the loop: approximate candidates, for some j < k-1.
 void Exec::loopStartCandidates(LoopRun &L) {
   z3::context &c = E.c;
+  L.endCreated = E.created.size();
+  z3::expr km1 = L.k - c.bv_val(1, 64);
+  z3::expr j = E.freshConst(L.tag + ".passed", E.bv(64));
+  auto [fromPrev, toPrev] = atIteration(L, km1, "prev");
+  auto [fromJ, toJ] = atIteration(L, j, "passed");
   auto startOf = [&](const LB &end, const LB &before, int marker) {
     LB prev;
-    for (const Cand &x : end) prev.push_back(x.barrier == marker ? Cand{x.cond, kUnknown, {}} : x);
-    prev = substLB(prev, L.k, L.k - c.bv_val(1, 64));
+    for (const Cand &x : substLB(end, fromPrev, toPrev)) {
+      if (x.barrier != marker) {
+        prev.push_back(x);
+        continue;
+      }
+      for (const Cand &y : substLB(end, fromJ, toJ))
+        if (y.barrier != marker) prev.push_back(Cand{x.cond && z3::ult(j, km1) && y.cond, y.barrier, y.ks, true});
+      for (const Cand &y : before) prev.push_back(Cand{x.cond && y.cond, y.barrier, y.ks, true});
+    }
     LB r;
     z3::expr first = L.k == c.bv_val(0, 64);
-    for (const Cand &x : before) r.push_back(Cand{x.cond && first, x.barrier, x.ks});
-    for (const Cand &x : prev) r.push_back(Cand{x.cond && !first, x.barrier, x.ks});
+    for (const Cand &x : before) r.push_back(x.when(first));
+    for (const Cand &x : prev) r.push_back(x.when(!first));
     return r;
   };
   L.end = lb;
@@ -441,7 +452,6 @@ void Exec::loopStartCandidates(LoopRun &L) {
     for (size_t i = L.firstAccess; i < T.accesses.size(); ++i)
       T.accesses[i].lb[p] = expandLB(T.accesses[i].lb[p], L.marker(p), L.start[p]);
   }
-  L.endCreated = E.created.size();
 }
 
 // The substitution reading the body's terms at iteration j instead of k, as a fact about
@@ -476,6 +486,8 @@ void Exec::loopExit(LoopRun &L) {
   if (jump) {
     std::tie(from, to) = atIteration(L, Nm1, "jump");
     jumpedLast = jump->substitute(from, to);
+    L.jumpedLast = jumpedLast;
+    L.atLast = {from, to};
     // the atomics of iteration N-1, whose values the jump tested (a spin-wait on a flag)
     for (size_t i = L.firstResult; i < T.atomic_results.size(); ++i) {
       AccessEv a = T.accesses[T.atomic_results[i].access];
@@ -501,13 +513,13 @@ void Exec::loopExit(LoopRun &L) {
   for (const Range &r : L.ranges)
     if (atN.count(r.local)) T.side.push_back(z3::implies(normal, r.holds(atN.at(r.local))));
   env = std::move(atN);
-  for (auto &[where, benv] : L.brk_envs) {
-    z3::expr there = L.N != c.bv_val(0, 64) && where.substitute(from, to);
+  for (const Jump &brk : L.brks) {
+    z3::expr there = L.N != c.bv_val(0, 64) && z3::expr(brk.pc).substitute(from, to);
     for (const auto &entry : L.mods) {
-      auto b = benv.find(entry.first);
+      auto b = brk.env.find(entry.first);
       auto n = env.find(entry.first);
-      if (b != benv.end() && n != env.end())
-        n->second = z3::ite(there, b->second.substitute(from, to), n->second);
+      if (b != brk.env.end() && n != env.end())
+        n->second = z3::ite(there, z3::expr(b->second).substitute(from, to), n->second);
       else if (n != env.end())  // not assigned yet at that break
         n->second = z3::ite(there, E.freshConst("brk", n->second.get_sort()), n->second);
     }
@@ -528,30 +540,42 @@ z3::expr Exec::returnsInside(LoopRun &L) {
   auto [from, to] = atIteration(L, J, "ret");
   z3::expr returned = z3::ult(J, L.N) && L.ret->substitute(from, to);
   rets.back() = orOpt(rets.back(), L.pc0 && returned);
-  // the locals of those threads, at the iteration J they returned in
-  for (size_t i = L.firstRetEnv; i < ret_envs.back().size(); ++i) {
-    auto &[where, renv] = ret_envs.back()[i];
-    where = L.pc0 && z3::ult(J, L.N) && where.substitute(from, to);
-    for (auto &[id, v] : renv) v = v.substitute(from, to);
+  // the locals and last barriers of those threads, at the iteration J they returned in
+  for (size_t i = L.firstRetEnv; i < ret_jumps.back().size(); ++i) {
+    Jump &r = ret_jumps.back()[i];
+    r.pc = L.pc0 && z3::ult(J, L.N) && r.pc.substitute(from, to);
+    for (auto &[id, v] : r.env) v = v.substitute(from, to);
+    for (int p = 0; p < kPhaseKinds; ++p)
+      if (L.bi.ends(p)) r.lb[p] = substLB(expandLB(r.lb[p], L.marker(p), L.start[p]), from, to);
   }
   return L.pc0 && !returned;
 }
 
 // The last barrier after the loop: the one before it if it ran no iteration, else the
-// one at the end of iteration N-1 (any barrier, where a jump may have left early).
+// one at the end of iteration N-1, or, where a break left N-1, the one at that break
+// (threads that returned go on nowhere after the loop: returnsInside).
 void Exec::loopAfterCandidates(LoopRun &L) {
   z3::context &c = E.c;
-  auto after = [&](const LB &end, const LB &start, const LB &before, int marker) {
-    if (L.has_break) return LB{Cand{c.bool_val(true), kUnknown, {}}};
-    LB full = substLB(expandLB(end, marker, start), L.k, L.N - c.bv_val(1, 64));
+  z3::expr_vector from(c), to(c);
+  if (L.atLast) {
+    from = L.atLast->first, to = L.atLast->second;
+  } else {
+    from.push_back(L.k), to.push_back(L.N - c.bv_val(1, 64));
+  }
+  z3::expr ran = L.N != c.bv_val(0, 64);
+  auto after = [&](const LB &end, const LB &start, const LB &before, int marker, int p) {
     LB r;
-    z3::expr zero = L.N == c.bv_val(0, 64);
-    for (const Cand &x : before) r.push_back(Cand{x.cond && zero, x.barrier, x.ks});
-    for (const Cand &x : full) r.push_back(Cand{x.cond && !zero, x.barrier, x.ks});
+    for (const Cand &x : before) r.push_back(x.when(!ran));
+    z3::expr normal = ran && (L.jumpedLast ? !*L.jumpedLast : c.bool_val(true));
+    for (const Cand &x : substLB(expandLB(end, marker, start), from, to)) r.push_back(x.when(normal));
+    for (const Jump &b : L.brks) {
+      z3::expr there = ran && z3::expr(b.pc).substitute(from, to);
+      for (const Cand &x : substLB(expandLB(b.lb[p], marker, start), from, to)) r.push_back(x.when(there));
+    }
     return r;
   };
   for (int p = 0; p < kPhaseKinds; ++p)
-    lb[p] = L.bi.ends(p) ? after(L.end[p], L.start[p], L.lb0[p], L.marker(p)) : L.lb0[p];
+    lb[p] = L.bi.ends(p) ? after(L.end[p], L.start[p], L.lb0[p], L.marker(p), p) : L.lb0[p];
 }
 
 }  // namespace kverify::analysis::detail

@@ -36,7 +36,7 @@ void Exec::run(const Kernel &k) {
   pc_ = E.c.bool_val(true);
   lb.fill({Cand{E.c.bool_val(true), kEntry, {}}});
   rets.push_back(std::nullopt);
-  ret_envs.emplace_back();
+  ret_jumps.emplace_back();
   ret_loop_depth.push_back(0);
   block(k.body);
 }
@@ -188,34 +188,37 @@ void Exec::ret(const Stmt &s) {
       break;
     }
   rets.back() = orOpt(rets.back(), pc());
-  ret_envs.back().emplace_back(pc(), env);
+  ret_jumps.back().push_back(Jump{pc(), env, lb});
   pc_ = E.c.bool_val(false);
 }
 
 void Exec::jump(const Stmt &s) {
   if (loops.empty()) return;
   LoopCtx &l = loops.back();
-  if (l.once) {
-    l.jumps.push_back(LoopCtx::Jump{pc(), env, lb});
-  } else if (s.is<st::Break>()) {
+  if (l.once || s.is<st::Continue>()) {
+    l.jumps.push_back(Jump{pc(), env, lb});
+  } else {
     if (l.bi.part) sync(s, pc(), !l.bi.block);
     l.brk = orOpt(l.brk, pc());
-    l.brk_envs.emplace_back(pc(), env);
-  } else {
-    l.cont = orOpt(l.cont, pc());
-    l.cont_envs.emplace_back(pc(), env);
+    l.brks.push_back(Jump{pc(), env, lb});
   }
   pc_ = E.c.bool_val(false);
 }
 
+void Exec::rejoin(const Jump &j) {
+  pc_ = pc() || j.pc;
+  mergeEnv(j.pc, j.env);
+  for (int p = 0; p < kPhaseKinds; ++p)
+    if (!sameLB(j.lb[p], lb[p])) lb[p] = mergeLB(j.lb[p], lb[p], j.pc);
+}
+
 void Exec::inlined(const Stmt &s) {
   rets.push_back(std::nullopt);
-  ret_envs.emplace_back();
+  ret_jumps.emplace_back();
   ret_loop_depth.push_back(loops.size());
   block(s.as<st::Inlined>()->body);
-  if (rets.back()) pc_ = pc() || *rets.back();
-  for (const auto &[where, renv] : ret_envs.back()) mergeEnv(where, renv);
-  ret_envs.pop_back();
+  for (const Jump &r : ret_jumps.back()) rejoin(r);
+  ret_jumps.pop_back();
   rets.pop_back();
   ret_loop_depth.pop_back();
 }

@@ -7,8 +7,8 @@ namespace kverify::analysis::detail {
 // Merge two LBs after an If.
 LB mergeLB(const LB &a, const LB &b, const z3::expr &c) {
   LB r;
-  for (const Cand &x : a) r.push_back(Cand{x.cond && c, x.barrier, x.ks});
-  for (const Cand &x : b) r.push_back(Cand{x.cond && !c, x.barrier, x.ks});
+  for (const Cand &x : a) r.push_back(x.when(c));
+  for (const Cand &x : b) r.push_back(x.when(!c));
   return r;
 }
 
@@ -23,7 +23,7 @@ LB expandLB(const LB &lb, int marker, const LB &start) {
       r.push_back(x);
       continue;
     }
-    for (const Cand &s : start) r.push_back(Cand{x.cond && s.cond, s.barrier, s.ks});
+    for (const Cand &s : start) r.push_back(Cand{x.cond && s.cond, s.barrier, s.ks, x.approx || s.approx});
   }
   return r;
 }
@@ -32,13 +32,28 @@ LB substLB(const LB &lb, const z3::expr &from, const z3::expr &to) {
   z3::expr_vector src(from.ctx()), dst(from.ctx());
   src.push_back(from);
   dst.push_back(to);
+  return substLB(lb, src, dst);
+}
+
+LB substLB(const LB &lb, const z3::expr_vector &src, const z3::expr_vector &dst) {
   LB r;
   for (const Cand &x : lb) {
-    Cand y{z3::expr(x.cond).substitute(src, dst), x.barrier, {}};
+    Cand y{z3::expr(x.cond).substitute(src, dst), x.barrier, {}, x.approx};
     for (const z3::expr &k : x.ks) y.ks.push_back(z3::expr(k).substitute(src, dst));
     r.push_back(y);
   }
   return r;
+}
+
+bool sameLB(const LB &a, const LB &b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].barrier != b[i].barrier || a[i].approx != b[i].approx || !z3::eq(a[i].cond, b[i].cond) || a[i].ks.size() != b[i].ks.size())
+      return false;
+    for (size_t j = 0; j < a[i].ks.size(); ++j)
+      if (!z3::eq(a[i].ks[j], b[i].ks[j])) return false;
+  }
+  return true;
 }
 
 z3::expr samePhase(z3::context &c, const LB &a, const LB &b) {

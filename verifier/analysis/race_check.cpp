@@ -108,17 +108,16 @@ bool RaceCheck::launchInvariant(const z3::expr &e, const Thread &T) {
 // is fixed by the program: barrier and loop iterations). If y comes after x: thread 1
 // passes y after a (x is its last before a), thread 2 before b: a -> y -> b. Otherwise
 // thread 2 passes x after b, thread 1 before a: b -> x -> a. Either instance synchronizes
-// the two threads (each in both masks). Unknown candidates and unexpanded loop-start
-// placeholders order nothing.
+// the two threads (each in both masks). Unknown, approximate candidates and unexpanded
+// loop-start placeholders order nothing.
 z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
   z3::expr_vector ors(C.E.c);
-  auto known = [](const Cand &x) { return x.barrier >= 0 || x.barrier == kEntry; };
   for (const Cand &x : a.lb[kAnyPhase]) {
-    if (!known(x)) continue;
+    if (!x.exact()) continue;
     std::optional<z3::expr> lx = barrierLanes(x.barrier);
     if (!lx) continue;
     for (const Cand &y : b.lb[kAnyPhase]) {
-      if (!known(y)) continue;
+      if (!y.exact()) continue;
       std::optional<z3::expr> ly = barrierLanes(y.barrier);
       if (!ly) continue;
       z3::expr differ = C.E.c.bool_val(true);
@@ -336,16 +335,15 @@ bool RaceCheck::readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::ex
 }
 
 // Two events of one thread surely after the same barrier instance, of every kind: no
-// barrier between them. Unknown candidates and loop-start placeholders, which samePhase
-// lets match anything, match nothing here.
+// barrier between them. Unknown or approximate candidates and loop-start placeholders,
+// which samePhase lets match more, match nothing here.
 z3::expr RaceCheck::surelySamePhases(const AccessEv &x, const AccessEv &y) {
-  auto known = [](const Cand &c) { return c.barrier >= 0 || c.barrier == kEntry; };
   z3::expr all = C.E.c.bool_val(true);
   for (int kind = 0; kind < kPhaseKinds; ++kind) {
     z3::expr_vector ors(C.E.c);
     for (const Cand &p : x.lb[kind])
       for (const Cand &q : y.lb[kind]) {
-        if (!known(p) || !known(q) || p.barrier != q.barrier || p.ks.size() != q.ks.size()) continue;
+        if (!p.exact() || !q.exact() || p.barrier != q.barrier || p.ks.size() != q.ks.size()) continue;
         z3::expr e = p.cond && q.cond;
         for (size_t i = 0; i < p.ks.size(); ++i) e = e && p.ks[i] == q.ks[i];
         ors.push_back(e);

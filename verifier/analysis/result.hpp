@@ -165,6 +165,9 @@ struct KernelResult {
   std::vector<UnreachableRef> unreachable;  // accesses and barriers no thread reaches
   std::vector<model::Diagnostic> diagnostics;  // Error: clang's diagnostics
   RuleCounts rules;  // the precision rules applied
+  // A race was found, and the other checks assumed none (shared reads agree): a divergence
+  // or an out-of-bounds access that only the race causes may be missing beside it.
+  bool race_free_premise_broken = false;
 };
 
 struct RunResult {

@@ -31,11 +31,18 @@ constexpr int kUnknown = -2;  // matches any barrier instance (sound fallback)
 constexpr int kStartBase = -1000;  // placeholders for "the start of loop L's iteration"
 
 // One candidate for the last barrier instance a thread passed: under `cond`, it is
-// static barrier `barrier` at the iterations `ks` of its enclosing barrier loops.
+// static barrier `barrier` at the iterations `ks` of its enclosing barrier loops. An
+// approximate candidate may hold where the thread passed another instance (one of the
+// instances it may have passed last: a loop iteration that skipped its barriers leaves the
+// one of some earlier iteration): it counts for "may be the same instance" (samePhase),
+// never for "surely the same" or "surely different".
 struct Cand {
   z3::expr cond;
   int barrier;
   std::vector<z3::expr> ks;
+  bool approx = false;
+  Cand when(const z3::expr &c) const { return Cand{cond && c, barrier, ks, approx}; }
+  bool exact() const { return !approx && (barrier >= 0 || barrier == kEntry); }  // no placeholder
 };
 using LB = std::vector<Cand>;
 
@@ -164,5 +171,7 @@ z3::expr resize(const z3::expr &v, unsigned to, bool is_signed);  // C conversio
 LB mergeLB(const LB &a, const LB &b, const z3::expr &c);     // after an If: a where c, else b
 LB expandLB(const LB &lb, int marker, const LB &start);      // placeholder `marker` := start
 LB substLB(const LB &lb, const z3::expr &from, const z3::expr &to);
+LB substLB(const LB &lb, const z3::expr_vector &from, const z3::expr_vector &to);
+bool sameLB(const LB &a, const LB &b);  // the same candidates (no merge needed)
 z3::expr samePhase(z3::context &c, const LB &a, const LB &b);  // the same barrier instance
 }  // namespace kverify::analysis::detail
