@@ -311,6 +311,34 @@ TEST(Oracle, ReadRacesUnlessItsThreadStoredTheSameValueFirstInTheInterval) {
   }
 }
 
+// A value one thread stores before a barrier is what every thread reads after it, also the
+// threads that run before the storing one in this sequential run: thread 6 stores v in
+// s1[6], a barrier, each thread t writes s0[(s1[6] - t) % 8], distinct elements.
+TEST(Oracle, ReadsAfterABarrierSeeTheStoreOfAThreadThatRunsLater) {
+  KB b;
+  unsigned s0 = b.shared("s0", 8), s1 = b.shared("s1", 8);
+  model::Local v = b.local("v", Type::i32());
+  Stmt load = b.access(s1, AccessKind::Read, u(6), 5);
+  unsigned id = load.as<model::stmt::Access>()->id;
+  ExprPtr loaded = Expr::opaque(Type::i32(), id, "s1[6]");
+  ExprPtr index = bin(BinaryOp::Rem, bin(BinaryOp::Sub, Expr::cast(Type::u32(), loaded), tid()), u(8));
+  Stmt publish = store(b, s1, b.param("x"), 3);
+  publish.as<model::stmt::Access>()->index = Expr::cast(Type::i64(), u(6));
+  b.k.body = {KB::iff(bin(BinaryOp::Eq, tid(), u(6)), {publish}),
+              KB::sync(4),
+              load,
+              KB::assign(v, loaded),
+              store(b, s0, i(1), 6)};
+  b.k.body.back().as<model::stmt::Access>()->index = Expr::cast(Type::i64(), index);
+  for (uint64_t seed : {0, 1, 2, 3}) {
+    Launch l = launch(8);
+    l.seed = seed;
+    Result r = run(b.k, l);
+    ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
+    EXPECT_TRUE(r.findings.empty()) << "seed " << seed << ": " << r.findings.front().message;
+  }
+}
+
 // Arrays of structs are addressed in bytes: `count` bytes from `index`.
 TEST(Oracle, SameValueWritesAreBenignOnlyOnTheSameBytes) {
   auto findings = [](ExprPtr odd_index) {

@@ -285,17 +285,17 @@ private:
     return v;
   }
 
-  // The value a thread that already ran left in a shared location in an earlier barrier
-  // interval (thread 0 stores, a barrier, all read): where the last write before this
-  // interval to every unit read is one scalar store of exactly those units and this type.
-  // Where a thread that runs later writes the location in between, the GPU would read
-  // that instead; this sequential run cannot see it. A write in this interval is a race
-  // with the read: the read keeps the drawn value all threads of the block agree on.
+  // The value a thread left in a shared location in an earlier barrier interval (thread 0
+  // stores, a barrier, all read), as the block's previous run wrote it (the block runs
+  // until those writes settle, so every thread, whenever it runs, reads the same): where
+  // the last write before this interval to every unit read is one scalar store of exactly
+  // those units and this type. A write in this interval is a race with the read: the read
+  // keeps the drawn value all threads of the block agree on.
   std::optional<Value> forwarded(const Type &type, const Location &at) {
     const RunMemory::Written *w = nullptr;
     for (unsigned u = 0; u < at.count; ++u) {
-      auto it = memory_.shared.find({at.array, block_linear_, at.first + u});
-      if (it == memory_.shared.end()) return std::nullopt;
+      auto it = memory_.settled.find({at.array, block_linear_, at.first + u});
+      if (it == memory_.settled.end()) return std::nullopt;
       auto before = it->second.lower_bound(block_barriers_);
       if (before == it->second.begin()) return std::nullopt;
       const RunMemory::Written *last = &std::prev(before)->second;
@@ -700,6 +700,18 @@ RunMemory::RunMemory(const model::Kernel &kernel, const Launch &launch)
   // only the more permissive)
   for (size_t a = 0; a < counter.size(); ++a)
     counter[a] = counter[a] && !other[a] && kernel.arrays[a].elem.kind == Type::Kind::Int;
+}
+
+bool sameWrites(const RunMemory::SharedWrites &a, const RunMemory::SharedWrites &b) {
+  auto same = [](const RunMemory::Written &x, const RunMemory::Written &y) {
+    return x.first == y.first && x.count == y.count && x.type == y.type && x.i == y.i &&
+           (x.f == y.f || (std::isnan(x.f) && std::isnan(y.f)));
+  };
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [&](const auto &x, const auto &y) {
+    return x.first == y.first &&
+           std::equal(x.second.begin(), x.second.end(), y.second.begin(), y.second.end(),
+                      [&](const auto &p, const auto &q) { return p.first == q.first && same(p.second, q.second); });
+  });
 }
 
 ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const Dim3 &grid,

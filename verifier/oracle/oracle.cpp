@@ -50,6 +50,51 @@ void listAccesses(const std::vector<std::vector<detail::Trace>> &blocks,
     }
 }
 
+// Runs every thread of one block, one after the other, until the values its threads
+// stored in shared memory settle: a load of a value stored in an earlier barrier interval
+// reads what the block's previous run stored, so a thread that runs before the one that
+// stores reads it too, as on the GPU. Values flow only from one interval to a later one,
+// so a block with n intervals settles within n + 1 runs; a run that has not settled after
+// kMaxRuns proves nothing (Unsupported). Tickets and flags start over with every run.
+constexpr int kMaxRuns = 8;
+
+bool runBlock(const model::Kernel &kernel, const Launch &launch, const Dim3 &block_id,
+              detail::RunMemory &memory, std::vector<detail::Trace> &block, Result &r) {
+  const Dim3 &bd = launch.block;
+  memory.shared.clear();  // another block's shared memory is not this one's
+  memory.settled.clear();
+  const detail::RunMemory before = memory;
+  for (int run = 0; run < kMaxRuns; ++run) {
+    detail::RunMemory::SharedWrites settled = std::move(memory.settled);
+    memory = before;
+    memory.settled = settled;
+    block.assign(size_t(bd[0]) * bd[1] * bd[2], detail::Trace{});
+    for (uint32_t z = 0; z < bd[2]; ++z)
+      for (uint32_t y = 0; y < bd[1]; ++y)
+        for (uint32_t x = 0; x < bd[0]; ++x) {
+          uint32_t linear = x + y * bd[0] + z * bd[0] * bd[1];
+          detail::Trace &t = block[linear];
+          t.id.thread = {x, y, z};
+          t.id.block = block_id;
+          t.linear = linear;
+          detail::ThreadOutcome o = detail::runThread(kernel, launch, launch.grid, memory, t);
+          r.seeded = r.seeded || o.seeded;
+          if (o.status != Result::Status::Ok) {
+            r.status = o.status;
+            r.detail = o.detail;
+            return false;
+          }
+        }
+    if (detail::sameWrites(memory.shared, settled)) return true;
+    memory.settled = memory.shared;
+  }
+  r.status = Result::Status::Unsupported;
+  r.detail = "the values stored in shared memory did not settle in " + std::to_string(kMaxRuns) +
+             " runs of the block";
+  return false;
+}
+
+
 Result runListing(const model::Kernel &kernel, const Launch &launch,
                   std::vector<AccessRecord> *accesses) {
   Result r;
@@ -82,26 +127,8 @@ Result runListing(const model::Kernel &kernel, const Launch &launch,
   const Dim3 &bd = launch.block;
   detail::RunMemory memory(kernel, launch);
   std::vector<std::vector<detail::Trace>> traces(blocks.size());
-  for (size_t bi = 0; bi < blocks.size(); ++bi) {
-    std::vector<detail::Trace> &block = traces[bi];
-    block.resize(size_t(bd[0]) * bd[1] * bd[2]);
-    for (uint32_t z = 0; z < bd[2]; ++z)
-      for (uint32_t y = 0; y < bd[1]; ++y)
-        for (uint32_t x = 0; x < bd[0]; ++x) {
-          uint32_t linear = x + y * bd[0] + z * bd[0] * bd[1];
-          detail::Trace &t = block[linear];
-          t.id.thread = {x, y, z};
-          t.id.block = blocks[bi];
-          t.linear = linear;
-          detail::ThreadOutcome o = detail::runThread(kernel, launch, launch.grid, memory, t);
-          r.seeded = r.seeded || o.seeded;
-          if (o.status != Result::Status::Ok) {
-            r.status = o.status;
-            r.detail = o.detail;
-            return r;
-          }
-        }
-  }
+  for (size_t bi = 0; bi < blocks.size(); ++bi)
+    if (!runBlock(kernel, launch, blocks[bi], memory, traces[bi], r)) return r;
   if (accesses)
     listAccesses(traces, *accesses);
   for (size_t bi = 0; bi < blocks.size(); ++bi)

@@ -69,7 +69,10 @@ struct RunMemory {
   };
   uint64_t writes = 0;  // serials handed out
   // (array, block, unit) -> barriers passed -> the last write to the unit then
-  std::map<std::tuple<unsigned, uint64_t, int64_t>, std::map<uint64_t, Written>> shared;
+  using SharedWrites = std::map<std::tuple<unsigned, uint64_t, int64_t>, std::map<uint64_t, Written>>;
+  SharedWrites shared;
+  // The same, as the block's previous run left it: what loads read (runBlock)
+  SharedWrites settled;
   // Flags: zeroed arrays (by array id) and, per element, the last atomic store or
   // exchange: its value, and what it released.
   std::vector<bool> zeroed;
@@ -80,6 +83,9 @@ struct RunMemory {
   };
   std::map<std::pair<unsigned, int64_t>, Flag> flags;
 };
+
+// The same stored values (serials aside).
+bool sameWrites(const RunMemory::SharedWrites &a, const RunMemory::SharedWrites &b);
 
 // Runs one thread to its end, filling `trace`.
 ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const Dim3 &grid,
