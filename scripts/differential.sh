@@ -45,7 +45,7 @@ echo "oracle hazards (kernels):"
 grep '^oracle_hazard\.' "$STATS" | sed 's/^oracle_hazard\./  /; s/=/: /'
 echo "analysis verdicts:"
 grep '^analysis_verdict\.' "$STATS" | sed 's/^analysis_verdict\./  /; s/=/: /'
-echo "disagreements (a) soundness: $(get disagree_a_soundness)  (hazards whose query stayed undecided beside another finding, reported as such: $(get unknown_beside_finding))"
+echo "disagreements (a) soundness: $(get disagree_a_soundness)  (hazards whose query stayed undecided beside another finding, reported as such: $(get unknown_beside_finding); divergences or out-of-bounds accesses beside a reported race the other checks assumed away, reported as such: $(get beside_race))"
 grep '^disagree_a\.' "$STATS" | sed 's/^disagree_a\./  oracle saw /; s/=/: /' || true
 echo "disagreements (b) precision: $(get disagree_b_precision)  (witness replays: $(get witness_replays), determined: $(get witness_replays_determined))"
 grep '^disagree_b\.' "$STATS" | sed 's/^disagree_b\./  analysis /; s/=/ witness not replayed: /' || true

@@ -69,6 +69,27 @@ TEST(Analysis, BarrierUnderThreadConditionDiverges) {
   EXPECT_TRUE(r.findings[0].witness.validated);
 }
 
+// s[tid] = tid; if (s[0] > 2) __syncthreads();: the race on s makes the threads read
+// different values of s[0], so the barrier diverges too; the divergence check took the
+// reads to agree (race-free), and the result says the race breaks that premise.
+TEST(Analysis, ARaceBreaksThePremiseOfTheOtherChecks) {
+  KB b;
+  unsigned s = b.shared("s", 64);
+  Stmt write = b.access(s, AccessKind::Write, tid(), 3);
+  write.as<model::stmt::Access>()->value = Expr::cast(Type::i32(), tid());
+  Stmt read = b.access(s, AccessKind::Read, u(0), 4);
+  ExprPtr loaded = Expr::opaque(Type::i32(), read.as<model::stmt::Access>()->id, "s[0]");
+  b.k.body = {write, read, KB::iff(bin(BinaryOp::Gt, loaded, i(2)), {KB::sync(5)})};
+  KernelResult r = analyzeKernel(b.k, fixedBlock(64, 1));
+  ASSERT_EQ(r.verdict, Verdict::Race) << describe(r);
+  EXPECT_TRUE(r.race_free_premise_broken);
+  // without the race (a barrier between the write and the read) the premise stands
+  b.k.body.insert(b.k.body.begin() + 1, KB::sync(6));
+  r = analyzeKernel(b.k, fixedBlock(64, 1));
+  EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
+  EXPECT_FALSE(r.race_free_premise_broken);
+}
+
 TEST(Analysis, BarrierUnderUniformConditionIsFine) {
   KB b;
   ExprPtr n = b.param("n");

@@ -49,6 +49,7 @@ struct Stats {
   std::map<std::string, long> verdicts;         // analysis verdicts
   long soundness = 0, precision = 0;            // (a) / (b) disagreements (kernels)
   long unknown_beside_finding = 0;  // hazards whose query was undecided, beside another finding
+  long beside_race = 0;  // hazards the other checks assumed away, beside a reported race
   long replays = 0, replays_determined = 0;     // (b) witness replays
   std::map<std::string, long> soundness_by_kind, precision_by_kind;
   double analysis_ms = 0, oracle_ms = 0;
@@ -64,6 +65,7 @@ struct Stats {
     for (auto &[k, v] : verdicts) os << "analysis_verdict." << k << "=" << v << "\n";
     os << "disagree_a_soundness=" << soundness << "\n";
     os << "unknown_beside_finding=" << unknown_beside_finding << "\n";
+    os << "beside_race=" << beside_race << "\n";
     for (auto &[k, v] : soundness_by_kind) os << "disagree_a." << k << "=" << v << "\n";
     os << "disagree_b_precision=" << precision << "\n";
     for (auto &[k, v] : precision_by_kind) os << "disagree_b." << k << "=" << v << "\n";
@@ -249,6 +251,9 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
     // a finding of another kind outranked an undecided query of this kind: the analysis
     // said it does not know (the report names the query beside the finding)
     else if ((covered = unknownAbout(ar.unknown_query, kind))) ++stats.unknown_beside_finding;
+    // a divergence or out-of-bounds access the reported race may cause: the other checks
+    // assumed shared reads agree, and the report says the race breaks that
+    else if ((covered = ar.race_free_premise_broken && has(Verdict::Race))) ++stats.beside_race;
     if (!covered) missed.push_back(hazardName(kind));
   }
   std::string soundReport;
