@@ -90,6 +90,27 @@ TEST(Analysis, ARaceBreaksThePremiseOfTheOtherChecks) {
   EXPECT_FALSE(r.race_free_premise_broken);
 }
 
+// The hint for a race inside one warp: __syncwarp() between two statements; none for one
+// statement that two threads execute at once (there is no "between").
+TEST(Analysis, WarpRaceHintFitsTheFinding) {
+  KB one;
+  unsigned s = one.shared("s", 32);
+  Stmt w = one.access(s, AccessKind::Write, u(0), 3);
+  w.as<model::stmt::Access>()->value = Expr::cast(Type::i32(), tid());
+  one.k.body = {w};
+  KernelResult r = analyzeKernel(one.k, fixedBlock(32, 1));
+  ASSERT_EQ(r.verdict, Verdict::Race) << describe(r);
+  EXPECT_EQ(r.findings[0].explanation.find("between"), std::string::npos) << r.findings[0].explanation;
+  EXPECT_NE(r.findings[0].explanation.find("one thread"), std::string::npos) << r.findings[0].explanation;
+  KB two;
+  unsigned t = two.shared("s", 32);
+  two.k.body = {two.access(t, AccessKind::Write, tid(), 3),
+                two.access(t, AccessKind::Read, bin(BinaryOp::BitXor, tid(), u(1)), 4)};
+  r = analyzeKernel(two.k, fixedBlock(32, 1));
+  ASSERT_EQ(r.verdict, Verdict::Race) << describe(r);
+  EXPECT_NE(r.findings[0].explanation.find("add __syncwarp() between"), std::string::npos) << r.findings[0].explanation;
+}
+
 TEST(Analysis, BarrierUnderUniformConditionIsFine) {
   KB b;
   ExprPtr n = b.param("n");

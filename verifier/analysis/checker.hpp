@@ -122,6 +122,7 @@ private:
                      std::optional<z3::model> &m, z3::expr &used);
   z3::expr surelySamePhases(const AccessEv &x, const AccessEv &y);
   z3::expr sameOuterIterations(const AccessEv &x, const AccessEv &y);
+  bool sameInstance(const AccessEv &a, const AccessEv &b, const z3::model &m);
   Finding raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, const std::string &benign,
                       bool warpOnly);
   bool raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used);

@@ -260,6 +260,9 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
     warpOnly = C.check(used && !C.sameWarp(), qname + " (across warps)", m2) == z3::unsat;
   }
   Finding f = raceFinding(a, b, *m, benign, warpOnly);
+  if (warpOnly && sameInstance(a, b, *m))  // no "between" to put a __syncwarp() in
+    f.explanation = "two threads of one warp execute this statement on one element at once: no "
+                    "__syncwarp() can order them; let one thread write it, or give each thread its own element";
   if (ownValue)
     f.explanation += std::string(f.explanation.empty() ? "" : "; ") +
                      "the reading thread stored the value the other thread writes to this element earlier in "
@@ -360,6 +363,14 @@ z3::expr RaceCheck::sameOuterIterations(const AccessEv &x, const AccessEv &y) {
   for (size_t i = 0; i < x.loops.size() && i < y.loops.size() && x.loops[i].label == y.loops[i].label; ++i)
     same = same && x.loops[i].k == y.loops[i].k;
   return same;
+}
+
+// a (thread 1) and b (thread 2) are one statement at the same iterations of its loops, at m.
+bool RaceCheck::sameInstance(const AccessEv &a, const AccessEv &b, const z3::model &m) {
+  if (a.s != b.s || a.loops.size() != b.loops.size()) return false;
+  for (size_t i = 0; i < a.loops.size(); ++i)
+    if (num(m, a.loops[i].k) != num(m, b.loops[i].k)) return false;
+  return true;
 }
 
 // The finding for a race of a (thread 1) and b (thread 2) at model m; `benign` says why
