@@ -72,8 +72,15 @@ Value range_fields(Object o, const model::SourceRange& r) {
 
 Value finding_json(const analysis::Finding& f) {
   Array accesses;
-  for (const auto& a : f.accesses)
-    accesses.push_back(range_fields(Object{{"kind", a.kind}, {"text", a.text}}, a.range));
+  for (const auto& a : f.accesses) {
+    Object o = *range_fields(Object{{"kind", a.kind}, {"text", a.text}}, a.range).getAsObject();
+    if (!a.called_from.empty()) {
+      Array calls;
+      for (const auto& c : a.called_from) calls.push_back(range_fields(Object{{"function", c.function}}, c.range));
+      o["called_from"] = std::move(calls);
+    }
+    accesses.push_back(std::move(o));
+  }
   Object o{{"kind", analysis::verdictName(f.kind)},
            {"message", f.message},
            {"accesses", std::move(accesses)},
@@ -276,6 +283,12 @@ std::string render_sarif(const RunResult& run) {
         loc["id"] = static_cast<int64_t>(i);
         related.push_back(std::move(loc));
       }
+      for (const auto& a : f.accesses)  // the calls of inlined device functions around them
+        for (const auto& c : a.called_from) {
+          Object loc = *sarif_location(c.range, "in the call to '" + c.function + "'", k.file).getAsObject();
+          loc["id"] = static_cast<int64_t>(related.size() + 1);
+          related.push_back(std::move(loc));
+        }
       if (!related.empty()) r["relatedLocations"] = std::move(related);
       r["properties"] = Object{{"kernel", k.name}, {"witness", witness_json(f)}};
       results.push_back(std::move(r));

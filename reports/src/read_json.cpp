@@ -79,7 +79,12 @@ std::optional<analysis::Verdict> verdict(llvm::StringRef name) {
   return std::nullopt;
 }
 
-analysis::AccessRef access(const Object& o) { return {text(o, "kind"), range(o), text(o, "text")}; }
+analysis::AccessRef access(const Object& o) {
+  analysis::AccessRef a{text(o, "kind"), range(o), text(o, "text"), {}};
+  for (const Value& c : list(o, "called_from"))
+    if (const Object* co = c.getAsObject()) a.called_from.push_back({text(*co, "function"), range(*co)});
+  return a;
+}
 
 analysis::Witness witness(const Object& o) {
   analysis::Witness w;

@@ -98,13 +98,23 @@ class TextWriter {
     model::SourceRange at = acc.empty() ? k.range : acc.front().range;
     diagnostic(at, f.kind == Verdict::BenignRace ? style_.warning() : style_.error(),
                f.message + " in kernel '" + k.name + "'");
-    for (std::size_t i = 1; i < acc.size(); ++i)
+    if (!acc.empty()) calls(acc.front());
+    for (std::size_t i = 1; i < acc.size(); ++i) {
       diagnostic(acc[i].range, style_.note(),
                  (acc[i].kind == "barrier" ? "barrier: " : "conflicting " + acc[i].kind + ": ") +
                      acc[i].text);
+      calls(acc[i]);
+    }
     if (!f.explanation.empty()) os_ << style_.note() << " " << f.explanation << "\n";
     os_ << style_.note() << " witness: " << witness_line(f)
         << (f.witness.validated ? "" : " (not re-validated)") << "\n";
+  }
+
+  // Where an access inside an inlined device function is called from, as clang's "in
+  // instantiation of ..." notes say where a template was used.
+  void calls(const analysis::AccessRef& a) {
+    for (const analysis::CallSite& c : a.called_from)
+      diagnostic(c.range, style_.note(), "in the call to '" + c.function + "' here");
   }
 
   // The source line with a caret under the range, as clang prints it.

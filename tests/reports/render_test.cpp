@@ -117,6 +117,21 @@ TEST_F(RenderTest, TextReadsLikeACompiler) {
   EXPECT_TRUE(contains(kv::reports::render_text(run(), true), "\033[1;31merror:"));
 }
 
+// An access inside an inlined device function names the call it is in, in every format.
+TEST_F(RenderTest, AccessesInInlinedCallsNameTheCall) {
+  kv::analysis::RunResult r = run();
+  r.kernels[0].findings[0].accesses[1].called_from = {{"put", at(2, 3, 8)}};
+  const std::string text = kv::reports::render_text(r, false);
+  EXPECT_TRUE(contains(text, path_ + ":3:25: note: conflicting read: sdata[threadIdx.x + 1]\n"
+                               " 3 |   sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"))
+      << text;
+  EXPECT_TRUE(contains(text, path_ + ":2:3: note: in the call to 'put' here\n")) << text;
+  const std::string json = kv::reports::render_json(r);
+  EXPECT_TRUE(contains(json, "\"called_from\"")) << json;
+  const std::string sarif = kv::reports::render_sarif(r);
+  EXPECT_TRUE(contains(sarif, "in the call to 'put'")) << sarif;
+}
+
 TEST_F(RenderTest, SummaryCountsVerdicts) {
   EXPECT_EQ(kv::reports::render_summary(run()),
             "kverify: 3 kernels in 2 files: 1 verified, 1 race, 1 unsupported "

@@ -1,5 +1,6 @@
 // The two symbolic threads, their facts, and one query under them.
 #include "analysis/checker.hpp"
+#include "model/walk.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,6 +12,19 @@ namespace kverify::analysis::detail {
 std::string accessText(const st::Access &a, const Kernel &k) {
   if (!a.text.empty()) return a.text;
   return k.arrays[a.array].name + "[" + model::toString(a.index) + "]";
+}
+
+// The inlined calls around `target` in `body`, outermost first; true when found.
+static bool callsAround(const model::Body &body, const Stmt *target, std::vector<CallSite> &calls) {
+  for (const Stmt &s : body) {
+    if (&s == target) return true;
+    const auto *inl = s.as<st::Inlined>();
+    if (inl) calls.push_back({inl->function, s.range});
+    for (const model::Body *c : model::children(s))
+      if (callsAround(*c, target, calls)) return true;
+    if (inl) calls.pop_back();
+  }
+  return false;
 }
 
 AccessRef refOf(const Stmt &s, const Kernel &k) {
@@ -27,6 +41,14 @@ AccessRef refOf(const Stmt &s, const Kernel &k) {
     r.text = s.is<st::Return>() ? "return" : "break";
   }
   r.range = s.range;
+  if (callsAround(k.body, &s, r.called_from)) std::reverse(r.called_from.begin(), r.called_from.end());
+  // a call the access is placed at (a prelude function's access is shown where it is called)
+  r.called_from.erase(std::remove_if(r.called_from.begin(), r.called_from.end(),
+                                     [&](const CallSite &c) {
+                                       return c.range.file == s.range.file && c.range.line == s.range.line &&
+                                              c.range.col == s.range.col;
+                                     }),
+                      r.called_from.end());
   return r;
 }
 

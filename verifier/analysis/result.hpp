@@ -37,10 +37,17 @@ inline const char *verdictName(Verdict v) {
 }
 
 // One access (or barrier) a finding points at.
+// A call of a device function that kverify inlined: the function and where it is called.
+struct CallSite {
+  std::string function;
+  model::SourceRange range;
+};
+
 struct AccessRef {
   std::string kind;  // "read", "write", "atomic", or "barrier"
   model::SourceRange range;
   std::string text;  // the source text of the access, e.g. "sdata[tid + s]"
+  std::vector<CallSite> called_from;  // inside inlined calls: the innermost call first
 };
 
 // An access or barrier no thread reaches under the launch and the assumptions, and why.
