@@ -126,10 +126,14 @@ void finding(std::ostringstream& os, SourceCache& sources, const analysis::Findi
   os << "<div class=\"finding\"><p class=\"msg\">" << esc(f.message) << "</p>";
   if (!f.explanation.empty()) os << "<p>" << esc(f.explanation) << "</p>";
   os << "<ul class=\"accesses\">";
-  for (std::size_t i = 0; i < f.accesses.size(); ++i)
+  for (std::size_t i = 0; i < f.accesses.size(); ++i) {
     os << "<li><mark class=\"a" << std::min<std::size_t>(i, 2) << "\">" << esc(f.accesses[i].kind)
        << "</mark> <code>" << esc(f.accesses[i].text) << "</code> at <code>"
-       << esc(location(f.accesses[i].range)) << "</code></li>";
+       << esc(location(f.accesses[i].range)) << "</code>";
+    for (const auto& c : f.accesses[i].called_from)
+      os << ", in the call to <code>" << esc(c.function) << "</code> at <code>" << esc(location(c.range)) << "</code>";
+    os << "</li>";
+  }
   os << "</ul>" << excerpt(sources, f);
   witness_table(os, f);
   os << "</div>";

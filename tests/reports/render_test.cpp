@@ -130,6 +130,8 @@ TEST_F(RenderTest, AccessesInInlinedCallsNameTheCall) {
   EXPECT_TRUE(contains(json, "\"called_from\"")) << json;
   const std::string sarif = kv::reports::render_sarif(r);
   EXPECT_TRUE(contains(sarif, "in the call to 'put'")) << sarif;
+  const std::string html = kv::reports::render_html(r);
+  EXPECT_TRUE(contains(html, "in the call to <code>put</code> at <code>" + path_ + ":2:3</code>")) << html;
 }
 
 TEST_F(RenderTest, SummaryCountsVerdicts) {
