@@ -42,7 +42,9 @@ bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::o
   const model::Array &arr = C.E.K.arrays[s.array];
   std::optional<z3::model> m;
   if (C.checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(a.s->range), m, batch) != z3::sat) return false;
-  C.simplest(q, m);
+  std::vector<z3::expr> counters;
+  for (const LoopRef &l : a.loops) counters.push_back(l.k);
+  C.simplest(q, m, counters);
   Finding f;
   f.kind = Verdict::Oob;
   f.array = arr.name;

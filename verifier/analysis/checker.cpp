@@ -233,8 +233,8 @@ std::vector<z3::expr> Checker::sharedReads() {
       if (a.s != b.s || a.loops.size() != b.loops.size() || l1.value.is_bool() != l2.value.is_bool())
         continue;
       z3::expr same = a.pc && b.pc && sameBlock() && a.index == b.index &&
-                      samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
-                      samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
+                      samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase], true) &&
+                      samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase], true);
       for (size_t i = 0; i < a.loops.size(); ++i) same = same && a.loops[i].k == b.loops[i].k;
       out.push_back(z3::implies(same, l1.value == l2.value));
       E.rules.note(Rule::SharedReadsAgree);

@@ -43,7 +43,8 @@ public:
                                 const std::optional<z3::model> &batch);
   Witness witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
                   const std::vector<int> &which, const z3::expr &index, bool two);
-  void simplest(const z3::expr &q, std::optional<z3::model> &m);
+  // `counters`: the loop iterations the finding names (witness loop counters, least first)
+  void simplest(const z3::expr &q, std::optional<z3::model> &m, const std::vector<z3::expr> &counters = {});
   // A finding whose witness did not hold at the model: no verdict but `unknown`.
   void notValidated(const std::string &what) { noteUnknown("witness validation of " + what); }
   // A query the solver did not decide: named in R.unknown_query (the first few, so a

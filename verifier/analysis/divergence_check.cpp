@@ -77,7 +77,9 @@ void DivergenceCheck::run() {
     std::optional<z3::model> m;
     std::string what = a.s->is<st::Barrier>() ? "barrier" : a.s->is<st::Loop>() ? "loop condition" : "exit";
     if (C.check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
-    C.simplest(q, m);
+    std::vector<z3::expr> counters = a.ks;
+    counters.insert(counters.end(), b.ks.begin(), b.ks.end());
+    C.simplest(q, m, counters);
     Finding f = divergenceFinding(a, b, *m, grid);
     if (!f.witness.validated) {
       C.notValidated("divergence at " + loc(a.s->range));

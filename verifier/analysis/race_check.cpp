@@ -251,7 +251,10 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
     benign = "both threads write the same value";
   else if ((ownValue = readsOwnValue(a, b, both && (intra || inter), qname, m, used)))
     benign = "the reading thread wrote that same value there first";
-  C.simplest(used, m);
+  std::vector<z3::expr> counters;
+  for (const auto *loops : {&a.loops, &b.loops})
+    for (const LoopRef &l : *loops) counters.push_back(l.k);
+  C.simplest(used, m, counters);
   // the simplest witness is in one warp: is the race warp-synchronous only (then
   // __syncwarp() is the fix), or does it happen across warps too?
   bool warpOnly = false;

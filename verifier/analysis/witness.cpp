@@ -43,7 +43,7 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
 // block indices, then thread indices, then parameters, each tightened in turn (every
 // assumption kept, the earlier ones fixed; at most four solver calls each) within 0.3 s;
 // where time runs out, what was found. Values already small enough to read stay.
-void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
+void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std::vector<z3::expr> &counters) {
   // of this thread's CPU time (on a loaded machine, or with other kernels analysed in
   // parallel, the same witness as on an idle one); the least values of a launch's nine
   // dimensions and indices alone take about 0.1 s
@@ -75,6 +75,9 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
   }
   goals.push_back({blocks, 0, 1024});  // (block (1073741823,1023,0) does not read well)
   goals.push_back({threads, 0, 1024});  // (any thread of a block reads well)
+  // the loop iterations the finding happens at, from the first (k = 9223372036854775806
+  // says nothing a reader can replay), as few as the parameters allow
+  for (const z3::expr &k : counters) goals.push_back({k, 0, 16});
   // then the parameters, nearest zero (signed ones by their absolute value)
   for (const model::Param &p : E.K.params) {
     auto it = E.params.find(p.name);
@@ -82,6 +85,15 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m) {
     const z3::expr &x = it->second;
     z3::expr zero = E.c.bv_val(0, x.get_sort().bv_size());
     goals.push_back({p.type.is_signed ? z3::ite(z3::slt(x, zero), -x, x) : x, 0, 4096, true});
+  }
+  // first everything readable at once (one query: loop facts make each bound alone slow)
+  if (!counters.empty()) {
+    z3::expr_vector small(E.c);
+    for (unsigned i = 0; i < base.size(); ++i) small.push_back(base[i]);
+    for (const Goal &g : goals)
+      small.push_back(z3::ule(g.what, E.c.bv_val(g.readable, g.what.get_sort().bv_size())));
+    Decision d = findModel(small, E.no_overflow, std::min(0.1, left()));
+    if (d.result == z3::sat) m = d.model;
   }
   for (const auto &[g, least, readable, all_or_nothing] : goals) {
     unsigned w = g.get_sort().bv_size();
