@@ -5,6 +5,9 @@
 #include "analysis/closed_form.hpp"
 #include "analysis/solve.hpp"
 
+#include <algorithm>
+#include <set>
+
 
 namespace kverify::analysis::detail {
 
@@ -418,31 +421,47 @@ void Exec::repeatTripFacts(LoopRun &L) {
 // The last barrier at the start of iteration k: the one before the loop at k = 0, else
 // the one at the end of iteration k-1; the body's accesses get it for the placeholder.
 // Where iteration k-1 passed none of the loop's barriers (a `continue` or a condition
-// skipped them), the last one is that of an earlier iteration j that passed one, or the
-// one before the loop: approximate candidates, for some j < k-1.
+// skipped them), the last one is one of the loop's barriers at an earlier iteration j, or
+// the one before the loop: approximate candidates, for some j < k-1 (and any iterations
+// of the loops inside).
 void Exec::loopStartCandidates(LoopRun &L) {
   z3::context &c = E.c;
   L.endCreated = E.created.size();
   z3::expr km1 = L.k - c.bv_val(1, 64);
   z3::expr j = E.freshConst(L.tag + ".passed", E.bv(64));
   auto [fromPrev, toPrev] = atIteration(L, km1, "prev");
-  auto [fromJ, toJ] = atIteration(L, j, "passed");
+  // a barrier's instance at iteration j: the enclosing loops' iterations kept, this loop's
+  // j, an inner loop's any
+  auto atJ = [&](const Cand &y) {
+    Cand r{c.bool_val(true), y.barrier, {}, true};
+    for (const z3::expr &k : y.ks) {
+      bool outer = std::any_of(L.outer.begin(), L.outer.end(), [&](const z3::expr &o) { return z3::eq(o, k); });
+      r.ks.push_back(z3::eq(k, L.k) ? j : outer ? k : E.freshConst(L.tag + ".inner", k.get_sort()));
+    }
+    return r;
+  };
   auto startOf = [&](const LB &end, const LB &before, int marker) {
-    LB prev;
+    LB prev, earlier;
+    std::optional<z3::expr> skipped;
     for (const Cand &x : substLB(end, fromPrev, toPrev)) {
-      if (x.barrier != marker) {
-        prev.push_back(x);
-        continue;
-      }
-      for (const Cand &y : substLB(end, fromJ, toJ))
-        if (y.barrier != marker) prev.push_back(Cand{x.cond && z3::ult(j, km1) && y.cond, y.barrier, y.ks, true});
-      for (const Cand &y : before) prev.push_back(Cand{x.cond && y.cond, y.barrier, y.ks, true});
+      if (x.barrier == marker) skipped = orOpt(skipped, x.cond);
+      else prev.push_back(x);
+    }
+    if (skipped) {
+      std::set<int> seen;
+      for (const Cand &y : end)
+        if (y.barrier != marker && seen.insert(y.barrier).second) {
+          Cand at = atJ(y);
+          at.cond = *skipped && z3::ult(j, km1);
+          prev.push_back(at);
+        }
+      for (const Cand &y : before) prev.push_back(Cand{*skipped && y.cond, y.barrier, y.ks, true});
     }
     LB r;
     z3::expr first = L.k == c.bv_val(0, 64);
     for (const Cand &x : before) r.push_back(x.when(first));
     for (const Cand &x : prev) r.push_back(x.when(!first));
-    return r;
+    return compactLB(r);
   };
   L.end = lb;
   L.start = L.lb0;
@@ -575,7 +594,7 @@ void Exec::loopAfterCandidates(LoopRun &L) {
     return r;
   };
   for (int p = 0; p < kPhaseKinds; ++p)
-    lb[p] = L.bi.ends(p) ? after(L.end[p], L.start[p], L.lb0[p], L.marker(p), p) : L.lb0[p];
+    lb[p] = L.bi.ends(p) ? compactLB(after(L.end[p], L.start[p], L.lb0[p], L.marker(p), p)) : L.lb0[p];
 }
 
 }  // namespace kverify::analysis::detail

@@ -209,7 +209,7 @@ void Exec::rejoin(const Jump &j) {
   pc_ = pc() || j.pc;
   mergeEnv(j.pc, j.env);
   for (int p = 0; p < kPhaseKinds; ++p)
-    if (!sameLB(j.lb[p], lb[p])) lb[p] = mergeLB(j.lb[p], lb[p], j.pc);
+    if (!sameLB(j.lb[p], lb[p])) lb[p] = compactLB(mergeLB(j.lb[p], lb[p], j.pc));
 }
 
 void Exec::inlined(const Stmt &s) {

@@ -1,6 +1,8 @@
 // The candidates for the last barrier instance a thread passed.
 #include "analysis/trace.hpp"
 
+#include <algorithm>
+
 
 namespace kverify::analysis::detail {
 
@@ -41,6 +43,25 @@ LB substLB(const LB &lb, const z3::expr_vector &src, const z3::expr_vector &dst)
     Cand y{z3::expr(x.cond).substitute(src, dst), x.barrier, {}, x.approx};
     for (const z3::expr &k : x.ks) y.ks.push_back(z3::expr(k).substitute(src, dst));
     r.push_back(y);
+  }
+  return r;
+}
+
+// Candidates of one barrier instance (the same barrier, iterations and exactness) joined
+// into one, their conditions or-ed: jumps and skipped iterations would otherwise multiply
+// them with every loop level.
+LB compactLB(const LB &lb) {
+  LB r;
+  for (const Cand &x : lb) {
+    auto same = [&](const Cand &y) {
+      if (y.barrier != x.barrier || y.approx != x.approx || y.ks.size() != x.ks.size()) return false;
+      for (size_t i = 0; i < x.ks.size(); ++i)
+        if (!z3::eq(x.ks[i], y.ks[i])) return false;
+      return true;
+    };
+    auto it = std::find_if(r.begin(), r.end(), same);
+    if (it == r.end()) r.push_back(x);
+    else it->cond = it->cond || x.cond;
   }
   return r;
 }

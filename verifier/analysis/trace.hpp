@@ -173,6 +173,7 @@ LB expandLB(const LB &lb, int marker, const LB &start);      // placeholder `mar
 LB substLB(const LB &lb, const z3::expr &from, const z3::expr &to);
 LB substLB(const LB &lb, const z3::expr_vector &from, const z3::expr_vector &to);
 bool sameLB(const LB &a, const LB &b);  // the same candidates (no merge needed)
+LB compactLB(const LB &lb);             // one candidate per barrier instance
 // May a and b be the same barrier instance? An approximate candidate matches the instances
 // of its barrier at the iterations it allows (the race query asks whether one exists); with
 // `approx_match_all`, any instance, for premises ("if the same instance, then ...") that the
