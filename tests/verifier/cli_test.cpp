@@ -209,6 +209,24 @@ TEST(KverifyCli, CompileCommandsReadNvccSpellings) {
   EXPECT_TRUE(has(r.out, "\"size\": 48")) << r.out;
 }
 
+// nvcc's -arch is the __CUDA_ARCH__ the code is read under; flags kverify leaves out that
+// are not code generation are named in a note.
+TEST(KverifyCli, CompileCommandsGiveTheArchitectureAndNameWhatTheyLeaveOut) {
+  std::string dir = testing::TempDir() + "kverify_ccdb_arch";
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::ofstream(dir + "/k.cu") << "#if __CUDA_ARCH__ == 800\n#define TILE 80\n#else\n#define TILE 90\n#endif\n"
+                               << slurp(std::string(KVERIFY_FIXTURES) + "/frontend/needs_define.cu");
+  std::ofstream(dir + "/compile_commands.json")
+      << "[{\"directory\": \"" << dir << "\", \"file\": \"" << dir << "/k.cu\", "
+      << "\"command\": \"/usr/local/cuda/bin/nvcc -arch=sm_80 -O3 -lineinfo --use_fast_math "
+      << "--some-new-flag -Xcompiler -fopenmp -x cu -c " << dir << "/k.cu -o k.o\"}]";
+  CliRun r = kverify("--dump-model -p " + dir + " " + dir + "/k.cu");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\"size\": 80")) << r.out;
+  EXPECT_TRUE(has(r.err, "flags kverify does not translate, left out: --some-new-flag (")) << r.err;
+  EXPECT_FALSE(has(r.err, "lineinfo")) << r.err;
+}
+
 TEST(KverifyCli, PreludeDirectoryCanBeOverridden) {
   CliRun r = kverify("seed003/map.cu", "KVERIFY_PRELUDE_DIR=/no/such/prelude");
   EXPECT_EQ(r.status, 2);

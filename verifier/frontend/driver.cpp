@@ -22,7 +22,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
+#include <optional>
 #include <utility>
 
 namespace kverify::frontend {
@@ -175,21 +177,74 @@ std::vector<std::string> clangSpelling(const std::vector<std::string> &cmd) {
   return out;
 }
 
-// The arguments of a compile_commands.json entry that matter for parsing: include
-// paths, macros, forced includes, the language standard. Everything else (nvcc's
-// code-generation flags, outputs) is dropped. Response files are expanded.
-void keepParsingFlags(const std::vector<std::string> &command, const std::string &dir,
-                      std::vector<std::string> &out) {
+// What a compile_commands.json entry says about parsing: include paths, macros, forced
+// includes, the language standard, the GPU architecture (`__CUDA_ARCH__`; the first one
+// an nvcc command compiles for), and the flags kverify does not translate that may change
+// how the code reads (a note names them). nvcc's code-generation and output flags are
+// dropped in silence. Response files are expanded.
+struct CompileFlags {
+  std::vector<std::string> args;
+  std::optional<std::string> arch;    // "sm_80"
+  std::vector<std::string> untranslated;
+};
+
+// nvcc flags that change only code generation, outputs or the host compiler: nothing
+// kverify reads (those with a value take the next word unless written `-f=v`).
+bool codeGenerationFlag(llvm::StringRef a, bool &takes_value) {
+  static const char *const with_value[] = {"-o", "-x", "-ccbin", "--compiler-bindir", "-Xcompiler",
+                                           "--compiler-options", "-Xptxas", "--ptxas-options",
+                                           "-Xnvlink", "--nvlink-options", "-Xlinker", "--linker-options",
+                                           "-Xcudafe", "-MT", "-MF", "-MQ", "--threads", "-t",
+                                           "-maxrregcount", "--maxrregcount", "--default-stream",
+                                           "-code", "--gpu-code", "--diag-suppress", "-diag-suppress",
+                                           "-L", "-l", "--output-file", "--dependency-output"};
+  static const char *const alone[] = {"-c", "-dc", "-dw", "-g", "-G", "-lineinfo", "--generate-line-info",
+                                      "-rdc=true", "-rdc=false", "--relocatable-device-code=true",
+                                      "--relocatable-device-code=false", "-forward-unknown-to-host-compiler",
+                                      "--forward-unknown-to-host-compiler", "--expt-relaxed-constexpr",
+                                      "--expt-extended-lambda", "--extended-lambda", "-extended-lambda",
+                                      "--use_fast_math", "-use_fast_math", "-m64", "-MD", "-MMD", "-M",
+                                      "-fPIC", "-shared", "-w", "-restrict", "--restrict", "--resource-usage",
+                                      "-res-usage", "--keep", "-keep", "-pipe", "--compile", "-cudart",
+                                      "--cudart", "-Werror", "-Wall", "-Wextra", "-Wno-deprecated-gpu-targets",
+                                      "--display-error-number", "-time", "-v"};
+  takes_value = false;
+  if (a.starts_with("-O") || a.starts_with("-W") || a.starts_with("-Xcompiler=") ||
+      a.starts_with("--compiler-options=") || a.starts_with("-Xptxas=") || a.starts_with("-ccbin=") ||
+      a.starts_with("--cudart=") || a.starts_with("-cudart=") || a.starts_with("--threads=") ||
+      a.starts_with("-maxrregcount=") || a.starts_with("--maxrregcount=") || a.starts_with("-f") ||
+      a.starts_with("-code=") || a.starts_with("--diag-suppress=") || a.starts_with("--default-stream=") ||
+      a.starts_with("-L") || a.starts_with("-l") || a.starts_with("-m"))
+    return true;
+  for (const char *f : alone)
+    if (a == f) return true;
+  for (const char *f : with_value)
+    if (a == f) return takes_value = true;
+  return false;
+}
+
+// sm_XX from nvcc's -arch=sm_XX / compute_XX, --gpu-architecture, -gencode arch=compute_XX,code=sm_XX
+std::optional<std::string> archOf(llvm::StringRef v) {
+  size_t at = v.find("sm_");
+  if (at == llvm::StringRef::npos) at = v.find("compute_");
+  if (at == llvm::StringRef::npos) return std::nullopt;
+  llvm::StringRef digits = v.drop_front(at).split('_').second.take_while([](char c) { return std::isalnum(c); });
+  if (digits.empty() || !std::isdigit(digits.front())) return std::nullopt;
+  return "sm_" + digits.take_while([](char c) { return std::isdigit(c); }).str();
+}
+
+void readCompileFlags(const std::vector<std::string> &command, const std::string &dir, const std::string &file,
+                      CompileFlags &out) {
   const std::vector<std::string> cmd = clangSpelling(command);
   static const char *const with_value[] = {"-I", "-D", "-U", "-isystem", "-include",
                                            "-iquote", "-idirafter"};
   for (size_t i = 1; i < cmd.size(); ++i) {
     llvm::StringRef a = cmd[i];
     if (a == "--options-file" || a.starts_with("@")) {
-      std::string file = a == "--options-file" && i + 1 < cmd.size() ? cmd[++i] : a.drop_front().str();
-      llvm::SmallString<256> path(file);
+      std::string f = a == "--options-file" && i + 1 < cmd.size() ? cmd[++i] : a.drop_front().str();
+      llvm::SmallString<256> path(f);
       if (!llvm::sys::path::is_absolute(path))
-        path = dir + "/" + file;
+        path = dir + "/" + f;
       if (auto buf = llvm::MemoryBuffer::getFile(path)) {
         // words as a shell splits them: CMake quotes paths there (-I"/src/include")
         llvm::BumpPtrAllocator alloc;
@@ -199,27 +254,66 @@ void keepParsingFlags(const std::vector<std::string> &command, const std::string
         std::vector<std::string> inner{"rsp"};
         for (const char *w : words)
           if (w) inner.push_back(w);
-        keepParsingFlags(inner, dir, out);
+        readCompileFlags(inner, dir, file, out);
+      } else {
+        out.untranslated.push_back(a.str() + " (not readable)");
       }
       continue;
     }
     if (a.starts_with("-std=") || a.starts_with("--std=")) {
-      out.push_back(a.starts_with("--") ? a.drop_front().str() : a.str());
+      out.args.push_back(a.starts_with("--") ? a.drop_front().str() : a.str());
       continue;
     }
+    // the GPU architecture: -arch=sm_80, -arch sm_80, --gpu-architecture=..., -gencode=...
+    bool arch_flag = a == "-arch" || a == "--gpu-architecture" || a == "-gencode" || a == "--generate-code";
+    if (arch_flag || a.starts_with("-arch=") || a.starts_with("--gpu-architecture=") ||
+        a.starts_with("-gencode=") || a.starts_with("--generate-code=")) {
+      llvm::StringRef v = arch_flag ? (i + 1 < cmd.size() ? llvm::StringRef(cmd[++i]) : "") : a.split('=').second;
+      if (!out.arch) out.arch = archOf(v);
+      continue;
+    }
+    bool kept = false;
     for (const char *flag : with_value) {
       if (a == flag && i + 1 < cmd.size()) {
-        out.push_back(flag);
-        out.push_back(cmd[++i]);
+        out.args.push_back(flag);
+        out.args.push_back(cmd[++i]);
+        kept = true;
         break;
       }
       if (a.starts_with(flag) && a.size() > llvm::StringRef(flag).size() &&
           (a.starts_with("-I") || a.starts_with("-D") || a.starts_with("-U"))) {
-        out.push_back(a.str());
+        out.args.push_back(a.str());
+        kept = true;
         break;
       }
     }
+    if (kept) continue;
+    bool takes_value = false;
+    if (codeGenerationFlag(a, takes_value)) {
+      if (takes_value) ++i;
+      continue;
+    }
+    // the source itself (and any other input file)
+    llvm::SmallString<256> abs(a);
+    if (!a.starts_with("-") && (a == file || llvm::sys::path::extension(a) == ".cu" ||
+                                llvm::sys::path::extension(a) == ".cpp" || llvm::sys::path::extension(a) == ".o"))
+      continue;
+    out.untranslated.push_back(a.str());
   }
+}
+
+// The compile_commands.json entries for `path` (none without -p).
+CompileFlags compileFlags(const std::string &path, const Options &options) {
+  CompileFlags flags;
+  if (options.compile_commands_dir.empty()) return flags;
+  std::string error;
+  auto db = clang::tooling::CompilationDatabase::loadFromDirectory(options.compile_commands_dir, error);
+  llvm::SmallString<256> abs(path);
+  llvm::sys::fs::make_absolute(abs);
+  if (db)
+    for (const clang::tooling::CompileCommand &cc : db->getCompileCommands(abs))
+      readCompileFlags(cc.CommandLine, cc.Directory, cc.Filename, flags);
+  return flags;
 }
 
 // Clang drops device-side kernel launches from the AST (after the error we suppress),
@@ -274,12 +368,13 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
       "-resource-dir=" + locateClangResourceDir(),
       "-isystem", prelude + "/include",
       "-include", prelude + "/kverify_prelude.h"};
+  const CompileFlags flags = compileFlags(path, options);
   bool arch_given = false;
   for (const std::string &a : options.extra_args)
     arch_given |= llvm::StringRef(a).starts_with("--cuda-gpu-arch") ||
                   llvm::StringRef(a).starts_with("--offload-arch");
   if (!arch_given)
-    args.push_back("--cuda-gpu-arch=sm_90");
+    args.push_back("--cuda-gpu-arch=" + flags.arch.value_or("sm_90"));
   std::vector<std::string> header;
   if (auto buf = llvm::MemoryBuffer::getFile(path))
     header = gpuverifyHeaderFlags((*buf)->getBuffer().str());
@@ -288,16 +383,7 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
   for (const std::string &f : header)
     if (llvm::StringRef(f).starts_with("-D"))
       args.push_back(f);
-  if (!options.compile_commands_dir.empty()) {
-    std::string error;
-    auto db = clang::tooling::CompilationDatabase::loadFromDirectory(
-        options.compile_commands_dir, error);
-    llvm::SmallString<256> abs(path);
-    llvm::sys::fs::make_absolute(abs);
-    if (db)
-      for (const clang::tooling::CompileCommand &cc : db->getCompileCommands(abs))
-        keepParsingFlags(cc.CommandLine, cc.Directory, args);
-  }
+  args.insert(args.end(), flags.args.begin(), flags.args.end());
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   args.push_back(path);
   return args;
@@ -329,6 +415,13 @@ static model::TranslationUnitModel parseWith(const std::string &path, const Opti
       files.get());
   invocation.setDiagnosticConsumer(&diagnostics);
   invocation.run();  // false also for the suppressed errors and for errors no kernel needs
+  if (std::vector<std::string> dropped = compileFlags(path, options).untranslated; !dropped.empty()) {
+    std::string list;
+    for (const std::string &f : dropped) list += (list.empty() ? "" : " ") + f;
+    tu.notes.push_back({"note", "compile_commands.json: flags kverify does not translate, left out: " + list +
+                                    " (if one changes what the code means, pass its clang equivalent after --)",
+                        {}});
+  }
   if (options.print_diagnostics)
     printDiagnostics(tu, diagnostics.rendered);
   reportDeviceLaunches(diagnostics.device_launches, tu);
