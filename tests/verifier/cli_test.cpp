@@ -227,6 +227,26 @@ TEST(KverifyCli, CompileCommandsGiveTheArchitectureAndNameWhatTheyLeaveOut) {
   EXPECT_FALSE(has(r.err, "lineinfo")) << r.err;
 }
 
+// Makefiles add the toolkit's include directory (-I$(CUDA_DIR)/include): kverify's prelude
+// stands in for those headers, so the directory is left out (clang 19 cannot read them).
+TEST(KverifyCli, TheToolkitIncludeDirectoryIsLeftOut) {
+  std::string dir = testing::TempDir() + "kverify_toolkit_inc";
+  ASSERT_EQ(std::system(("mkdir -p " + dir + "/include").c_str()), 0);
+  for (const char *h : {"cuda_runtime.h", "cuda_runtime_api.h"})
+    std::ofstream(dir + "/include/" + h) << "#error the toolkit's own header was read\n";
+  std::ofstream(dir + "/compile_commands.json")
+      << "[{\"directory\": \"" << dir << "\", \"file\": \"" << dir << "/k.cu\", "
+      << "\"arguments\": [\"nvcc\", \"-c\", \"-I" << dir << "/include\", \"-DTILE=32\", \"k.cu\"]}]";
+  std::ofstream(dir + "/k.cu") << "#include <cuda_runtime.h>\n"
+                               << slurp(std::string(KVERIFY_FIXTURES) + "/frontend/needs_define.cu");
+  for (const std::string &args : {"-p " + dir + " " + dir + "/k.cu", dir + "/k.cu -- -DTILE=32 -I " + dir + "/include",
+                                   dir + "/k.cu -- -DTILE=32 -I" + dir + "/include"}) {
+    CliRun r = kverify("--block-dim=32 --grid-dim=1 " + args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_FALSE(has(r.err, "toolkit's own header")) << args << ": " << r.err;
+  }
+}
+
 TEST(KverifyCli, PreludeDirectoryCanBeOverridden) {
   CliRun r = kverify("seed003/map.cu", "KVERIFY_PRELUDE_DIR=/no/such/prelude");
   EXPECT_EQ(r.status, 2);

@@ -233,6 +233,13 @@ std::optional<std::string> archOf(llvm::StringRef v) {
   return "sm_" + digits.take_while([](char c) { return std::isdigit(c); }).str();
 }
 
+// The CUDA toolkit's own include directory (Makefiles add -I$(CUDA_DIR)/include): kverify's
+// prelude stands in for it (clang 19 cannot read its headers), so it is left out.
+bool toolkitIncludeDir(llvm::StringRef flag, llvm::StringRef value) {
+  if (flag != "-I" && flag != "-isystem" && flag != "-idirafter") return false;
+  return llvm::sys::fs::exists(value + "/cuda_runtime_api.h");
+}
+
 void readCompileFlags(const std::vector<std::string> &command, const std::string &dir, const std::string &file,
                       CompileFlags &out) {
   const std::vector<std::string> cmd = clangSpelling(command);
@@ -275,14 +282,14 @@ void readCompileFlags(const std::vector<std::string> &command, const std::string
     bool kept = false;
     for (const char *flag : with_value) {
       if (a == flag && i + 1 < cmd.size()) {
-        out.args.push_back(flag);
-        out.args.push_back(cmd[++i]);
+        if (!toolkitIncludeDir(flag, cmd[i + 1])) out.args.push_back(flag), out.args.push_back(cmd[i + 1]);
+        ++i;
         kept = true;
         break;
       }
       if (a.starts_with(flag) && a.size() > llvm::StringRef(flag).size() &&
           (a.starts_with("-I") || a.starts_with("-D") || a.starts_with("-U"))) {
-        out.args.push_back(a.str());
+        if (!toolkitIncludeDir(a.take_front(2), a.drop_front(2))) out.args.push_back(a.str());
         kept = true;
         break;
       }
@@ -384,7 +391,12 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
     if (llvm::StringRef(f).starts_with("-D"))
       args.push_back(f);
   args.insert(args.end(), flags.args.begin(), flags.args.end());
-  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
+  const std::vector<std::string> &extra = options.extra_args;
+  for (size_t i = 0; i < extra.size(); ++i) {
+    llvm::StringRef a = extra[i];
+    if (i + 1 < extra.size() && toolkitIncludeDir(a, extra[i + 1])) ++i;
+    else if (!(a.starts_with("-I") && toolkitIncludeDir("-I", a.drop_front(2)))) args.push_back(a.str());
+  }
   args.push_back(path);
   return args;
 }
