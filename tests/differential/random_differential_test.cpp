@@ -220,7 +220,9 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
   for (oracle::Kind kind : seen) ++stats.oracle_hazard[hazardName(kind)];
   if (seen.empty() && anyOk) ++stats.oracle_hazard["none"];
 
-  auto unknownAbout = [](const std::string &queries, oracle::Kind kind) {
+  auto unknownAbout = [](const std::vector<std::string> &undecided, oracle::Kind kind) {
+    std::string queries;
+    for (const std::string &q : undecided) queries += q + "; ";
     switch (kind) {
       case oracle::Kind::Race:
       case oracle::Kind::BenignRace: return queries.find("race on ") != std::string::npos;
@@ -250,7 +252,7 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
     else if (inconclusive || reported) covered = true;
     // a finding of another kind outranked an undecided query of this kind: the analysis
     // said it does not know (the report names the query beside the finding)
-    else if ((covered = unknownAbout(ar.unknown_query, kind))) ++stats.unknown_beside_finding;
+    else if ((covered = unknownAbout(ar.undecided, kind))) ++stats.unknown_beside_finding;
     // a divergence or out-of-bounds access the reported race may cause: the other checks
     // assumed shared reads agree, and the report says the race breaks that
     else if ((covered = ar.race_free_premise_broken && has(Verdict::Race))) ++stats.beside_race;

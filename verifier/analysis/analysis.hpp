@@ -38,6 +38,9 @@ struct Options {
   std::vector<std::string> assumes;  // --assume expressions (C syntax)
   double timeout_s = 10;             // per solver query
   bool assume_no_alias = true;       // distinct pointer parameters do not alias
+  // a dimension of a symbolic grid has at most 2^32 threads (its global thread index fits
+  // in 32 bits): gridDim * blockDim <= 2^32
+  bool assume_grid_fits_32_bits = true;
   // code no thread reaches is dead on purpose: `verified`, not `vacuous` (still listed)
   bool allow_unreachable = false;
   // --zero-init: global arrays (by name, e.g. `flags` or `st.flags`) the launcher zeroes

@@ -50,6 +50,7 @@ public:
   // A query the solver did not decide: named in R.unknown_query (the first few, so a
   // finding reported beside it never hides what else stayed open).
   void noteUnknown(const std::string &query) {
+    R.undecided.push_back(query);
     if (unknowns < 4) R.unknown_query += (R.unknown_query.empty() ? "" : "; ") + query;
     else if (unknowns == 4) R.unknown_query += "; and more";
     ++unknowns;

@@ -126,6 +126,21 @@ void Encoder::setup() {
   launchFact(z3::ult(gdim[0], u32(uint64_t(1) << 31)), "gridDim.x < 2^31 (CUDA's limit)");
   launchFact(z3::ule(gdim[1], u32(65535)), "gridDim.y <= 65535 (CUDA's limit)");
   launchFact(z3::ule(gdim[2], u32(65535)), "gridDim.z <= 65535 (CUDA's limit)");
+  // Each dimension's global thread index fits in 32 bits (2^32 threads in one dimension is
+  // legal, and never launched): where the grid or the block is symbolic in it, stated.
+  if (O.assume_grid_fits_32_bits) {
+    std::string dims;
+    for (int d = 0; d < 3; ++d) {
+      if (O.block_dim[d] && O.grid_dim[d]) continue;
+      std::string n = dn[d];
+      launchFact(z3::ule(z3::zext(gdim[d], 32) * z3::zext(bdim[d], 32), c.bv_val(uint64_t(1) << 32, 64)),
+                 "gridDim." + n + " * blockDim." + n + " <= 2^32 (assumed: thread indices fit in 32 bits)");
+      dims += (dims.empty() ? "" : ", ") + ("blockIdx." + n + " * blockDim." + n + " + threadIdx." + n);
+    }
+    if (!dims.empty())
+      assumptions.push_back("a grid dimension has at most 2^32 threads: " + dims +
+                            " does not wrap around (--no-grid-size-assumption drops this)");
+  }
   if (K.max_threads && *K.max_threads < 1024) {  // (the product is exact, as above)
     launchFact(z3::ule(bdim[0] * bdim[1] * bdim[2], u32(*K.max_threads)),
                "at most " + std::to_string(*K.max_threads) + " threads per block (__launch_bounds__)");

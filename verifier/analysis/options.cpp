@@ -123,6 +123,8 @@ bool applyOptionString(const std::string &text, Options &o, std::string &error) 
       }
     } else if (a == "--no-alias-assumption" || a == "--alias") {
       o.assume_no_alias = false;
+    } else if (a == "--no-grid-size-assumption") {
+      o.assume_grid_fits_32_bits = false;
     } else if (a == "--allow-unreachable") {
       o.allow_unreachable = true;
     } else {

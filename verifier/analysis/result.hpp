@@ -168,6 +168,7 @@ struct KernelResult {
   std::vector<std::string> assumptions;     // stated in the output, e.g. no aliasing
   std::vector<model::Unsupported> unsupported;
   std::string unknown_query;                // which query timed out / returned unknown
+  std::vector<std::string> undecided;       // every query the solver did not decide
   std::string premise_error;  // the launch and the assumptions contradict each other
   std::vector<UnreachableRef> unreachable;  // accesses and barriers no thread reaches
   std::vector<model::Diagnostic> diagnostics;  // Error: clang's diagnostics

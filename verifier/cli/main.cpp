@@ -95,6 +95,12 @@ static cl::opt<bool> no_alias_assumption("no-alias-assumption",
                                                   "parameters do not alias"),
                                          cl::cat(category));
 
+static cl::opt<bool> no_grid_size_assumption(
+    "no-grid-size-assumption",
+    cl::desc("Do not assume that each dimension of a symbolic grid has at most 2^32 threads "
+             "(blockIdx.x * blockDim.x + threadIdx.x fits in 32 bits)"),
+    cl::cat(category));
+
 static cl::opt<bool> allow_unreachable("allow-unreachable",
                                        cl::desc("Code no thread reaches is dead on purpose: the "
                                                 "kernel may be verified (the code is still listed)"),
@@ -210,6 +216,7 @@ int main(int argc, char **argv) {
   base.timeout_s = timeout;
   base.assumes.assign(assumes.begin(), assumes.end());
   base.assume_no_alias = !no_alias_assumption;
+  base.assume_grid_fits_32_bits = !no_grid_size_assumption;
   base.allow_unreachable = allow_unreachable;
   base.zero_init.assign(zero_init.begin(), zero_init.end());
   auto dims = [&](const std::string &v, const char *flag,

@@ -40,6 +40,8 @@ typedef enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8
                                  cudaFuncAttributePreferredSharedMemoryCarveout = 9 } cudaFuncAttribute;
 typedef enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1,
                              cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 } cudaFuncCache;
+typedef enum cudaSharedMemConfig { cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1,
+                                   cudaSharedMemBankSizeEightByte = 2 } cudaSharedMemConfig;
 typedef enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1,
                          cudaLimitMallocHeapSize = 2 } cudaLimit;
 typedef enum cudaDeviceAttr {
@@ -133,6 +135,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value);
 cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, cudaSharedMemConfig config);
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
                              __kv_size_t shared, cudaStream_t stream);
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
@@ -186,6 +189,18 @@ template <class T> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *
 template <class T> inline cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr,
                                                            int value) {
   return cudaFuncSetAttribute(reinterpret_cast<const void *>(func), attr, value);
+}
+template <class T> inline cudaError_t cudaFuncSetCacheConfig(T *func, cudaFuncCache config) {
+  return cudaFuncSetCacheConfig(reinterpret_cast<const void *>(func), config);
+}
+template <class T> inline cudaError_t cudaFuncSetSharedMemConfig(T *func, cudaSharedMemConfig config) {
+  return cudaFuncSetSharedMemConfig(reinterpret_cast<const void *>(func), config);
+}
+template <class T> inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, T func,
+                                                                         __kv_size_t shared = 0,
+                                                                         int block_limit = 0) {
+  return cudaOccupancyMaxPotentialBlockSize(min_grid, block, reinterpret_cast<const void *>(func), shared,
+                                            block_limit);
 }
 template <class T> inline cudaError_t cudaLaunchKernel(T *func, dim3 grid, dim3 block,
                                                        void **args, __kv_size_t shared = 0,
