@@ -441,7 +441,7 @@ void Exec::loopStartCandidates(LoopRun &L) {
     return r;
   };
   auto startOf = [&](const LB &end, const LB &before, int marker) {
-    LB prev, earlier;
+    LB prev;
     std::optional<z3::expr> skipped;
     for (const Cand &x : substLB(end, fromPrev, toPrev)) {
       if (x.barrier == marker) skipped = orOpt(skipped, x.cond);

@@ -81,7 +81,7 @@ z3::expr samePhase(z3::context &c, const LB &a, const LB &b, bool approx_match_a
   z3::expr_vector ors(c);
   for (const Cand &x : a)
     for (const Cand &y : b) {
-      if (x.barrier == kUnknown || y.barrier == kUnknown || (approx_match_all && (x.approx || y.approx))) {
+      if (approx_match_all && (x.approx || y.approx)) {
         ors.push_back(x.cond && y.cond);
         continue;
       }

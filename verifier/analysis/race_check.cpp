@@ -108,7 +108,7 @@ bool RaceCheck::launchInvariant(const z3::expr &e, const Thread &T) {
 // is fixed by the program: barrier and loop iterations). If y comes after x: thread 1
 // passes y after a (x is its last before a), thread 2 before b: a -> y -> b. Otherwise
 // thread 2 passes x after b, thread 1 before a: b -> x -> a. Either instance synchronizes
-// the two threads (each in both masks). Unknown, approximate candidates and unexpanded
+// the two threads (each in both masks). Approximate candidates and unexpanded
 // loop-start placeholders order nothing.
 z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
   z3::expr_vector ors(C.E.c);
@@ -341,7 +341,7 @@ bool RaceCheck::readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::ex
 }
 
 // Two events of one thread surely after the same barrier instance, of every kind: no
-// barrier between them. Unknown or approximate candidates and loop-start placeholders,
+// barrier between them. Approximate candidates and loop-start placeholders,
 // which samePhase lets match more, match nothing here.
 z3::expr RaceCheck::surelySamePhases(const AccessEv &x, const AccessEv &y) {
   z3::expr all = C.E.c.bool_val(true);

@@ -27,7 +27,6 @@ namespace st = model::stmt;
 namespace ex = model::expr;
 
 constexpr int kEntry = -1;    // "no barrier passed yet"
-constexpr int kUnknown = -2;  // matches any barrier instance (sound fallback)
 constexpr int kStartBase = -1000;  // placeholders for "the start of loop L's iteration"
 
 // One candidate for the last barrier instance a thread passed: under `cond`, it is
