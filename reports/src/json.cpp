@@ -118,6 +118,11 @@ Value kernel_json(const analysis::KernelResult& k) {
   if (!unsupported.empty()) o["unsupported"] = std::move(unsupported);
   if (!diagnostics.empty()) o["diagnostics"] = std::move(diagnostics);
   if (!k.unknown_query.empty()) o["unknown_query"] = k.unknown_query;
+  if (!k.undecided.empty()) {  // every one (unknown_query names the first few)
+    Array undecided;
+    for (const std::string& q : k.undecided) undecided.push_back(q);
+    o["undecided"] = std::move(undecided);
+  }
   Object rules;  // the precision rules applied, by name: those applied at least once
   for (size_t i = 0; i < analysis::kRules; ++i)
     if (k.rules.n[i]) rules[analysis::ruleName(static_cast<analysis::Rule>(i))] = static_cast<int64_t>(k.rules.n[i]);

@@ -136,6 +136,8 @@ bool kernel(const Object& o, analysis::KernelResult& k, std::string& error) {
     if (const Object* uo = u.getAsObject())
       k.unsupported.push_back({text(*uo, "construct"), text(*uo, "detail"), range(*uo)});
   k.unknown_query = text(o, "unknown_query");
+  for (const Value& q : list(o, "undecided"))
+    if (std::optional<llvm::StringRef> s = q.getAsString()) k.undecided.push_back(s->str());
   if (const Object* rules = o.getObject("rules"))
     for (size_t i = 0; i < analysis::kRules; ++i)
       k.rules.n[i] = number(*rules, analysis::ruleName(static_cast<analysis::Rule>(i)));

@@ -47,6 +47,7 @@ class ReadJsonTest : public ::testing::Test {
     race.space = "shared";
     race.message = "data race on 's' (write/read)";
     race.explanation = "warp-synchronous code races on sm_70+";
+    racy.undecided = {"bounds of 's' at 4:5", "race on 't' between 5:3 and 6:3"};
     race.accesses = {{"write", at(4, 5, 22), "s[threadIdx.x + i]", {{"put", at(2, 3, 9)}, {"outer", at(3, 3, 9)}}},
                      {"read", at(4, 26, 39), "s[threadIdx.x]"}};
     race.witness.thread1 = {{1, 0, 0}, {0, 2, 0}};
