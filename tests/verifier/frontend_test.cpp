@@ -774,6 +774,16 @@ TEST(Frontend, HostLaunchesGiveEachKernelItsLaunch) {
   EXPECT_EQ(two_d.launch->block, (std::array<std::optional<uint64_t>, 3>{16, 16, 1}));
 }
 
+// dim3 fields assigned after the declaration: those are unknown, the others kept.
+TEST(Frontend, HostLaunchDim3WithFieldsAssigned) {
+  auto tu = parse("frontend/dim3_fields_assigned.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "transpose_tile");
+  ASSERT_TRUE(k.launch.has_value());
+  EXPECT_EQ(k.launch->block, (std::array<std::optional<uint64_t>, 3>{8, 8, 1}));
+  EXPECT_EQ(k.launch->grid, (std::array<std::optional<uint64_t>, 3>{std::nullopt, 1, 1}));
+}
+
 // A kernel whose address is passed to cudaLaunchKernel may run in any shape: it is also
 // modelled with no launch. Inspecting it (cudaFuncSetAttribute) launches nothing.
 TEST(Frontend, KernelAddressTakenIsALaunchOfUnknownShape) {

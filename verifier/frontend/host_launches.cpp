@@ -29,12 +29,27 @@ const clang::Expr *skipWrappers(const clang::Expr *e) {
 }
 
 // References to `var` in `body` that are not launch configurations' reads of it.
+// The uses of a dim3 variable other than a launch's grid or block; an assignment of one of
+// its fields (`grid.x = n / 64;`) is not one, but that field is then unknown.
 struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
   const clang::VarDecl *var;
   std::set<const clang::Expr *> config_reads;
+  std::set<const clang::Expr *> field_writes;
+  std::array<bool, 3> assigned{};
   bool found = false;
+  bool VisitBinaryOperator(clang::BinaryOperator *op) {
+    const auto *m = op->isAssignmentOp() ? llvm::dyn_cast<clang::MemberExpr>(op->getLHS()->IgnoreParens()) : nullptr;
+    const auto *base = m ? llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
+    if (!base || base->getDecl() != var) return true;
+    llvm::StringRef field = m->getMemberDecl()->getName();
+    int i = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
+    if (i < 0) return true;
+    assigned[i] = true;
+    field_writes.insert(base);
+    return true;
+  }
   bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
-    if (e->getDecl() == var && !config_reads.count(e)) found = true;
+    if (e->getDecl() == var && !config_reads.count(e) && !field_writes.count(e)) found = true;
     return !found;
   }
 };
@@ -239,15 +254,20 @@ private:
     }
     if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
       if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-          var && depth == 0 && var->hasLocalStorage() && var->getInit() && function_ &&
-          !usedOtherwise(var))
-        return dims(var->getInit(), depth + 1);
+          var && depth == 0 && var->hasLocalStorage() && var->getInit() && function_) {
+        OtherUses uses = otherUses(var);
+        if (uses.found) return {};
+        Dims d = dims(var->getInit(), depth + 1);
+        for (int i = 0; i < 3; ++i)
+          if (uses.assigned[i]) d[i].reset();
+        return d;
+      }
     return {};
   }
 
-  // Whether `var` is used other than as a launch's grid or block (then its value at the
-  // launch may differ from its initializer's).
-  bool usedOtherwise(const clang::VarDecl *var) const {
+  // How `var` is used other than as a launch's grid or block (then its value at the launch
+  // may differ from its initializer's): field assignments, and whether anything else.
+  OtherUses otherUses(const clang::VarDecl *var) const {
     struct Configs : clang::RecursiveASTVisitor<Configs> {
       std::set<const clang::Expr *> reads;
       bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *e) {
@@ -267,7 +287,7 @@ private:
     uses.var = var;
     uses.config_reads = std::move(configs.reads);
     uses.TraverseStmt(function_->getBody());
-    return uses.found;
+    return uses;
   }
 
   clang::ASTContext &ctx_;
