@@ -198,17 +198,18 @@ bool codeGenerationFlag(llvm::StringRef a, bool &takes_value) {
                                            "-maxrregcount", "--maxrregcount", "--default-stream",
                                            "-code", "--gpu-code", "--diag-suppress", "-diag-suppress",
                                            "-L", "-l", "--output-file", "--dependency-output"};
-  static const char *const alone[] = {"-c", "-dc", "-dw", "-g", "-G", "-lineinfo", "--generate-line-info",
+  static const char *const alone[] = {"-c", "-dc", "-dw", "-g", "-G", "--generate-line-info",
                                       "-rdc=true", "-rdc=false", "--relocatable-device-code=true",
                                       "--relocatable-device-code=false", "-forward-unknown-to-host-compiler",
                                       "--forward-unknown-to-host-compiler", "--expt-relaxed-constexpr",
                                       "--expt-extended-lambda", "--extended-lambda", "-extended-lambda",
-                                      "--use_fast_math", "-use_fast_math", "-m64", "-MD", "-MMD", "-M",
-                                      "-fPIC", "-shared", "-w", "-restrict", "--restrict", "--resource-usage",
-                                      "-res-usage", "--keep", "-keep", "-pipe", "--compile", "-cudart",
-                                      "--cudart", "-Werror", "-Wall", "-Wextra", "-Wno-deprecated-gpu-targets",
+                                      "--use_fast_math", "-use_fast_math", "-MD", "-MMD", "-M", "-shared",
+                                      "-w", "-restrict", "--restrict", "--resource-usage", "-res-usage",
+                                      "--keep", "-keep", "-pipe", "--compile", "-cudart", "--cudart",
                                       "--display-error-number", "-time", "-v"};
   takes_value = false;
+  // (-O3, -Wall, -fPIC, -m64, -lineinfo, -lcublas, -L/usr/lib: optimisation, warnings, host
+  // and link flags)
   if (a.starts_with("-O") || a.starts_with("-W") || a.starts_with("-Xcompiler=") ||
       a.starts_with("--compiler-options=") || a.starts_with("-Xptxas=") || a.starts_with("-ccbin=") ||
       a.starts_with("--cudart=") || a.starts_with("-cudart=") || a.starts_with("--threads=") ||
