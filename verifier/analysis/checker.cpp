@@ -153,19 +153,25 @@ void Checker::useThreads(bool shared_trips) {
       symbols(b, seen, sideSymbols.back());
     }
   }
-  // facts that hold where the kernel is race-free (each says why), which the race check shows
-  const std::pair<std::vector<z3::expr>, const char *> extras[] = {
-      {sharedReads(), "two threads of a block read one value from a shared element in one barrier interval (else a race)"},
-      {tickets(), "two atomicAdds on a ticket counter return different values"},
-      {blockTickets(), "threads of different blocks read different block tickets"},
-      {rereads(*T1), "a thread reads one value twice from a shared element in one barrier interval (else a race)"},
-      {rereads(*T2), "a thread reads one value twice from a shared element in one barrier interval (else a race)"}};
-  for (const auto &[facts, why] : extras)
-    side_why.insert(side_why.end(), facts.size(), why);
-  race_free_facts = race_free_facts || !extras[0].first.empty() || !extras[2].first.empty() ||
-                    !extras[3].first.empty() || !extras[4].first.empty();
+  // facts about values read (each says why); all but the tickets' hold only where the
+  // kernel is race-free, which the race check shows
+  struct Extra {
+    std::vector<z3::expr> facts;
+    const char *why;
+    bool race_free;
+  };
+  const Extra extras[] = {
+      {sharedReads(), "two threads of a block read one value from a shared element in one barrier interval (else a race)", true},
+      {tickets(), "two atomicAdds on a ticket counter return different values", false},
+      {blockTickets(), "threads of different blocks read different block tickets", true},
+      {rereads(*T1), "a thread reads one value twice from a shared element in one barrier interval (else a race)", true},
+      {rereads(*T2), "a thread reads one value twice from a shared element in one barrier interval (else a race)", true}};
   std::vector<z3::expr> extra;
-  for (const auto &[facts, why] : extras) extra.insert(extra.end(), facts.begin(), facts.end());
+  for (const Extra &x : extras) {
+    side_why.insert(side_why.end(), x.facts.size(), x.why);
+    extra.insert(extra.end(), x.facts.begin(), x.facts.end());
+    race_free_facts = race_free_facts || (x.race_free && !x.facts.empty());
+  }
   for (const z3::expr &b : extra) {
     side.push_back(b);
     isPremise.push_back(false);

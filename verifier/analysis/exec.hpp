@@ -56,7 +56,6 @@ private:
     z3::expr k, N, reach;
     BarrierInfo bi;
     std::string label;
-    std::optional<z3::expr> brk;
     std::vector<Jump> brks;  // each `break`
     // do { } while (false): run once, its jumps keep their state (see onceLoop)
     bool once = false;

@@ -124,8 +124,7 @@ z3::expr Exec::tripCount(const Stmt &s, int id, bool shared, const std::vector<z
 // barrier it has there, merged after the loop by where each thread left.
 void Exec::onceLoop(const Stmt &s) {
   z3::context &c = E.c;
-  loops.push_back(LoopCtx{&s, c.bv_val(0, 64), c.bv_val(1, 64), pc(), BarrierInfo{}, "",
-                          std::nullopt, {}, true, {}});
+  loops.push_back(LoopCtx{&s, c.bv_val(0, 64), c.bv_val(1, 64), pc(), BarrierInfo{}, "", {}, true, {}});
   block(s.as<st::Loop>()->body);
   std::vector<Jump> jumps = std::move(loops.back().jumps);
   loops.pop_back();
@@ -383,7 +382,7 @@ void Exec::loopBody(LoopRun &L) {
   std::optional<z3::expr> retBefore = rets.back();
   rets.back().reset();
   L.firstRetEnv = ret_jumps.back().size();
-  loops.push_back(LoopCtx{&L.s, L.k, L.N, L.pc0, L.bi, L.label, std::nullopt, {}, false, {}});
+  loops.push_back(LoopCtx{&L.s, L.k, L.N, L.pc0, L.bi, L.label, {}, false, {}});
   block(L.lp.body);
   // the step runs after a `continue` too; the barriers the jump skipped were not passed
   for (const Jump &j : loops.back().jumps) rejoin(j);
@@ -393,8 +392,8 @@ void Exec::loopBody(LoopRun &L) {
   L.ranges = rangeInvariants(L.s, havocked, L.atStart, L.env0, L.pc0, pc());
   for (const Range &r : L.ranges)
     T.side.push_back(z3::implies(L.pc0 && z3::ule(L.k, L.N), r.holds(L.atStart.at(r.local))));
-  L.brk = loops.back().brk;
   L.brks = std::move(loops.back().brks);
+  for (const Jump &b : L.brks) L.brk = orOpt(L.brk, b.pc);
   loops.pop_back();
   L.ret = rets.back();
   rets.back() = retBefore;
@@ -427,6 +426,11 @@ void Exec::repeatTripFacts(LoopRun &L) {
 void Exec::loopStartCandidates(LoopRun &L) {
   z3::context &c = E.c;
   L.endCreated = E.created.size();
+  L.end = lb;
+  L.start = L.lb0;
+  bool barriers = false;
+  for (int p = 0; p < kPhaseKinds; ++p) barriers |= L.bi.ends(p);
+  if (!barriers) return;  // no placeholder to expand (and no iteration k-1 to read)
   z3::expr km1 = L.k - c.bv_val(1, 64);
   z3::expr j = E.freshConst(L.tag + ".passed", E.bv(64));
   auto [fromPrev, toPrev] = atIteration(L, km1, "prev");
@@ -463,8 +467,6 @@ void Exec::loopStartCandidates(LoopRun &L) {
     for (const Cand &x : prev) r.push_back(x.when(!first));
     return compactLB(r);
   };
-  L.end = lb;
-  L.start = L.lb0;
   for (int p = 0; p < kPhaseKinds; ++p) {
     if (!L.bi.ends(p)) continue;
     L.start[p] = startOf(L.end[p], L.lb0[p], L.marker(p));

@@ -199,7 +199,6 @@ void Exec::jump(const Stmt &s) {
     l.jumps.push_back(Jump{pc(), env, lb});
   } else {
     if (l.bi.part) sync(s, pc(), !l.bi.block);
-    l.brk = orOpt(l.brk, pc());
     l.brks.push_back(Jump{pc(), env, lb});
   }
   pc_ = E.c.bool_val(false);

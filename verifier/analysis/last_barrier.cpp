@@ -47,19 +47,20 @@ LB substLB(const LB &lb, const z3::expr_vector &src, const z3::expr_vector &dst)
   return r;
 }
 
-// Candidates of one barrier instance (the same barrier, iterations and exactness) joined
-// into one, their conditions or-ed: jumps and skipped iterations would otherwise multiply
-// them with every loop level.
+// The same barrier instance, by construction: barrier, exactness and the same iteration terms.
+static bool sameInstance(const Cand &x, const Cand &y) {
+  if (y.barrier != x.barrier || y.approx != x.approx || y.ks.size() != x.ks.size()) return false;
+  for (size_t i = 0; i < x.ks.size(); ++i)
+    if (!z3::eq(x.ks[i], y.ks[i])) return false;
+  return true;
+}
+
+// Candidates of one barrier instance joined into one, their conditions or-ed: jumps and
+// skipped iterations would otherwise multiply them with every loop level.
 LB compactLB(const LB &lb) {
   LB r;
   for (const Cand &x : lb) {
-    auto same = [&](const Cand &y) {
-      if (y.barrier != x.barrier || y.approx != x.approx || y.ks.size() != x.ks.size()) return false;
-      for (size_t i = 0; i < x.ks.size(); ++i)
-        if (!z3::eq(x.ks[i], y.ks[i])) return false;
-      return true;
-    };
-    auto it = std::find_if(r.begin(), r.end(), same);
+    auto it = std::find_if(r.begin(), r.end(), [&](const Cand &y) { return sameInstance(x, y); });
     if (it == r.end()) r.push_back(x);
     else it->cond = it->cond || x.cond;
   }
@@ -67,14 +68,8 @@ LB compactLB(const LB &lb) {
 }
 
 bool sameLB(const LB &a, const LB &b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].barrier != b[i].barrier || a[i].approx != b[i].approx || !z3::eq(a[i].cond, b[i].cond) || a[i].ks.size() != b[i].ks.size())
-      return false;
-    for (size_t j = 0; j < a[i].ks.size(); ++j)
-      if (!z3::eq(a[i].ks[j], b[i].ks[j])) return false;
-  }
-  return true;
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Cand &x, const Cand &y) { return sameInstance(x, y) && z3::eq(x.cond, y.cond); });
 }
 
 z3::expr samePhase(z3::context &c, const LB &a, const LB &b, bool approx_match_all) {

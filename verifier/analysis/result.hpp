@@ -36,13 +36,13 @@ inline const char *verdictName(Verdict v) {
   return "error";
 }
 
-// One access (or barrier) a finding points at.
 // A call of a device function that kverify inlined: the function and where it is called.
 struct CallSite {
   std::string function;
   model::SourceRange range;
 };
 
+// One access (or barrier) a finding points at.
 struct AccessRef {
   std::string kind;  // "read", "write", "atomic", or "barrier"
   model::SourceRange range;

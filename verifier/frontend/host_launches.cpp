@@ -28,7 +28,6 @@ const clang::Expr *skipWrappers(const clang::Expr *e) {
   }
 }
 
-// References to `var` in `body` that are not launch configurations' reads of it.
 // The uses of a dim3 variable other than a launch's grid or block; an assignment of one of
 // its fields (`grid.x = n / 64;`) is not one, but that field is then unknown.
 struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
