@@ -1,6 +1,7 @@
 // Extraction tests: each fixture under tests/fixtures/{frontend,seed003} is parsed and
 // the model checked, mostly through its C-like text form (model/print.hpp).
 #include "frontend/frontend.hpp"
+#include "frontend/launch_spelling.hpp"
 #include "model/print.hpp"
 #include "model/walk.hpp"
 
@@ -782,6 +783,28 @@ TEST(Frontend, HostLaunchDim3WithFieldsAssigned) {
   ASSERT_TRUE(k.launch.has_value());
   EXPECT_EQ(k.launch->block, (std::array<std::optional<uint64_t>, 3>{8, 8, 1}));
   EXPECT_EQ(k.launch->grid, (std::array<std::optional<uint64_t>, 3>{std::nullopt, 1, 1}));
+  // field reads keep the shape; a field assigned after the launch is unknown there too
+  const model::Kernel &rows = kernel(tu, "scale_rows");
+  ASSERT_TRUE(rows.launch.has_value());
+  EXPECT_EQ(rows.launch->grid, (std::array<std::optional<uint64_t>, 3>{std::nullopt, 1, 1}));
+  EXPECT_EQ(rows.launch->block, (std::array<std::optional<uint64_t>, 3>{std::nullopt, std::nullopt, 1}));
+}
+
+TEST(Frontend, LaunchWithSpacedChevrons) {
+  auto tu = parse("frontend/launch_spaced_chevrons.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "halve");
+  ASSERT_TRUE(k.launch.has_value());
+  EXPECT_EQ(k.launch->block, (std::array<std::optional<uint64_t>, 3>{128, 1, 1}));
+}
+
+TEST(Frontend, JoinLaunchChevronsKeepsColumnsAndLeavesCppAlone) {
+  EXPECT_EQ(frontend::joinLaunchChevrons("k << < g, b >> > (x);"), "k <<<  g, b >>>  (x);");
+  EXPECT_EQ(frontend::joinLaunchChevrons("k<<<g, n >> 1>>>(x);"), std::nullopt);
+  EXPECT_EQ(frontend::joinLaunchChevrons("k<< <g, n >> 1>> >(x);"), "k<<< g, n >> 1>>> (x);");
+  EXPECT_EQ(frontend::joinLaunchChevrons("return operator<< <int>(s, b);"), std::nullopt);
+  EXPECT_EQ(frontend::joinLaunchChevrons("Pair<Box<Box<int>> > p; // << <"), std::nullopt);
+  EXPECT_EQ(frontend::joinLaunchChevrons("puts(\"<< <\"); int m = 1'000 << 2;"), std::nullopt);
 }
 
 // A kernel whose address is passed to cudaLaunchKernel may run in any shape: it is also

@@ -2,6 +2,7 @@
 // the extractor. Also turns a compile_commands.json entry into clang arguments.
 #include "frontend/compile_errors.hpp"
 #include "frontend/extractor.hpp"
+#include "frontend/launch_spelling.hpp"
 #include "frontend/frontend.hpp"
 
 #include "clang/AST/ASTConsumer.h"
@@ -420,7 +421,7 @@ static model::TranslationUnitModel parseWith(const std::string &path, const Opti
     }
   }
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions(), fs));
+      new clang::FileManager(clang::FileSystemOptions(), withJoinedLaunchChevrons(fs)));
   CompileProblems problems;
   RecordingConsumer diagnostics(tu, problems, options.print_diagnostics);
   clang::tooling::ToolInvocation invocation(

@@ -28,27 +28,39 @@ const clang::Expr *skipWrappers(const clang::Expr *e) {
   }
 }
 
-// The uses of a dim3 variable other than a launch's grid or block; an assignment of one of
-// its fields (`grid.x = n / 64;`) is not one, but that field is then unknown.
+// The uses of a dim3 variable other than a launch's grid or block. Reading a field
+// (`block.x * sizeof(int)`) is not one; assigning one (`grid.x = n / 64;`) is not one
+// either, but that field is then unknown. (The visitor sees a parent before its children.)
 struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
   const clang::VarDecl *var;
   std::set<const clang::Expr *> config_reads;
-  std::set<const clang::Expr *> field_writes;
+  std::set<const clang::Expr *> harmless;  // field reads and field assignments
   std::array<bool, 3> assigned{};
   bool found = false;
+  // `var.x`, `var.y` or `var.z`: the field's index, and the reference to var in `ref`.
+  int field(const clang::Expr *e, const clang::DeclRefExpr *&ref) const {
+    const auto *m = llvm::dyn_cast<clang::MemberExpr>(e->IgnoreParens());
+    ref = m ? llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
+    if (!ref || ref->getDecl() != var) return -1;
+    llvm::StringRef name = m->getMemberDecl()->getName();
+    return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+  }
   bool VisitBinaryOperator(clang::BinaryOperator *op) {
-    const auto *m = op->isAssignmentOp() ? llvm::dyn_cast<clang::MemberExpr>(op->getLHS()->IgnoreParens()) : nullptr;
-    const auto *base = m ? llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
-    if (!base || base->getDecl() != var) return true;
-    llvm::StringRef field = m->getMemberDecl()->getName();
-    int i = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
+    const clang::DeclRefExpr *ref;
+    int i = op->isAssignmentOp() ? field(op->getLHS(), ref) : -1;
     if (i < 0) return true;
     assigned[i] = true;
-    field_writes.insert(base);
+    harmless.insert(ref);
+    return true;
+  }
+  bool VisitImplicitCastExpr(clang::ImplicitCastExpr *c) {
+    const clang::DeclRefExpr *ref;
+    if (c->getCastKind() == clang::CK_LValueToRValue && field(c->getSubExpr(), ref) >= 0)
+      harmless.insert(ref);
     return true;
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
-    if (e->getDecl() == var && !config_reads.count(e) && !field_writes.count(e)) found = true;
+    if (e->getDecl() == var && !config_reads.count(e) && !harmless.count(e)) found = true;
     return !found;
   }
 };

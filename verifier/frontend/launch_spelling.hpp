@@ -1,0 +1,24 @@
+#pragma once
+// `kernel<< <grid, block>> >(args)`: nvcc reads a launch whose chevrons are spelled with
+// spaces inside them (Rodinia does), Clang's lexer does not (`<<` then `<`). kverify joins
+// them before Clang reads a file, keeping every other character where it was.
+
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <optional>
+#include <string>
+
+namespace kverify::frontend {
+
+// `text` with each `<< <` (three `<` with only white space between them, not after
+// `operator`) written `<<< ` and the `>> >` that closes it `>>> `, the spaces moved after
+// the chevrons; nothing when the text has none. Comments and literals are left alone.
+std::optional<std::string> joinLaunchChevrons(llvm::StringRef text);
+
+// `fs` with joinLaunchChevrons applied to every file read through it.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+withJoinedLaunchChevrons(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs);
+
+}  // namespace kverify::frontend
