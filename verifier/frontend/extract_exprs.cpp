@@ -5,6 +5,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 
@@ -1626,6 +1627,8 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
         discard(a);
       return havocStruct(dst, "value of " + ctor->getParent()->getName().str(), where);
     }
+    if (inlineConstructor(dst, ce))
+      return;
     unsupported("constructor call", textOf(where), where);
     return havocStruct(dst, "unsupported constructor", where);
   }
@@ -1647,6 +1650,8 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
       } else if (leaf->kind == Binding::Kind::Local) {
         emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0),
                    where);
+      } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && init) {
+        assignPointer(leaf, init, where);
       } else if (init) {
         // an array field (element values untracked) or a reference: the initializer's
         // loads and calls still happen
@@ -2032,10 +2037,22 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
     unsupported(name, textOf(where), where);
     return nullptr;
   }
-  std::optional<Pointer> dst = pointer(c->getArg(0)), src;
+  // `&s` with s a struct variable (a bit cast through memcpy, as llm.c's Packed128 does):
+  // copying into it leaves its fields unknown, copying from it reads no shared memory
+  auto structAt = [&](const clang::Expr *a) -> std::pair<BindingPtr, uint64_t> {
+    const auto *u = llvm::dyn_cast<clang::UnaryOperator>(strip(a)->IgnoreParenImpCasts());
+    if (!u || u->getOpcode() != clang::UO_AddrOf || !u->getSubExpr()->getType()->isRecordType())
+      return {};
+    LValue lv = lvalue(u->getSubExpr());
+    if (lv.kind != LValue::Kind::Struct) return {};
+    return {lv.binding, sizeOf(u->getSubExpr()->getType())};
+  };
+  auto [dst_struct, dst_size] = structAt(c->getArg(0));
+  std::optional<Pointer> dst = dst_struct ? std::nullopt : pointer(c->getArg(0)), src;
+  std::pair<BindingPtr, uint64_t> src_struct;
   if (is_fill)
     discard(c->getArg(1));
-  else
+  else if (src_struct = structAt(c->getArg(1)); !src_struct.first)
     src = pointer(c->getArg(1));
   std::optional<uint64_t> bytes = constantLength(c->getArg(2));
   if (!bytes) {
@@ -2044,6 +2061,12 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
                           textOf(c->getArg(2)->getSourceRange()), where);
     return nullptr;
   }
+  if ((dst_struct && *bytes > dst_size) || (src_struct.first && *bytes > src_struct.second)) {
+    unsupported(name, "more bytes than the struct holds: " + textOf(where), where);
+    return nullptr;
+  }
+  if (dst_struct)
+    havocStruct(dst_struct, "written by " + name, where);
   auto touch = [&](model::AccessKind kind, const std::optional<Pointer> &p) {
     if (!p || *bytes == 0)
       return;  // pointer() has said why it has no target
@@ -2124,6 +2147,80 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
   frame.vars[param] = b;
 }
 
+// A constructor with a body kverify can see, inlined as a member call on `dst`: fields
+// start unknown, then the member initializers and the body run. False when it has no
+// body (the caller says so).
+bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXConstructExpr *ce) {
+  const clang::FunctionDecl *def = nullptr;
+  if (!ce->getConstructor()->hasBody(def) || def->getNumParams() != ce->getNumArgs())
+    return false;
+  const auto *ctor = llvm::cast<clang::CXXConstructorDecl>(def);
+  clang::SourceRange where = ce->getSourceRange();
+  for (const Frame &f : frames_)
+    if (f.fn && f.fn->getCanonicalDecl() == ctor->getCanonicalDecl()) {
+      unsupported("recursion", "'" + ctor->getQualifiedNameAsString() + "' calls itself", where);
+      return true;
+    }
+  Frame frame;
+  frame.fn = ctor;
+  frame.prefix = ctor->getParent()->getNameAsString() + ".";
+  frame.this_object = dst;
+  frame.site = !frames_.empty() && frames_.back().site.isValid() ? frames_.back().site
+               : inPrelude(ctor)                                  ? where
+                                                                  : clang::SourceRange();
+  model::stmt::Inlined inl;
+  inl.function = ctor->getQualifiedNameAsString();
+  inl.body = nested([&] {
+    for (unsigned i = 0; i < ctor->getNumParams(); ++i)  // in the caller's frame
+      bindArgument(frame, ctor->getParamDecl(i), ce->getArg(i));
+    frames_.push_back(frame);
+    auto uninitialized = std::make_shared<Binding>(*dst);  // the fields no initializer sets
+    for (const clang::CXXCtorInitializer *init : ctor->inits())
+      if (init->getMember())
+        uninitialized->fields.erase(init->getMember());
+    havocStruct(uninitialized, "uninitialized", where);
+    for (const clang::CXXCtorInitializer *init : ctor->inits()) {
+      const clang::FieldDecl *f = init->getMember();
+      auto it = f ? dst->fields.find(f) : dst->fields.end();
+      if (it == dst->fields.end()) {  // a base class, a delegating or indirect initializer
+        unsupported("constructor initializer", textOf(init->getSourceRange()), where);
+        continue;
+      }
+      const BindingPtr &leaf = it->second;
+      const clang::Expr *value = init->getInit();
+      if (leaf->kind == Binding::Kind::Struct)
+        assignStruct(leaf, value);
+      else if (leaf->kind == Binding::Kind::Local)
+        emitAssign(leaf->local, rvalue(value), init->getSourceRange());
+      else if (leaf->kind == Binding::Kind::Ref)
+        leaf->ref = lvalue(value);
+      else if (leaf->kind == Binding::Kind::Pointer && leaf->offset)
+        assignPointer(leaf, value, init->getSourceRange());
+      else
+        discard(value);  // an array field: its element values are not tracked
+    }
+    stmt(ctor->getBody());
+    frames_.pop_back();
+  });
+  emit(Stmt{rangeOf(where), std::move(inl)});
+  return true;
+}
+
+// The function's body ends in its only return statement: every call that returns
+// returns that statement's value.
+static bool onlyReturnIsLast(const clang::FunctionDecl *fn) {
+  struct Returns : clang::RecursiveASTVisitor<Returns> {
+    unsigned count = 0;
+    bool VisitReturnStmt(clang::ReturnStmt *) { return ++count, true; }
+    bool TraverseLambdaExpr(clang::LambdaExpr *) { return true; }  // their own returns
+  } returns;
+  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(fn->getBody());
+  if (!body || body->body_empty() || !llvm::isa<clang::ReturnStmt>(body->body_back()))
+    return false;
+  returns.TraverseStmt(const_cast<clang::CompoundStmt *>(body));
+  return returns.count == 1;
+}
+
 BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
   clang::SourceRange where = c->getSourceRange();
   for (const Frame &f : frames_) {
@@ -2183,8 +2280,12 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
       frame.result->home = out_.back();  // the inlined body
       frame.result->created_at = ++event_;
     } else if (ret->isReferenceType()) {
-      unsupported("function returning a reference", "'" + fn->getQualifiedNameAsString() + "'",
-                  where);
+      // the lvalue of its one return (an accessor: `T &operator[](int i) { return v[i]; }`)
+      if (!onlyReturnIsLast(fn))
+        unsupported("function returning a reference from more than one return",
+                    "'" + fn->getQualifiedNameAsString() + "'", where);
+      frame.result = std::make_shared<Binding>();
+      frame.result->kind = Binding::Kind::Ref;
     } else if (!ret->isVoidType()) {
       frame.result = std::make_shared<Binding>();
       frame.result->kind = Binding::Kind::Local;

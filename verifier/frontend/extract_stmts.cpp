@@ -227,7 +227,9 @@ void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {
   bool last = r == frames_.back().last;
   const clang::Expr *value = r->getRetValue();
   if (value && result) {
-    if (result->kind == Binding::Kind::Struct) {
+    if (result->kind == Binding::Kind::Ref) {  // the only return (inlineCall checks)
+      result->ref = pinned(lvalue(value), frames_.back().prefix + "result", r->getSourceRange());
+    } else if (result->kind == Binding::Kind::Struct) {
       assignStruct(result, value);
     } else if (result->kind == Binding::Kind::Pointer) {
       assignPointer(result, value, r->getSourceRange());

@@ -239,6 +239,7 @@ private:
   uint64_t scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where);
   BindingPtr builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn);
   BindingPtr inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  bool inlineConstructor(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
   model::ExprPtr armEffects(const clang::ConditionalOperator *c, model::ExprPtr cond,
                             std::vector<model::Stmt> then_effects,
                             std::vector<model::Stmt> else_effects);
