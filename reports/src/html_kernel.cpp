@@ -183,7 +183,8 @@ void kernel_details(std::ostringstream& os, SourceCache& sources, const analysis
     os << "<p>Unsupported: <b>" << esc(u.construct) << "</b> " << esc(u.detail) << " at <code>"
        << esc(location(u.range)) << "</code></p>";
   if (!k.unknown_query.empty())
-    os << "<p>The solver gave no answer in time for: " << esc(k.unknown_query) << "</p>";
+    os << "<p>The solver gave no answer in time for: " << esc(k.unknown_query)
+       << (k.out_of_time ? " (the kernel's solver time ran out: <code>--kernel-timeout</code>)" : "") << "</p>";
   if (!k.diagnostics.empty()) {
     os << "<pre class=\"diag\">";
     for (const auto& d : k.diagnostics)

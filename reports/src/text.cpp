@@ -47,7 +47,8 @@ class TextWriter {
         for (const auto& f : k.findings) finding(k, f);
         if (!k.unknown_query.empty())  // never hidden behind the findings
           diagnostic(k.range, style_.warning(),
-                     who + ": besides these findings, the solver could not decide " + k.unknown_query);
+                     who + ": besides these findings, the solver could not decide " + k.unknown_query +
+                         (k.out_of_time ? " (the kernel's solver time ran out: --kernel-timeout)" : ""));
         break;
       case Verdict::Vacuous:  // the unreachable code, below
         break;
@@ -55,7 +56,8 @@ class TextWriter {
         diagnostic(k.range, style_.warning(),
                    who + ": the solver could not decide" +
                        (k.unknown_query.empty() ? "" : " " + k.unknown_query) +
-                       "; no verdict (raise --timeout?)");
+                       (k.out_of_time ? "; no verdict: the kernel's solver time ran out (raise --kernel-timeout?)"
+                                      : "; no verdict (raise --timeout?)"));
         break;
       case Verdict::Unsupported:
         for (const auto& u : k.unsupported)

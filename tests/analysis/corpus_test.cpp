@@ -304,4 +304,25 @@ TEST(Corpus, SolverTimeoutGivesUnknownNotAPass) {
   EXPECT_EQ(WEXITSTATUS(raw2), 1);
 }
 
+// The kernel's whole solver time (--kernel-timeout) running out is `unknown` too, said as
+// such; a racy kernel is never `verified` for it.
+TEST(Corpus, KernelTimeoutGivesUnknownNotAPass) {
+  for (const char *file : {"seed003_matrix_operation_2d_ok.cu", "packed128_half_stride_race.cu"}) {
+    std::string out = testing::TempDir() + "kverify_kernel_timeout.json";
+    std::string cmd = std::string("cd " KVERIFY_CORPUS " && " KVERIFY_BIN
+                                  " --no-cache --format=json --kernel-timeout=0.000001 ") +
+                      file + " >" + out + " 2>/dev/null";
+    int raw = std::system(cmd.c_str());
+    EXPECT_TRUE(WIFEXITED(raw));
+    llvm::Expected<llvm::json::Value> v = llvm::json::parse(slurp(out));
+    ASSERT_TRUE(bool(v)) << file;
+    const llvm::json::Array *ks = v->getAsObject()->getArray("kernels");
+    ASSERT_TRUE(ks && !ks->empty());
+    for (const llvm::json::Value &k : *ks) {
+      EXPECT_EQ(k.getAsObject()->getString("verdict").value_or(""), "unknown") << file;
+      EXPECT_EQ(k.getAsObject()->getBoolean("out_of_time"), true) << file;
+    }
+  }
+}
+
 }  // namespace

@@ -37,6 +37,8 @@ struct Options {
   std::array<std::optional<uint64_t>, 3> block_dim{}, grid_dim{};
   std::vector<std::string> assumes;  // --assume expressions (C syntax)
   double timeout_s = 10;             // per solver query
+  // per kernel, all its queries together (CPU seconds): past it every query is `unknown`
+  double kernel_timeout_s = 120;
   bool assume_no_alias = true;       // distinct pointer parameters do not alias
   // a dimension of a symbolic grid has at most 2^32 threads (its global thread index fits
   // in 32 bits): gridDim * blockDim <= 2^32

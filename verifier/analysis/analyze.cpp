@@ -2,6 +2,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/checker.hpp"
 #include "analysis/phases.hpp"
+#include "analysis/solve.hpp"
 #include "model/walk.hpp"
 
 #include <algorithm>
@@ -76,10 +77,12 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
     R.verdict = Verdict::Unsupported;
   } else {
     try {
+      KernelBudget budget(options.kernel_timeout_s);
       Encoder E(kernel, config);
       E.setup();
       Checker C(E, R);
       C.run();
+      R.out_of_time = budget.ranOut();  // the queries it cut short are undecided
       R.rules = E.rules;
       R.assumptions = E.assumptions;
       if (!config.launch.empty()) R.assumptions.push_back(config.launch);

@@ -115,6 +115,11 @@ bool applyOptionString(const std::string &text, Options &o, std::string &error) 
       double t = std::strtod(v.c_str(), &end);
       if (!end || *end || t <= 0) return error = "bad timeout '" + v + "'", false;
       o.timeout_s = t;
+    } else if (value("--kernel-timeout", v)) {
+      char *end = nullptr;
+      double t = std::strtod(v.c_str(), &end);
+      if (!end || *end || t <= 0) return error = "bad kernel timeout '" + v + "'", false;
+      o.kernel_timeout_s = t;
     } else if (value("--zero-init", v)) {
       for (size_t at = 0; at <= v.size();) {
         size_t comma = std::min(v.find(',', at), v.size());

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -106,7 +107,42 @@ double threadSeconds() {
 // The budget is the solving thread's CPU time, so a loaded machine (a CI runner, `-j`)
 // reaches the same verdicts as an idle one; a wall-clock limit of ten times as long (and
 // a second) is kept as a safety net.
+namespace {
+struct BudgetState {
+  double end = std::numeric_limits<double>::infinity();  // in threadSeconds()
+  bool ran_out = false;
+};
+thread_local BudgetState budget;
+z3::check_result checkWithinSeconds(z3::solver &s, double seconds, const z3::expr_vector *assumptions);
+}  // namespace
+
+KernelBudget::KernelBudget(double seconds) { budget = {threadSeconds() + seconds, false}; }
+KernelBudget::~KernelBudget() { budget = {}; }
+bool KernelBudget::ranOut() const { return budget.ran_out; }
+
+// Out of the kernel's time: nothing more to build or ask (building a query's abstractions
+// and asserting it cost as much as solving it on large kernels).
+static bool outOfBudget() {
+  if (threadSeconds() < budget.end) return false;
+  budget.ran_out = true;
+  return true;
+}
+
 z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vector *assumptions) {
+  const double left = budget.end - threadSeconds();
+  if (left <= 0) {
+    budget.ran_out = true;
+    return z3::unknown;
+  }
+  const bool cut = left < seconds;
+  seconds = std::min(seconds, left);
+  z3::check_result result = checkWithinSeconds(s, seconds, assumptions);
+  if (cut && result == z3::unknown) budget.ran_out = true;
+  return result;
+}
+
+namespace {
+z3::check_result checkWithinSeconds(z3::solver &s, double seconds, const z3::expr_vector *assumptions) {
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
@@ -145,6 +181,7 @@ z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vecto
   watchdog.join();
   return r;
 }
+}  // namespace
 
 z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
   z3::context &c = a.ctx();
@@ -173,6 +210,7 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                 double seconds, const std::string &name, bool linear_first) {
+  if (outOfBudget()) return {};
   z3::context &c = query.ctx();
   Attempts A(c, seconds, name);
   Decision d;
@@ -224,6 +262,7 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
 
 Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                    double seconds) {
+  if (outOfBudget()) return {};
   z3::context &c = query.ctx();
   Attempts A(c, seconds, "reachability");
   Decision d;

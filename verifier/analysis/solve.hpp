@@ -29,6 +29,17 @@ double threadSeconds();
 z3::check_result checkWithin(z3::solver &s, double seconds,
                              const z3::expr_vector *assumptions = nullptr);
 
+// The solver time left to the kernel analysed on this thread (--kernel-timeout): while a
+// budget is in scope, every checkWithin on the thread stops where it runs out.
+class KernelBudget {
+public:
+  explicit KernelBudget(double seconds);
+  ~KernelBudget();
+  KernelBudget(const KernelBudget &) = delete;
+  KernelBudget &operator=(const KernelBudget &) = delete;
+  bool ranOut() const;  // a check was cut short by it, or not asked at all
+};
+
 // `no_overflow` as in integerAbstraction. `name` only labels dumped queries
 // (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB). `linear_first`: try the
 // linear abstraction before the bit-vector solver (where it decided the kernel's last

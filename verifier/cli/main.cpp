@@ -65,6 +65,11 @@ static cl::list<std::string> assumes("assume", cl::desc("Precondition (C express
                                      cl::value_desc("EXPR"), cl::cat(category));
 static cl::opt<double> timeout("timeout", cl::desc("Per-query solver timeout in seconds of CPU time"),
                                cl::init(10.0), cl::value_desc("SECONDS"), cl::cat(category));
+static cl::opt<double> kernel_timeout(
+    "kernel-timeout",
+    cl::desc("Solver time per kernel, all its queries together, in seconds of CPU time: past "
+             "it the kernel's undecided checks are `unknown`"),
+    cl::init(120.0), cl::value_desc("SECONDS"), cl::cat(category));
 static cl::opt<unsigned> jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
                               cl::Prefix, cl::value_desc("N"), cl::cat(category));
 static cl::opt<std::string> format("format", cl::desc("text|json|sarif|junit"),
@@ -214,6 +219,7 @@ int main(int argc, char **argv) {
   }
   analysis::Options base;
   base.timeout_s = timeout;
+  base.kernel_timeout_s = kernel_timeout;
   base.assumes.assign(assumes.begin(), assumes.end());
   base.assume_no_alias = !no_alias_assumption;
   base.assume_grid_fits_32_bits = !no_grid_size_assumption;
@@ -234,8 +240,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "kverify: error: " << limit << "\n";
     return 2;
   }
-  if (timeout <= 0) {
-    llvm::errs() << "kverify: error: --timeout must be positive\n";
+  if (timeout <= 0 || kernel_timeout <= 0) {
+    llvm::errs() << "kverify: error: --timeout and --kernel-timeout must be positive\n";
     return 2;
   }
   std::set<std::string> failing;

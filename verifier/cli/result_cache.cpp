@@ -51,7 +51,7 @@ int collectLibrary(dl_phdr_info *info, size_t, void *names) {
 // A new field in either Options must be added to the key below (else a run with another
 // value of it could reuse results computed without it). (A bool may fit in padding: the
 // size alone does not catch it.)
-static_assert(sizeof(analysis::Options) == 160 && sizeof(frontend::Options) == 96,
+static_assert(sizeof(analysis::Options) == 168 && sizeof(frontend::Options) == 96,
               "analysis::Options or frontend::Options changed: update optionsKey()");
 
 std::string optionsKey(const analysis::Options &analysis, const frontend::Options &frontend,
@@ -64,7 +64,10 @@ std::string optionsKey(const analysis::Options &analysis, const frontend::Option
   char timeout[32];
   std::snprintf(timeout, sizeof timeout, "%.17g", analysis.timeout_s);
   addField(hash, timeout);
+  std::snprintf(timeout, sizeof timeout, "%.17g", analysis.kernel_timeout_s);
+  addField(hash, timeout);
   addField(hash, analysis.assume_no_alias ? "no-alias" : "alias");
+  addField(hash, analysis.assume_grid_fits_32_bits ? "grid-fits-32-bits" : "");
   addField(hash, analysis.allow_unreachable ? "allow-unreachable" : "");
   addField(hash, std::to_string(analysis.zero_init.size()));
   for (const std::string &a : analysis.zero_init) addField(hash, a);

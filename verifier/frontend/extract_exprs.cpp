@@ -238,6 +238,11 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
     // `c ? x : y` on lvalues of one type is an lvalue; its value is the rvalue select.
     if (const auto *co = llvm::dyn_cast<clang::ConditionalOperator>(strip(sub)))
       return conditional(co);
+    // `a = b = 0`: the inner assignment's value is what it stored (a read of the element
+    // again races only where its store does too)
+    if (const auto *as = llvm::dyn_cast<clang::BinaryOperator>(strip(sub));
+        as && as->isAssignmentOp() && as->getType()->isArithmeticType())
+      return Expr::cast(to, assignment(as));
     return loadValue(sub);
   case clang::CK_NoOp:
   case clang::CK_UserDefinedConversion:
@@ -678,12 +683,15 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m,
   LValue object;
   if (m->isArrow()) {
     if (llvm::isa<clang::CXXThisExpr>(base->IgnoreImpCasts())) {
-      if (!frames_.back().this_object) {
+      if (frames_.back().this_object) {
+        object.kind = LValue::Kind::Struct;
+        object.binding = frames_.back().this_object;
+      } else if (frames_.back().this_memory.kind != LValue::Kind::Invalid) {
+        object = frames_.back().this_memory;
+      } else {
         unsupported("member of 'this'", textOf(m->getSourceRange()), m->getSourceRange());
         return {};
       }
-      object.kind = LValue::Kind::Struct;
-      object.binding = frames_.back().this_object;
     } else {
       std::optional<Pointer> p = pointer(base);
       if (!p)
@@ -2252,12 +2260,19 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
       const clang::Expr *o = strip(object)->IgnoreImpCasts();
       if (llvm::isa<clang::CXXThisExpr>(o)) {
         frame.this_object = frames_.back().this_object;
-      } else if (!object->getType()->isPointerType()) {
-        LValue lv = lvalue(object);
+        frame.this_memory = frames_.back().this_memory;
+      } else {
+        LValue lv;
+        if (!object->getType()->isPointerType())
+          lv = lvalue(object);
+        else if (std::optional<Pointer> p = pointer(object); p && p->kind == Pointer::Kind::Memory)
+          lv = pointee(p, nullptr, object);
         if (lv.kind == LValue::Kind::Struct)
           frame.this_object = lv.binding;
+        else if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice)
+          frame.this_memory = pinned(lv, frame.prefix + "this", where);  // its fields are memory
       }
-      if (!frame.this_object) {
+      if (!frame.this_object && frame.this_memory.kind == LValue::Kind::Invalid) {
         const auto *rd = llvm::cast<clang::CXXMethodDecl>(fn)->getParent();
         if (!rd->field_empty())
           unsupported("member call on an object kverify does not model", textOf(where), where);

@@ -129,7 +129,8 @@ struct Binding {
 struct Frame {
   const clang::FunctionDecl *fn = nullptr;
   std::map<const clang::ValueDecl *, BindingPtr> vars;
-  BindingPtr this_object;            // member calls: the object
+  BindingPtr this_object;            // member calls: the object (a struct variable)
+  LValue this_memory;                // or the object in memory (a __shared__ object, p->f())
   BindingPtr result;                 // non-void callees: where `return e` puts e
   const clang::Stmt *last = nullptr; // the body's last statement: its return needs no Return
   std::string prefix;                // prepended to local names ("f.")
