@@ -49,7 +49,7 @@ class ReadJsonTest : public ::testing::Test {
     race.explanation = "warp-synchronous code races on sm_70+";
     racy.undecided = {"bounds of 's' at 4:5", "race on 't' between 5:3 and 6:3"};
     race.accesses = {{"write", at(4, 5, 22), "s[threadIdx.x + i]", {{"put", at(2, 3, 9)}, {"outer", at(3, 3, 9)}}},
-                     {"read", at(4, 26, 39), "s[threadIdx.x]"}};
+                     {"read", at(4, 26, 39), "s[threadIdx.x]", {}}};
     race.witness.thread1 = {{1, 0, 0}, {0, 2, 0}};
     race.witness.thread2 = {{0, 3, 0}, {0, 2, 0}};
     race.witness.block_dim = {2, 4, 1};
@@ -71,11 +71,13 @@ class ReadJsonTest : public ::testing::Test {
     kv::analysis::Finding divergence;
     divergence.kind = Verdict::Divergence;
     divergence.message = "barrier divergence";
-    divergence.accesses = {{"barrier", at(5, 3, 17), "__syncthreads()"}};
+    divergence.accesses = {{"barrier", at(5, 3, 17), "__syncthreads()", {}}};
     racy.findings = {race, oob, divergence};
     racy.phases = {{at(1, 17, 17), at(5, 3, 17), 2}, {at(5, 3, 17), at(6, 1, 1), 0}};
     racy.assumptions = {"distinct pointer parameters do not alias", "not checked: __assert at 2:3"};
-    racy.unreachable = {{"write", at(4, 5, 22), "s[threadIdx.x + i]"}};
+    kv::analysis::UnreachableRef unreached;
+    unreached.kind = "write", unreached.range = at(4, 5, 22), unreached.text = "s[threadIdx.x + i]";
+    racy.unreachable = {unreached};
     racy.rules.note(kv::analysis::Rule::ClosedFormAdd, 3);
     racy.rules.note(kv::analysis::Rule::MessagePassing);
 

@@ -53,8 +53,8 @@ class RenderTest : public ::testing::Test {
     f.array = "sdata";
     f.space = "shared";
     f.message = "data race on 'sdata' (write/read)";
-    f.accesses = {{"write", at(3, 3, 20), "sdata[threadIdx.x]"},
-                  {"read", at(3, 25, 46), "sdata[threadIdx.x + 1]"}};
+    f.accesses = {{"write", at(3, 3, 20), "sdata[threadIdx.x]", {}},
+                  {"read", at(3, 25, 46), "sdata[threadIdx.x + 1]", {}}};
     f.witness.thread1.thread_idx = {1, 0, 0};
     f.witness.thread2.thread_idx = {0, 0, 0};
     f.witness.block_dim = {2, 1, 1};

@@ -5,7 +5,7 @@ namespace kverify::analysis {
 
 KernelConfig configure(const Options &command_line, const std::string &file_options,
                        const model::Kernel &kernel) {
-  KernelConfig c{command_line, {}, ""};
+  KernelConfig c{command_line, {}, "", ""};
   std::string err;
   for (const std::string *comment : {&file_options, &kernel.options})
     if (!comment->empty() && !applyOptionString(*comment, c.options, err)) {

@@ -85,7 +85,7 @@ void Exec::access(const Stmt &s) {
   bool sg = a.index ? a.index->type.is_signed : true;
   idx = resize(idx, 64, sg);
   noteDead(s);
-  T.accesses.push_back(AccessEv{&s, pc(), idx, lb, loopRefs(), T.next_seq++, std::nullopt});
+  T.accesses.push_back(AccessEv{&s, pc(), idx, lb, loopRefs(), T.next_seq++, std::nullopt, std::nullopt});
   AccessEv &ev = T.accesses.back();
   if (a.kind == AccessKind::Write && a.value) ev.stored = eval(*a.value);
   if (a.kind == AccessKind::Atomic) {

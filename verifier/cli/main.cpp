@@ -308,7 +308,7 @@ int main(int argc, char **argv) {
                          tu.kernels.end());
         if (analyse) results[i] = analyseUnit(tu, base);
         if (key && cli::cacheable(tu, results[i]))
-          cache->store(*key, analysis::RunResult{results[i], tu.skipped});
+          cache->store(*key, analysis::RunResult{results[i], tu.skipped, {}});
         models[i] = std::move(tu);
       }
       size_t d = ++done;
