@@ -78,10 +78,10 @@ public:
 
   bool FileNotFound(llvm::StringRef) override { return true; }  // skip it, go on
   void InclusionDirective(clang::SourceLocation hash, const clang::Token &, llvm::StringRef name,
-                          bool, clang::CharSourceRange, clang::OptionalFileEntryRef file,
+                          bool angled, clang::CharSourceRange, clang::OptionalFileEntryRef file,
                           llvm::StringRef, llvm::StringRef, const clang::Module *, bool,
                           clang::SrcMgr::CharacteristicKind) override {
-    if (!file) problems_.skipped_headers.push_back({name.str(), hash});
+    if (!file) problems_.skipped_headers.push_back({name.str(), hash, angled});
   }
 
   void Ifdef(clang::SourceLocation loc, const clang::Token &name,

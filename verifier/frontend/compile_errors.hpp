@@ -32,10 +32,12 @@ struct CompileProblems {
   struct Error {
     clang::SourceLocation loc;  // where clang reported it (invalid: no location)
     size_t diagnostic;          // its index in the unit's diagnostics (its notes follow it)
+    bool semantic = false;      // a "Semantic Issue" (an unknown name), not a syntax error
   };
   struct SkippedHeader {
     std::string name;            // as written: "cublas_v2.h"
     clang::SourceLocation at;    // the #include
+    bool angled = false;         // <...>: a library's header, not one of the project's
   };
   // A conditional directive (from #if to #endif) that tested macros no header defined,
   // after a header was skipped that might have defined them.

@@ -86,8 +86,11 @@ public:
     case clang::DiagnosticsEngine::Note: d.severity = "note"; break;
     default: return;
     }
-    if (level == clang::DiagnosticsEngine::Error)
-      problems_.errors.push_back({info.getLocation(), tu_.diagnostics.size()});
+    if (level == clang::DiagnosticsEngine::Error) {
+      unsigned category = clang::DiagnosticIDs::getCategoryNumberForDiag(info.getID());
+      problems_.errors.push_back({info.getLocation(), tu_.diagnostics.size(),
+                                  clang::DiagnosticIDs::getCategoryNameFromID(category) == "Semantic Issue"});
+    }
     llvm::SmallString<128> msg;
     info.FormatDiagnostic(msg);
     d.message = std::string(msg);
@@ -116,6 +119,17 @@ private:
   std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
 };
 
+// Whether some file the compiler read, the prelude's aside, has the word __global__ (or
+// could not be read back).
+static bool mentionsGlobal(clang::SourceManager &sm, llvm::StringRef prelude_dir) {
+  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+    if (it->first.getName().starts_with(prelude_dir)) continue;
+    std::optional<llvm::MemoryBufferRef> text = sm.getMemoryBufferForFileOrNone(it->first);
+    if (!text || text->getBuffer().contains("__global__")) return true;
+  }
+  return false;
+}
+
 class ExtractConsumer : public clang::ASTConsumer {
 public:
   ExtractConsumer(model::TranslationUnitModel &tu, std::string prelude, CompileProblems &problems)
@@ -125,8 +139,16 @@ public:
       return;  // clang stopped: the AST is incomplete
     extractTranslationUnit(ctx, prelude_, problems_, tu_);
     // errors and no kernel analysed: the errors may have hidden one, or the instantiations
-    // of a kernel template (never "no kernels" in silence)
-    tu_.parsed = problems_.errors.empty() || !tu_.kernels.empty();
+    // of a kernel template (never "no kernels" in silence), unless no file read says
+    // __global__ and no project header was skipped (a host-only file: cuBLAS calls)
+    // and every error is an unknown name or type, no syntax error (not garbage)
+    bool project_header_skipped = std::any_of(
+        problems_.skipped_headers.begin(), problems_.skipped_headers.end(),
+        [](const CompileProblems::SkippedHeader &h) { return !h.angled; });
+    bool all_semantic = std::all_of(problems_.errors.begin(), problems_.errors.end(),
+                                    [](const CompileProblems::Error &e) { return e.semantic; });
+    tu_.parsed = problems_.errors.empty() || !tu_.kernels.empty() ||
+                 (all_semantic && !project_header_skipped && !mentionsGlobal(ctx.getSourceManager(), prelude_));
     if (!tu_.parsed) tu_.skipped.clear();
     tu_.notes = problemNotes(ctx.getSourceManager(), problems_, tu_.diagnostics, tu_.parsed);
   }

@@ -378,10 +378,15 @@ template <class T> __device__ T tex1DLayered(cudaTextureObject_t tex, float x, i
 template <class T> __device__ T tex2DLayered(cudaTextureObject_t tex, float x, float y, int layer);
 template <class T> __device__ T texCubemap(cudaTextureObject_t tex, float x, float y, float z);
 template <class T> __device__ T tex2DLod(cudaTextureObject_t tex, float x, float y, float level);
-template <class T> __device__ T surf1Dread(cudaSurfaceObject_t surf, int x);
-template <class T> __device__ T surf2Dread(cudaSurfaceObject_t surf, int x, int y);
-template <class T> __device__ void surf1Dwrite(T data, cudaSurfaceObject_t surf, int x);
-template <class T> __device__ void surf2Dwrite(T data, cudaSurfaceObject_t surf, int x, int y);
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
+template <class T> __device__ T surf1Dread(cudaSurfaceObject_t surf, int x,
+                                           cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t surf, int x, int y,
+                                           cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf1Dwrite(T data, cudaSurfaceObject_t surf, int x,
+                                               cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2Dwrite(T data, cudaSurfaceObject_t surf, int x, int y,
+                                               cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
 
 // --- read-only and cache-hint loads: modelled as reads of *p -----------------------------
 template <class T> __device__ T __ldg(const T *p);

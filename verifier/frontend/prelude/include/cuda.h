@@ -4,4 +4,6 @@
 typedef int CUresult;
 typedef int CUdevice;
 typedef struct CUctx_st *CUcontext;
+typedef unsigned long long CUtexObject;  // a texture object, read in kernels by tex2D<T>
+typedef unsigned long long CUsurfObject;
 #define CUDA_VERSION 12000
