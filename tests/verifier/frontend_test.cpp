@@ -843,6 +843,20 @@ TEST(Frontend, HostLaunchGridFromAKernelArgumentIsAFact) {
             "(0L + 256) * ((0L + gridDim.x) + 1)");
 }
 
+// A cast that keeps every value is seen through; a narrowing one is not (no fact).
+TEST(Frontend, HostLaunchGridThroughAValuePreservingCast) {
+  auto tu = parse("frontend/launch_grid_cast.cu");
+  ASSERT_TRUE(tu.parsed);
+  ASSERT_EQ(tu.kernels.size(), 2u);
+  const model::Kernel &cast = tu.kernels[0];
+  ASSERT_TRUE(cast.launch.has_value());
+  ASSERT_EQ(cast.launch->grid_facts.size(), 1u);
+  EXPECT_NE(cast.launch->grid_facts[0].find("(blockDim.x * 8)"), std::string::npos)
+      << cast.launch->grid_facts[0];
+  ASSERT_TRUE(tu.kernels[1].launch.has_value());
+  EXPECT_TRUE(tu.kernels[1].launch->grid_facts.empty());
+}
+
 TEST(FrontendBadInput, BinaryGarbageDoesNotParse) {
   std::string path = testing::TempDir() + "kverify_garbage.cu";
   {

@@ -182,10 +182,19 @@ private:
   std::optional<std::string> translate(const clang::Expr *e, const Translation &t, int depth) const {
     if (depth > 16) return std::nullopt;
     e = e->IgnoreParens();
-    if (const auto *c = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
-        c && c->getSubExpr()->getType()->isIntegerType())
-      return translate(c->getSubExpr(), t, depth + 1);
     if (std::optional<uint64_t> v = value(e)) return std::to_string(*v);
+    // `(int)(block_size * x128::size)`, an int argument of a long parameter: a cast that
+    // keeps every value (same signedness, no narrower) is the value it casts; a narrowing
+    // one is not translated (the fact would not hold for the values it changes)
+    if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) {
+      clang::QualType to = c->getType(), from = c->getSubExpr()->getType();
+      if (to->isIntegerType() && from->isIntegerType() &&
+          to->isSignedIntegerType() == from->isSignedIntegerType() &&
+          ctx_.getTypeSize(to) >= ctx_.getTypeSize(from))
+        return translate(c->getSubExpr(), t, depth + 1);
+      if (!llvm::isa<clang::ImplicitCastExpr>(c) || c->getCastKind() != clang::CK_LValueToRValue)
+        return std::nullopt;
+    }
     if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
       static const std::set<clang::BinaryOperatorKind> ops = {
           clang::BO_Add, clang::BO_Sub, clang::BO_Mul, clang::BO_Div, clang::BO_Rem,
