@@ -857,6 +857,16 @@ TEST(Frontend, HostLaunchGridThroughAValuePreservingCast) {
   EXPECT_TRUE(tu.kernels[1].launch->grid_facts.empty());
 }
 
+// A .cu file the main file #includes is part of the unit: its kernel is modelled, with the
+// launch its own launcher makes, though the main file never names the kernel.
+TEST(Frontend, KernelsOfAnIncludedCuFileAreTheUnits) {
+  auto tu = parse("frontend/fragment/main.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "smooth");
+  ASSERT_TRUE(k.launch.has_value());
+  EXPECT_EQ(k.launch->block, (std::array<std::optional<uint64_t>, 3>{128, 1, 1}));
+}
+
 TEST(FrontendBadInput, BinaryGarbageDoesNotParse) {
   std::string path = testing::TempDir() + "kverify_garbage.cu";
   {

@@ -521,6 +521,16 @@ static std::string optionsComment(llvm::StringRef text, unsigned line) {
   return found;
 }
 
+// Code of the translation unit itself: the main file, or a .cu file it #includes (Rodinia's
+// `#include "kernel_gpu_cuda.cu"`: nvcc compiles such a fragment only there, so its kernels
+// and launchers are this file's, not a header's).
+static bool inUnitSource(const clang::SourceManager &sm, clang::SourceLocation loc) {
+  loc = sm.getExpansionLoc(loc);
+  if (loc.isInvalid()) return false;
+  if (sm.isInMainFile(loc)) return true;
+  return !sm.isInSystemHeader(loc) && sm.getFilename(loc).ends_with(".cu");
+}
+
 namespace {
 struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
   clang::SourceManager &sm;
@@ -534,9 +544,7 @@ struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
 
-  bool inMain(clang::SourceLocation loc) const {
-    return loc.isValid() && sm.isInMainFile(sm.getExpansionLoc(loc));
-  }
+  bool inMain(clang::SourceLocation loc) const { return inUnitSource(sm, loc); }
   bool isKernelHere(const clang::FunctionDecl *fd) const {
     return fd->hasAttr<clang::CUDAGlobalAttr>() && inMain(fd->getLocation());
   }
@@ -601,7 +609,7 @@ struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
 
   bool inProjectHeader(const clang::FunctionDecl *fd) const {
     clang::SourceLocation loc = sm.getExpansionLoc(fd->getLocation());
-    if (loc.isInvalid() || sm.isInMainFile(loc) || sm.isInSystemHeader(loc))
+    if (loc.isInvalid() || inUnitSource(sm, loc) || sm.isInSystemHeader(loc))
       return false;
     llvm::StringRef file = sm.getFilename(loc);
     return !file.empty() && (prelude_dir.empty() || !file.starts_with(prelude_dir));
@@ -623,7 +631,7 @@ struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
     // Only template instantiations (and the main file's own functions, the roots) are
     // followed: a non-template header function is the header's business.
     if (fd->doesThisDeclarationHaveABody() &&
-        (fd->getTemplateInstantiationPattern() || sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()))))
+        (fd->getTemplateInstantiationPattern() || inUnitSource(sm, fd->getLocation())))
       work.push_back(fd);
   }
   void run() {

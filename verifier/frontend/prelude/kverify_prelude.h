@@ -26,13 +26,15 @@
 
 typedef unsigned long __kv_size_t;
 // What nvcc's implicit #include "cuda_runtime.h" brings along: size_t, NULL, ptrdiff_t,
-// clock_t (the SDK's timing kernels store clock() into clock_t arrays), <stdlib.h>, and
+// clock_t (the SDK's timing kernels store clock() into clock_t arrays), <stdlib.h>,
+// <string.h> (host code calls memcpy and strlen without including it), and
 // <math.h>'s constants (files use M_PI without including it; <math.h> itself, with C++'s
 // overloads, would triple the time to parse a small file). Spelled as glibc does, so a
 // later #include <math.h> redefines them identically.
 #include <stddef.h>
 #include <time.h>
 #include <stdlib.h>
+#include <string.h>
 #ifndef M_PI
 #define M_E 2.7182818284590452354
 #define M_LOG2E 1.4426950408889634074
