@@ -867,6 +867,23 @@ TEST(Frontend, KernelsOfAnIncludedCuFileAreTheUnits) {
   EXPECT_EQ(k.launch->block, (std::array<std::optional<uint64_t>, 3>{128, 1, 1}));
 }
 
+TEST(Frontend, HostLaunchDim3GridGivesAFactPerComponent) {
+  auto tu = parse("frontend/dim3_grid_facts.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "stencil");
+  ASSERT_TRUE(k.launch.has_value());
+  ASSERT_EQ(k.launch->grid_facts.size(), 2u);
+  EXPECT_NE(k.launch->grid_facts[0].find("(0L + gridDim.x) <= (0L + nx)"), std::string::npos)
+      << k.launch->grid_facts[0];
+  EXPECT_NE(k.launch->grid_facts[1].find("(0L + gridDim.y) <= (0L + ny)"), std::string::npos)
+      << k.launch->grid_facts[1];
+  // nx written after the dim3 was made: no fact on x; ny still gives one on y
+  const model::Kernel &changed = kernel(tu, "stencil_after_change");
+  ASSERT_TRUE(changed.launch.has_value());
+  ASSERT_EQ(changed.launch->grid_facts.size(), 1u);
+  EXPECT_NE(changed.launch->grid_facts[0].find("gridDim.y"), std::string::npos);
+}
+
 TEST(FrontendBadInput, BinaryGarbageDoesNotParse) {
   std::string path = testing::TempDir() + "kverify_garbage.cu";
   {

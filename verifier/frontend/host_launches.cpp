@@ -97,8 +97,8 @@ public:
                 std::none_of(config->arg_begin(), config->arg_end(),
                              [&](const clang::Expr *a) { return a->HasSideEffects(ctx_, false); });
     if (pure) {
-      facts(e, kernel, config->getArg(0), l.grid, "gridDim.x", l.grid_facts);
-      facts(e, kernel, config->getArg(1), l.block, "blockDim.x", l.block_facts);
+      componentFacts(e, kernel, config->getArg(0), l.grid, "gridDim", l.grid_facts);
+      componentFacts(e, kernel, config->getArg(1), l.block, "blockDim", l.block_facts);
     }
     l.at = placeOf(sm_, at);
     launches[kernel->getCanonicalDecl()].push_back(std::move(l));
@@ -150,12 +150,52 @@ private:
   // expression over what the kernel sees (its parameters, blockDim.x), when the host
   // expression can be written so: `ceil_div(n, threads)` with n passed to the kernel and
   // threads the block size is `(n + blockDim.x - 1) / blockDim.x`.
+  // The integer expressions of a grid or block argument's components: an integer n, the
+  // arguments of dim3(x, y, z), or those of a dim3 variable's initializer (then
+  // `declared`: they were evaluated before the launch).
+  struct Components {
+    std::array<const clang::Expr *, 3> of{};
+    bool declared = false;
+  };
+  Components components(const clang::Expr *arg, int depth = 0) const {
+    Components c;
+    const clang::Expr *e = skipWrappers(arg);
+    if (e->getType()->isIntegerType()) {
+      c.of[0] = e;
+    } else if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
+      if (ce->getConstructor()->isCopyOrMoveConstructor() && ce->getNumArgs() == 1)
+        return components(ce->getArg(0), depth);
+      if (ce->getNumArgs() == 1 && !skipWrappers(ce->getArg(0))->getType()->isIntegerType())
+        return c;  // dim3(uint3)
+      for (unsigned i = 0; i < 3 && i < ce->getNumArgs(); ++i)
+        if (!llvm::isa<clang::CXXDefaultArgExpr>(ce->getArg(i))) c.of[i] = skipWrappers(ce->getArg(i));
+    } else if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (!var || depth > 0 || !var->hasLocalStorage() || !var->getInit() || !function_) return c;
+      OtherUses uses = otherUses(var);
+      if (uses.found) return c;
+      c = components(var->getInit(), depth + 1);
+      c.declared = true;
+      for (int i = 0; i < 3; ++i)
+        if (uses.assigned[i]) c.of[i] = nullptr;
+    }
+    return c;
+  }
+  void componentFacts(const clang::CUDAKernelCallExpr *call, const clang::FunctionDecl *kernel,
+                      const clang::Expr *arg, const Dims &d, const std::string &base,
+                      std::vector<std::string> &out) const {
+    Components c = components(arg);
+    for (int i = 0; i < 3; ++i)
+      if (!d[i] && c.of[i])
+        facts(call, kernel, c.of[i], base + "." + "xyz"[i], c.declared, out);
+  }
+
   void facts(const clang::CUDAKernelCallExpr *call, const clang::FunctionDecl *kernel,
-             const clang::Expr *arg, const Dims &d, const char *name,
+             const clang::Expr *e, const std::string &name_text, bool declared,
              std::vector<std::string> &out) const {
-    const clang::Expr *e = scalarOf(arg);
-    if (d[0] || !e->getType()->isIntegerType()) return;
-    Translation t{call, kernel, {}};
+    const char *name = name_text.c_str();
+    if (!e->getType()->isIntegerType()) return;
+    Translation t{call, kernel, {}, declared};
     // X == E / B (CUDA's `ceil_div(n, threads)`) as B*X <= E < B*(X+1) in 64 bits: the
     // same for every launch that runs (X >= 1, so E >= B > 0, where C's division is the
     // floor) and far easier for the solver than a division by a symbolic B
@@ -178,6 +218,9 @@ private:
     const clang::CUDAKernelCallExpr *call;
     const clang::FunctionDecl *kernel;
     std::map<const clang::ParmVarDecl *, const clang::Expr *> inlined;  // a callee's params
+    // evaluated at a declaration before the launch: a variable stands for its value at the
+    // launch only where the function never writes it
+    bool declared = false;
   };
   std::optional<std::string> translate(const clang::Expr *e, const Translation &t, int depth) const {
     if (depth > 16) return std::nullopt;
@@ -209,7 +252,8 @@ private:
       const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
       if (!var) return std::nullopt;
       if (const auto *p = llvm::dyn_cast<clang::ParmVarDecl>(var); p && t.inlined.count(p))
-        return translate(t.inlined.at(p), Translation{t.call, t.kernel, {}}, depth + 1);
+        return translate(t.inlined.at(p), Translation{t.call, t.kernel, {}, t.declared}, depth + 1);
+      if (t.declared && !onlyRead(var)) return std::nullopt;
       // a variable the launch passes whole: that kernel parameter; the block size: blockDim.x
       for (unsigned i = 0; i < t.call->getNumArgs() && i < t.kernel->getNumParams(); ++i)
         if (refersTo(t.call->getArg(i), var) && t.kernel->getParamDecl(i)->getIdentifier() &&
@@ -228,7 +272,7 @@ private:
       const auto *body = def ? llvm::dyn_cast_or_null<clang::CompoundStmt>(def->getBody()) : nullptr;
       const auto *ret = body && body->size() == 1 ? llvm::dyn_cast<clang::ReturnStmt>(body->body_front()) : nullptr;
       if (!ret || !ret->getRetValue() || call->getNumArgs() != def->getNumParams()) return std::nullopt;
-      Translation inner{t.call, t.kernel, {}};
+      Translation inner{t.call, t.kernel, {}, t.declared};
       for (unsigned i = 0; i < call->getNumArgs(); ++i)
         inner.inlined[def->getParamDecl(i)] = call->getArg(i);
       return translate(ret->getRetValue(), inner, depth + 1);
@@ -283,6 +327,27 @@ private:
         return d;
       }
     return {};
+  }
+
+  // Every use of `var` in the function reads its value (none writes it, takes its address
+  // or binds a reference to it).
+  bool onlyRead(const clang::VarDecl *var) const {
+    struct Uses : clang::RecursiveASTVisitor<Uses> {
+      const clang::VarDecl *var;
+      std::set<const clang::Expr *> reads;
+      bool other = false;
+      bool VisitImplicitCastExpr(clang::ImplicitCastExpr *c) {
+        if (c->getCastKind() == clang::CK_LValueToRValue) reads.insert(c->getSubExpr()->IgnoreParens());
+        return true;
+      }
+      bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
+        if (e->getDecl() == var && !reads.count(e)) other = true;
+        return !other;
+      }
+    } uses;
+    uses.var = var;
+    if (function_ && function_->getBody()) uses.TraverseStmt(function_->getBody());
+    return function_ && !uses.other;
   }
 
   // How `var` is used other than as a launch's grid or block (then its value at the launch
