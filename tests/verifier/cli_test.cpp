@@ -117,6 +117,24 @@ TEST(KverifyCli, BinaryGarbageExits2WithoutCrashing) {
   EXPECT_TRUE(has(r.err, "does not parse"));
 }
 
+// Sources nested far deeper than any hand-written code (a generator's output) neither
+// overflow a stack nor run for minutes: the kernel is `unsupported`, saying why.
+TEST(KverifyCli, DeeplyNestedExpressionsAreUnsupportedNotACrash) {
+  auto write = [](const std::string &name, const std::string &expr) {
+    std::string path = testing::TempDir() + name;
+    std::ofstream(path) << "__global__ void k(int *a, int x) { a[threadIdx.x] = " << expr << "; }\n";
+    return path;
+  };
+  std::string unary, chain = "x";
+  for (int i = 0; i < 10000; ++i) unary += "- ";
+  for (int i = 0; i < 100000; ++i) chain += " + x";
+  for (const std::string &path : {write("kverify_deep_unary.cu", unary + "x"), write("kverify_long_chain.cu", chain)}) {
+    CliRun r = kverify("--no-cache " + path);
+    EXPECT_EQ(r.status, 0) << path << r.err;
+    EXPECT_TRUE(has(r.out, "nesting deeper than 1000 levels")) << path << r.out;
+  }
+}
+
 TEST(KverifyCli, EmptyFileIsNotAnError) {
   CliRun r = kverify("frontend/bad_empty.cu");
   EXPECT_EQ(r.status, 0);

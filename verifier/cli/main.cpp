@@ -28,9 +28,15 @@
 #include <optional>
 #include <set>
 #include <thread>
+
+#include "llvm/Support/thread.h"
 #include <unistd.h>
 
 namespace cl = llvm::cl;
+
+// The stack of each worker thread: 1 GiB of address space, used only as deep as a source
+// nests (memory is committed as the stack grows).
+static constexpr unsigned kWorkerStackBytes = 1u << 30;
 using namespace kverify;
 
 static cl::OptionCategory category("kverify options");
@@ -320,14 +326,13 @@ int main(int argc, char **argv) {
       }
     }
   };
+  // Each worker (one also for -j1) runs on a thread with a deep stack: Clang's parser and
+  // the passes after it recurse over expressions as deep as the source nests them
+  // (`- - - ... x`, `a + a + ... + a`), far deeper than the default 8 MiB allows.
   unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(files.size())));
-  if (n <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < n; ++t) pool.emplace_back(work);
-    for (std::thread &t : pool) t.join();
-  }
+  std::vector<llvm::thread> pool;
+  for (unsigned t = 0; t < n; ++t) pool.emplace_back(std::optional<unsigned>(kWorkerStackBytes), work);
+  for (llvm::thread &t : pool) t.join();
   if (progress) llvm::errs() << "\r\033[K";
   if (from_cache > 0)
     llvm::errs() << "kverify: " << from_cache << " of " << files.size() << " files from cache\n";

@@ -471,7 +471,8 @@ void KernelExtractor::run(const clang::FunctionDecl *kernel) {
     bindParam(*this, k_, ctx_, i, p->getNameAsString(), p->getType(), p,
               modified_.count(p) != 0, frames_.back().vars[p], k_.body);
   }
-  stmt(kernel->getBody());
+  if (shallowEnough(kernel->getBody()))
+    stmt(kernel->getBody());
   out_.pop_back();
   frames_.pop_back();
 }

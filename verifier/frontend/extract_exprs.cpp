@@ -164,7 +164,42 @@ void KernelExtractor::discard(const clang::Expr *e) {
   rvalue(e);
 }
 
+// Whether `body` nests deeper than `limit` (an explicit stack: no recursion over it).
+static bool nestsDeeper(const clang::Stmt *body, unsigned limit) {
+  std::vector<std::pair<const clang::Stmt *, unsigned>> todo{{body, 1}};
+  while (!todo.empty()) {
+    auto [s, depth] = todo.back();
+    todo.pop_back();
+    if (!s) continue;
+    if (depth > limit) return true;
+    for (const clang::Stmt *child : s->children()) todo.push_back({child, depth + 1});
+  }
+  return false;
+}
+
+// A function body to translate: false (and `unsupported`) when it nests too deep, checked
+// before translating anything (a translation that folds constants at every level would be
+// quadratic in the depth).
+bool KernelExtractor::shallowEnough(const clang::Stmt *body) {
+  if (!body || !nestsDeeper(body, kMaxNesting)) return true;
+  nesting_ += kMaxNesting + 1;
+  tooDeep(body->getSourceRange());
+  nesting_ -= kMaxNesting + 1;
+  return false;
+}
+
+bool KernelExtractor::tooDeep(clang::SourceRange where) {
+  if (nesting_ <= kMaxNesting) return false;
+  if (!said_too_deep_)
+    unsupported("nesting deeper than " + std::to_string(kMaxNesting) + " levels",
+                "expressions and statements nested this deep are not modelled", where);
+  said_too_deep_ = true;
+  return true;
+}
+
 ExprPtr KernelExtractor::rvalue(const clang::Expr *e) {
+  Nested level(*this);
+  if (tooDeep(e->getSourceRange())) return opaque(e->getType(), "too deep");
   e = strip(e);
   clang::QualType t = e->getType();
   // Integer constant expressions (literals, enumerators, sizeof, constexpr and
@@ -865,6 +900,8 @@ static bool namesVariable(const clang::Expr *e) {
 }
 
 LValue KernelExtractor::lvalue(const clang::Expr *e) {
+  Nested level(*this);
+  if (tooDeep(e->getSourceRange())) return {};
   e = strip(e);
   if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
     return declLValue(d->getDecl(), e);
@@ -1338,6 +1375,8 @@ std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes
 }
 
 std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
+  Nested level(*this);
+  if (tooDeep(e->getSourceRange())) return std::nullopt;
   e = strip(e);
   clang::SourceRange where = e->getSourceRange();
   if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) {
@@ -2207,7 +2246,8 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
       else
         discard(value);  // an array field: its element values are not tracked
     }
-    stmt(ctor->getBody());
+    if (shallowEnough(ctor->getBody()))
+      stmt(ctor->getBody());
     frames_.pop_back();
   });
   emit(Stmt{rangeOf(where), std::move(inl)});
@@ -2310,7 +2350,8 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
         body && !body->body_empty())
       frame.last = body->body_back();
     frames_.push_back(frame);
-    stmt(fn->getBody());
+    if (shallowEnough(fn->getBody()))
+      stmt(fn->getBody());
     frame.result = frames_.back().result;
     frames_.pop_back();
   });

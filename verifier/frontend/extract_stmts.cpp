@@ -247,6 +247,9 @@ void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {
 void KernelExtractor::stmt(const clang::Stmt *s) {
   if (!s)
     return;
+  Nested level(*this);
+  if (tooDeep(s->getSourceRange()))
+    return;
   clang::SourceRange where = s->getSourceRange();
   if (const auto *cs = llvm::dyn_cast<clang::CompoundStmt>(s)) {
     for (const clang::Stmt *c : cs->body())

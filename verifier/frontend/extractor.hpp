@@ -305,6 +305,19 @@ private:
   };
   std::vector<Breakable> breakables_;
   unsigned next_id_ = 1;                         // ids of Locals, Accesses, Opaques
+  // How deeply the expressions and statements being translated nest: past kMaxNesting
+  // the rest is `unsupported` (a generated `- - - ... x`, `a + a + ... + a`), which bounds
+  // the recursion here and in every pass over the model.
+  unsigned nesting_ = 0;
+  static constexpr unsigned kMaxNesting = 1000;
+  bool tooDeep(clang::SourceRange where);  // true once past it (said once per kernel)
+  bool shallowEnough(const clang::Stmt *body);
+  bool said_too_deep_ = false;
+  struct Nested {
+    KernelExtractor &x;
+    explicit Nested(KernelExtractor &e) : x(e) { ++x.nesting_; }
+    ~Nested() { --x.nesting_; }
+  };
   // Translation events (a pointer variable created or read, a loop entered), numbered in
   // order, and the events at which the loops being translated were entered: a pointer
   // read inside a loop cannot gain an array later in that loop (the read, translated
