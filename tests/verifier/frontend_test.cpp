@@ -884,6 +884,13 @@ TEST(Frontend, HostLaunchDim3GridGivesAFactPerComponent) {
   EXPECT_NE(changed.launch->grid_facts[0].find("gridDim.y"), std::string::npos);
 }
 
+TEST(Frontend, IncludeGuardAfterASkippedHeaderIsNoUnknownCondition) {
+  auto tu = parse("frontend/missing_header_include_guard.cu");
+  ASSERT_TRUE(tu.parsed);
+  EXPECT_TRUE(kernel(tu, "count").unsupported.empty());
+  EXPECT_FALSE(kernel(tu, "maybe_wide").unsupported.empty());
+}
+
 TEST(FrontendBadInput, BinaryGarbageDoesNotParse) {
   std::string path = testing::TempDir() + "kverify_garbage.cu";
   {

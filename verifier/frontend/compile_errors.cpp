@@ -90,6 +90,9 @@ public:
   }
   void Ifndef(clang::SourceLocation loc, const clang::Token &name,
               const clang::MacroDefinition &md) override {
+    // an include guard (`#ifndef X` then `#define X`): had a skipped header defined X, the
+    // guarded code, kernels included, would not exist; as they do, it did not
+    if (!md && isIncludeGuard(name)) return open(loc, {});
     Ifdef(loc, name, md);
   }
   void If(clang::SourceLocation loc, clang::SourceRange cond,
@@ -120,6 +123,29 @@ public:
 
 private:
   std::string spelling(const clang::Token &t) const { return pp_.getSpelling(t); }
+
+  // The next directive after `#ifndef name`, with only white space and comments between,
+  // is `#define name`.
+  bool isIncludeGuard(const clang::Token &name) const {
+    const clang::SourceManager &sm = pp_.getSourceManager();
+    bool invalid = false;
+    const char *at = sm.getCharacterData(name.getEndLoc(), &invalid);
+    if (invalid) return false;
+    llvm::StringRef rest(at, sm.getBufferData(sm.getFileID(name.getLocation())).end() - at);
+    for (;;) {
+      rest = rest.ltrim();
+      if (rest.consume_front("//")) rest = rest.drop_until([](char c) { return c == '\n'; });
+      else if (rest.consume_front("/*")) rest = rest.drop_front(std::min(rest.find("*/") + 2, rest.size()));
+      else break;
+    }
+    if (!rest.consume_front("#")) return false;
+    rest = rest.ltrim(" \t");
+    if (!rest.consume_front("define")) return false;
+    rest = rest.ltrim(" \t");
+    std::string id = spelling(name);
+    return rest.starts_with(id) &&
+           (rest.size() == id.size() || !(std::isalnum((unsigned char)rest[id.size()]) || rest[id.size()] == '_'));
+  }
 
   std::vector<std::string> undefinedIn(clang::SourceRange cond) const {
     if (problems_.skipped_headers.empty()) return {};
