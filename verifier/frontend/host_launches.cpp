@@ -32,10 +32,14 @@ const clang::Expr *skipWrappers(const clang::Expr *e) {
 // (`block.x * sizeof(int)`) is not one; assigning one (`grid.x = n / 64;`) is not one
 // either, but that field is then unknown. (The visitor sees a parent before its children.)
 struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
+  const clang::ASTContext *ctx = nullptr;
   const clang::VarDecl *var;
   std::set<const clang::Expr *> config_reads;
   std::set<const clang::Expr *> harmless;  // field reads and field assignments
   std::array<bool, 3> assigned{};
+  // per field: every value assigned to it is this constant (`threads.y = 1;`), or nothing
+  std::array<std::optional<uint64_t>, 3> only_value{};
+  std::array<bool, 3> other_value{};
   bool found = false;
   // `var.x`, `var.y` or `var.z`: the field's index, and the reference to var in `ref`.
   int field(const clang::Expr *e, const clang::DeclRefExpr *&ref) const {
@@ -51,6 +55,14 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
     if (i < 0) return true;
     assigned[i] = true;
     harmless.insert(ref);
+    clang::Expr::EvalResult r;
+    const clang::Expr *rhs = op->getRHS();
+    if (op->getOpcode() == clang::BO_Assign && !rhs->isValueDependent() &&
+        rhs->EvaluateAsInt(r, *ctx) && !r.Val.getInt().isNegative() &&
+        (!only_value[i] || *only_value[i] == r.Val.getInt().getZExtValue()))
+      only_value[i] = r.Val.getInt().getZExtValue();
+    else
+      other_value[i] = true;
     return true;
   }
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr *c) {
@@ -322,8 +334,8 @@ private:
         OtherUses uses = otherUses(var);
         if (uses.found) return {};
         Dims d = dims(var->getInit(), depth + 1);
-        for (int i = 0; i < 3; ++i)
-          if (uses.assigned[i]) d[i].reset();
+        for (int i = 0; i < 3; ++i)  // a field assigned only its initial value keeps it
+          if (uses.assigned[i] && (uses.other_value[i] || uses.only_value[i] != d[i])) d[i].reset();
         return d;
       }
     return {};
@@ -369,6 +381,7 @@ private:
     } configs;
     configs.TraverseStmt(function_->getBody());
     OtherUses uses;
+    uses.ctx = &ctx_;
     uses.var = var;
     uses.config_reads = std::move(configs.reads);
     uses.TraverseStmt(function_->getBody());
