@@ -103,6 +103,13 @@ bool applyOptionString(const std::string &text, Options &o, std::string &error) 
       }
       return false;
     };
+    auto seconds = [](const std::string &text, double &out) {  // a positive number
+      char *end = nullptr;
+      double t = std::strtod(text.c_str(), &end);
+      if (!end || *end || t <= 0) return false;
+      out = t;
+      return true;
+    };
     std::string v;
     if (value("--block-dim", v) || value("--blockDim", v)) {
       if (!parseDims(v, o.block_dim)) return error = "bad block dimensions '" + v + "'", false;
@@ -111,15 +118,9 @@ bool applyOptionString(const std::string &text, Options &o, std::string &error) 
     } else if (value("--assume", v)) {
       o.assumes.push_back(v);
     } else if (value("--timeout", v)) {
-      char *end = nullptr;
-      double t = std::strtod(v.c_str(), &end);
-      if (!end || *end || t <= 0) return error = "bad timeout '" + v + "'", false;
-      o.timeout_s = t;
+      if (!seconds(v, o.timeout_s)) return error = "bad timeout '" + v + "'", false;
     } else if (value("--kernel-timeout", v)) {
-      char *end = nullptr;
-      double t = std::strtod(v.c_str(), &end);
-      if (!end || *end || t <= 0) return error = "bad kernel timeout '" + v + "'", false;
-      o.kernel_timeout_s = t;
+      if (!seconds(v, o.kernel_timeout_s)) return error = "bad kernel timeout '" + v + "'", false;
     } else if (value("--zero-init", v)) {
       for (size_t at = 0; at <= v.size();) {
         size_t comma = std::min(v.find(',', at), v.size());

@@ -158,10 +158,6 @@ private:
     return std::nullopt;
   }
 
-  // For an integer grid or block argument whose value is unknown: its value as a C
-  // expression over what the kernel sees (its parameters, blockDim.x), when the host
-  // expression can be written so: `ceil_div(n, threads)` with n passed to the kernel and
-  // threads the block size is `(n + blockDim.x - 1) / blockDim.x`.
   // The integer expressions of a grid or block argument's components: an integer n, the
   // arguments of dim3(x, y, z), or those of a dim3 variable's initializer (then
   // `declared`: they were evaluated before the launch).
@@ -202,6 +198,10 @@ private:
         facts(call, kernel, c.of[i], base + "." + "xyz"[i], c.declared, out);
   }
 
+  // For a grid or block component whose value is unknown: its value as a C expression
+  // over what the kernel sees (its parameters, blockDim.x), when the host expression can be
+  // written so: `ceil_div(n, threads)` with n passed to the kernel and threads the block
+  // size is `(n + blockDim.x - 1) / blockDim.x`.
   void facts(const clang::CUDAKernelCallExpr *call, const clang::FunctionDecl *kernel,
              const clang::Expr *e, const std::string &name_text, bool declared,
              std::vector<std::string> &out) const {

@@ -54,21 +54,27 @@ bool afterOperatorKeyword(llvm::StringRef t, size_t i) {
                                   before[before.size() - 9] == '_'));
 }
 
+// The file as read (its buffer handed on without a copy), or its text with the chevrons
+// joined.
 class JoinedFile : public llvm::vfs::File {
 public:
-  JoinedFile(std::unique_ptr<llvm::vfs::File> file, std::string text)
-      : file_(std::move(file)), text_(std::move(text)) {}
+  JoinedFile(std::unique_ptr<llvm::vfs::File> file, std::unique_ptr<llvm::MemoryBuffer> read,
+             std::optional<std::string> joined)
+      : file_(std::move(file)), read_(std::move(read)), joined_(std::move(joined)) {}
   llvm::ErrorOr<llvm::vfs::Status> status() override { return file_->status(); }
   llvm::ErrorOr<std::string> getName() override { return file_->getName(); }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
-  getBuffer(const llvm::Twine &name, int64_t, bool, bool) override {
-    return llvm::MemoryBuffer::getMemBufferCopy(text_, name);
+  getBuffer(const llvm::Twine &name, int64_t size, bool null_terminated, bool is_volatile) override {
+    if (joined_) return llvm::MemoryBuffer::getMemBufferCopy(*joined_, name);
+    if (read_) return std::move(read_);
+    return file_->getBuffer(name, size, null_terminated, is_volatile);  // asked again: read again
   }
   std::error_code close() override { return file_->close(); }
 
 private:
   std::unique_ptr<llvm::vfs::File> file_;
-  std::string text_;
+  std::unique_ptr<llvm::MemoryBuffer> read_;
+  std::optional<std::string> joined_;
 };
 
 class JoiningFileSystem : public llvm::vfs::ProxyFileSystem {
@@ -79,9 +85,9 @@ public:
     if (!file) return file;
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = (*file)->getBuffer(path.str());
     if (!buffer) return buffer.getError();
-    llvm::StringRef read = (*buffer)->getBuffer();
-    std::string text = joinLaunchChevrons(read).value_or(read.str());
-    return std::unique_ptr<llvm::vfs::File>(new JoinedFile(std::move(*file), std::move(text)));
+    std::optional<std::string> joined = joinLaunchChevrons((*buffer)->getBuffer());
+    return std::unique_ptr<llvm::vfs::File>(
+        new JoinedFile(std::move(*file), std::move(*buffer), std::move(joined)));
   }
 };
 
