@@ -90,8 +90,10 @@ int main(int argc, char **argv) {
     std::set<std::string> hazards;
     if (tu.parsed && tu.kernels.size() == 1) {
       kverify::analysis::Options ao;
-      ao.block_dim = {k.block[0], k.block[1], k.block[2]};
-      ao.grid_dim = {k.grid[0], k.grid[1], k.grid[2]};
+      if (k.host_launch == NoHostLaunch) {  // else the launch is read from the host code
+        ao.block_dim = {k.block[0], k.block[1], k.block[2]};
+        ao.grid_dim = {k.grid[0], k.grid[1], k.grid[2]};
+      }
       ao.zero_init = zeroInit(k);
       verdict = kverify::analysis::verdictName(kverify::analysis::analyzeKernel(tu.kernels[0], ao).verdict);
       kverify::oracle::Launch l;

@@ -186,23 +186,26 @@ Gen<GExpr> load(Ctx c, int depth) {
 }
 
 // The elements of each struct site's array (StructSite); 0: not an array.
-constexpr int kSiteElems[kStructSites] = {kGlobalElems, 32, 32, 64, 16, 32, 0};
-constexpr int kSiteFields[kStructSites] = {2, 2, 2, 4, 2, 2, 2};
+constexpr int kSiteElems[kStructSites] = {kGlobalElems, 32, 32, 64, 16, 32, 4, 0};
+constexpr int kSiteFields[kStructSites] = {2, 2, 2, 4, 2, 2, 4, 2};
 
 Gen<GExpr> globalIndex(Ctx c);
 
 // A field of a struct site: an element index (masked at emission; a global index for
 // GPair), and for SRow's array field an item.
 Gen<GExpr> field(Ctx c, int depth, bool writable) {
-  int sites = writable ? int(CConf) : int(kStructSites);
-  return gen::mapcat(gen::inRange(0, sites), [c, depth](int site) {
+  std::vector<int> sites;  // SBox thrice: its four ways in (methods, a reference, a pointer)
+  for (int site = 0; site < (writable ? int(CConf) : int(kStructSites)); ++site)
+    sites.insert(sites.end(), site == SBox ? 3 : 1, site);
+  return gen::mapcat(gen::elementOf(sites), [c, depth](int site) {
     Gen<GExpr> index = site == GPair ? globalIndex(c)
                        : site == CConf ? gen::just(mk(EK::Const, 0))
                                        : intExpr(c, depth);
     return gen::map(gen::tuple(gen::inRange(0, kSiteFields[site]), index, intExpr(c, 0)),
                     [site](const std::tuple<int, GExpr, GExpr> &t) {
                       GExpr f = mk(EK::Field, site, std::get<0>(t), {std::get<1>(t)});
-                      if (site == SRow && std::get<0>(t) == 0) f.a.push_back(std::get<2>(t));
+                      bool item = site == SRow ? std::get<0>(t) == 0 : site == SBox && std::get<0>(t) < 3;
+                      if (item) f.a.push_back(std::get<2>(t));
                       return f;
                     });
   });
@@ -489,8 +492,14 @@ Gen<GStmt> stmt(Ctx c, int depth) {
                                   s.val = p.second;
                                   return s;
                                 });
+  Gen<GStmt> localObject = gen::map(intExpr(c, 2), [](GExpr v) {
+    GStmt s = st(SK::LocalObject);
+    s.val = std::move(v);
+    return s;
+  });
   std::vector<std::pair<std::size_t, Gen<GStmt>>> alts = {
       {8, storeShared},
+      {1, localObject},
       {3, storeField},
       {1, publish},
       {1, ticket},
@@ -642,14 +651,22 @@ struct Emitter {
     return "0";
   }
 
-  std::string field(const GExpr &x) {
-    static const char *arrays[] = {"g2", "sp", "sv", "sc", "sr", "sd", "kv_conf"};
-    static const char *names[kStructSites][4] = {{"a", "b"}, {"a", "b"}, {"x", "y"}, {"x", "y", "z", "w"},
-                                                 {"v", "n"}, {"base", "extra"}, {"lo", "hi"}};
+  // A struct site's element: sb[(i) & 3]; through a pointer (&sb[(i) & 3])->.
+  std::string element(const GExpr &x) {
+    static const char *arrays[] = {"g2", "sp", "sv", "sc", "sr", "sd", "sb", "kv_conf"};
     std::string out = arrays[x.v];
     if (x.v == GPair) out += "[" + e(x.a[0]) + "]";
     else if (x.v != CConf) out += "[(" + e(x.a[0]) + ") & " + std::to_string(kSiteElems[x.v] - 1) + "]";
-    out += std::string(".") + names[x.v][x.op];
+    if (x.v == SBox && x.op == 2) return "(&" + out + ")->";
+    return out + ".";
+  }
+
+  // A field read (or, for SBox's methods, a call that reads it).
+  std::string field(const GExpr &x) {
+    static const char *names[kStructSites][4] = {{"a", "b"}, {"a", "b"}, {"x", "y"}, {"x", "y", "z", "w"},
+                                                 {"v", "n"}, {"base", "extra"}, {"get", "at", "get", "n"}, {"lo", "hi"}};
+    if (x.v == SBox && x.op < 3) return element(x) + names[SBox][x.op] + "(" + e(x.a[1]) + ")";
+    std::string out = element(x) + names[x.v][x.op];
     if (x.v == SRow && x.op == 0) out += "[(" + e(x.a[1]) + ") & 3]";
     return out;
   }
@@ -699,7 +716,18 @@ struct Emitter {
       line(ind, "}");
       break;
     case SK::StoreField:
-      line(ind, e(s.idx) + (s.op ? " += " : " = ") + e(s.val) + ";");
+      if (s.idx.v == SBox && s.idx.op != 1 && s.idx.op != 3 && s.op == 0)  // put(item, v)
+        line(ind, element(s.idx) + "put(" + e(s.idx.a[1]) + ", " + e(s.val) + ");");
+      else if (s.idx.v == SBox && s.idx.op != 3)  // at(item) = v, at(item) += v
+        line(ind, element(s.idx) + "at(" + e(s.idx.a[1]) + ")" + (s.op ? " += " : " = ") + e(s.val) + ";");
+      else
+        line(ind, e(s.idx) + (s.op ? " += " : " = ") + e(s.val) + ";");
+      break;
+    case SK::LocalObject:
+      line(ind, "{");
+      line(ind + 1, "KvAcc t(" + e(s.val) + ");");
+      line(ind + 1, "v0 = t.total();");
+      line(ind, "}");
       break;
     case SK::Ticket: {
       std::string counter = s.op == 0 ? "g4" : "scnt";
@@ -823,13 +851,25 @@ std::string kernelParams(const GenKernel &k) {
   return p;
 }
 
+std::string kernelArgs(const GenKernel &k) {
+  std::string a = "g0, g1, p0, p1";
+  if (k.uses_site[GPair]) a += ", g2";
+  if (k.uses_ro) a += ", g3";
+  if (k.uses_counter || k.uses_block_ticket) a += ", g4";
+  if (k.uses_flags) a += ", g5, g6";
+  return a;
+}
+
 std::string emitSource(const GenKernel &k) {
   Emitter em{k, {}};
   std::ostream &os = em.os;
   os << "// generated by kverify's differential test generator\n"
      << "// launch: " << launchText(k) << "\n"
-     << "// kverify: --block-dim=" << k.block[0] << "," << k.block[1] << "," << k.block[2] << " --grid-dim=" << k.grid[0]
-     << "," << k.grid[1] << "," << k.grid[2] << (k.uses_flags ? " --zero-init=g6" : "") << "\n";
+     << "// kverify:";
+  if (k.host_launch == NoHostLaunch)
+    os << " --block-dim=" << k.block[0] << "," << k.block[1] << "," << k.block[2] << " --grid-dim=" << k.grid[0] << ","
+       << k.grid[1] << "," << k.grid[2];
+  os << (k.uses_flags ? " --zero-init=g6" : "") << "\n";
   if (k.uses_helper)
     os << "__device__ int kv_helper(int a, int b)\n{\n"
        << "  if (a > b) return (a - b) & 63;\n"
@@ -846,6 +886,15 @@ std::string emitSource(const GenKernel &k) {
   if (site[GPair] || site[SPair]) os << "struct KvPair { int a; int b; };\n";
   if (site[SRow]) os << "struct KvRow { int v[4]; int n; };\n";
   if (site[SDerived]) os << "struct KvBase { int base; };\nstruct KvDerived : KvBase { int extra; };\n";
+  if (site[SBox])
+    os << "struct KvBox {\n  int d[16];\n  int n;\n"
+       << "  __device__ int get(int i) const { return d[i & 15]; }\n"
+       << "  __device__ void put(int i, int v) { d[i & 15] = v; }\n"
+       << "  __device__ int &at(int i) { return d[i & 15]; }\n};\n";
+  if (k.uses_local_object)
+    os << "struct KvAcc {\n  int a;\n  int b;\n"
+       << "  __device__ KvAcc(int x) : a(x & 63) { b = a + 1; }\n"
+       << "  __device__ int total() const { return a + b; }\n};\n";
   if (site[CConf]) os << "struct KvConf { int lo; int hi; };\n__constant__ KvConf kv_conf;\n";
   os << "__global__ void " << k.name << "(" << kernelParams(k) << ")\n{\n"
      << "  __shared__ int s0[" << k.shared_size[0] << "];\n"
@@ -855,6 +904,7 @@ std::string emitSource(const GenKernel &k) {
   if (site[SUchar4]) os << "  __shared__ uchar4 sc[" << kSiteElems[SUchar4] << "];\n";
   if (site[SRow]) os << "  __shared__ KvRow sr[" << kSiteElems[SRow] << "];\n";
   if (site[SDerived]) os << "  __shared__ KvDerived sd[" << kSiteElems[SDerived] << "];\n";
+  if (site[SBox]) os << "  __shared__ KvBox sb[" << kSiteElems[SBox] << "];\n";
   if (k.uses_shared_counter) os << "  __shared__ unsigned scnt[4];\n";
   if (k.uses_block_ticket) os << "  __shared__ unsigned stk[1];\n";
   os << "  int v0 = threadIdx.x;\n"
@@ -864,6 +914,21 @@ std::string emitSource(const GenKernel &k) {
   if (k.uses_extra_locals) os << "  int v4 = 0, v5 = 0;\n";
   em.body(k.body, 1);
   os << "}\n";
+  if (k.host_launch != NoHostLaunch) {
+    std::string x = std::to_string(k.block[0]), y = std::to_string(k.block[1]);
+    os << "\nvoid launch_" << k.name << "(" << kernelParams(k) << ")\n{\n";
+    if (k.host_launch == IntCeilGrid) {
+      os << "  int threads = " << x << ";\n"
+         << "  int blocks = (p0 + threads - 1) / threads;\n"
+         << "  " << k.name << "<<<blocks, threads>>>(" << kernelArgs(k) << ");\n";
+    } else {
+      os << "  dim3 block(" << x << ", " << y << ");\n";
+      if (k.host_launch == LiteralDims) os << "  dim3 grid(" << k.grid[0] << ");\n";
+      else os << "  dim3 grid((p0 + " << x << " - 1) / " << x << ");\n";
+      os << "  " << k.name << "<<<grid, block>>>(" << kernelArgs(k) << ");\n";
+    }
+    os << "}\n";
+  }
   return em.os.str();
 }
 
@@ -882,6 +947,7 @@ std::string launchText(const GenKernel &k) {
     first = false;
   }
   os << "}";
+  if (k.host_launch != NoHostLaunch) os << " by launch_" << k.name;
   return os.str();
 }
 
@@ -891,7 +957,7 @@ void finish(GenKernel &k) {
   k.uses_store_helper = false;
   k.uses_site = {};
   k.uses_ro = k.uses_counter = k.uses_shared_counter = false;
-  k.uses_block_ticket = k.uses_extra_locals = k.uses_flags = false;
+  k.uses_block_ticket = k.uses_extra_locals = k.uses_flags = k.uses_local_object = false;
   auto expr = [&](const GExpr &e, bool valueOnly) {
     walkE(e, [&](const GExpr &x) {
       k.uses_helper = k.uses_helper || x.k == EK::Call;
@@ -920,6 +986,7 @@ void finish(GenKernel &k) {
     if (s.k == SK::DoWhile && s.op == DoSyncOr) k.data_dependent = true;  // the block's vote
     if (s.k == SK::BlockTicket) k.uses_block_ticket = k.data_dependent = true;
     if (s.k == SK::Publish) k.uses_flags = k.data_dependent = true;
+    if (s.k == SK::LocalObject) k.uses_local_object = true;
     if (s.k == SK::StoreShared && s.op == 2) k.data_dependent = true;  // read back into v2
     if (s.k == SK::Update && (s.op == USwap || s.op == UCopy)) k.uses_extra_locals = true;
     if (s.k == SK::Ticket) {
@@ -942,15 +1009,26 @@ Gen<GenKernel> genKernel() {
   Gen<int64_t> param = pick<int64_t>(
       {{5, gen::inRange<int64_t>(0, 9)}, {1, gen::inRange<int64_t>(0, 40)}, {1, gen::inRange<int64_t>(-2, 0)}});
   Gen<int> size = gen::weightedElement<int>({{1, 32}, {3, 64}, {1, 128}});
-  return gen::map(gen::tuple(stmtList(Ctx{}, 3, 0.08), bx, by, gen::inRange(1u, 4u), param, param, size, size),
-                  [](const std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int> &t) {
+  Gen<int> hostLaunch = gen::weightedElement<int>({{6, NoHostLaunch}, {1, LiteralDims}, {1, CeilGrid}, {1, IntCeilGrid}});
+  using Parts = std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int, int>;
+  return gen::map(gen::tuple(stmtList(Ctx{}, 3, 0.08), bx, by, gen::inRange(1u, 4u), param, param, size, size, hostLaunch),
+                  [](const Parts &t) {
                     GenKernel k;
                     k.name = "rand_kernel";
                     k.body = std::get<0>(t);
                     unsigned y = std::get<2>(t);
+                    k.host_launch = std::get<8>(t);
+                    if (k.host_launch == IntCeilGrid) y = 1;  // an int block is 1-D
                     k.block = {std::min(std::get<1>(t), 128u / y), y, 1};
                     k.grid = {std::get<3>(t), 1, 1};
-                    k.params = {{"p0", std::get<4>(t)}, {"p1", std::get<5>(t)}};
+                    int64_t p0 = std::get<4>(t);
+                    if (k.host_launch == CeilGrid || k.host_launch == IntCeilGrid) {
+                      // the grid the host computes from p0: p0 >= 1, at most 3 blocks
+                      int64_t x = k.block[0];
+                      p0 = std::clamp<int64_t>(p0, 1, 3 * x);
+                      k.grid[0] = unsigned((p0 + x - 1) / x);
+                    }
+                    k.params = {{"p0", p0}, {"p1", std::get<5>(t)}};
                     k.shared_size = {std::get<6>(t), std::get<7>(t)};
                     finish(k);
                     return k;
@@ -971,24 +1049,20 @@ std::string emitStandaloneProgram(const GenKernel &k) {
      << "  CHECK(cudaMalloc(&g1, n * sizeof(int)));\n"
      << "  CHECK(cudaMemset(g0, 0, n * sizeof(int)));\n"
      << "  CHECK(cudaMemset(g1, 0, n * sizeof(int)));\n";
-  std::string extra;
   if (k.uses_site[GPair]) {
     os << "  KvPair *g2 = nullptr;\n"
        << "  CHECK(cudaMalloc(&g2, n * sizeof(KvPair)));\n"
        << "  CHECK(cudaMemset(g2, 0, n * sizeof(KvPair)));\n";
-    extra += ", g2";
   }
   if (k.uses_ro) {
     os << "  int *g3 = nullptr;\n"
        << "  CHECK(cudaMalloc(&g3, n * sizeof(int)));\n"
        << "  CHECK(cudaMemset(g3, 0, n * sizeof(int)));\n";
-    extra += ", g3";
   }
   if (k.uses_counter || k.uses_block_ticket) {
     os << "  unsigned *g4 = nullptr;\n"
        << "  CHECK(cudaMalloc(&g4, n * sizeof(unsigned)));\n"
        << "  CHECK(cudaMemset(g4, 0, n * sizeof(unsigned)));\n";
-    extra += ", g4";
   }
   if (k.uses_flags) {
     os << "  int *g5 = nullptr;\n"
@@ -997,16 +1071,18 @@ std::string emitStandaloneProgram(const GenKernel &k) {
        << "  CHECK(cudaMalloc(&g6, n * sizeof(unsigned)));\n"
        << "  CHECK(cudaMemset(g5, 0, n * sizeof(int)));\n"
        << "  CHECK(cudaMemset(g6, 0, n * sizeof(unsigned)));\n";
-    extra += ", g5, g6";
   }
   if (k.uses_site[CConf])
     os << "  KvConf conf{3, 40};\n"
        << "  CHECK(cudaMemcpyToSymbol(kv_conf, &conf, sizeof conf));\n";
-  os
-     << "  dim3 block(" << k.block[0] << ", " << k.block[1] << ", " << k.block[2] << ");\n"
-     << "  dim3 grid(" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2] << ");\n"
-     << "  " << k.name << "<<<grid, block>>>(g0, g1, " << k.params.at("p0") << ", " << k.params.at("p1") << extra << ");\n"
-     << "  CHECK(cudaGetLastError());\n"
+  os << "  int p0 = " << k.params.at("p0") << ", p1 = " << k.params.at("p1") << ";\n";
+  if (k.host_launch != NoHostLaunch)
+    os << "  launch_" << k.name << "(" << kernelArgs(k) << ");\n";
+  else
+    os << "  dim3 block(" << k.block[0] << ", " << k.block[1] << ", " << k.block[2] << ");\n"
+       << "  dim3 grid(" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2] << ");\n"
+       << "  " << k.name << "<<<grid, block>>>(" << kernelArgs(k) << ");\n";
+  os << "  CHECK(cudaGetLastError());\n"
      << "  CHECK(cudaDeviceSynchronize());\n"
      << "  CHECK(cudaFree(g0));\n"
      << "  CHECK(cudaFree(g1));\n"

@@ -55,8 +55,8 @@ struct GExpr {
     GIndex,   // an index into a global array, op: 0 global thread id, 1 (a[0]) & 1023,
               // 2 global thread id + a[0] (a constant), 3 linear id in the block, 4 blockIdx.x
     Field,    // a field of struct site v (StructSite), field op; element a[0] (masked into
-              // the site's array; a GIndex for GPair; none for CConf); SRow's v[] field:
-              // item a[1] (masked & 3)
+              // the site's array; a GIndex for GPair; none for CConf); SRow's v[] field
+              // and SBox's methods: item a[1] (masked & 3, & 15 inside SBox's methods)
     RoLoad,   // g3[(a[0]) & 1023]: the read-only global array
   };
   K k = K::Const;
@@ -78,8 +78,12 @@ enum IndexWrap { WrapMask, WrapMod, WrapNone };
 //   SUchar4  sc[64].{x,y,z,w}    __shared__ uchar4
 //   SRow     sr[16].{v[4],n}     __shared__ `struct KvRow { int v[4]; int n; }`
 //   SDerived sd[32].{base,extra} __shared__ `struct KvDerived : KvBase { int extra; }`
+//   SBox     sb[4]               __shared__ `struct KvBox { int d[16]; int n; }` through its
+//                                methods (field op): 0 get(item)/put(item, v), 1 at(item) (a
+//                                reference), 2 the same as 0 through a pointer (&sb[i])->,
+//                                3 the field n
 //   CConf    kv_conf.{lo,hi}     __constant__ `struct KvConf { int lo; int hi; }` (read only)
-enum StructSite { GPair, SPair, SInt2, SUchar4, SRow, SDerived, CConf, kStructSites };
+enum StructSite { GPair, SPair, SInt2, SUchar4, SRow, SDerived, SBox, CConf, kStructSites };
 // The shape of a For loop (GStmt::op for For); i is the loop variable, B the bound (cond):
 //   Up          for (int i = 0; i < B; i += step)
 //   UpBlock     for (int i = (int)threadIdx.x - step; i < B; i += blockDim.x)  (B may be unsigned)
@@ -128,6 +132,8 @@ struct GStmt {
     BlockTicket,   // thread 0 takes a ticket into __shared__ stk[0], a barrier, every thread
                    // reads it into v1 and, if v1 < 15, writes g<arr>[v1 * 128 + linear id]
     Update,        // a local updated by itself (op: UpdateForm)
+    LocalObject,   // { KvAcc t(val); v0 = t.total(); }: a constructor with initializers and
+                   // a body, then a const method (v0 = 2 * (val & 63) + 1)
     Publish,       // message passing between blocks: thread 0 writes g5[blockIdx.x] = val,
                    // (op 1: no fence) a fence, atomicExch(&g6[blockIdx.x], 1u); reads flag
                    // g6[blockIdx.x - 1] (an atomic load, a fence) and, if it is 1, reads
@@ -143,12 +149,23 @@ struct GStmt {
   std::vector<GStmt> body, els;
 };
 
+// How the source launches the kernel (GenKernel::host_launch). Without a host launch the
+// launch is a `// kverify:` comment; with one, a host function launch_<name> launches it
+// and the analysis reads the launch (and its facts) from there:
+//   LiteralDims  dim3 block(X, Y); dim3 grid(G); k<<<grid, block>>>
+//   CeilGrid     dim3 block(X, Y); dim3 grid((p0 + X - 1) / X); k<<<grid, block>>>
+//                (p0 >= 1: the grid covers p0 blocks of X)
+//   IntCeilGrid  int threads = X; int blocks = (p0 + threads - 1) / threads;
+//                k<<<blocks, threads>>>   (1-D blocks)
+enum HostLaunchForm { NoHostLaunch, LiteralDims, CeilGrid, IntCeilGrid, kHostLaunchForms };
+
 struct GenKernel {
   std::string name = "k";
   std::array<int, 2> shared_size{64, 64};
   std::vector<GStmt> body;
   std::array<unsigned, 3> block{32, 1, 1}, grid{1, 1, 1};
   std::map<std::string, int64_t> params;  // p0, p1
+  int host_launch = NoHostLaunch;          // HostLaunchForm
   // Derived by finish() (called by genKernel):
   std::string source;       // the whole .cu text
   bool data_dependent = false;  // loads or atomic results reach a condition, an index or a local
@@ -157,6 +174,7 @@ struct GenKernel {
   bool uses_ro = false, uses_counter = false, uses_shared_counter = false;
   bool uses_block_ticket = false, uses_extra_locals = false;  // stk; v4, v5
   bool uses_flags = false;  // g5, g6 (zeroed)
+  bool uses_local_object = false;  // struct KvAcc
 };
 
 // Fills source, data_dependent and the uses_* flags.

@@ -39,13 +39,37 @@ fs::path tempDir(const std::string &what) {
 }
 
 // Constructs whose rules need a generator that makes them (struct fields, loops that wrap
-// or run from negative starts, do/while with a block-uniform condition, tickets).
+// or run from negative starts, do/while with a block-uniform condition, tickets, methods
+// and constructors, launches read from host code).
 const char *const kNewConstructs[] = {
     "KvPair *g2", "__shared__ KvPair", "int2 sv", "uchar4 sc", "KvRow sr", "KvDerived sd", "kv_conf.",
     "g3[", "atomicAdd(&g4", "atomicAdd(&scnt", "i0 += blockDim.x", "-= blockDim.x", "<<= ", "*= ",
     "__syncthreads_or(", "while (i0 <", "continue;", "break;", "stk[0] = atomicAdd", " * 2 + ", " * 3 + ",
     "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;", "atomicExch(&g6",
+    "KvBox sb[", ".put(", ".at(", ")->get(", ")->put(", "KvAcc t(", "dim3 grid(", "dim3 grid((p0",
+    "<<<blocks, threads>>>",
 };
+
+// The launch the front end reads from a generated host launcher: every known component as
+// generated, the p0-computed grid unknown with a fact, and nothing read without one.
+void expectHostLaunch(const GenKernel &k, const model::Kernel &m) {
+  if (k.host_launch == NoHostLaunch) {
+    EXPECT_FALSE(m.launch.has_value()) << k;
+    return;
+  }
+  ASSERT_TRUE(m.launch.has_value()) << k;
+  const model::HostLaunch &l = *m.launch;
+  for (int d = 0; d < 3; ++d) EXPECT_EQ(l.block[d], std::optional<uint64_t>(k.block[d])) << d << k;
+  EXPECT_EQ(l.grid[1], std::optional<uint64_t>(1)) << k;
+  EXPECT_EQ(l.grid[2], std::optional<uint64_t>(1)) << k;
+  if (k.host_launch == LiteralDims) {
+    EXPECT_EQ(l.grid[0], std::optional<uint64_t>(k.grid[0])) << k;
+    EXPECT_TRUE(l.grid_facts.empty()) << k;
+  } else {
+    EXPECT_FALSE(l.grid[0].has_value()) << k;
+    EXPECT_EQ(l.grid_facts.size(), 1u) << k;
+  }
+}
 
 }  // namespace
 
@@ -69,6 +93,7 @@ TEST(KernelGen, ParsesWithTheFrontEnd) {
     for (const auto &u : m.unsupported)
       ADD_FAILURE() << "unsupported " << u.construct << ": " << u.detail << " at " << u.range.line << ":"
                     << u.range.col << k;
+    expectHostLaunch(k, m);
     if (k.source.find("for (") != std::string::npos) ++loops;
     for (const char *c : kNewConstructs)
       if (k.source.find(c) != std::string::npos) ++constructs[c];

@@ -182,10 +182,12 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
   const model::Kernel &m = tu.kernels[0];
   RC_ASSERT(m.unsupported.empty());
 
-  // The analysis, launch fixed to the generated one.
+  // The analysis, launch fixed to the generated one (or read from the source's host code).
   analysis::Options opts;
-  opts.block_dim = {k.block[0], k.block[1], k.block[2]};
-  opts.grid_dim = {k.grid[0], k.grid[1], k.grid[2]};
+  if (k.host_launch == NoHostLaunch) {
+    opts.block_dim = {k.block[0], k.block[1], k.block[2]};
+    opts.grid_dim = {k.grid[0], k.grid[1], k.grid[2]};
+  }
   opts.timeout_s = 10;
   opts.zero_init = zeroInit(k);
   auto t0 = std::chrono::steady_clock::now();

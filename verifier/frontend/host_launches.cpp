@@ -150,12 +150,28 @@ public:
   }
 
 private:
-  std::optional<uint64_t> value(const clang::Expr *e) const {
+  // A constant, or a local variable whose initializer is one (`int threads = 256;`).
+  std::optional<uint64_t> value(const clang::Expr *e, int depth = 0) const {
     if (e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
     clang::Expr::EvalResult r;
     if (e->EvaluateAsInt(r, ctx_) && r.Val.isInt() && !r.Val.getInt().isNegative())
       return r.Val.getInt().getZExtValue();
+    if (const clang::Expr *init = depth < 8 ? initializerOf(e) : nullptr)
+      return value(init, depth + 1);  // (the initializer converts to the variable's type)
     return std::nullopt;
+  }
+
+  // The initializer of a local variable that holds its value wherever it is read: every use
+  // in the function reads it (no write, no address taken, no reference bound), so each read
+  // sees what its declaration computed, from the values of that moment (a caller that
+  // translates the initializer must treat it as `declared`).
+  const clang::Expr *initializerOf(const clang::Expr *e) const {
+    const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto *var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || llvm::isa<clang::ParmVarDecl>(var) || !var->hasLocalStorage() || !var->getInit() ||
+        var->getType()->isReferenceType() || !var->getType()->isIntegerType() || !onlyRead(var))
+      return nullptr;
+    return var->getInit();
   }
 
   // The integer expressions of a grid or block argument's components: an integer n, the
@@ -207,6 +223,10 @@ private:
              std::vector<std::string> &out) const {
     const char *name = name_text.c_str();
     if (!e->getType()->isIntegerType()) return;
+    if (const clang::Expr *init = initializerOf(e)) {  // `int blocks = ceil_div(n, 256);`
+      e = init;
+      declared = true;
+    }
     Translation t{call, kernel, {}, declared};
     // X == E / B (CUDA's `ceil_div(n, threads)`) as B*X <= E < B*(X+1) in 64 bits: the
     // same for every launch that runs (X >= 1, so E >= B > 0, where C's division is the
@@ -274,8 +294,8 @@ private:
       if (const clang::CallExpr *config = t.call->getConfig();
           config && config->getNumArgs() >= 2 && refersTo(scalarOf(config->getArg(1)), var))
         return std::string("blockDim.x");
-      if (var->getType().isConstQualified() && var->hasLocalStorage() && var->getInit())
-        return translate(var->getInit(), t, depth + 1);
+      if (const clang::Expr *init = initializerOf(ref))
+        return translate(init, Translation{t.call, t.kernel, {}, true}, depth + 1);
       return std::nullopt;
     }
     if (const auto *call = llvm::dyn_cast<clang::CallExpr>(e)) {  // return-one-expression helpers
