@@ -22,9 +22,10 @@
 //            ids, sometimes small negative ones (signed types), and for seeds = 3 mod 4
 //            sometimes any value of the type;
 //   load of a shared location: (seed, array, first unit, width, block, the barrier
-//            instances that opened the thread's current interval), never a thread's ids:
-//            the same for every thread of the block reading it in that interval, unless
-//            forwarded from a store of an earlier interval (Thread::forwarded);
+//            instances that opened the thread's current interval, unless no statement of
+//            the kernel writes the array), never a thread's ids: the same for every thread
+//            of the block reading it in that interval, unless forwarded from a store of an
+//            earlier interval (Thread::forwarded);
 //   load of a global or constant array the kernel never writes: (seed, array, first
 //            unit, width), the same for the whole launch;
 //   unassigned local (read before any Assign): (seed, local id, thread), then kept;
@@ -360,8 +361,10 @@ private:
     if (read != last_read_.end()) {  // a shared location: one value per block and interval
       const Location &at = read->second;
       if (std::optional<Value> v = forwarded(e.type, at)) return *v;
+      // an array the kernel never writes keeps its contents through every interval
+      bool changes = written(at.array);
       return drawn(e.type, hashOf({launch_.seed, 0x5ead, at.array, static_cast<uint64_t>(at.first), at.count,
-                                   block_linear_, block_phase_, any_phase_}),
+                                   block_linear_, changes ? block_phase_ : 0, changes ? any_phase_ : 0}),
                    true);
     }
     if (o.per_block) {  // uniform over the block
