@@ -923,9 +923,14 @@ std::string emitSource(const GenKernel &k) {
          << "  " << k.name << "<<<blocks, threads>>>(" << kernelArgs(k) << ");\n";
     } else {
       os << "  dim3 block(" << x << ", " << y << ");\n";
-      if (k.host_launch == LiteralDims) os << "  dim3 grid(" << k.grid[0] << ");\n";
-      else os << "  dim3 grid((p0 + " << x << " - 1) / " << x << ");\n";
-      os << "  " << k.name << "<<<grid, block>>>(" << kernelArgs(k) << ");\n";
+      std::string args = kernelArgs(k);
+      if (k.host_launch == LiteralDims) {  // and p1 passed as a constant
+        os << "  dim3 grid(" << k.grid[0] << ");\n";
+        args.replace(args.find("p1"), 2, "(" + std::to_string(k.params.at("p1")) + ")");
+      } else {
+        os << "  dim3 grid((p0 + " << x << " - 1) / " << x << ");\n";
+      }
+      os << "  " << k.name << "<<<grid, block>>>(" << args << ");\n";
     }
     os << "}\n";
   }

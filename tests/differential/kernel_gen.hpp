@@ -152,7 +152,8 @@ struct GStmt {
 // How the source launches the kernel (GenKernel::host_launch). Without a host launch the
 // launch is a `// kverify:` comment; with one, a host function launch_<name> launches it
 // and the analysis reads the launch (and its facts) from there:
-//   LiteralDims  dim3 block(X, Y); dim3 grid(G); k<<<grid, block>>>
+//   LiteralDims  dim3 block(X, Y); dim3 grid(G); k<<<grid, block>>>(..., p0, (P1))
+//                (p1's value passed as a constant)
 //   CeilGrid     dim3 block(X, Y); dim3 grid((p0 + X - 1) / X); k<<<grid, block>>>
 //                (p0 >= 1: the grid covers p0 blocks of X)
 //   IntCeilGrid  int threads = X; int blocks = (p0 + threads - 1) / threads;

@@ -47,7 +47,7 @@ const char *const kNewConstructs[] = {
     "__syncthreads_or(", "while (i0 <", "continue;", "break;", "stk[0] = atomicAdd", " * 2 + ", " * 3 + ",
     "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;", "atomicExch(&g6",
     "KvBox sb[", ".put(", ".at(", ")->get(", ")->put(", "KvAcc t(", "dim3 grid(", "dim3 grid((p0",
-    "<<<blocks, threads>>>",
+    "<<<blocks, threads>>>", "p0, (",
 };
 
 // The launch the front end reads from a generated host launcher: every known component as
@@ -65,9 +65,13 @@ void expectHostLaunch(const GenKernel &k, const model::Kernel &m) {
   if (k.host_launch == LiteralDims) {
     EXPECT_EQ(l.grid[0], std::optional<uint64_t>(k.grid[0])) << k;
     EXPECT_TRUE(l.grid_facts.empty()) << k;
+    int64_t p1 = k.params.at("p1");  // a negative constant gives no fact
+    EXPECT_EQ(l.arg_facts, p1 < 0 ? std::vector<std::string>{}
+                                  : std::vector<std::string>{"p1 == " + std::to_string(p1)}) << k;
   } else {
     EXPECT_FALSE(l.grid[0].has_value()) << k;
     EXPECT_EQ(l.grid_facts.size(), 1u) << k;
+    EXPECT_TRUE(l.arg_facts.empty()) << k;  // p0 and p1 are the launcher's parameters
   }
 }
 

@@ -27,6 +27,8 @@ KernelConfig configure(const Options &command_line, const std::string &file_opti
       c.options.assumes.push_back(f);
     for (const std::string &f : grid ? l.grid_facts : std::vector<std::string>{})
       c.options.assumes.push_back(f);
+    for (const std::string &f : block || grid ? l.arg_facts : std::vector<std::string>{})
+      c.options.assumes.push_back(f);
     if (block || grid)
       c.launch = std::string("launch read from host code at ") + std::to_string(l.at.line) + ":" +
                  std::to_string(l.at.col) + ":" + (grid ? " gridDim=" + show(l.grid) : "") +

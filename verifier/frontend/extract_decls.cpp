@@ -671,7 +671,8 @@ static void addPerLaunch(model::Kernel k, const std::vector<model::HostLaunch> &
                          std::vector<model::Kernel> &out) {
   auto known = [](const model::HostLaunch &l) {
     auto any = [](const auto &d) { return d[0] || d[1] || d[2]; };
-    return any(l.block) || any(l.grid) || !l.block_facts.empty() || !l.grid_facts.empty();
+    return any(l.block) || any(l.grid) || !l.block_facts.empty() || !l.grid_facts.empty() ||
+           !l.arg_facts.empty();
   };
   // one launch in the kernel's own file: the kernel's name; else the launch's place
   if (launches.size() == 0 || (launches.size() == 1 && launches[0].at.file == k.file)) {

@@ -9,6 +9,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 namespace kverify::frontend {
@@ -111,6 +112,14 @@ public:
     if (pure) {
       componentFacts(e, kernel, config->getArg(0), l.grid, "gridDim", l.grid_facts);
       componentFacts(e, kernel, config->getArg(1), l.block, "blockDim", l.block_facts);
+    }
+    // an integer argument of constant value (converted to its parameter's type, as the
+    // argument expression does): `prescan<<<g, b>>>(out, in, 0, 0)`
+    for (unsigned i = 0; i < e->getNumArgs() && i < kernel->getNumParams(); ++i) {
+      const clang::ParmVarDecl *p = kernel->getParamDecl(i);
+      if (!p->getIdentifier() || !p->getType()->isIntegerType()) continue;
+      if (std::optional<uint64_t> v = value(e->getArg(i)); v && *v <= uint64_t(INT32_MAX))
+        l.arg_facts.push_back(p->getName().str() + " == " + std::to_string(*v));
     }
     l.at = placeOf(sm_, at);
     launches[kernel->getCanonicalDecl()].push_back(std::move(l));
@@ -416,7 +425,7 @@ private:
 
 bool sameLaunch(const model::HostLaunch &a, const model::HostLaunch &b) {
   return a.block == b.block && a.grid == b.grid && a.block_facts == b.block_facts &&
-         a.grid_facts == b.grid_facts;
+         a.grid_facts == b.grid_facts && a.arg_facts == b.arg_facts;
 }
 
 }  // namespace

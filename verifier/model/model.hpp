@@ -297,6 +297,8 @@ struct HostLaunch {
   // what is known of unknown components: C expressions over the kernel's parameters and
   // blockDim (`gridDim.x == (n + blockDim.x - 1) / blockDim.x`), as --assume takes them
   std::vector<std::string> grid_facts, block_facts;
+  // integer arguments the launch passes as constants: `base == 0`
+  std::vector<std::string> arg_facts;
   SourceRange at;  // the launch
 };
 
