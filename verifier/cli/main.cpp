@@ -288,8 +288,8 @@ int main(int argc, char **argv) {
       const std::string &file = files[i];
       // .py files are not cached: their key would need each embedded source preprocessed
       bool python = kverify::python::isPythonSource(file);
-      std::optional<std::string> key = cache && !python ? cache->key(file, options) : std::nullopt;
-      std::optional<analysis::RunResult> cached = key ? cache->load(*key) : std::nullopt;
+      std::optional<cli::ResultCache::Key> key = cache && !python ? cache->key(file, options) : std::nullopt;
+      std::optional<analysis::RunResult> cached = key ? cache->load(key->hash) : std::nullopt;
       if (cached) {
         results[i] = std::move(cached->kernels);
         models[i].file = file;
@@ -313,8 +313,8 @@ int main(int argc, char **argv) {
                                         [](const model::Kernel &k) { return !kernelSelected(k); }),
                          tu.kernels.end());
         if (analyse) results[i] = analyseUnit(tu, base);
-        if (key && cli::cacheable(tu, results[i]))
-          cache->store(*key, analysis::RunResult{results[i], tu.skipped, {}});
+        if (key && cli::cacheable(tu, results[i]) && cli::ResultCache::sameSources(*key, tu))
+          cache->store(key->hash, analysis::RunResult{results[i], tu.skipped, {}});
         models[i] = std::move(tu);
       }
       size_t d = ++done;

@@ -1,6 +1,8 @@
 // The result cache (see result_cache.hpp).
 #include "cli/result_cache.hpp"
 
+#include "llvm/Support/xxhash.h"
+
 #include "frontend/preprocess.hpp"
 #include "kverify/reports/read_json.hpp"
 #include "kverify/reports/render.hpp"
@@ -120,11 +122,12 @@ std::string defaultCacheDir() {
 ResultCache::ResultCache(std::string dir, std::string run_key)
     : dir_(std::move(dir)), run_key_(std::move(run_key)) {}
 
-std::optional<std::string> ResultCache::key(const std::string &file,
-                                            const frontend::Options &options) const {
+std::optional<ResultCache::Key> ResultCache::key(const std::string &file,
+                                                 const frontend::Options &options) const {
   std::optional<frontend::Preprocessed> source = frontend::preprocess(file, options);
   if (!source) return std::nullopt;
   llvm::BLAKE3 hash;
+  Key key;
   addField(hash, run_key_);
   addField(hash, file);
   for (const std::string &arg : frontend::clangArguments(file, options)) addField(hash, arg);
@@ -132,8 +135,22 @@ std::optional<std::string> ResultCache::key(const std::string &file,
   for (const auto &[path, contents] : source->files) {
     addField(hash, path);
     addField(hash, contents);
+    key.sources.push_back(llvm::xxh3_64bits(contents));
   }
-  return hex(hash.final());
+  key.hash = hex(hash.final());
+  return key;
+}
+
+bool ResultCache::sameSources(const Key &key, const model::TranslationUnitModel &tu) {
+  // Every file the key hashed was read by the parse with those bytes. (The parse reads a
+  // few more: the Clang driver's /etc/os-release and the toolkit's cuda.h, which the
+  // preprocessor's list leaves out; a header read twice counts once.)
+  std::vector<uint64_t> read = tu.sources_read, hashed = key.sources;
+  for (std::vector<uint64_t> *v : {&read, &hashed}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  return std::includes(read.begin(), read.end(), hashed.begin(), hashed.end());
 }
 
 std::string ResultCache::path(const std::string &key) const {

@@ -8,6 +8,7 @@
 //   - every option that changes results (the analysis options, --kernel, --gpuverify),
 //   - kverify's version and build: the binary's contents and the shared libraries it
 //     loaded (Clang, Z3), so a rebuilt or upgraded kverify never reuses stale results.
+// An entry holds only results parsed from the bytes its key hashed (sameSources).
 // Not cached (analysed again on every run): files that do not preprocess or parse, files
 // clang warns about (their warnings are printed only by a real parse), and files with a
 // kernel in `unknown` (a time-out may be decided next time).
@@ -17,6 +18,7 @@
 #include "analysis/analysis.hpp"
 #include "frontend/frontend.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +31,18 @@ public:
   // file's key shares, buildId() and optionsKey().
   ResultCache(std::string dir, std::string run_key);
 
+  // The key of `file`'s results, and the files it was computed from.
+  struct Key {
+    std::string hash;
+    std::vector<uint64_t> sources;  // xxh3 of each file's contents
+  };
   // The key of `file`'s results, or nothing when the file does not preprocess.
-  std::optional<std::string> key(const std::string &file, const frontend::Options &options) const;
+  std::optional<Key> key(const std::string &file, const frontend::Options &options) const;
+
+  // Whether `tu` was parsed from the very bytes `key` hashed. A file edited between the
+  // two reads (an editor saving, a build writing a header) gave results that belong to
+  // another key: storing them under this one would serve them for the old contents.
+  static bool sameSources(const Key &key, const model::TranslationUnitModel &tu);
 
   // The results stored under `key` (its kernels and skipped templates), if readable.
   std::optional<analysis::RunResult> load(const std::string &key) const;

@@ -443,7 +443,7 @@ static model::TranslationUnitModel parseWith(const std::string &path, const Opti
     }
   }
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions(), withJoinedLaunchChevrons(fs)));
+      new clang::FileManager(clang::FileSystemOptions(), withJoinedLaunchChevrons(fs, &tu.sources_read)));
   CompileProblems problems;
   RecordingConsumer diagnostics(tu, problems, options.print_diagnostics);
   clang::tooling::ToolInvocation invocation(

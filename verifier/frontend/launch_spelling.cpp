@@ -1,6 +1,7 @@
 #include "frontend/launch_spelling.hpp"
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cctype>
 
@@ -59,15 +60,18 @@ bool afterOperatorKeyword(llvm::StringRef t, size_t i) {
 class JoinedFile : public llvm::vfs::File {
 public:
   JoinedFile(std::unique_ptr<llvm::vfs::File> file, std::unique_ptr<llvm::MemoryBuffer> read,
-             std::optional<std::string> joined)
-      : file_(std::move(file)), read_(std::move(read)), joined_(std::move(joined)) {}
+             std::optional<std::string> joined, std::vector<uint64_t> *digests)
+      : file_(std::move(file)), read_(std::move(read)), joined_(std::move(joined)), digests_(digests) {}
   llvm::ErrorOr<llvm::vfs::Status> status() override { return file_->status(); }
   llvm::ErrorOr<std::string> getName() override { return file_->getName(); }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
   getBuffer(const llvm::Twine &name, int64_t size, bool null_terminated, bool is_volatile) override {
     if (joined_) return llvm::MemoryBuffer::getMemBufferCopy(*joined_, name);
     if (read_) return std::move(read_);
-    return file_->getBuffer(name, size, null_terminated, is_volatile);  // asked again: read again
+    // asked again: read again (and those bytes are read too)
+    auto again = file_->getBuffer(name, size, null_terminated, is_volatile);
+    if (again && digests_) digests_->push_back(llvm::xxh3_64bits((*again)->getBuffer()));
+    return again;
   }
   std::error_code close() override { return file_->close(); }
 
@@ -75,20 +79,26 @@ private:
   std::unique_ptr<llvm::vfs::File> file_;
   std::unique_ptr<llvm::MemoryBuffer> read_;
   std::optional<std::string> joined_;
+  std::vector<uint64_t> *digests_;
 };
 
 class JoiningFileSystem : public llvm::vfs::ProxyFileSystem {
 public:
-  using ProxyFileSystem::ProxyFileSystem;
+  JoiningFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::vector<uint64_t> *digests)
+      : ProxyFileSystem(std::move(fs)), digests_(digests) {}
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override {
     llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> file = ProxyFileSystem::openFileForRead(path);
     if (!file) return file;
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = (*file)->getBuffer(path.str());
     if (!buffer) return buffer.getError();
+    if (digests_) digests_->push_back(llvm::xxh3_64bits((*buffer)->getBuffer()));
     std::optional<std::string> joined = joinLaunchChevrons((*buffer)->getBuffer());
     return std::unique_ptr<llvm::vfs::File>(
-        new JoinedFile(std::move(*file), std::move(*buffer), std::move(joined)));
+        new JoinedFile(std::move(*file), std::move(*buffer), std::move(joined), digests_));
   }
+
+private:
+  std::vector<uint64_t> *digests_;
 };
 
 }  // namespace
@@ -126,8 +136,9 @@ std::optional<std::string> joinLaunchChevrons(llvm::StringRef text) {
 }
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
-withJoinedLaunchChevrons(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) {
-  return llvm::makeIntrusiveRefCnt<JoiningFileSystem>(std::move(fs));
+withJoinedLaunchChevrons(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                         std::vector<uint64_t> *read) {
+  return llvm::makeIntrusiveRefCnt<JoiningFileSystem>(std::move(fs), read);
 }
 
 }  // namespace kverify::frontend

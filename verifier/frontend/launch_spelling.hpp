@@ -7,8 +7,10 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kverify::frontend {
 
@@ -17,8 +19,10 @@ namespace kverify::frontend {
 // the chevrons; nothing when the text has none. Comments and literals are left alone.
 std::optional<std::string> joinLaunchChevrons(llvm::StringRef text);
 
-// `fs` with joinLaunchChevrons applied to every file read through it.
+// `fs` with joinLaunchChevrons applied to every file read through it; the xxh3 of each
+// file's bytes as read (before joining) is appended to `read` when given.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
-withJoinedLaunchChevrons(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs);
+withJoinedLaunchChevrons(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                         std::vector<uint64_t> *read = nullptr);
 
 }  // namespace kverify::frontend

@@ -343,6 +343,9 @@ struct TranslationUnitModel {
   // code no kernel depends on (one note for all). Reported with the results.
   std::vector<Diagnostic> notes;
   std::string options;  // text after "kverify:" in a comment at the top of the file
+  // xxh3 of the bytes of each file the parse read, in the order it read them (the result
+  // cache stores results only under a key computed from these very bytes)
+  std::vector<uint64_t> sources_read;
 };
 
 }  // namespace kverify::model
