@@ -101,8 +101,9 @@ public:
     if (const auto *callee = llvm::dyn_cast<clang::DeclRefExpr>(skipWrappers(e->getCallee())))
       seen_.insert(callee);
     model::HostLaunch l;
-    l.grid = dims(config->getArg(0));
-    l.block = dims(config->getArg(1));
+    Components grid = components(config->getArg(0)), block = components(config->getArg(1));
+    l.grid = grid.values(*this);
+    l.block = block.values(*this);
     // facts relate the configuration to the arguments: both must be the values the launch
     // reads, so none of them may have side effects
     bool pure = std::none_of(e->arg_begin(), e->arg_end(),
@@ -110,8 +111,8 @@ public:
                 std::none_of(config->arg_begin(), config->arg_end(),
                              [&](const clang::Expr *a) { return a->HasSideEffects(ctx_, false); });
     if (pure) {
-      componentFacts(e, kernel, config->getArg(0), l.grid, "gridDim", l.grid_facts);
-      componentFacts(e, kernel, config->getArg(1), l.block, "blockDim", l.block_facts);
+      componentFacts(e, kernel, grid, l.grid, "gridDim", l.grid_facts);
+      componentFacts(e, kernel, block, l.block, "blockDim", l.block_facts);
     }
     // an integer argument of constant value (converted to its parameter's type, as the
     // argument expression does): `prescan<<<g, b>>>(out, in, 0, 0)`
@@ -183,25 +184,40 @@ private:
     return var->getInit();
   }
 
-  // The integer expressions of a grid or block argument's components: an integer n, the
-  // arguments of dim3(x, y, z), or those of a dim3 variable's initializer (then
-  // `declared`: they were evaluated before the launch).
+  // A grid or block argument's components: an integer n (y and z are 1), the arguments of
+  // dim3(x, y, z), a constant dim3's values, or those of a dim3 variable's initializer
+  // when the function uses it for nothing but launches, reads of its fields and
+  // assignments to them (then `declared`: its expressions were evaluated before the
+  // launch; a field assigned is unknown, unless every assignment gives it the value it
+  // starts with: `threads.y = 1` on a default dim3).
   struct Components {
-    std::array<const clang::Expr *, 3> of{};
+    std::array<const clang::Expr *, 3> of{};         // the component's expression
+    std::array<std::optional<uint64_t>, 3> known{};  // or its value, without one
     bool declared = false;
+    std::optional<uint64_t> value(int i, const LaunchReader &r) const {
+      return known[i] ? known[i] : of[i] ? r.value(of[i]) : std::nullopt;
+    }
+    Dims values(const LaunchReader &r) const { return {value(0, r), value(1, r), value(2, r)}; }
   };
   Components components(const clang::Expr *arg, int depth = 0) const {
     Components c;
     const clang::Expr *e = skipWrappers(arg);
     if (e->getType()->isIntegerType()) {
       c.of[0] = e;
+      c.known[1] = c.known[2] = 1;
+    } else if (clang::Expr::EvalResult r; !e->isValueDependent() && e->EvaluateAsRValue(r, ctx_) &&
+                                          r.Val.isStruct() && r.Val.getStructNumFields() == 3) {
+      for (unsigned i = 0; i < 3; ++i)
+        if (r.Val.getStructField(i).isInt()) c.known[i] = r.Val.getStructField(i).getInt().getZExtValue();
     } else if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
       if (ce->getConstructor()->isCopyOrMoveConstructor() && ce->getNumArgs() == 1)
         return components(ce->getArg(0), depth);
       if (ce->getNumArgs() == 1 && !skipWrappers(ce->getArg(0))->getType()->isIntegerType())
         return c;  // dim3(uint3)
-      for (unsigned i = 0; i < 3 && i < ce->getNumArgs(); ++i)
-        if (!llvm::isa<clang::CXXDefaultArgExpr>(ce->getArg(i))) c.of[i] = skipWrappers(ce->getArg(i));
+      for (unsigned i = 0; i < 3 && i < ce->getNumArgs(); ++i) {
+        if (llvm::isa<clang::CXXDefaultArgExpr>(ce->getArg(i))) c.known[i] = value(ce->getArg(i));
+        else c.of[i] = ce->getArg(i);  // with its conversion to unsigned
+      }
     } else if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
       const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
       if (!var || depth > 0 || !var->hasLocalStorage() || !var->getInit() || !function_) return c;
@@ -210,17 +226,18 @@ private:
       c = components(var->getInit(), depth + 1);
       c.declared = true;
       for (int i = 0; i < 3; ++i)
-        if (uses.assigned[i]) c.of[i] = nullptr;
+        if (uses.assigned[i] && (uses.other_value[i] || uses.only_value[i] != c.value(i, *this)))
+          c.of[i] = nullptr, c.known[i].reset();
     }
     return c;
   }
+  // The facts of the components whose value is unknown.
   void componentFacts(const clang::CUDAKernelCallExpr *call, const clang::FunctionDecl *kernel,
-                      const clang::Expr *arg, const Dims &d, const std::string &base,
+                      const Components &c, const Dims &d, const std::string &base,
                       std::vector<std::string> &out) const {
-    Components c = components(arg);
     for (int i = 0; i < 3; ++i)
       if (!d[i] && c.of[i])
-        facts(call, kernel, c.of[i], base + "." + "xyz"[i], c.declared, out);
+        facts(call, kernel, skipWrappers(c.of[i]), base + "." + "xyz"[i], c.declared, out);
   }
 
   // For a grid or block component whose value is unknown: its value as a C expression
@@ -334,40 +351,6 @@ private:
   static bool sameType(const clang::Expr *arg, const clang::ParmVarDecl *p) {
     return skipWrappers(arg)->getType().getCanonicalType().getUnqualifiedType() ==
            p->getType().getCanonicalType().getUnqualifiedType();
-  }
-
-  // A dim3 argument: an integer n (dim3(n, 1, 1)), dim3(x, y, z), a constant dim3, or a
-  // dim3 variable used for nothing but launches, read from its initializer.
-  Dims dims(const clang::Expr *arg, int depth = 0) const {
-    const clang::Expr *e = skipWrappers(arg);
-    if (e->getType()->isIntegerType()) return {value(e), 1, 1};
-    if (clang::Expr::EvalResult r; !e->isValueDependent() && e->EvaluateAsRValue(r, ctx_) &&
-                                   r.Val.isStruct() && r.Val.getStructNumFields() == 3) {
-      Dims d;
-      for (unsigned i = 0; i < 3; ++i)
-        if (r.Val.getStructField(i).isInt()) d[i] = r.Val.getStructField(i).getInt().getZExtValue();
-      return d;
-    }
-    if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
-      if (ce->getConstructor()->isCopyOrMoveConstructor() && ce->getNumArgs() == 1)
-        return dims(ce->getArg(0), depth);
-      Dims d;
-      if (ce->getNumArgs() == 1 && !skipWrappers(ce->getArg(0))->getType()->isIntegerType())
-        return d;  // dim3(uint3): not read
-      for (unsigned i = 0; i < 3 && i < ce->getNumArgs(); ++i) d[i] = value(ce->getArg(i));
-      return d;
-    }
-    if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e))
-      if (const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-          var && depth == 0 && var->hasLocalStorage() && var->getInit() && function_) {
-        OtherUses uses = otherUses(var);
-        if (uses.found) return {};
-        Dims d = dims(var->getInit(), depth + 1);
-        for (int i = 0; i < 3; ++i)  // a field assigned only its initial value keeps it
-          if (uses.assigned[i] && (uses.other_value[i] || uses.only_value[i] != d[i])) d[i].reset();
-        return d;
-      }
-    return {};
   }
 
   // Every use of `var` in the function reads its value (none writes it, takes its address
