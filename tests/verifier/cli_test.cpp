@@ -135,6 +135,21 @@ TEST(KverifyCli, DeeplyNestedExpressionsAreUnsupportedNotACrash) {
   }
 }
 
+// A call tree that doubles at every level (2^30 inlined bodies) stops at the inlining
+// budget: `unsupported`, in a fraction of a second, instead of tens of gigabytes.
+TEST(KverifyCli, ExponentialCallTreeIsUnsupportedNotUnbounded) {
+  std::string path = testing::TempDir() + "kverify_call_tree.cu";
+  std::ofstream out(path);
+  out << "__device__ int f0(int x) { return x; }\n";
+  for (int i = 1; i <= 30; ++i)
+    out << "__device__ int f" << i << "(int x) { return f" << i - 1 << "(x) + f" << i - 1 << "(x + 1); }\n";
+  out << "__global__ void k(int *a, int x) { a[threadIdx.x] = f30(x); }\n";
+  out.close();
+  CliRun r = kverify("--no-cache " + path);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "more than 10000 calls inlined")) << r.out;
+}
+
 TEST(KverifyCli, EmptyFileIsNotAnError) {
   CliRun r = kverify("frontend/bad_empty.cu");
   EXPECT_EQ(r.status, 0);

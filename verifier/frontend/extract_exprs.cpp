@@ -2208,6 +2208,7 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
       unsupported("recursion", "'" + ctor->getQualifiedNameAsString() + "' calls itself", where);
       return true;
     }
+  if (tooManyInlined(where)) return true;
   Frame frame;
   frame.fn = ctor;
   frame.prefix = ctor->getParent()->getNameAsString() + ".";
@@ -2254,6 +2255,15 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
   return true;
 }
 
+bool KernelExtractor::tooManyInlined(clang::SourceRange where) {
+  if (++inlined_ <= kMaxInlined) return false;
+  if (inlined_ == kMaxInlined + 1)
+    unsupported("call tree", "more than " + std::to_string(kMaxInlined) +
+                                 " calls inlined into the kernel (a call tree that grows exponentially?)",
+                where);
+  return true;
+}
+
 // The function's body ends in its only return statement: every call that returns
 // returns that statement's value.
 static bool onlyReturnIsLast(const clang::FunctionDecl *fn) {
@@ -2277,6 +2287,7 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
       return nullptr;
     }
   }
+  if (tooManyInlined(where)) return nullptr;
   Frame frame;
   frame.fn = fn;
   frame.prefix = fn->getNameAsString() + ".";

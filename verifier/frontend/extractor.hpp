@@ -313,6 +313,12 @@ private:
   bool tooDeep(clang::SourceRange where);  // true once past it (said once per kernel)
   bool shallowEnough(const clang::Stmt *body);
   bool said_too_deep_ = false;
+  // Calls inlined into the kernel so far: past kMaxInlined the rest is `unsupported` (a
+  // call tree that doubles at each level, f(x) = g(x) + g(x + 1) thirty levels deep, would
+  // inline 2^30 bodies).
+  unsigned inlined_ = 0;
+  static constexpr unsigned kMaxInlined = 10000;
+  bool tooManyInlined(clang::SourceRange where);  // true once past it (said once)
   struct Nested {
     KernelExtractor &x;
     explicit Nested(KernelExtractor &e) : x(e) { ++x.nesting_; }
