@@ -150,6 +150,23 @@ TEST(KverifyCli, ExponentialCallTreeIsUnsupportedNotUnbounded) {
   EXPECT_TRUE(has(r.out, "more than 10000 calls inlined")) << r.out;
 }
 
+// A crash (here a SIGSEGV delivered while kverify reads a large macro expansion, as a stack
+// overflow inside Clang would deliver one) ends in one line and exit status 2, not in
+// death by the signal with nothing said.
+TEST(KverifyCli, ACrashEndsInOneLineAndExitStatus2) {
+  std::string path = testing::TempDir() + "kverify_macro_tree.cu";
+  std::ofstream out(path);
+  out << "#define M0(x) (x)\n";
+  for (int i = 1; i <= 20; ++i) out << "#define M" << i << "(x) M" << i - 1 << "(x) + M" << i - 1 << "(x)\n";
+  out << "__global__ void k(int *a, int x) { a[threadIdx.x] = M20(x); }\n";
+  out.close();
+  CliRun r = runKverify("timeout --preserve-status -s SEGV 0.5 " + std::string(KVERIFY_BIN), KVERIFY_FIXTURES,
+                        "--no-cache " + path, testing::TempDir() + "kverify_cli_crash");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "kverify: error: ")) << r.err;
+  EXPECT_TRUE(has(r.err, "kverify crashed")) << r.err;
+}
+
 TEST(KverifyCli, EmptyFileIsNotAnError) {
   CliRun r = kverify("frontend/bad_empty.cu");
   EXPECT_EQ(r.status, 0);

@@ -4,6 +4,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/configure.hpp"
 #include "analysis/phases.hpp"
+#include "cli/crash_report.hpp"
 #include "cli/merge_report.hpp"
 #include "cli/result_cache.hpp"
 #include "cli/shard.hpp"
@@ -172,6 +173,7 @@ static std::unique_ptr<cli::ResultCache> openCache(const analysis::Options &base
 }
 
 int main(int argc, char **argv) {
+  cli::installCrashReport();
   // Arguments after `--` go to clang, as with clang tools.
   int own = argc;
   for (int i = 1; i < argc; ++i)
@@ -282,10 +284,12 @@ int main(int argc, char **argv) {
   std::mutex mu;
   bool progress = analyse && files.size() > 1 && isatty(2);
   auto work = [&] {
+    cli::prepareThreadForCrashReport();
     for (;;) {
       size_t i = next++;
       if (i >= files.size()) return;
       const std::string &file = files[i];
+      cli::ReadingFile reading(file.c_str());
       // .py files are not cached: their key would need each embedded source preprocessed
       bool python = kverify::python::isPythonSource(file);
       std::optional<cli::ResultCache::Key> key = cache && !python ? cache->key(file, options) : std::nullopt;

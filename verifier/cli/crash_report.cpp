@@ -1,0 +1,58 @@
+// The crash report (see crash_report.hpp). The handler uses only async-signal-safe calls:
+// write(2) and _exit(2).
+#include "cli/crash_report.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <unistd.h>
+
+namespace kverify::cli {
+namespace {
+
+thread_local const char *reading = nullptr;
+
+void say(const char *text) {
+  if (text) (void)!write(STDERR_FILENO, text, std::strlen(text));
+}
+
+void onCrash(int signal) {
+  say("kverify: error: ");
+  if (reading) {
+    say(reading);
+    say(": ");
+  }
+  say(signal == SIGABRT ? "kverify aborted (out of memory, or an internal error)"
+      : signal == SIGSEGV || signal == SIGBUS
+          ? "kverify crashed (a stack overflow: a source nested or macro-expanded far deeper "
+            "than real code, or an internal error)"
+          : "kverify crashed (an internal error)");
+  say(reading ? " while reading this file; please report it with the file\n"
+              : "; please report it\n");
+  _exit(2);
+}
+
+}  // namespace
+
+void installCrashReport() {
+  struct sigaction action {};
+  action.sa_handler = onCrash;
+  action.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(s, &action, nullptr);
+}
+
+void prepareThreadForCrashReport() {
+  // never freed: the thread may need it until it ends
+  static constexpr size_t kBytes = 64 * 1024;
+  stack_t alt{};
+  alt.ss_sp = std::malloc(kBytes);
+  alt.ss_size = kBytes;
+  if (alt.ss_sp) sigaltstack(&alt, nullptr);
+}
+
+ReadingFile::ReadingFile(const char *file) : outer_(reading) { reading = file; }
+ReadingFile::~ReadingFile() { reading = outer_; }
+
+}  // namespace kverify::cli
