@@ -167,6 +167,22 @@ TEST(KverifyCli, ACrashEndsInOneLineAndExitStatus2) {
   EXPECT_TRUE(has(r.err, "kverify crashed")) << r.err;
 }
 
+// --kernel-timeout bounds the work before the queries too: 5,000 barrier intervals (12.5
+// million access pairs to consider) end within the budget, not after minutes. (`timeout`
+// only guards the test; the budget is 2 s of CPU.)
+TEST(KverifyCli, KernelTimeoutBoundsThousandsOfBarriers) {
+  std::string path = testing::TempDir() + "kverify_many_barriers.cu";
+  std::ofstream out(path);
+  out << "__global__ void k(int *a) {\n  __shared__ int s[256];\n";
+  for (int i = 0; i < 5000; ++i) out << "  s[threadIdx.x] = " << i << "; __syncthreads();\n";
+  out << "  a[threadIdx.x] = s[0];\n}\n";
+  out.close();
+  CliRun r = runKverify("timeout 120 " + std::string(KVERIFY_BIN), KVERIFY_FIXTURES,
+                        "--no-cache --kernel-timeout=2 " + path, testing::TempDir() + "kverify_cli_barriers");
+  EXPECT_NE(r.status, 124) << "still running after 120 s";
+  EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
+}
+
 TEST(KverifyCli, EmptyFileIsNotAnError) {
   CliRun r = kverify("frontend/bad_empty.cu");
   EXPECT_EQ(r.status, 0);

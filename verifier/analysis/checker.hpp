@@ -112,6 +112,7 @@ private:
   std::map<int, std::optional<z3::expr>> lanes_cache;
   std::optional<Finding> benign_;  // the array's first benign race
   const Publications *publications_ = nullptr;  // during run()
+  std::vector<size_t> partial_syncs_;  // the partial-mask __syncwarp events (maskOrdered)
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
   std::optional<z3::expr> barrierLanes(int id);

@@ -28,11 +28,8 @@ z3::expr RaceCheck::maskOrdered(const AccessEv &a, const AccessEv &b) {
   auto in = [&](const z3::expr &mask, const Thread &T) {
     return (z3::lshr(mask, C.lane(T)) & one) == one;
   };
-  for (size_t i = 0; i < C.T1->syncs.size(); ++i) {
+  for (size_t i : partial_syncs_) {
     const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
-    if (s1.s != s2.s || !s1.warp || !s1.mask || !s2.mask || !s1.s->is<st::Barrier>() ||
-        isFullMask(*s1.s->as<st::Barrier>()))
-      continue;  // full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those
     bool between = (a.seq < s1.seq && s1.seq < b.seq) || (b.seq < s1.seq && s1.seq < a.seq);
     if (!between) continue;
     z3::expr e = s1.pc && s2.pc && in(*s1.mask, *C.T1) && in(*s1.mask, *C.T2) &&
@@ -138,6 +135,14 @@ void RaceCheck::run() {
   const auto &A1 = C.T1->accesses, &A2 = C.T2->accesses;
   Publications publications(C);
   publications_ = &publications;
+  partial_syncs_.clear();
+  for (size_t i = 0; i < C.T1->syncs.size() && i < C.T2->syncs.size(); ++i) {
+    const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
+    // full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those
+    if (s1.s == s2.s && s1.warp && s1.mask && s2.mask && s1.s->is<st::Barrier>() &&
+        !isFullMask(*s1.s->as<st::Barrier>()))
+      partial_syncs_.push_back(i);
+  }
   // the pairs that may race, by array: both touch it, one writes, not both atomic
   struct Pair {
     size_t i, j;
@@ -147,6 +152,10 @@ void RaceCheck::run() {
   };
   std::map<std::pair<unsigned, unsigned>, std::vector<Pair>> pairs;  // by the two arrays
   for (size_t i = 0; i < A1.size(); ++i) {
+    if (kernelTimeSpent()) {  // pairing thousands of accesses: say so, never `verified`
+      C.noteUnknown("races (the kernel's time ran out while pairing its accesses)");
+      return;
+    }
     for (size_t j = i; j < A2.size(); ++j) {
       const AccessEv &a = A1[i], &b = A2[j];
       const st::Access &sa = a.access(), &sb = b.access();
@@ -161,16 +170,19 @@ void RaceCheck::run() {
       bool atomics = sa.kind == AccessKind::Atomic && sb.kind == AccessKind::Atomic;
       bool blockScoped = sa.scope == model::Scope::Block || sb.scope == model::Scope::Block;
       if (atomics && !blockScoped) continue;
+      // accesses no barrier interval holds both (different barriers before them) never race
+      z3::expr blockPhase = samePhase(C.E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]);
+      z3::expr gridPhase = arr.space == AddressSpace::Global
+                               ? samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
+                               : C.E.c.bool_val(false);
+      if (blockPhase.is_false() && gridPhase.is_false()) continue;
       z3::expr both = a.pc && b.pc && overlap(a, b);
       z3::expr warpOrdered =
           C.sameWarp() && (!samePhase(C.E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) || maskOrdered(a, b) ||
                          partOrdered(a, b));
       z3::expr intra = atomics ? C.E.c.bool_val(false)
-                               : C.sameBlock() && C.distinctThreads() &&
-                                     samePhase(C.E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) && !warpOrdered;
-      z3::expr inter = arr.space == AddressSpace::Global
-                           ? !C.sameBlock() && samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
-                           : C.E.c.bool_val(false);
+                               : C.sameBlock() && C.distinctThreads() && blockPhase && !warpOrdered;
+      z3::expr inter = arr.space == AddressSpace::Global ? !C.sameBlock() && gridPhase : C.E.c.bool_val(false);
       // a read of data published to it through a flag comes after the write
       if (sa.array == sb.array && sa.kind != sb.kind && sa.kind != AccessKind::Atomic &&
           sb.kind != AccessKind::Atomic) {

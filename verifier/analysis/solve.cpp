@@ -122,7 +122,7 @@ bool KernelBudget::ranOut() const { return budget.ran_out; }
 
 // Out of the kernel's time: nothing more to build or ask (building a query's abstractions
 // and asserting it cost as much as solving it on large kernels).
-static bool outOfBudget() {
+bool kernelTimeSpent() {
   if (threadSeconds() < budget.end) return false;
   budget.ran_out = true;
   return true;
@@ -210,7 +210,7 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                 double seconds, const std::string &name, bool linear_first) {
-  if (outOfBudget()) return {};
+  if (kernelTimeSpent()) return {};
   z3::context &c = query.ctx();
   Attempts A(c, seconds, name);
   Decision d;
@@ -262,7 +262,7 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
 
 Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                    double seconds) {
-  if (outOfBudget()) return {};
+  if (kernelTimeSpent()) return {};
   z3::context &c = query.ctx();
   Attempts A(c, seconds, "reachability");
   Decision d;

@@ -40,6 +40,10 @@ public:
   bool ranOut() const;  // a check was cut short by it, or not asked at all
 };
 
+// Whether the kernel's time (KernelBudget) is spent: work that builds queries stops, and
+// says what it did not decide.
+bool kernelTimeSpent();
+
 // `no_overflow` as in integerAbstraction. `name` only labels dumped queries
 // (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB). `linear_first`: try the
 // linear abstraction before the bit-vector solver (where it decided the kernel's last
