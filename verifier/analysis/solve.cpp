@@ -8,13 +8,13 @@
 #include <condition_variable>
 #include <limits>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <pthread.h>
 #include <time.h>
 #include <cstdio>
 #include <cstdlib>
-#include <set>
 
 namespace kverify::analysis {
 namespace {
@@ -208,6 +208,25 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
   return z3::bvmul_no_underflow(a, b) && no_pos_overflow;
 }
 
+// Whether some term of `query` multiplies two non-constant bit-vectors.
+static bool multipliesUnknowns(const z3::expr_vector &query) {
+  std::vector<z3::expr> todo;
+  for (unsigned i = 0; i < query.size(); ++i) todo.push_back(query[i]);
+  std::set<unsigned> seen;
+  while (!todo.empty()) {
+    z3::expr e = todo.back();
+    todo.pop_back();
+    if (!e.is_app() || !seen.insert(e.id()).second) continue;
+    if (e.decl().decl_kind() == Z3_OP_BMUL) {
+      unsigned unknown = 0;
+      for (unsigned i = 0; i < e.num_args(); ++i) unknown += !e.arg(i).is_numeral();
+      if (unknown >= 2) return true;
+    }
+    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
+  }
+  return false;
+}
+
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                 double seconds, const std::string &name, bool linear_first) {
   if (kernelTimeSpent()) return {};
@@ -229,31 +248,42 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
     return false;
   };
   if (linear_first && linear()) return d;
-  // 1. bit-vectors, briefly: most queries are easy
-  d.result = A.solve(query, 0.1, &d.model);
-  d.how = "bv";
-  if (d.result != z3::unknown) return d;
-  // 2. the linear abstraction
-  if (!linear_first && linear()) return d;
-  // 3. the non-linear abstraction, by nlsat, briefly: it answers in milliseconds or not
-  // at all (and gives up at once on uninterpreted functions); its models suggest the
-  // bit-vector query's model
-  if (auto abs = integerAbstraction(query, no_overflow)) {
+  // the non-linear abstraction, by nlsat: it answers in milliseconds or not at all (and
+  // gives up at once on uninterpreted functions); its models suggest the bit-vector
+  // query's model. `budget`: its time; false when it did not decide.
+  std::optional<z3::expr> abs = integerAbstraction(query, no_overflow);
+  auto nonlinear = [&](double budget) {
     std::optional<z3::model> im;
-    z3::check_result r = A.solve(one(*abs), 0.3, &im, "qfnra-nlsat");
+    z3::check_result r = A.solve(one(*abs), budget, &im, "qfnra-nlsat");
     if (r == z3::unsat) {
       d.result = z3::unsat, d.how = "int-nlsat";
-      return d;
+      return true;
     }
     if (r == z3::sat) {
       z3::expr_vector hinted = valuesFrom(*im, query);
       for (unsigned i = 0; i < query.size(); ++i) hinted.push_back(query[i]);
       if (A.solve(hinted, std::max(0.5, seconds / 10), &d.model) == z3::sat) {
         d.result = z3::sat, d.how = "bv-from-int";
-        return d;
+        return true;
       }
     }
+    return false;
+  };
+  // 0. nlsat, very briefly, where the query multiplies unknowns (bit-blasting a 32-bit
+  // product takes longer than step 1 allows: `blockIdx.x * blockDim.x`)
+  bool tried = false;
+  if (abs && multipliesUnknowns(query)) {
+    tried = true;
+    if (nonlinear(0.05)) return d;
   }
+  // 1. bit-vectors, briefly: most queries are easy
+  d.result = A.solve(query, 0.1, &d.model);
+  d.how = "bv";
+  if (d.result != z3::unknown) return d;
+  // 2. the linear abstraction
+  if (!linear_first && linear()) return d;
+  // 3. nlsat, briefly
+  if (abs && nonlinear(tried ? 0.25 : 0.3)) return d;
   // 4. bit-vectors with the rest of the time
   d.result = A.solve(query, A.left(), &d.model);
   d.how = "bv2";
@@ -270,7 +300,12 @@ Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::ex
     z3::expr_vector one(c);
     one.push_back(*abs);
     std::optional<z3::model> im;
-    if (A.solve(one, seconds / 4, &im, "qfnra-nlsat") == z3::sat) {
+    z3::check_result r = A.solve(one, seconds / 4, &im, "qfnra-nlsat");
+    if (r == z3::unsat) {  // the abstraction over-approximates: unsat there is unsat here
+      d.result = z3::unsat, d.how = "int-nlsat";
+      return d;
+    }
+    if (r == z3::sat) {
       z3::expr_vector hinted = valuesFrom(*im, query);
       for (unsigned i = 0; i < query.size(); ++i) hinted.push_back(query[i]);
       if (A.solve(hinted, seconds / 4, &d.model) == z3::sat) {
