@@ -47,6 +47,19 @@ TEST(PythonEvaluate, BraceFormatAndFStrings) {
   EXPECT_EQ(valueOf("s = f'{B}'\n", "s").why, "'B' is not a constant defined in this file");
 }
 
+// Strings that would take gigabytes are not built: a huge width, repetition or
+// concatenation is unknown (the kernel then `unsupported`), with the reason.
+TEST(PythonEvaluate, HugeStringsAreNotBuilt) {
+  const std::string why = "builds a string longer than 16 MiB";
+  EXPECT_EQ(valueOf("s = '%1000000000d' % 3\n", "s").why, why);
+  EXPECT_EQ(valueOf("s = '%99999999999999999999999d' % 3\n", "s").why, why);
+  EXPECT_EQ(valueOf("s = '{:1000000000}'.format(3)\n", "s").why, why);
+  EXPECT_EQ(valueOf("s = '{:99999999999999999999999}'.format(3)\n", "s").why, why);
+  EXPECT_EQ(valueOf("s = 'abcd' * 100000000\n", "s").why, why);
+  EXPECT_EQ(valueOf("s = '%9000000d%9000000d' % (1, 2)\n", "s").why, why);
+  EXPECT_EQ(text("s = '%5d|' % 42 + 'ab' * 3\n"), "   42|ababab");  // small ones still are
+}
+
 TEST(PythonEvaluate, Integers) {
   EXPECT_EQ(valueOf("n = (1000 + 255) // 256\n", "n").num, 4);
   EXPECT_EQ(valueOf("n = -7 // 2\n", "n").num, -4);  // Python floors

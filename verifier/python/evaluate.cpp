@@ -53,6 +53,14 @@ int64_t floorDiv(int64_t a, int64_t b) {
 }
 int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
 
+// The longest string the evaluator builds (a kernel source is far shorter): a format
+// width or a repetition beyond it is not evaluated, rather than built in memory
+// (`"%1000000000d" % n` would take gigabytes).
+constexpr size_t kMaxString = size_t(16) << 20;
+Value tooLong(Pos at) {
+  return Value::unknown("builds a string longer than " + std::to_string(kMaxString >> 20) + " MiB", at);
+}
+
 // Applies a format spec of `{:spec}` / f-strings: empty, d, s, or a width.
 Value applySpec(const Value &v, const std::string &conversion, const std::string &spec, Pos at) {
   if (!conversion.empty() && conversion != "s")
@@ -69,9 +77,11 @@ Value applySpec(const Value &v, const std::string &conversion, const std::string
   for (char c : s)
     if (!std::isdigit(static_cast<unsigned char>(c)))
       return Value::unknown("format spec ':" + spec + "' is not evaluated", at);
+  if (s.size() > 8) return tooLong(at);  // (and no overflow reading it)
   Value text = toStr(v, at);
   if (!text.known()) return text;
   size_t width = s.empty() ? 0 : std::stoul(s);
+  if (width > kMaxString) return tooLong(at);
   if (text.str.text.size() < width) {  // numbers align right, strings left
     SourcedText pad;
     pad.append(std::string(width - text.str.text.size(), ' '), at);
@@ -199,6 +209,7 @@ private:
     if (!b.known()) return b;
     if (op == "%" && a.kind == Kind::Str) return percentFormat(a, b);
     if (op == "+" && a.kind == Kind::Str && b.kind == Kind::Str) {
+      if (a.str.text.size() + b.str.text.size() > kMaxString) return tooLong(at);
       Value s = a;
       s.str.append(b.str);
       return s;
@@ -209,6 +220,7 @@ private:
       return s;
     }
     if (op == "*" && a.kind == Kind::Str && isIntLike(b)) {
+      if (b.num > 0 && a.str.text.size() > kMaxString / uint64_t(b.num)) return tooLong(at);
       Value s = str({}, a.at);
       for (int64_t k = 0; k < b.num && k < 100000; ++k) s.str.append(a.str);
       return s;
@@ -531,7 +543,8 @@ Value percentFormat(const Value &tmpl, const Value &args) {
       ++k;
     }
     size_t width = 0;
-    while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) width = width * 10 + static_cast<size_t>(s[k++] - '0');
+    while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k])))
+      if ((width = width * 10 + static_cast<size_t>(s[k++] - '0')) > kMaxString) return tooLong(at);
     if (k < s.size() && (s[k] == '.' || s[k] == '*')) return Value::unknown("format precision is not evaluated", at);
     while (k < s.size() && (s[k] == 'h' || s[k] == 'l' || s[k] == 'L')) ++k;
     if (k >= s.size()) return Value::unknown("incomplete format", at);
@@ -561,6 +574,7 @@ Value percentFormat(const Value &tmpl, const Value &args) {
       else { pad.append(text.str); text.str = pad; }
     }
     out.append(text.str);
+    if (out.text.size() > kMaxString) return tooLong(at);
     i = k;
   }
   if (args.kind != Kind::Dict && next < positional.size())
@@ -615,6 +629,7 @@ Value braceFormat(const Value &tmpl, const std::vector<Value> &positional,
     Value text = applySpec(arg, conversion, spec, at);
     if (!text.known()) return text;
     out.append(text.str);
+    if (out.text.size() > kMaxString) return tooLong(at);
     i = close;
   }
   return str(out, tmpl.at);
