@@ -183,6 +183,22 @@ TEST(KverifyCli, KernelTimeoutBoundsThousandsOfBarriers) {
   EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
 }
 
+// ... and the symbolic execution itself: 200 nested loops around a barrier (last-barrier
+// sets that grow at every level) end `unknown`, naming the budget.
+TEST(KverifyCli, KernelTimeoutBoundsTheSymbolicExecution) {
+  std::string path = testing::TempDir() + "kverify_nested_loops.cu";
+  std::ofstream out(path);
+  out << "__global__ void k(int *a, int n) {\n  __shared__ int s[64];\n";
+  for (int i = 0; i < 200; ++i) out << "for (int i" << i << " = 0; i" << i << " < n; ++i" << i << ") ";
+  out << "{ s[threadIdx.x] = 1; __syncthreads(); }\n}\n";
+  out.close();
+  CliRun r = runKverify("timeout 120 " + std::string(KVERIFY_BIN), KVERIFY_FIXTURES,
+                        "--no-cache --kernel-timeout=2 " + path, testing::TempDir() + "kverify_cli_loops");
+  EXPECT_NE(r.status, 124) << "still running after 120 s";
+  EXPECT_TRUE(has(r.out + r.err, "1 unknown")) << r.out << r.err;
+  EXPECT_TRUE(has(r.out + r.err, "--kernel-timeout")) << r.out << r.err;
+}
+
 TEST(KverifyCli, EmptyFileIsNotAnError) {
   CliRun r = kverify("frontend/bad_empty.cu");
   EXPECT_EQ(r.status, 0);

@@ -109,6 +109,14 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
     } catch (const z3::exception &e) {
       R.verdict = Verdict::Unknown;
       R.unknown_query = std::string("solver error: ") + e.msg();
+    } catch (const KernelTimeSpent &) {
+      R.out_of_time = true;
+      R.unknown_query = "the symbolic execution of the kernel";
+      R.verdict = Verdict::Unknown;  // unless a finding was reported before the time ran out
+      if (!R.findings.empty()) {
+        R.verdict = Verdict::Verified;
+        for (const Finding &f : R.findings) R.verdict = std::max(R.verdict, f.kind);
+      }
     }
   }
   R.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

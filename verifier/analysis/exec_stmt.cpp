@@ -1,6 +1,7 @@
 // Statements of one thread: accesses, barriers, branches, jumps, inlined calls.
 #include "analysis/exec.hpp"
 #include "analysis/body_walks.hpp"
+#include "analysis/solve.hpp"
 
 #include <algorithm>
 
@@ -46,6 +47,7 @@ void Exec::block(const model::Body &body) {
 }
 
 void Exec::stmt(const Stmt &s) {
+  if (kernelTimeSpent()) throw KernelTimeSpent{};
   const Stmt *outer = cur_;
   cur_ = &s;
   std::visit(model::Overloaded{

@@ -44,6 +44,10 @@ public:
 // says what it did not decide.
 bool kernelTimeSpent();
 
+// Thrown by the symbolic execution once the kernel's time is spent (200 nested loops
+// with a barrier grow their last-barrier sets without bound): the kernel is `unknown`.
+struct KernelTimeSpent {};
+
 // `no_overflow` as in integerAbstraction. `name` only labels dumped queries
 // (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB). `linear_first`: try the
 // linear abstraction before the bit-vector solver (where it decided the kernel's last
