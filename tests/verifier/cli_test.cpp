@@ -167,9 +167,16 @@ TEST(KverifyCli, ACrashEndsInOneLineAndExitStatus2) {
   EXPECT_TRUE(has(r.err, "kverify crashed")) << r.err;
 }
 
+// kverify on `path` with 2 s of CPU per kernel (`timeout` only guards the test).
+CliRun withKernelTimeoutOf2s(const std::string &path) {
+  CliRun r = runKverify("timeout 120 " + std::string(KVERIFY_BIN), KVERIFY_FIXTURES,
+                        "--no-cache --kernel-timeout=2 " + path, path + ".run");
+  EXPECT_NE(r.status, 124) << "still running after 120 s";
+  return r;
+}
+
 // --kernel-timeout bounds the work before the queries too: 5,000 barrier intervals (12.5
-// million access pairs to consider) end within the budget, not after minutes. (`timeout`
-// only guards the test; the budget is 2 s of CPU.)
+// million access pairs to consider) end within the budget, not after minutes.
 TEST(KverifyCli, KernelTimeoutBoundsThousandsOfBarriers) {
   std::string path = testing::TempDir() + "kverify_many_barriers.cu";
   std::ofstream out(path);
@@ -177,9 +184,7 @@ TEST(KverifyCli, KernelTimeoutBoundsThousandsOfBarriers) {
   for (int i = 0; i < 5000; ++i) out << "  s[threadIdx.x] = " << i << "; __syncthreads();\n";
   out << "  a[threadIdx.x] = s[0];\n}\n";
   out.close();
-  CliRun r = runKverify("timeout 120 " + std::string(KVERIFY_BIN), KVERIFY_FIXTURES,
-                        "--no-cache --kernel-timeout=2 " + path, testing::TempDir() + "kverify_cli_barriers");
-  EXPECT_NE(r.status, 124) << "still running after 120 s";
+  CliRun r = withKernelTimeoutOf2s(path);
   EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
 }
 
@@ -192,9 +197,7 @@ TEST(KverifyCli, KernelTimeoutBoundsTheSymbolicExecution) {
   for (int i = 0; i < 200; ++i) out << "for (int i" << i << " = 0; i" << i << " < n; ++i" << i << ") ";
   out << "{ s[threadIdx.x] = 1; __syncthreads(); }\n}\n";
   out.close();
-  CliRun r = runKverify("timeout 120 " + std::string(KVERIFY_BIN), KVERIFY_FIXTURES,
-                        "--no-cache --kernel-timeout=2 " + path, testing::TempDir() + "kverify_cli_loops");
-  EXPECT_NE(r.status, 124) << "still running after 120 s";
+  CliRun r = withKernelTimeoutOf2s(path);
   EXPECT_TRUE(has(r.out + r.err, "1 unknown")) << r.out << r.err;
   EXPECT_TRUE(has(r.out + r.err, "--kernel-timeout")) << r.out << r.err;
 }
