@@ -914,6 +914,11 @@ std::string emitSource(const GenKernel &k) {
   if (k.uses_extra_locals) os << "  int v4 = 0, v5 = 0;\n";
   em.body(k.body, 1);
   os << "}\n";
+  return em.os.str();
+}
+
+std::string emitLauncher(const GenKernel &k) {
+  std::ostringstream os;
   if (k.host_launch != NoHostLaunch) {
     std::string x = std::to_string(k.block[0]), y = std::to_string(k.block[1]);
     os << "\nvoid launch_" << k.name << "(" << kernelParams(k) << ")\n{\n";
@@ -934,7 +939,7 @@ std::string emitSource(const GenKernel &k) {
     }
     os << "}\n";
   }
-  return em.os.str();
+  return os.str();
 }
 
 std::vector<std::string> zeroInit(const GenKernel &k) {
@@ -999,7 +1004,7 @@ void finish(GenKernel &k) {
       (s.op == 0 ? k.uses_counter : k.uses_shared_counter) = true;
     }
   });
-  k.source = emitSource(k);
+  k.source = emitSource(k) + emitLauncher(k);
 }
 
 std::ostream &operator<<(std::ostream &os, const GenKernel &k) {

@@ -180,7 +180,8 @@ struct GenKernel {
 
 // Fills source, data_dependent and the uses_* flags.
 void finish(GenKernel &k);
-std::string emitSource(const GenKernel &k);
+std::string emitSource(const GenKernel &k);    // the kernel (and what it uses)
+std::string emitLauncher(const GenKernel &k);  // its host launcher, if any (source has both)
 std::string launchText(const GenKernel &k);  // "block (32,2,1) grid (3,1,1) params {p0=1, p1=4}"
 // The global arrays the launcher zeroes that the analysis and the oracle must be told of.
 std::vector<std::string> zeroInit(const GenKernel &k);  // {"g6"} where flags are used
