@@ -73,10 +73,8 @@ std::string run(const std::string &cmd) {
 // with its global arrays.
 std::string hostSource(const GenKernel &k) {
   std::string args = "(int *)g[0], (int *)g[1], p0, p1";
-  if (k.uses_site[GPair]) args += ", (KvPair *)g[2]";
-  if (k.uses_ro) args += ", (const int *)g[3]";
-  if (k.uses_counter || k.uses_block_ticket) args += ", (unsigned *)g[4]";
-  if (k.uses_flags) args += ", (int *)g[5], (unsigned *)g[6]";
+  for (const GlobalArray &a : extraGlobalArrays(k))
+    args += std::string(", (") + (a.read_only ? "const " : "") + a.elem + " *)g[" + std::to_string(a.n) + "]";
   return emitSource(k) + "\nextern \"C\" void kv_launch(void *const *g, int p0, int p1) { " + k.name + "(" + args +
          "); }\n";
 }

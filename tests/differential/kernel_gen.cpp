@@ -842,22 +842,26 @@ bool hasLoad(const GExpr &e) {
 
 }  // namespace
 
+std::vector<GlobalArray> extraGlobalArrays(const GenKernel &k) {
+  std::vector<GlobalArray> out;
+  if (k.uses_site[GPair]) out.push_back({2, "KvPair"});
+  if (k.uses_ro) out.push_back({3, "int", true});
+  if (k.uses_counter || k.uses_block_ticket) out.push_back({4, "unsigned"});
+  if (k.uses_flags) out.push_back({5, "int"}), out.push_back({6, "unsigned"});
+  return out;
+}
+
 std::string kernelParams(const GenKernel &k) {
   std::string p = "int *g0, int *g1, int p0, int p1";
-  if (k.uses_site[GPair]) p += ", KvPair *g2";
-  if (k.uses_ro) p += ", const int *g3";
-  if (k.uses_counter || k.uses_block_ticket) p += ", unsigned *g4";
-  if (k.uses_flags) p += ", int *g5, unsigned *g6";
+  for (const GlobalArray &a : extraGlobalArrays(k))
+    p += std::string(", ") + (a.read_only ? "const " : "") + a.elem + " *g" + std::to_string(a.n);
   return p;
 }
 
 std::string kernelArgs(const GenKernel &k) {
-  std::string a = "g0, g1, p0, p1";
-  if (k.uses_site[GPair]) a += ", g2";
-  if (k.uses_ro) a += ", g3";
-  if (k.uses_counter || k.uses_block_ticket) a += ", g4";
-  if (k.uses_flags) a += ", g5, g6";
-  return a;
+  std::string args = "g0, g1, p0, p1";
+  for (const GlobalArray &a : extraGlobalArrays(k)) args += ", g" + std::to_string(a.n);
+  return args;
 }
 
 std::string emitSource(const GenKernel &k) {
@@ -1059,28 +1063,11 @@ std::string emitStandaloneProgram(const GenKernel &k) {
      << "  CHECK(cudaMalloc(&g1, n * sizeof(int)));\n"
      << "  CHECK(cudaMemset(g0, 0, n * sizeof(int)));\n"
      << "  CHECK(cudaMemset(g1, 0, n * sizeof(int)));\n";
-  if (k.uses_site[GPair]) {
-    os << "  KvPair *g2 = nullptr;\n"
-       << "  CHECK(cudaMalloc(&g2, n * sizeof(KvPair)));\n"
-       << "  CHECK(cudaMemset(g2, 0, n * sizeof(KvPair)));\n";
-  }
-  if (k.uses_ro) {
-    os << "  int *g3 = nullptr;\n"
-       << "  CHECK(cudaMalloc(&g3, n * sizeof(int)));\n"
-       << "  CHECK(cudaMemset(g3, 0, n * sizeof(int)));\n";
-  }
-  if (k.uses_counter || k.uses_block_ticket) {
-    os << "  unsigned *g4 = nullptr;\n"
-       << "  CHECK(cudaMalloc(&g4, n * sizeof(unsigned)));\n"
-       << "  CHECK(cudaMemset(g4, 0, n * sizeof(unsigned)));\n";
-  }
-  if (k.uses_flags) {
-    os << "  int *g5 = nullptr;\n"
-       << "  unsigned *g6 = nullptr;\n"
-       << "  CHECK(cudaMalloc(&g5, n * sizeof(int)));\n"
-       << "  CHECK(cudaMalloc(&g6, n * sizeof(unsigned)));\n"
-       << "  CHECK(cudaMemset(g5, 0, n * sizeof(int)));\n"
-       << "  CHECK(cudaMemset(g6, 0, n * sizeof(unsigned)));\n";
+  for (const GlobalArray &a : extraGlobalArrays(k)) {
+    std::string g = "g" + std::to_string(a.n), bytes = "n * sizeof(" + std::string(a.elem) + ")";
+    os << "  " << a.elem << " *" << g << " = nullptr;\n"
+       << "  CHECK(cudaMalloc(&" << g << ", " << bytes << "));\n"
+       << "  CHECK(cudaMemset(" << g << ", 0, " << bytes << "));\n";
   }
   if (k.uses_site[CConf])
     os << "  KvConf conf{3, 40};\n"

@@ -178,6 +178,15 @@ struct GenKernel {
   bool uses_local_object = false;  // struct KvAcc
 };
 
+// The global arrays a kernel takes after (g0, g1, p0, p1): those its body uses, g<n> of
+// `elem` (read_only: a `const` parameter).
+struct GlobalArray {
+  int n;
+  const char *elem;
+  bool read_only = false;
+};
+std::vector<GlobalArray> extraGlobalArrays(const GenKernel &k);
+
 // Fills source, data_dependent and the uses_* flags.
 void finish(GenKernel &k);
 std::string emitSource(const GenKernel &k);    // the kernel (and what it uses)
