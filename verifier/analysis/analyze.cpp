@@ -81,7 +81,11 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       Encoder E(kernel, config);
       E.setup();
       Checker C(E, R);
-      C.run();
+      try {
+        C.run();
+      } catch (const KernelTimeSpent &) {  // the symbolic execution ran out of the kernel's time
+        C.noteUnknown("the symbolic execution of the kernel");
+      }
       R.out_of_time = budget.ranOut();  // the queries it cut short are undecided
       R.rules = E.rules;
       R.assumptions = E.assumptions;
@@ -109,14 +113,6 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
     } catch (const z3::exception &e) {
       R.verdict = Verdict::Unknown;
       R.unknown_query = std::string("solver error: ") + e.msg();
-    } catch (const KernelTimeSpent &) {
-      R.out_of_time = true;
-      R.unknown_query = "the symbolic execution of the kernel";
-      R.verdict = Verdict::Unknown;  // unless a finding was reported before the time ran out
-      if (!R.findings.empty()) {
-        R.verdict = Verdict::Verified;
-        for (const Finding &f : R.findings) R.verdict = std::max(R.verdict, f.kind);
-      }
     }
   }
   R.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
