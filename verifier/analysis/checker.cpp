@@ -104,6 +104,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     for (size_t i = 0; i < side.size(); ++i)
       if (used[i]) all.push_back(side[i]);
     all.push_back(q);
+    addPremiseInstances(all);
     double left = seconds - (threadSeconds() - cpu0);
     Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first);
     linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
@@ -125,6 +126,23 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   if (r == z3::unknown && !quiet) noteUnknown(name);
   return r;
+}
+
+std::vector<PremiseInstance> Checker::premiseInstances(const std::vector<z3::expr> &q) const {
+  std::vector<const ForallPremise *> premises;
+  for (const Thread *T : {&*T1, &*T2})
+    for (const ForallPremise &p : T->foralls) premises.push_back(&p);
+  if (premises.empty()) return {};
+  std::set<unsigned> contents;
+  for (const auto &[key, f] : E.contents) contents.insert(f.id());
+  return detail::premiseInstances(premises, q, contents);
+}
+
+void Checker::addPremiseInstances(z3::expr_vector &q) const {
+  if (T1->foralls.empty() && T2->foralls.empty()) return;
+  std::vector<z3::expr> terms;
+  for (unsigned i = 0; i < q.size(); ++i) terms.push_back(q[i]);
+  for (const PremiseInstance &i : premiseInstances(terms)) q.push_back(i.fact);
 }
 
 // The two symbolic threads every query is about, and their facts.
@@ -313,12 +331,18 @@ void Checker::run() {
 // The launch and the assumptions (--assume, KV_ASSUME) must be satisfiable together, else
 // every query is vacuously unsat: an error naming the contradicting ones, never `verified`.
 bool Checker::premisesHold() {
-  if (T1->premises.empty()) return true;  // the launch alone: within CUDA's limits (checked)
+  std::vector<std::pair<std::string, z3::expr>> premises = T1->premises;
+  for (const ForallPremise &p : T1->foralls) {  // each at its range's first index (a probe)
+    z3::expr_vector from(E.c), to(E.c);
+    for (const z3::expr &x : p.vars) from.push_back(x), to.push_back(p.lo);
+    premises.emplace_back(p.label, z3::expr(p.fact).substitute(from, to));
+  }
+  if (premises.empty()) return true;  // the launch alone: within CUDA's limits (checked)
   z3::solver s(E.c);
   for (const z3::expr &b : launch) s.add(b);
   z3::expr_vector lits(E.c);
   std::vector<std::string> names;
-  for (const auto &[name, fact] : T1->premises) {
+  for (const auto &[name, fact] : premises) {
     z3::expr lit = E.c.bool_const(("premise!" + std::to_string(names.size())).c_str());
     s.add(z3::implies(lit, fact));
     lits.push_back(lit);

@@ -45,6 +45,10 @@ public:
                   const std::vector<int> &which, const z3::expr &index, bool two);
   // `counters`: the loop iterations the finding names (witness loop counters, least first)
   void simplest(const z3::expr &q, std::optional<z3::model> &m, const std::vector<z3::expr> &counters = {});
+  // The instances of the threads' array premises (KV_ASSUME_FORALL) at the elements the
+  // facts `q` read: a query under `q` is under them too.
+  std::vector<PremiseInstance> premiseInstances(const std::vector<z3::expr> &q) const;
+  void addPremiseInstances(z3::expr_vector &q) const;
   // A finding whose witness did not hold at the model: no verdict but `unknown`.
   void notValidated(const std::string &what) { noteUnknown("witness validation of " + what); }
   // A query the solver did not decide: named in R.unknown_query (the first few, so a

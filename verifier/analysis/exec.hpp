@@ -87,6 +87,9 @@ private:
   void jump(const Stmt &s);
   void inlined(const Stmt &s);
   void onceLoop(const Stmt &s);
+  void assumeForall(const Stmt &s, const st::Assume &a);  // array_premises.cpp
+  // while a premise's condition is evaluated: an array it reads that the kernel may write
+  std::optional<std::string> premise_reads_written_;
   struct Range {
     unsigned local;
     int64_t lo, hi;
@@ -183,6 +186,7 @@ private:
   z3::expr evalBuiltin(model::Builtin which, const Type &ty);
   z3::expr evalLocal(const Expr &e);
   z3::expr evalOpaque(const Expr &e);
+  z3::expr evalElement(const Expr &e);  // array_premises.cpp
   z3::expr evalUnary(const Expr &e);
   z3::expr evalSelect(const Expr &e);
   z3::expr evalCast(const Expr &e);

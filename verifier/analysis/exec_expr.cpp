@@ -47,6 +47,7 @@ z3::expr Exec::eval(const Expr &e) {
           [&](const ex::Param &) { return evalParam(e); },
           [&](const ex::NotNull &n) { return evalArrayFact(false, n.array); },
           [&](const ex::Address &a) { return evalArrayFact(true, a.array); },
+          [&](const ex::Element &) { return evalElement(e); },
           [&](const ex::Builtin &b) { return evalBuiltin(b.which, ty); },
           [&](const ex::Local &) { return evalLocal(e); },
           [&](const ex::Opaque &) { return evalOpaque(e); },

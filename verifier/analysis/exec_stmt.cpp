@@ -58,6 +58,7 @@ void Exec::stmt(const Stmt &s) {
                  [&](const st::Loop &) { loop(s); },
                  [&](const st::Assign &) { assign(s); },
                  [&](const st::Assume &a) {
+                   if (!a.forall.empty()) return assumeForall(s, a);
                    T.side.push_back(z3::implies(pc(), boolOf(*a.cond)));
                    T.label("the assumption at " + loc(s.range));
                    if (loops.empty())

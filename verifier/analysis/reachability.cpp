@@ -110,6 +110,10 @@ void UnreachableCode::run() {
   for (const auto &[st, why] : C.T1->constant_dead)
     if (pending.erase(st)) constant.push_back(st);
   Facts F = facts();
+  std::vector<z3::expr> terms = F.fact;  // (the array premises at the elements they read)
+  for (const auto &[st, pc] : pending) terms.push_back(pc);
+  for (const PremiseInstance &i : C.premiseInstances(terms))
+    F.fact.push_back(i.fact), F.why.push_back(i.of->label), F.used.push_back(true);
   if (!batches(F, pending) && !oneByOne(F, pending)) return;  // unknown: named
   std::set<Key> reached;
   for (const Stmt *st : candidates)

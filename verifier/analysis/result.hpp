@@ -110,6 +110,7 @@ enum class Rule {
   LoopRangeInvariant,     // a havocked local stays in 0..c, by induction
   LoopConstantInvariant,  // a havocked local keeps its constant start value, by induction
   ReadOnlyValue,          // a load from an array nothing writes: one value per element
+  ArrayPremise,           // a KV_ASSUME_FORALL over such arrays' contents
   SharedReadsAgree,       // two threads' reads of one shared element in one interval agree
   Reread,                 // one thread's two reads of an element in one interval agree
   BlockVote,              // __syncthreads_or/_and/_count: one value per block
@@ -136,6 +137,7 @@ inline const char *ruleName(Rule r) {
     case Rule::LoopRangeInvariant: return "loop.range_invariant";
     case Rule::LoopConstantInvariant: return "loop.constant_invariant";
     case Rule::ReadOnlyValue: return "value.read_only";
+    case Rule::ArrayPremise: return "value.array_premise";
     case Rule::SharedReadsAgree: return "value.shared_reads";
     case Rule::Reread: return "value.reread";
     case Rule::BlockVote: return "value.block_vote";

@@ -1,6 +1,7 @@
 #pragma once
 // What the symbolic execution of one thread produces (its trace): accesses and barrier
 // events with path conditions, and for each access the last barrier instance it follows.
+#include "analysis/array_premises.hpp"
 #include "model/model.hpp"
 
 #include <z3++.h>
@@ -129,6 +130,8 @@ struct Thread {
   std::map<const Stmt *, std::string> constant_dead;
   // the user's assumptions among them, named: --assume, KV_ASSUME at kernel entry
   std::vector<std::pair<std::string, z3::expr>> premises;
+  // KV_ASSUME_FORALL: facts about array contents, used through their instances
+  std::vector<ForallPremise> foralls;
   // Trace order: the program order of two events a thread executes at the same iterations
   // of the loops both are in (the body of a loop is executed symbolically once).
   int next_seq = 0;

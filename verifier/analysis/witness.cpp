@@ -54,6 +54,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std
   for (const z3::expr &b : launch) base.push_back(b);
   for (const z3::expr &b : side) base.push_back(b);
   base.push_back(q);
+  addPremiseInstances(base);
   // what, its least possible value, a value small enough to read (left as it is), and
   // whether only a readable value is worth taking (no halfway values: a parameter halved
   // to 268435455 reads no better, and overflows in other threads)

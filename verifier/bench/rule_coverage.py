@@ -25,6 +25,7 @@ RULES = [
     "closed_form.add", "closed_form.shift", "closed_form.affine", "closed_form.flip",
     "closed_form.swap", "closed_form.set", "loop.induction_no_wrap", "loop.havoc_uniform",
     "loop.shared_trips", "loop.range_invariant", "loop.constant_invariant", "value.read_only",
+    "value.array_premise",
     "value.shared_reads", "value.reread", "value.block_vote", "ticket", "ticket.block",
     "benign.same_value", "benign.own_value", "message_passing", "uniform_barriers",
 ]

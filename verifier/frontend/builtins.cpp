@@ -50,6 +50,8 @@ BuiltinInfo classifyBuiltin(std::string_view name) {
     return {K::Fence, model::Scope::System};
   if (name == "__kverify_assume")
     return {K::Assume};
+  if (name == "__kverify_assume_forall")
+    return {K::AssumeForall};
   if (name == "__kverify_requires")
     return {K::Requires};
   if (name == "__kverify_unchecked")

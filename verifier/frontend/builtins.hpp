@@ -14,6 +14,7 @@ enum class BuiltinKind {
   GridBarrier,       // cooperative groups grid sync
   Fence,             // __threadfence*
   Assume,            // __kverify_assume
+  AssumeForall,      // __kverify_assume_forall(lo, hi, lambda): KV_ASSUME_FORALL
   Requires,          // __kverify_requires (GPUVerify's __requires): assumed in a kernel only
   Unchecked,         // __kverify_unchecked("__assert"): an annotation kverify does not check
   Unsupported,       // __kverify_unsupported("what"): the prelude's own "not modelled"

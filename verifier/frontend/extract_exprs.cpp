@@ -1011,6 +1011,8 @@ ExprPtr KernelExtractor::load(const LValue &lv, const clang::Expr *where) {
   case LValue::Kind::Local:
     return Expr::local(lv.local);
   case LValue::Kind::Memory: {
+    if (in_premise_)  // what memory holds, not an access (KV_ASSUME_FORALL)
+      return Expr::element(typeOf(t), lv.array, lv.index, std::max<unsigned>(lv.count, 1), k_.arrays[lv.array].name);
     unsigned id = emitAccess(model::AccessKind::Read, lv.array, lv.index, lv.count,
                              where->getSourceRange());
     return Expr::opaque(typeOf(t), id, "load of " + k_.arrays[lv.array].name);
@@ -1805,7 +1807,9 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
       return nullptr;
     }
   }
-  if (inPrelude(fn) && !fn->hasBody())  // before clang's builtins: __syncthreads is both
+  // before clang's builtins (__syncthreads is both); __kverify_assume_forall has a body
+  // only so that clang accepts a lambda's type as its argument
+  if (inPrelude(fn) && (!fn->hasBody() || classifyBuiltin(fn->getName().str()).kind == BuiltinKind::AssumeForall))
     return builtin(c, fn);
   if (fn->getBuiltinID() != 0) {
     if (fn->getBuiltinID() == clang::Builtin::BI__builtin_expect && c->getNumArgs() == 2)
@@ -1897,6 +1901,9 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
   }
   case BuiltinKind::Assume:
     emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
+    return nullptr;
+  case BuiltinKind::AssumeForall:
+    assumeForall(c, where);
     return nullptr;
   case BuiltinKind::Requires:
     if (frames_.size() == 1) {  // the kernel's own precondition: an assumption at entry

@@ -286,6 +286,10 @@ private:
   // memcpy/memset with a length known at compile time: a read and a write of ranges.
   BindingPtr copyOrFill(const clang::CallExpr *c, bool is_fill);
   std::optional<uint64_t> constantLength(const clang::Expr *n);
+  // KV_ASSUME_FORALL (extract_premises.cpp): the lambda's condition, its loads read as
+  // Elements (in_premise_), for every value of its parameters in [lo, hi).
+  void assumeForall(const clang::CallExpr *c, clang::SourceRange where);
+  bool in_premise_ = false;
 
   clang::ASTContext &ctx_;
   clang::SourceManager &sm_;

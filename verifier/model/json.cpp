@@ -27,6 +27,9 @@ Value toJSON(const Expr &e) {
                  [&](const expr::Param &p) { kind("param"), o["name"] = p.name; },
                  [&](const expr::NotNull &n) { kind("not_null"), o["array"] = n.array, o["name"] = n.name; },
                  [&](const expr::Address &a) { kind("address"), o["array"] = a.array, o["name"] = a.name; },
+                 [&](const expr::Element &m) {
+                   kind("element"), o["array"] = m.array, o["name"] = m.name, o["count"] = m.count;
+                 },
                  [&](const expr::Builtin &b) { kind("builtin"), o["name"] = builtinName(b.which); },
                  [&](const expr::Local &l) { kind("local"), o["name"] = l.name, o["id"] = l.id; },
                  [&](const expr::Opaque &x) {
@@ -115,7 +118,13 @@ Value toJSON(const Stmt &s) {
                           {"value_text", toString(a.value)}};
           },
           [](const stmt::Assume &a) {
-            return Object{{"stmt", "assume"}, {"cond", exprOrNull(a.cond)}, {"cond_text", toString(a.cond)}};
+            Object o{{"stmt", "assume"}, {"cond", exprOrNull(a.cond)}, {"cond_text", toString(a.cond)}};
+            if (!a.forall.empty()) {
+              JArray vars;
+              for (const Local &l : a.forall) vars.push_back(toJSON(l));
+              o["forall"] = std::move(vars), o["lo"] = exprOrNull(a.lo), o["hi"] = exprOrNull(a.hi);
+            }
+            return o;
           },
           [](const stmt::Return &) { return Object{{"stmt", "return"}}; },
           [](const stmt::Break &) { return Object{{"stmt", "break"}}; },

@@ -84,6 +84,9 @@ ExprPtr Expr::notNull(unsigned array, std::string name) {
 ExprPtr Expr::address(unsigned array, std::string name) {
   return make(Type::integer(64, false), expr::Address{array, std::move(name)});
 }
+ExprPtr Expr::element(Type t, unsigned array, ExprPtr index, unsigned count, std::string name) {
+  return make(t, expr::Element{array, std::move(index), count, std::move(name)});
+}
 ExprPtr Expr::builtinVar(Builtin b) {
   return make(b == Builtin::WarpSize ? Type::i32() : Type::u32(), expr::Builtin{b});
 }
@@ -108,6 +111,7 @@ ExprPtr Expr::cast(Type t, ExprPtr a) {
 std::vector<const Expr *> operands(const Expr &e) {
   if (auto *u = e.as<expr::Unary>()) return {u->arg.get()};
   if (auto *c = e.as<expr::Cast>()) return {c->arg.get()};
+  if (auto *m = e.as<expr::Element>()) return {m->index.get()};
   if (auto *b = e.as<expr::Binary>()) return {b->lhs.get(), b->rhs.get()};
   if (auto *s = e.as<expr::Select>()) return {s->cond.get(), s->then_value.get(), s->else_value.get()};
   return {};
@@ -164,6 +168,9 @@ std::string toString(const Expr &e) {
           [](const expr::Opaque &o) { return "opaque#" + std::to_string(o.id); },
           [](const expr::NotNull &n) { return "(" + n.name + " != nullptr)"; },
           [](const expr::Address &a) { return "(u64)&" + a.name + "[0]"; },
+          [](const expr::Element &m) {
+            return m.name + "[" + toString(*m.index) + (m.count > 1 ? " +" + std::to_string(m.count) : "") + "]";
+          },
           [](const expr::Unary &u) {
             if (u.op == UnaryOp::BitReverse) return "__brev(" + toString(*u.arg) + ")";
             return unaryOpName(u.op) + child(u.arg, 12);

@@ -119,13 +119,17 @@ struct NotNull { unsigned array = 0; std::string name; };
 // The address of Kernel::arrays[array]'s first element (u64; alignment checks
 // `(uintptr_t)p % 16`); unknown, the same for every thread.
 struct Address { unsigned array = 0; std::string name; };
+// What Kernel::arrays[array] holds at `count` units from unit `index` (an i64 Expr), read
+// as the Expr's type. Only in the condition of a quantified Assume (KV_ASSUME_FORALL): a
+// statement about memory, not an access of it.
+struct Element { unsigned array = 0; ExprPtr index; unsigned count = 1; std::string name; };
 }  // namespace expr
 
 // An expression: immutable, shared trees of a type and one of the kinds above.
 struct Expr {
   using Node = std::variant<expr::Const, expr::Param, expr::Builtin, expr::Local, expr::Opaque,
                             expr::Unary, expr::Binary, expr::Select, expr::Cast, expr::NotNull,
-                            expr::Address>;
+                            expr::Address, expr::Element>;
   Type type;
   Node node;
 
@@ -145,9 +149,11 @@ struct Expr {
   static ExprPtr cast(Type t, ExprPtr a);                  // no-op when a has type t
   static ExprPtr notNull(unsigned array, std::string name);
   static ExprPtr address(unsigned array, std::string name);
+  static ExprPtr element(Type t, unsigned array, ExprPtr index, unsigned count, std::string name);
 };
 
-// The operands of `e` in order: Unary and Cast one, Binary two, Select three (cond first).
+// The operands of `e` in order: Unary, Cast and Element one, Binary two, Select three
+// (cond first).
 std::vector<const Expr *> operands(const Expr &e);
 
 // C-like text of an expression, with explicit casts: "(i64)threadIdx.x * 16 + n".
@@ -219,8 +225,14 @@ struct If { ExprPtr cond; Body then_body, else_body; };
 // cond null means true; `continue` jumps to step. A `for` init is emitted before the Loop.
 struct Loop { LoopKind kind = LoopKind::For; ExprPtr cond; Body body, step; };
 struct Assign { model::Local local; ExprPtr value; };
-// cond may be assumed (from __kverify_assume / KV_ASSUME / a kernel's __requires)
-struct Assume { ExprPtr cond; };
+// cond may be assumed (from __kverify_assume / KV_ASSUME / a kernel's __requires). With
+// `forall` locals (KV_ASSUME_FORALL: one or two, i64), cond holds for every value of
+// them in [lo, hi) (i64 Exprs, evaluated here); cond then reads memory through Elements.
+struct Assume {
+  ExprPtr cond;
+  std::vector<model::Local> forall{};
+  ExprPtr lo{}, hi{};
+};
 // Leaves the innermost Inlined region, or the kernel when there is none.
 struct Return {};
 // Of the innermost Loop.

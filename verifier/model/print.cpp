@@ -49,7 +49,13 @@ struct Printer {
                      line(d, "}");
                    },
                    [&](const stmt::Assign &a) { line(d, local(a.local) + " = " + toString(a.value)); },
-                   [&](const stmt::Assume &a) { line(d, "assume " + toString(a.cond)); },
+                   [&](const stmt::Assume &a) {
+                     std::string vars;
+                     for (const Local &l : a.forall) vars += (vars.empty() ? "" : ", ") + l.name;
+                     line(d, "assume " + (vars.empty() ? "" : "forall " + vars + " in [" + toString(a.lo) + ", " +
+                                                                  toString(a.hi) + "): ") +
+                                 toString(a.cond));
+                   },
                    [&](const stmt::Return &) { line(d, "return"); },
                    [&](const stmt::Break &) { line(d, "break"); },
                    [&](const stmt::Continue &) { line(d, "continue"); },

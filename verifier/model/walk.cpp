@@ -20,7 +20,7 @@ std::vector<const Expr *> expressions(const Stmt &s) {
                  [&](const stmt::If &i) { add(i.cond); },
                  [&](const stmt::Loop &l) { add(l.cond); },
                  [&](const stmt::Assign &a) { add(a.value); },
-                 [&](const stmt::Assume &a) { add(a.cond); },
+                 [&](const stmt::Assume &a) { add(a.cond), add(a.lo), add(a.hi); },
                  [](const auto &) {},
              },
              s.node);

@@ -145,6 +145,11 @@ public:
               return convert(e.type, arm, eval(arm));
             },
             [&](const ex::Cast &c) { return convert(e.type, *c.arg, eval(*c.arg)); },
+            [&](const ex::Element &m) {  // what a read of an array nothing writes gives
+              int64_t index = static_cast<int64_t>(convert(Type::i64(), *m.index, eval(*m.index)).i);
+              return drawn(e.type, hashOf({launch_.seed, 0xc0de, m.array, static_cast<uint64_t>(index), m.count}),
+                           true);
+            },
         },
         e.node);
   }
@@ -558,6 +563,7 @@ private:
             [&](const st::Loop &l) { return loop(s, l); },
             [&](const st::Assign &a) { return assign(a); },
             [&](const st::Assume &a) {
+              if (!a.forall.empty()) return assumeForall(s, a);
               if (a.cond && !truth(*a.cond))
                 stop(Result::Status::Assumption, "assumption " + model::toString(a.cond) + " is false",
                      &s.range);
@@ -572,6 +578,40 @@ private:
             },
         },
         s.node);
+  }
+
+  // KV_ASSUME_FORALL: the condition at every index of the range (as the analysis, only
+  // where it reads arrays nothing writes; an index where it has undefined behaviour
+  // asserts nothing). A range too large to go through ends the run unchecked.
+  Flow assumeForall(const Stmt &s, const st::Assume &a) {
+    bool used = true;
+    model::forEachNode(*a.cond, [&](const Expr &x) {
+      if (const auto *m = x.as<ex::Element>())
+        used = used && m->array < kernel_.arrays.size() && !written(m->array) &&
+               (kernel_.arrays[m->array].space == model::AddressSpace::Global ||
+                kernel_.arrays[m->array].space == model::AddressSpace::Constant);
+    });
+    if (!used) return Flow::Normal;
+    const int64_t lo = static_cast<int64_t>(eval(*a.lo).i), hi = static_cast<int64_t>(eval(*a.hi).i);
+    const uint64_t n = hi > lo ? uint64_t(hi) - uint64_t(lo) : 0;
+    if (n > (a.forall.size() == 1 ? 65536u : 256u))
+      stop(Result::Status::Assumption, "assumption over " + std::to_string(n) + " indices, too many to check", &s.range);
+    std::vector<int64_t> at(a.forall.size(), lo);
+    for (bool more = n > 0; more;) {
+      for (size_t v = 0; v < at.size(); ++v) locals_[a.forall[v].id] = intValue(Type::i64(), uint64_t(at[v]));
+      bool holds = true;
+      try {
+        holds = truth(*a.cond);
+      } catch (const Stop &stopped) {
+        if (stopped.status != Result::Status::Ub) throw;
+      }
+      if (!holds) stop(Result::Status::Assumption, "assumption " + model::toString(a.cond) + " is false", &s.range);
+      size_t v = at.size();
+      while (v > 0 && ++at[v - 1] == hi) at[--v] = lo;
+      more = v > 0;
+    }
+    for (const model::Local &l : a.forall) locals_.erase(l.id);
+    return Flow::Normal;
   }
 
   Flow access(const Stmt &s, const st::Access &a) {

@@ -108,6 +108,10 @@ __device__ void __threadfence();
 __device__ void __threadfence_system();
 __device__ void __kverify_grid_sync();          // grid-wide barrier (cooperative groups)
 __device__ void __kverify_assume(bool cond);    // see <kverify.h>: KV_ASSUME(cond)
+// KV_ASSUME_FORALL: `holds` (a lambda of one or two long long indices) is true for every
+// index in [lo, hi). Modelled by name (a body, so clang accepts a lambda's type here).
+template <class F>
+__device__ inline void __kverify_assume_forall(long long lo, long long hi, F holds) {}
 
 // --- atomics (all families, with _block and _system scopes) ---------------------------
 #define __KV_ATOMIC(name, T) \
