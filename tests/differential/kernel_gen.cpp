@@ -497,8 +497,24 @@ Gen<GStmt> stmt(Ctx c, int depth) {
     s.val = std::move(v);
     return s;
   });
+  // writes through g3's contents (ArrayPremise says what they are)
+  auto throughG3 = [c](SK k) {
+    return gen::mapcat(gen::inRange(0, 2), [c, k](int arr) {
+      return gen::map(gen::tuple(intExpr(c, 1), intExpr(c, 1), gen::weightedElement<int>({{3, 0}, {1, 1}})),
+                      [k, arr](const std::tuple<GExpr, GExpr, int> &t) {
+                        GStmt s = st(k);
+                        s.arr = arr;
+                        s.idx = std::get<0>(t);
+                        s.val = std::get<1>(t);
+                        s.op = k == SK::Segment ? std::get<2>(t) : 0;
+                        return s;
+                      });
+    });
+  };
   std::vector<std::pair<std::size_t, Gen<GStmt>>> alts = {
       {8, storeShared},
+      {1, throughG3(SK::Permuted)},
+      {1, throughG3(SK::Segment)},
       {1, localObject},
       {3, storeField},
       {1, publish},
@@ -723,6 +739,15 @@ struct Emitter {
       else
         line(ind, e(s.idx) + (s.op ? " += " : " = ") + e(s.val) + ";");
       break;
+    case SK::Permuted:
+      line(ind, "s" + std::to_string(s.arr) + "[g3[(" + e(s.idx) + ") & 31]] = " + e(s.val) + ";");
+      break;
+    case SK::Segment: {
+      std::string at = "(" + e(s.idx) + ") & 31";
+      line(ind, "for (int j = g3[" + at + "]; j " + (s.op ? "<=" : "<") + " g3[(" + at + ") + 1]; ++j)");
+      line(ind + 1, "s" + std::to_string(s.arr) + "[j] = " + e(s.val) + ";");
+      break;
+    }
     case SK::LocalObject:
       line(ind, "{");
       line(ind + 1, "KvAcc t(" + e(s.val) + ");");
@@ -887,6 +912,10 @@ std::string emitSource(const GenKernel &k) {
        << "  arr[i] = v;\n}\n\n";
   const auto &site = k.uses_site;
   if (k.uses_flags) os << "#include <cuda/atomic>\n";
+  if (k.premise != NoPremise)  // <kverify.h> under kverify, no-ops under nvcc and g++
+    os << "#if defined(__KVERIFY__)\n#include <kverify.h>\n#else\n"
+       << "#define KV_ASSUME_FORALL(i, lo, hi, cond) ((void)0)\n"
+       << "#define KV_ASSUME_FORALL2(i, j, lo, hi, cond) ((void)0)\n#endif\n";
   if (site[GPair] || site[SPair]) os << "struct KvPair { int a; int b; };\n";
   if (site[SRow]) os << "struct KvRow { int v[4]; int n; };\n";
   if (site[SDerived]) os << "struct KvBase { int base; };\nstruct KvDerived : KvBase { int extra; };\n";
@@ -916,6 +945,21 @@ std::string emitSource(const GenKernel &k) {
      << "  short v2 = 1;\n"
      << "  unsigned char v3 = 0;\n";
   if (k.uses_extra_locals) os << "  int v4 = 0, v5 = 0;\n";
+  switch (k.premise) {
+  case Permutation:
+  case ShortDistinct:
+    os << "  KV_ASSUME_FORALL(i, 0, 32, 0 <= g3[i] && g3[i] < 32);\n"
+       << "  KV_ASSUME_FORALL2(i, j, 0, " << (k.premise == Permutation ? 32 : 31) << ", i == j || g3[i] != g3[j]);\n";
+    break;
+  case WideRange:
+    os << "  KV_ASSUME_FORALL(i, 0, 32, 0 <= g3[i] && g3[i] <= 32);\n"
+       << "  KV_ASSUME_FORALL2(i, j, 0, 32, i == j || g3[i] != g3[j]);\n";
+    break;
+  case Sorted:
+    os << "  KV_ASSUME_FORALL(i, 0, 33, 0 <= g3[i] && g3[i] <= 32);\n"
+       << "  KV_ASSUME_FORALL2(i, j, 0, 33, i >= j || g3[i] <= g3[j]);\n";
+    break;
+  }
   em.body(k.body, 1);
   os << "}\n";
   return em.os.str();
@@ -1001,6 +1045,7 @@ void finish(GenKernel &k) {
     if (s.k == SK::BlockTicket) k.uses_block_ticket = k.data_dependent = true;
     if (s.k == SK::Publish) k.uses_flags = k.data_dependent = true;
     if (s.k == SK::LocalObject) k.uses_local_object = true;
+    if (s.k == SK::Permuted || s.k == SK::Segment) k.uses_ro = k.data_dependent = true;
     if (s.k == SK::StoreShared && s.op == 2) k.data_dependent = true;  // read back into v2
     if (s.k == SK::Update && (s.op == USwap || s.op == UCopy)) k.uses_extra_locals = true;
     if (s.k == SK::Ticket) {
@@ -1008,6 +1053,7 @@ void finish(GenKernel &k) {
       (s.op == 0 ? k.uses_counter : k.uses_shared_counter) = true;
     }
   });
+  if (k.premise != NoPremise) k.uses_ro = true;
   k.source = emitSource(k) + emitLauncher(k);
 }
 
@@ -1024,14 +1070,18 @@ Gen<GenKernel> genKernel() {
       {{5, gen::inRange<int64_t>(0, 9)}, {1, gen::inRange<int64_t>(0, 40)}, {1, gen::inRange<int64_t>(-2, 0)}});
   Gen<int> size = gen::weightedElement<int>({{1, 32}, {3, 64}, {1, 128}});
   Gen<int> hostLaunch = gen::weightedElement<int>({{6, NoHostLaunch}, {1, LiteralDims}, {1, CeilGrid}, {1, IntCeilGrid}});
-  using Parts = std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int, int>;
-  return gen::map(gen::tuple(stmtList(Ctx{}, 3, 0.08), bx, by, gen::inRange(1u, 4u), param, param, size, size, hostLaunch),
+  Gen<int> premise = gen::weightedElement<int>(
+      {{6, NoPremise}, {1, Permutation}, {1, ShortDistinct}, {1, WideRange}, {1, Sorted}});
+  using Parts = std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int, int, int>;
+  return gen::map(gen::tuple(stmtList(Ctx{}, 3, 0.08), bx, by, gen::inRange(1u, 4u), param, param, size, size, hostLaunch,
+                             premise),
                   [](const Parts &t) {
                     GenKernel k;
                     k.name = "rand_kernel";
                     k.body = std::get<0>(t);
                     unsigned y = std::get<2>(t);
                     k.host_launch = std::get<8>(t);
+                    k.premise = std::get<9>(t);
                     if (k.host_launch == IntCeilGrid) y = 1;  // an int block is 1-D
                     k.block = {std::min(std::get<1>(t), 128u / y), y, 1};
                     k.grid = {std::get<3>(t), 1, 1};
@@ -1068,6 +1118,14 @@ std::string emitStandaloneProgram(const GenKernel &k) {
     os << "  " << a.elem << " *" << g << " = nullptr;\n"
        << "  CHECK(cudaMalloc(&" << g << ", " << bytes << "));\n"
        << "  CHECK(cudaMemset(" << g << ", 0, " << bytes << "));\n";
+  }
+  if (k.premise != NoPremise) {  // g3's contents: the premise holds (ArrayPremise)
+    static const char *fill[] = {"", "(13 * i + 5) & 31", "i == 31 ? 5 : (13 * i + 5) & 31",
+                                 "((13 * i + 5) & 31) + 1", "i <= 32 ? 3 * i / 4 : 0"};
+    int limit = k.premise == Sorted ? 33 : 32;
+    os << "  int h3[n] = {};\n"
+       << "  for (int i = 0; i < " << limit << "; ++i) h3[i] = " << fill[k.premise] << ";\n"
+       << "  CHECK(cudaMemcpy(g3, h3, sizeof h3, cudaMemcpyHostToDevice));\n";
   }
   if (k.uses_site[CConf])
     os << "  KvConf conf{3, 40};\n"

@@ -134,6 +134,9 @@ struct GStmt {
     Update,        // a local updated by itself (op: UpdateForm)
     LocalObject,   // { KvAcc t(val); v0 = t.total(); }: a constructor with initializers and
                    // a body, then a const method (v0 = 2 * (val & 63) + 1)
+    Permuted,      // s<arr>[g3[(idx) & 31]] = val;    (a data-dependent index: see ArrayPremise)
+    Segment,       // for (int j = g3[(idx) & 31]; j < g3[((idx) & 31) + 1]; ++j) s<arr>[j] = val;
+                   // (op 1: j <= ..., one element past the segment)
     Publish,       // message passing between blocks: thread 0 writes g5[blockIdx.x] = val,
                    // (op 1: no fence) a fence, atomicExch(&g6[blockIdx.x], 1u); reads flag
                    // g6[blockIdx.x - 1] (an atomic load, a fence) and, if it is 1, reads
@@ -160,6 +163,16 @@ struct GStmt {
 //                k<<<blocks, threads>>>   (1-D blocks)
 enum HostLaunchForm { NoHostLaunch, LiteralDims, CeilGrid, IntCeilGrid, kHostLaunchForms };
 
+// What the kernel assumes about g3's contents (GenKernel::premise), stated at its start with
+// KV_ASSUME_FORALL / KV_ASSUME_FORALL2, and what the standalone program stores there (the
+// premise holds; outside its range, the worst case):
+//   Permutation   g3[0..32) is a permutation of 0..31     g3[i] = (13 i + 5) & 31
+//   ShortDistinct in [0, 32), distinct only on [0, 31)     the same, but g3[31] = g3[0]
+//   WideRange     in [0, 32], distinct on [0, 32)          ((13 i + 5) & 31) + 1: 32 appears
+//   Sorted        g3[0..33) non-decreasing, in [0, 32]      g3[i] = 3 i / 4
+// Anything else in g3 is 0.
+enum ArrayPremise { NoPremise, Permutation, ShortDistinct, WideRange, Sorted, kArrayPremises };
+
 struct GenKernel {
   std::string name = "k";
   std::array<int, 2> shared_size{64, 64};
@@ -167,6 +180,7 @@ struct GenKernel {
   std::array<unsigned, 3> block{32, 1, 1}, grid{1, 1, 1};
   std::map<std::string, int64_t> params;  // p0, p1
   int host_launch = NoHostLaunch;          // HostLaunchForm
+  int premise = NoPremise;                 // ArrayPremise
   // Derived by finish() (called by genKernel):
   std::string source;       // the whole .cu text
   bool data_dependent = false;  // loads or atomic results reach a condition, an index or a local

@@ -2,6 +2,7 @@
 // (no `unsupported` entries), and compile with nvcc for sm_90 when nvcc is installed.
 #include "frontend/frontend.hpp"
 #include "kernel_gen.hpp"
+#include "model/walk.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -47,8 +48,32 @@ const char *const kNewConstructs[] = {
     "__syncthreads_or(", "while (i0 <", "continue;", "break;", "stk[0] = atomicAdd", " * 2 + ", " * 3 + ",
     "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;", "atomicExch(&g6",
     "KvBox sb[", ".put(", ".at(", ")->get(", ")->put(", "KvAcc t(", "dim3 grid(", "dim3 grid((p0",
-    "<<<blocks, threads>>>", "p0, (",
+    "<<<blocks, threads>>>", "p0, (", "[g3[(", "for (int j = g3[", "KV_ASSUME_FORALL(", "KV_ASSUME_FORALL2(",
+    "i == j || g3[i] != g3[j]", "i >= j || g3[i] <= g3[j]",
 };
+
+// The premises about g3 (ArrayPremise) read back: two quantified assumptions, one index
+// and then two, each over g3's contents.
+void expectPremises(const GenKernel &k, const model::Kernel &m) {
+  std::vector<const model::stmt::Assume *> quantified;
+  model::forEachStmt(m.body, [&](const model::Stmt &s) {
+    if (const auto *a = s.as<model::stmt::Assume>(); a && !a->forall.empty()) quantified.push_back(a);
+  });
+  if (k.premise == NoPremise) {
+    EXPECT_TRUE(quantified.empty()) << k;
+    return;
+  }
+  ASSERT_EQ(quantified.size(), 2u) << k;
+  EXPECT_EQ(quantified[0]->forall.size(), 1u) << k;
+  EXPECT_EQ(quantified[1]->forall.size(), 2u) << k;
+  for (const auto *a : quantified) {
+    bool reads_g3 = false;
+    model::forEachNode(*a->cond, [&](const model::Expr &x) {
+      if (const auto *e = x.as<model::expr::Element>()) reads_g3 = reads_g3 || e->name == "g3";
+    });
+    EXPECT_TRUE(reads_g3) << model::toString(a->cond) << k;
+  }
+}
 
 // The launch the front end reads from a generated host launcher: every known component as
 // generated, the p0-computed grid unknown with a fact, and nothing read without one.
@@ -98,6 +123,7 @@ TEST(KernelGen, ParsesWithTheFrontEnd) {
       ADD_FAILURE() << "unsupported " << u.construct << ": " << u.detail << " at " << u.range.line << ":"
                     << u.range.col << k;
     expectHostLaunch(k, m);
+    expectPremises(k, m);
     if (k.source.find("for (") != std::string::npos) ++loops;
     for (const char *c : kNewConstructs)
       if (k.source.find(c) != std::string::npos) ++constructs[c];

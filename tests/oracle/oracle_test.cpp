@@ -479,6 +479,33 @@ TEST(Oracle, FalseAssumeStopsTheRun) {
   EXPECT_EQ(ofKind(r, Kind::Race).size(), 1u);
 }
 
+// KV_ASSUME_FORALL(i, 0, n, a[i] < bound): checked at every index on the drawn contents of
+// the read-only array a; not used (the run goes on) where the kernel writes a.
+TEST(Oracle, ForallAssumptionCheckedOverItsRange) {
+  for (bool written : {false, true}) {
+    KB b;
+    unsigned a = b.global("a");
+    ExprPtr n = b.param("n");
+    model::Local idx{"i", 900, Type::i64()};
+    model::stmt::Assume q;
+    q.forall = {idx};
+    q.lo = Expr::intConst(Type::i64(), 0);
+    q.hi = Expr::cast(Type::i64(), n);
+    q.cond = bin(BinaryOp::Lt, Expr::element(Type::i32(), a, Expr::local(idx), 1, "a"), b.param("bound"));
+    b.k.body = {model::Stmt{model::SourceRange{}, q}};
+    if (written) b.k.body.push_back(b.access(a, AccessKind::Write, u(0), 4));
+    Launch l = launch(1);
+    l.params["n"] = 64;
+    l.params["bound"] = -1000;  // no drawn value is below it
+    EXPECT_EQ(run(b.k, l).status, written ? Result::Status::Ok : Result::Status::Assumption) << written;
+    l.params["bound"] = 1 << 30;  // every drawn value is
+    EXPECT_EQ(run(b.k, l).status, Result::Status::Ok) << written;
+    l.params["n"] = 0;  // an empty range asserts nothing
+    l.params["bound"] = -1000;
+    EXPECT_EQ(run(b.k, l).status, Result::Status::Ok) << written;
+  }
+}
+
 TEST(Oracle, StepLimit) {
   KB b;
   b.k.body = {KB::loop(nullptr, {KB::sync(3)}, {}, 2)};

@@ -383,6 +383,14 @@ TEST(KverifyCliPremises, ContradictoryKvAssumeInTheKernelIsAnError) {
   EXPECT_TRUE(has(r.out, "the assumption at 6:")) << r.out;
 }
 
+// A KV_ASSUME_FORALL no contents satisfy over a non-empty range: an error, not a proof.
+TEST(KverifyCliPremises, ContradictoryForallIsAnError) {
+  CliRun r = kverify("premises/contradictory_forall.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "the assumption at 5:")) << r.out;
+  EXPECT_TRUE(has(r.out, "the assumption at 6:")) << r.out;
+}
+
 TEST(KverifyCliPremises, UnknownNameInAssumeExitsTwo) {
   CliRun r = kverify("--block-dim=64 --assume='m > 1' premises/any_kernel.cu");
   EXPECT_EQ(r.status, 2);

@@ -298,6 +298,27 @@ TEST(Frontend, AssumeFromKvAssume) {
   EXPECT_EQ(model::toString(as[1]->cond), "blockDim.x <= 256");
 }
 
+TEST(Frontend, AssumeForallReadsContentsNotMemory) {
+  auto tu = parse("frontend/assume_forall.cu");
+  ASSERT_TRUE(tu.parsed);
+  const model::Kernel &k = kernel(tu, "offsets");
+  std::vector<const st::Assume *> as = all<st::Assume>(k);
+  ASSERT_EQ(as.size(), 2u);
+  ASSERT_EQ(as[0]->forall.size(), 1u);
+  EXPECT_EQ(as[0]->forall[0].type, model::Type::i64());
+  EXPECT_EQ(model::toString(as[0]->hi), "(i64)rows");
+  EXPECT_EQ(model::toString(as[0]->cond), "0 <= bin[i] && bin[i] < 64");
+  ASSERT_EQ(as[1]->forall.size(), 2u);
+  EXPECT_EQ(model::toString(as[1]->cond), "kv_i_ >= kv_j_ || row_ptr[kv_i_] <= row_ptr[kv_j_]");
+  // the premises are no accesses: only the kernel's own two reads and its write
+  EXPECT_EQ(all<st::Access>(k).size(), 3u);
+  EXPECT_TRUE(k.unsupported.empty());
+  // a call in the condition is no longer a statement about memory
+  const model::Kernel &c = kernel(tu, "with_call");
+  ASSERT_EQ(c.unsupported.size(), 1u);
+  EXPECT_EQ(c.unsupported[0].construct, "KV_ASSUME_FORALL");
+}
+
 TEST(Frontend, TemplateKernelsPerInstantiationAndSkipped) {
   auto tu = parse("frontend/templates.cu");
   ASSERT_TRUE(tu.parsed);
