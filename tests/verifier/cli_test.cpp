@@ -383,6 +383,20 @@ TEST(KverifyCliPremises, ContradictoryKvAssumeInTheKernelIsAnError) {
   EXPECT_TRUE(has(r.out, "the assumption at 6:")) << r.out;
 }
 
+// Overloaded kernels are named by their parameters, each verified under its own launch,
+// and --kernel picks one by either name.
+TEST(KverifyCli, OverloadedKernelsEachUnderTheirLaunch) {
+  CliRun r = kverify("--format=json frontend/overloaded_kernels.cu");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.out, "\"name\": \"fill(int *)\"")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"name\": \"fill(float *)\"")) << r.out;
+  CliRun one = kverify("'--kernel=fill(int *)' frontend/overloaded_kernels.cu");
+  EXPECT_EQ(one.status, 0) << one.out;
+  EXPECT_TRUE(has(one.out, "1 kernel in 1 file: 1 verified")) << one.out;
+  CliRun both = kverify("--kernel=fill frontend/overloaded_kernels.cu");
+  EXPECT_TRUE(has(both.out, "2 kernels in 1 file: 1 verified, 1 race")) << both.out;
+}
+
 // A KV_ASSUME_FORALL no contents satisfy over a non-empty range: an error, not a proof.
 TEST(KverifyCliPremises, ContradictoryForallIsAnError) {
   CliRun r = kverify("premises/contradictory_forall.cu");

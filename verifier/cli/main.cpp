@@ -142,8 +142,9 @@ static cl::opt<std::string> shard_flag(
 static bool kernelSelected(const model::Kernel &k) {
   if (kernel_filter.empty())
     return true;
-  // "reduce<256>" and, for a kernel launched several ways from Python, "scan (launch at 40:5)"
-  std::string base = k.name.substr(0, std::min(k.name.find('<'), k.name.find(" (launch at ")));
+  // "reduce<256>", an overload "fill(int *)" and, for a kernel launched several ways,
+  // "scan (launch at 40:5)"
+  std::string base = k.name.substr(0, std::min({k.name.find('<'), k.name.find('('), k.name.find(" (launch at ")}));
   return k.name == kernel_filter || base == kernel_filter;
 }
 

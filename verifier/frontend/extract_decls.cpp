@@ -456,6 +456,17 @@ void KernelExtractor::describe(const clang::FunctionDecl *kernel) {
   std::string name;
   llvm::raw_string_ostream os(name);
   kernel->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), /*Qualified=*/true);
+  // overloaded kernels (fill(int *), fill(float *)) are told apart by their parameters
+  unsigned overloads = 0;
+  for (const clang::NamedDecl *d : kernel->getDeclContext()->lookup(kernel->getDeclName()))
+    if (const auto *f = llvm::dyn_cast<clang::FunctionDecl>(d->getUnderlyingDecl()); f && f->hasAttr<clang::CUDAGlobalAttr>())
+      ++overloads;
+  if (overloads > 1) {
+    os << "(";
+    for (unsigned i = 0; i < kernel->getNumParams(); ++i)
+      os << (i ? ", " : "") << kernel->getParamDecl(i)->getType().getAsString(ctx_.getPrintingPolicy());
+    os << ")";
+  }
   k_.name = os.str();
   k_.range = rangeOf(kernel->getSourceRange());
   k_.file = k_.range.file;
