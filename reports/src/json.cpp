@@ -119,6 +119,7 @@ Value kernel_json(const analysis::KernelResult& k) {
   if (!diagnostics.empty()) o["diagnostics"] = std::move(diagnostics);
   if (!k.unknown_query.empty()) o["unknown_query"] = k.unknown_query;
   if (k.out_of_time) o["out_of_time"] = true;
+  if (k.out_of_memory) o["out_of_memory"] = true;
   if (!k.undecided.empty()) {  // every one (unknown_query names the first few)
     Array undecided;
     for (const std::string& q : k.undecided) undecided.push_back(q);

@@ -137,6 +137,7 @@ bool kernel(const Object& o, analysis::KernelResult& k, std::string& error) {
       k.unsupported.push_back({text(*uo, "construct"), text(*uo, "detail"), range(*uo)});
   k.unknown_query = text(o, "unknown_query");
   k.out_of_time = o.getBoolean("out_of_time").value_or(false);
+  k.out_of_memory = o.getBoolean("out_of_memory").value_or(false);
   for (const Value& q : list(o, "undecided"))
     if (std::optional<llvm::StringRef> s = q.getAsString()) k.undecided.push_back(s->str());
   if (const Object* rules = o.getObject("rules"))

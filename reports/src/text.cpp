@@ -56,8 +56,9 @@ class TextWriter {
         diagnostic(k.range, style_.warning(),
                    who + ": the solver could not decide" +
                        (k.unknown_query.empty() ? "" : " " + k.unknown_query) +
-                       (k.out_of_time ? "; no verdict: the kernel's solver time ran out (raise --kernel-timeout?)"
-                                      : "; no verdict (raise --timeout?)"));
+                       (k.out_of_memory ? "; no verdict: it ran out of memory (raise --max-memory?)"
+                        : k.out_of_time ? "; no verdict: the kernel's solver time ran out (raise --kernel-timeout?)"
+                                        : "; no verdict (raise --timeout?)"));
         break;
       case Verdict::Unsupported:
         for (const auto& u : k.unsupported)

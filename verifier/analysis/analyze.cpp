@@ -112,7 +112,13 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       }
     } catch (const z3::exception &e) {
       R.verdict = Verdict::Unknown;
-      R.unknown_query = std::string("solver error: ") + e.msg();
+      R.out_of_memory = std::string_view(e.msg()) == "out of memory";  // Z3's memory_max_size
+      R.unknown_query = R.out_of_memory ? "the kernel" : std::string("solver error: ") + e.msg();
+    } catch (const std::bad_alloc &) {  // past --max-memory: what was built is freed
+      R.findings.clear(), R.unreachable.clear();
+      R.verdict = Verdict::Unknown;
+      R.out_of_memory = true;
+      R.unknown_query = "the kernel";
     }
   }
   R.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -172,6 +172,7 @@ struct KernelResult {
   std::string unknown_query;                // which query timed out / returned unknown
   std::vector<std::string> undecided;       // every query the solver did not decide
   bool out_of_time = false;                 // --kernel-timeout ran out (see unknown_query)
+  bool out_of_memory = false;               // --max-memory ran out (see unknown_query)
   std::string premise_error;  // the launch and the assumptions contradict each other
   std::vector<UnreachableRef> unreachable;  // accesses and barriers no thread reaches
   std::vector<model::Diagnostic> diagnostics;  // Error: clang's diagnostics

@@ -5,6 +5,7 @@
 #include "analysis/configure.hpp"
 #include "analysis/phases.hpp"
 #include "cli/crash_report.hpp"
+#include "cli/memory_limit.hpp"
 #include "cli/merge_report.hpp"
 #include "cli/result_cache.hpp"
 #include "cli/shard.hpp"
@@ -77,6 +78,11 @@ static cl::opt<double> kernel_timeout(
     cl::desc("Solver time per kernel, all its queries together, in seconds of CPU time: past "
              "it the kernel's undecided checks are `unknown`"),
     cl::init(120.0), cl::value_desc("SECONDS"), cl::cat(category));
+static cl::opt<uint64_t> max_memory(
+    "max-memory",
+    cl::desc("Memory kverify may allocate, in MiB (0: no limit): past it a kernel's analysis or a "
+             "query is `unknown`, and the front end stops with an error"),
+    cl::init(4096), cl::value_desc("MIB"), cl::cat(category));
 static cl::opt<unsigned> jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
                               cl::Prefix, cl::value_desc("N"), cl::cat(category));
 static cl::opt<std::string> format("format", cl::desc("text|json|sarif|junit"),
@@ -253,6 +259,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "kverify: error: --timeout and --kernel-timeout must be positive\n";
     return 2;
   }
+  unsigned workers = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(files.size())));
+  if (std::string why; !cli::limitMemory(max_memory, uint64_t(workers) * kWorkerStackBytes, why)) {
+    llvm::errs() << "kverify: error: cannot limit memory to " << max_memory << " MiB: " << why << "\n";
+    return 2;
+  }
   std::set<std::string> failing;
   {
     std::string list = fail_on;
@@ -334,9 +345,8 @@ int main(int argc, char **argv) {
   // Each worker (one also for -j1) runs on a thread with a deep stack: Clang's parser and
   // the passes after it recurse over expressions as deep as the source nests them
   // (`- - - ... x`, `a + a + ... + a`), far deeper than the default 8 MiB allows.
-  unsigned n = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(files.size())));
   std::vector<llvm::thread> pool;
-  for (unsigned t = 0; t < n; ++t) pool.emplace_back(std::optional<unsigned>(kWorkerStackBytes), work);
+  for (unsigned t = 0; t < workers; ++t) pool.emplace_back(std::optional<unsigned>(kWorkerStackBytes), work);
   for (llvm::thread &t : pool) t.join();
   if (progress) llvm::errs() << "\r\033[K";
   if (from_cache > 0)
