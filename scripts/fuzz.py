@@ -10,11 +10,12 @@ byte by byte and CUDA-aware (lines, barriers, extreme literals, deep nesting, re
 statements, odd `// kverify:` launch comments, truncation), runs kverify on each mutant
 under a wall-clock and an address-space limit, and saves each new kind of failure (class,
 last stderr line without numbers) as DIR/<class>/<hash>.<ext> with a .txt of the command,
-exit status and stderr. Classes: crash, memory, hang, silent-error (exit 2, nothing on
-stderr), no-summary (exit 0 or 1 without the report's summary line), python-exception
-(a bug of this script). Exit status: 0 when every run was ok, 1 when any failed, 2 on usage
-errors. --minimize delta-debugs one saved input (lines, then characters) to a smaller one
-that fails the same way, written beside it as <hash>.min.<ext>."""
+exit status and stderr; every failing run is a line of DIR/failures.tsv. Classes: crash,
+memory, hang, silent-error (exit 2, nothing said), no-summary (exit 0 or 1 without the
+report's summary line), python-exception (a bug of this script). Exit status: 0 when every
+run was ok, 1 when any failed, 2 on usage errors. --minimize delta-debugs one saved input
+(lines, then characters) to a smaller one that fails the same way, written beside it as
+<hash>.min.<ext>."""
 import argparse
 import collections
 import os
@@ -85,6 +86,8 @@ def fuzz(args):
                                                [os.path.dirname(seed.path)] + args.include)
             outcome = campaign.run_guarded(command, input_path, workdir, args.limits)
             runs[outcome.cls] += 1
+            if outcome.cls != run.OK:
+                log_failure(args.out, iteration, outcome, seed, applied)
             if outcome.cls != run.OK and (outcome.cls, outcome.key) not in known:
                 known.add((outcome.cls, outcome.key))
                 distinct[outcome.cls] += 1
@@ -102,6 +105,15 @@ def fuzz(args):
         shutil.rmtree(workdir, ignore_errors=True)
     print_summary(runs, distinct, iteration, time.monotonic() - start, args.seed)
     return 1 if any(runs[c] for c in run.FAILURE_CLASSES) else 0
+
+
+def log_failure(out_dir, iteration, outcome, seed, applied):
+    """One line per failing run in out_dir/failures.tsv, saved or not: a kind seen before
+    may still come from other mutations (hangs all share the empty key)."""
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "failures.tsv"), "a") as f:
+        f.write("\t".join([str(iteration), outcome.cls, "%.1f" % outcome.seconds,
+                           ",".join(applied), seed.path, outcome.key]) + "\n")
 
 
 def print_summary(runs, distinct, iterations, seconds, seed):

@@ -140,7 +140,7 @@ def repeat_statement(text, rng, other):
     m = pick(rng, list(STATEMENT.finditer(text)))
     if not m:
         return None
-    times = pick(rng, [1000, 1000, 10000])
+    times = pick(rng, [1000, 1000, 1000, 10000])
     return text[:m.end()] + ("\n" + m.group()) * (times - 1) + text[m.end():]
 
 

@@ -105,8 +105,10 @@ def run_kverify(command, input_path, workdir, wall_seconds, memory_bytes, expect
             child.wait(timeout=wall_seconds)
         except subprocess.TimeoutExpired:
             timed_out = True
-            os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
+        finally:  # a hang, or the fuzzer interrupted: no kverify outlives the run
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
     seconds = os.times().elapsed - start
     stderr = tail(err_path)
     cls = classify(child.returncode, tail(out_path), stderr, timed_out, expect_summary)
