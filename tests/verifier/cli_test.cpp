@@ -188,6 +188,28 @@ TEST(KverifyCli, KernelTimeoutBoundsThousandsOfBarriers) {
   EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
 }
 
+// Found by scripts/fuzz.py: a kernel using a global of incomplete type crashed the search
+// for its compile errors; 16,000 errors on one line made gigabytes of report.
+TEST(KverifyCli, IncompleteTypeInAKernelIsAnError) {
+  CliRun r = kverify("frontend/incomplete_type_global.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out + r.err, "incomplete type")) << r.out << r.err;
+  EXPECT_FALSE(has(r.err, "crashed")) << r.err;
+}
+
+TEST(KverifyCli, ThousandsOfErrorsInAKernelAreCapped) {
+  std::string path = testing::TempDir() + "kverify_many_errors.cu";
+  std::ofstream out(path);
+  out << "__global__ void k(int *out) {\n  int (t";
+  for (int i = 0; i < 4000; ++i) out << " + t";
+  out << ") = 0;\n}\n";
+  out.close();
+  CliRun r = runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache " + path, testing::TempDir() + "kverify_cli_errors");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out + r.err, "more errors")) << r.err.substr(0, 2000);
+  EXPECT_LT(r.out.size() + r.err.size(), 2u << 20);
+}
+
 // --max-memory bounds what the analysis allocates: 300 accesses in one phase (about 300 MB
 // and 18 s of work) are `unknown` at once under 60 MiB, named so, and nothing crashes.
 TEST(KverifyCli, MaxMemoryEndsInUnknown) {

@@ -214,7 +214,7 @@ struct Dependencies : clang::RecursiveASTVisitor<Dependencies> {
   void record(const clang::RecordDecl *rd) {
     if (!rd) return;
     if (const clang::RecordDecl *def = rd->getDefinition()) rd = def;
-    if (!decls.insert(rd).second) return;
+    if (!decls.insert(rd).second || !rd->isCompleteDefinition()) return;  // (an incomplete type has no fields, no bases)
     if (const auto *spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(rd))
       if (const clang::ClassTemplateDecl *td = spec->getSpecializedTemplate()) decls.insert(td);
     for (const clang::FieldDecl *f : rd->fields()) type(f->getType());
@@ -365,13 +365,19 @@ void attachProblems(clang::ASTContext &ctx, const clang::FunctionDecl *kernel,
                     CompileProblems &problems, const std::vector<model::Diagnostic> &diagnostics,
                     model::Kernel &k) {
   KernelProblems found = problemsOf(ctx, kernel, problems);
-  for (size_t e : found.errors) {
-    size_t i = problems.errors[e].diagnostic;
+  // the first errors, as clang's -ferror-limit would show them (a line of 16,000 errors
+  // printed with its source line each is gigabytes of report)
+  constexpr size_t kShownErrors = 20;
+  for (size_t n = 0; n < found.errors.size(); ++n) {
+    size_t i = problems.errors[found.errors[n]].diagnostic;
     problems.used.insert(i);
+    if (n >= kShownErrors) continue;
     k.errors.push_back(diagnostics[i]);
     while (++i < diagnostics.size() && diagnostics[i].severity == "note")
       k.errors.push_back(diagnostics[i]);
   }
+  if (found.errors.size() > kShownErrors)
+    k.errors.push_back({"note", "and " + std::to_string(found.errors.size() - kShownErrors) + " more errors", k.range});
   if (!k.errors.empty() && !problems.skipped_headers.empty())
     k.errors.push_back({"note", "headers not found and skipped: " + skippedList(problems) +
                                     " (add their directory with -I, or -p with a compile_commands.json)",
