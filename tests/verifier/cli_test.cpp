@@ -210,6 +210,20 @@ TEST(KverifyCli, ThousandsOfErrorsInAKernelAreCapped) {
   EXPECT_LT(r.out.size() + r.err.size(), 2u << 20);
 }
 
+// Found by scripts/fuzz.py: one read repeated 1,000 times made half a million reread facts
+// (over 100 s); a repeat is linked to the read it repeats alone.
+TEST(KverifyCli, ThousandRepeatedReadsEndInTime) {
+  std::string path = testing::TempDir() + "kverify_repeated.cu";
+  std::ofstream out(path);
+  out << "// kverify: --block-dim=64\n__global__ void k(int *out) {\n  __shared__ int s[64];\n"
+      << "  s[threadIdx.x] = threadIdx.x;\n  __syncthreads();\n";
+  for (int i = 0; i < 1000; ++i) out << "  out[threadIdx.x] = s[63 - threadIdx.x];\n";
+  out << "}\n";
+  out.close();
+  CliRun r = withKernelTimeoutOf2s(path);
+  EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
+}
+
 // --max-memory bounds what the analysis allocates: 300 accesses in one phase (about 300 MB
 // and 18 s of work) are `unknown` at once under 60 MiB, named so, and nothing crashes.
 TEST(KverifyCli, MaxMemoryEndsInUnknown) {
