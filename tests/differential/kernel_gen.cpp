@@ -970,7 +970,11 @@ std::string emitLauncher(const GenKernel &k) {
   if (k.host_launch != NoHostLaunch) {
     std::string x = std::to_string(k.block[0]), y = std::to_string(k.block[1]);
     os << "\nvoid launch_" << k.name << "(" << kernelParams(k) << ")\n{\n";
-    if (k.host_launch == IntCeilGrid) {
+    if (k.host_launch == FieldsAssigned) {
+      os << "  dim3 block(1);\n  block.x = " << x << ";\n  block.y = " << y << ";\n"
+         << "  dim3 grid(1);\n  grid.x = " << k.grid[0] << " * " << x << " / block.x;\n"
+         << "  " << k.name << "<<<grid, block>>>(" << kernelArgs(k) << ");\n";
+    } else if (k.host_launch == IntCeilGrid) {
       os << "  int threads = " << x << ";\n"
          << "  int blocks = (p0 + threads - 1) / threads;\n"
          << "  " << k.name << "<<<blocks, threads>>>(" << kernelArgs(k) << ");\n";
@@ -1069,7 +1073,8 @@ Gen<GenKernel> genKernel() {
   Gen<int64_t> param = pick<int64_t>(
       {{5, gen::inRange<int64_t>(0, 9)}, {1, gen::inRange<int64_t>(0, 40)}, {1, gen::inRange<int64_t>(-2, 0)}});
   Gen<int> size = gen::weightedElement<int>({{1, 32}, {3, 64}, {1, 128}});
-  Gen<int> hostLaunch = gen::weightedElement<int>({{6, NoHostLaunch}, {1, LiteralDims}, {1, CeilGrid}, {1, IntCeilGrid}});
+  Gen<int> hostLaunch = gen::weightedElement<int>(
+      {{6, NoHostLaunch}, {1, LiteralDims}, {1, CeilGrid}, {1, IntCeilGrid}, {1, FieldsAssigned}});
   Gen<int> premise = gen::weightedElement<int>(
       {{6, NoPremise}, {1, Permutation}, {1, ShortDistinct}, {1, WideRange}, {1, Sorted}});
   using Parts = std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int, int, int>;

@@ -161,7 +161,9 @@ struct GStmt {
 //                (p0 >= 1: the grid covers p0 blocks of X)
 //   IntCeilGrid  int threads = X; int blocks = (p0 + threads - 1) / threads;
 //                k<<<blocks, threads>>>   (1-D blocks)
-enum HostLaunchForm { NoHostLaunch, LiteralDims, CeilGrid, IntCeilGrid, kHostLaunchForms };
+//   FieldsAssigned  dim3 block(1); block.x = X; block.y = Y; dim3 grid(1);
+//                grid.x = G * X / block.x; k<<<grid, block>>>   (fields read where assigned)
+enum HostLaunchForm { NoHostLaunch, LiteralDims, CeilGrid, IntCeilGrid, FieldsAssigned, kHostLaunchForms };
 
 // What the kernel assumes about g3's contents (GenKernel::premise), stated at its start with
 // KV_ASSUME_FORALL / KV_ASSUME_FORALL2, and what the standalone program stores there (the

@@ -48,7 +48,7 @@ const char *const kNewConstructs[] = {
     "__syncthreads_or(", "while (i0 <", "continue;", "break;", "stk[0] = atomicAdd", " * 2 + ", " * 3 + ",
     "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;", "atomicExch(&g6",
     "KvBox sb[", ".put(", ".at(", ")->get(", ")->put(", "KvAcc t(", "dim3 grid(", "dim3 grid((p0",
-    "<<<blocks, threads>>>", "p0, (", "[g3[(", "for (int j = g3[", "KV_ASSUME_FORALL(", "KV_ASSUME_FORALL2(",
+    "<<<blocks, threads>>>", "p0, (", "grid.x = ", "[g3[(", "for (int j = g3[", "KV_ASSUME_FORALL(", "KV_ASSUME_FORALL2(",
     "i == j || g3[i] != g3[j]", "i >= j || g3[i] <= g3[j]",
 };
 
@@ -87,7 +87,10 @@ void expectHostLaunch(const GenKernel &k, const model::Kernel &m) {
   for (int d = 0; d < 3; ++d) EXPECT_EQ(l.block[d], std::optional<uint64_t>(k.block[d])) << d << k;
   EXPECT_EQ(l.grid[1], std::optional<uint64_t>(1)) << k;
   EXPECT_EQ(l.grid[2], std::optional<uint64_t>(1)) << k;
-  if (k.host_launch == LiteralDims) {
+  if (k.host_launch == FieldsAssigned) {  // every field as assigned, no facts needed
+    EXPECT_EQ(l.grid[0], std::optional<uint64_t>(k.grid[0])) << k;
+    EXPECT_TRUE(l.grid_facts.empty() && l.block_facts.empty() && l.arg_facts.empty()) << k;
+  } else if (k.host_launch == LiteralDims) {
     EXPECT_EQ(l.grid[0], std::optional<uint64_t>(k.grid[0])) << k;
     EXPECT_TRUE(l.grid_facts.empty()) << k;
     int64_t p1 = k.params.at("p1");  // a negative constant gives no fact

@@ -5,6 +5,7 @@
 #include "frontend/compile_errors.hpp"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -101,6 +102,7 @@ public:
     if (const auto *callee = llvm::dyn_cast<clang::DeclRefExpr>(skipWrappers(e->getCallee())))
       seen_.insert(callee);
     model::HostLaunch l;
+    launch_ = e;
     Components grid = components(config->getArg(0)), block = components(config->getArg(1));
     l.grid = grid.values(*this);
     l.block = block.values(*this);
@@ -226,8 +228,10 @@ private:
       c = components(var->getInit(), depth + 1);
       c.declared = true;
       for (int i = 0; i < 3; ++i)
-        if (uses.assigned[i] && (uses.other_value[i] || uses.only_value[i] != c.value(i, *this)))
-          c.of[i] = nullptr, c.known[i].reset();
+        if (uses.assigned[i] && (uses.other_value[i] || uses.only_value[i] != c.value(i, *this))) {
+          std::optional<uint64_t> v = fieldAt(var, i, launch_, 0);
+          c.of[i] = nullptr, c.known[i] = v;
+        }
     }
     return c;
   }
@@ -353,6 +357,92 @@ private:
            p->getType().getCanonicalType().getUnqualifiedType();
   }
 
+  // The value field `i` of the local dim3 `var` holds at statement `at`, read through
+  // straight-line assignments (`dim3 threads(256); k1<<<g, threads>>>(); threads.x = 128;
+  // grid.x = N / threads.x; k2<<<grid, threads>>>();`). Premise: `var` is used for nothing
+  // but launches, field reads and field assignments; it is declared in a block whose
+  // statements run in order (no label or case among them), and every assignment to the
+  // field is a plain `=` that is itself one of that block's statements; `at` is inside
+  // the block, after the declaration. Each run of the block declares `var` afresh, so at
+  // `at` the field holds what the last of those assignments before `at`'s statement
+  // stored, or, with none, the declaration's value. Anything else: unknown.
+  std::optional<uint64_t> fieldAt(const clang::VarDecl *var, int i, const clang::Stmt *at, int depth) const {
+    if (!at || depth > 8 || !var->hasLocalStorage() || !var->getInit() || otherUses(var).found) return std::nullopt;
+    const clang::Stmt *decl = parentOf(var);
+    const auto *block = decl ? llvm::dyn_cast_or_null<clang::CompoundStmt>(parentOf(decl)) : nullptr;
+    if (!block) return std::nullopt;
+    const clang::Stmt *launch_stmt = at;  // the block's statement that holds `at`
+    while (launch_stmt && parentOf(launch_stmt) != block) launch_stmt = parentOf(launch_stmt);
+    if (!launch_stmt) return std::nullopt;
+    struct Assignments : clang::RecursiveASTVisitor<Assignments> {
+      const LaunchReader *r;
+      const clang::VarDecl *var;
+      int i;
+      std::vector<const clang::BinaryOperator *> all;
+      bool VisitBinaryOperator(clang::BinaryOperator *op) {
+        if (op->isAssignmentOp() && r->fieldOf(op->getLHS(), var) == i) all.push_back(op);
+        return true;
+      }
+    } assignments;
+    assignments.r = this, assignments.var = var, assignments.i = i;
+    assignments.TraverseStmt(function_->getBody());
+    const clang::Expr *last = nullptr;  // the value stored last before `at`'s statement
+    bool declared = false, before = true;
+    size_t in_block = 0;  // the assignments that are statements of the block
+    for (const clang::Stmt *child : block->body()) {
+      if (llvm::isa<clang::LabelStmt>(child) || llvm::isa<clang::SwitchCase>(child)) return std::nullopt;
+      if (child == launch_stmt) before = false;
+      if (child == decl) declared = before;
+      const auto *e = llvm::dyn_cast<clang::Expr>(child);
+      const auto *op = e ? llvm::dyn_cast<clang::BinaryOperator>(skipWrappers(e)->IgnoreParens()) : nullptr;
+      if (!op || std::find(assignments.all.begin(), assignments.all.end(), op) == assignments.all.end()) continue;
+      ++in_block;
+      if (!before) continue;
+      if (op->getOpcode() != clang::BO_Assign || !declared) return std::nullopt;
+      last = op->getRHS();
+    }
+    if (!declared || in_block != assignments.all.size()) return std::nullopt;
+    if (!last) return components(var->getInit(), 1).value(i, *this);
+    return valueAt(last, at, depth + 1);
+  }
+  // An integer expression's value at statement `at`: constants, read-only integer locals,
+  // fields of local dim3s (fieldAt) and + - * / % of them, without wrap-around.
+  std::optional<uint64_t> valueAt(const clang::Expr *e, const clang::Stmt *at, int depth) const {
+    e = e->IgnoreParenImpCasts();
+    if (std::optional<uint64_t> v = value(e)) return v;
+    if (const auto *m = llvm::dyn_cast<clang::MemberExpr>(e)) {
+      const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+      const auto *w = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+      int f = w ? fieldOf(m, w) : -1;
+      return f >= 0 ? fieldAt(w, f, at, depth + 1) : std::nullopt;
+    }
+    const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e);
+    if (!b || depth > 8) return std::nullopt;
+    std::optional<uint64_t> l = valueAt(b->getLHS(), at, depth + 1), r = valueAt(b->getRHS(), at, depth + 1);
+    if (!l || !r) return std::nullopt;
+    const uint64_t limit = uint64_t(1) << 32;
+    switch (b->getOpcode()) {
+    case clang::BO_Add: return *l + *r < limit ? std::optional<uint64_t>(*l + *r) : std::nullopt;
+    case clang::BO_Sub: return *l >= *r ? std::optional<uint64_t>(*l - *r) : std::nullopt;
+    case clang::BO_Mul: return *r == 0 || *l < limit / *r ? std::optional<uint64_t>(*l * *r) : std::nullopt;
+    case clang::BO_Div: return *r ? std::optional<uint64_t>(*l / *r) : std::nullopt;
+    case clang::BO_Rem: return *r ? std::optional<uint64_t>(*l % *r) : std::nullopt;
+    default: return std::nullopt;
+    }
+  }
+  // `w.x`, `w.y`, `w.z` of the variable w: 0, 1, 2; else -1.
+  int fieldOf(const clang::Expr *e, const clang::VarDecl *w) const {
+    const auto *m = llvm::dyn_cast<clang::MemberExpr>(e->IgnoreParenImpCasts());
+    const auto *ref = m ? llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
+    if (!ref || ref->getDecl() != w) return -1;
+    llvm::StringRef name = m->getMemberDecl()->getName();
+    return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+  }
+  template <class Node> const clang::Stmt *parentOf(const Node *n) const {
+    clang::DynTypedNodeList ps = ctx_.getParents(*n);
+    return ps.empty() ? nullptr : ps[0].template get<clang::Stmt>();
+  }
+
   // Every use of `var` in the function reads its value (none writes it, takes its address
   // or binds a reference to it).
   bool onlyRead(const clang::VarDecl *var) const {
@@ -403,6 +493,7 @@ private:
   clang::ASTContext &ctx_;
   clang::SourceManager &sm_;
   const clang::FunctionDecl *function_ = nullptr;
+  const clang::CUDAKernelCallExpr *launch_ = nullptr;  // the launch being read
   std::set<const clang::DeclRefExpr *> seen_;  // kernel references that launch or inspect
 };
 
