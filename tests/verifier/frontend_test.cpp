@@ -810,11 +810,12 @@ TEST(Frontend, HostLaunchDim3WithFieldsAssigned) {
   ASSERT_TRUE(rows.launch.has_value());
   EXPECT_EQ(rows.launch->grid, (std::array<std::optional<uint64_t>, 3>{std::nullopt, 1, 1}));
   EXPECT_EQ(rows.launch->block, (std::array<std::optional<uint64_t>, 3>{std::nullopt, std::nullopt, 1}));
-  // fields assigned only the value they start with keep it
+  // fields assigned constants in straight-line code have them (blocks.x = 2); one assigned
+  // a parameter, or under an if, is unknown
   const model::Kernel &per_row = kernel(tu, "per_row");
   ASSERT_TRUE(per_row.launch.has_value());
   EXPECT_EQ(per_row.launch->block, (std::array<std::optional<uint64_t>, 3>{std::nullopt, 1, 1}));
-  EXPECT_EQ(per_row.launch->grid, (std::array<std::optional<uint64_t>, 3>{std::nullopt, 1, std::nullopt}));
+  EXPECT_EQ(per_row.launch->grid, (std::array<std::optional<uint64_t>, 3>{2, 1, std::nullopt}));
 }
 
 // Errors with no kernel: a file nothing in which says __global__, whose missing headers
