@@ -387,6 +387,7 @@ private:
     assignments.r = this, assignments.var = var, assignments.i = i;
     assignments.TraverseStmt(function_->getBody());
     const clang::Expr *last = nullptr;  // the value stored last before `at`'s statement
+    const clang::Stmt *last_stmt = nullptr;  // (where it is evaluated)
     bool declared = false, before = true;
     size_t in_block = 0;  // the assignments that are statements of the block
     for (const clang::Stmt *child : block->body()) {
@@ -399,13 +400,14 @@ private:
       ++in_block;
       if (!before) continue;
       if (op->getOpcode() != clang::BO_Assign || !declared) return std::nullopt;
-      last = op->getRHS();
+      last = op->getRHS(), last_stmt = child;
     }
     if (!declared || in_block != assignments.all.size()) return std::nullopt;
     if (!last) return components(var->getInit(), 1).value(i, *this);
-    return valueAt(last, at, depth + 1);
+    return valueAt(last, last_stmt, depth + 1);  // the fields it reads as they were there
   }
-  // An integer expression's value at statement `at`: constants, read-only integer locals,
+  // An integer expression's value at statement `at` (the fields it reads as they are
+  // there, not at the launch): constants, read-only integer locals,
   // fields of local dim3s (fieldAt) and + - * / % of them, without wrap-around.
   std::optional<uint64_t> valueAt(const clang::Expr *e, const clang::Stmt *at, int depth) const {
     e = e->IgnoreParenImpCasts();
