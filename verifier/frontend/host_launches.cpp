@@ -30,6 +30,16 @@ const clang::Expr *skipWrappers(const clang::Expr *e) {
   }
 }
 
+// `w.x`, `w.y`, `w.z` of the variable w: 0, 1, 2 (and the reference to w in `ref`); else -1.
+int dim3Field(const clang::Expr *e, const clang::VarDecl *w, const clang::DeclRefExpr **ref = nullptr) {
+  const auto *m = llvm::dyn_cast<clang::MemberExpr>(e->IgnoreParenImpCasts());
+  const auto *r = m ? llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
+  if (ref) *ref = r;
+  if (!r || r->getDecl() != w) return -1;
+  llvm::StringRef name = m->getMemberDecl()->getName();
+  return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+}
+
 // The uses of a dim3 variable other than a launch's grid or block. Reading a field
 // (`block.x * sizeof(int)`) is not one; assigning one (`grid.x = n / 64;`) is not one
 // either, but that field is then unknown. (The visitor sees a parent before its children.)
@@ -43,17 +53,9 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
   std::array<std::optional<uint64_t>, 3> only_value{};
   std::array<bool, 3> other_value{};
   bool found = false;
-  // `var.x`, `var.y` or `var.z`: the field's index, and the reference to var in `ref`.
-  int field(const clang::Expr *e, const clang::DeclRefExpr *&ref) const {
-    const auto *m = llvm::dyn_cast<clang::MemberExpr>(e->IgnoreParens());
-    ref = m ? llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
-    if (!ref || ref->getDecl() != var) return -1;
-    llvm::StringRef name = m->getMemberDecl()->getName();
-    return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
-  }
   bool VisitBinaryOperator(clang::BinaryOperator *op) {
     const clang::DeclRefExpr *ref;
-    int i = op->isAssignmentOp() ? field(op->getLHS(), ref) : -1;
+    int i = op->isAssignmentOp() ? dim3Field(op->getLHS(), var, &ref) : -1;
     if (i < 0) return true;
     assigned[i] = true;
     harmless.insert(ref);
@@ -69,7 +71,7 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
   }
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr *c) {
     const clang::DeclRefExpr *ref;
-    if (c->getCastKind() == clang::CK_LValueToRValue && field(c->getSubExpr(), ref) >= 0)
+    if (c->getCastKind() == clang::CK_LValueToRValue && dim3Field(c->getSubExpr(), var, &ref) >= 0)
       harmless.insert(ref);
     return true;
   }
@@ -375,16 +377,15 @@ private:
     while (launch_stmt && parentOf(launch_stmt) != block) launch_stmt = parentOf(launch_stmt);
     if (!launch_stmt) return std::nullopt;
     struct Assignments : clang::RecursiveASTVisitor<Assignments> {
-      const LaunchReader *r;
       const clang::VarDecl *var;
       int i;
       std::vector<const clang::BinaryOperator *> all;
       bool VisitBinaryOperator(clang::BinaryOperator *op) {
-        if (op->isAssignmentOp() && r->fieldOf(op->getLHS(), var) == i) all.push_back(op);
+        if (op->isAssignmentOp() && dim3Field(op->getLHS(), var) == i) all.push_back(op);
         return true;
       }
     } assignments;
-    assignments.r = this, assignments.var = var, assignments.i = i;
+    assignments.var = var, assignments.i = i;
     assignments.TraverseStmt(function_->getBody());
     const clang::Expr *last = nullptr;  // the value stored last before `at`'s statement
     const clang::Stmt *last_stmt = nullptr;  // (where it is evaluated)
@@ -415,7 +416,7 @@ private:
     if (const auto *m = llvm::dyn_cast<clang::MemberExpr>(e)) {
       const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
       const auto *w = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-      int f = w ? fieldOf(m, w) : -1;
+      int f = w ? dim3Field(m, w) : -1;
       return f >= 0 ? fieldAt(w, f, at, depth + 1) : std::nullopt;
     }
     const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e);
@@ -431,14 +432,6 @@ private:
     case clang::BO_Rem: return *r ? std::optional<uint64_t>(*l % *r) : std::nullopt;
     default: return std::nullopt;
     }
-  }
-  // `w.x`, `w.y`, `w.z` of the variable w: 0, 1, 2; else -1.
-  int fieldOf(const clang::Expr *e, const clang::VarDecl *w) const {
-    const auto *m = llvm::dyn_cast<clang::MemberExpr>(e->IgnoreParenImpCasts());
-    const auto *ref = m ? llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
-    if (!ref || ref->getDecl() != w) return -1;
-    llvm::StringRef name = m->getMemberDecl()->getName();
-    return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
   }
   template <class Node> const clang::Stmt *parentOf(const Node *n) const {
     clang::DynTypedNodeList ps = ctx_.getParents(*n);
