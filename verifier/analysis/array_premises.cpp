@@ -1,9 +1,10 @@
 // KV_ASSUME_FORALL: the premise one thread states, and its instances in a query.
 #include "analysis/array_premises.hpp"
 #include "analysis/exec.hpp"
+#include "analysis/terms.hpp"
 
 #include <algorithm>
-#include <map>
+#include <set>
 
 namespace kverify::analysis::detail {
 
@@ -53,31 +54,18 @@ z3::expr Exec::evalElement(const Expr &e) {
 namespace {
 
 bool mentions(const z3::expr &root, const std::vector<z3::expr> &vars) {
-  std::set<unsigned> seen;
-  std::vector<z3::expr> todo{root};
-  while (!todo.empty()) {
-    z3::expr e = todo.back();
-    todo.pop_back();
-    if (!seen.insert(e.id()).second || !e.is_app()) continue;
-    for (const z3::expr &v : vars)
-      if (z3::eq(e, v)) return true;
-    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
-  }
-  return false;
+  return !forEachTerm({root}, [&](const z3::expr &e) {
+    return std::none_of(vars.begin(), vars.end(), [&](const z3::expr &v) { return z3::eq(e, v); });
+  });
 }
 
 // The applications of `functions` (one argument) under `roots`.
 void applications(const std::vector<z3::expr> &roots, const std::set<unsigned> &functions,
                   std::vector<z3::expr> &out) {
-  std::set<unsigned> seen;
-  std::vector<z3::expr> todo(roots);
-  while (!todo.empty()) {
-    z3::expr e = todo.back();
-    todo.pop_back();
-    if (!seen.insert(e.id()).second || !e.is_app()) continue;
+  forEachTerm(roots, [&](const z3::expr &e) {
     if (e.num_args() == 1 && functions.count(e.decl().id())) out.push_back(e);
-    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
-  }
+    return true;
+  });
 }
 
 }  // namespace
@@ -103,7 +91,7 @@ std::vector<PremiseInstance> premiseInstances(const std::vector<const ForallPrem
         z3::expr d = (arg - x).simplify();  // x + d: d free of the bound variables
         if (mentions(d, p->vars)) continue;
         for (const z3::expr &r : reads)
-          if (z3::eq(r.decl(), pat.decl()) && !mentions(r, p->vars)) {
+          if (z3::eq(r.decl(), pat.decl())) {
             z3::expr at = (r.arg(0) - d).simplify();
             if (have.insert(at.id()).second) values[v].push_back(at);
           }

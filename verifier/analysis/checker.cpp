@@ -1,5 +1,6 @@
 // The two symbolic threads, their facts, and one query under them.
 #include "analysis/checker.hpp"
+#include "analysis/terms.hpp"
 #include "model/walk.hpp"
 
 #include <algorithm>
@@ -67,16 +68,11 @@ std::string signedStr(uint64_t v, unsigned bits, bool is_signed) {
 }
 
 // The uninterpreted constants and functions an expression mentions.
-// (An explicit stack: terms can be nested deeper than the call stack allows.)
 void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::string> &out) {
-  std::vector<z3::expr> todo{root};
-  while (!todo.empty()) {
-    z3::expr e = todo.back();
-    todo.pop_back();
-    if (!seen.insert(e.id()).second || !e.is_app()) continue;
+  forEachTerm({root}, seen, [&](const z3::expr &e) {
     if (e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.insert(e.decl().name().str());
-    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
-  }
+    return true;
+  });
 }
 
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,

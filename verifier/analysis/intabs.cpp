@@ -1,5 +1,6 @@
 // Integer abstraction of bit-vector queries (see intabs.hpp).
 #include "analysis/intabs.hpp"
+#include "analysis/terms.hpp"
 
 #include <algorithm>
 #include <map>
@@ -575,24 +576,19 @@ private:
 
 // The bit-vector constants the query reads as signed numbers (operands of signed
 // comparisons, sign extensions and signed arithmetic).
-// (An explicit stack: terms can be nested deeper than the call stack allows.)
 void signedUses(const z3::expr &root, const std::map<unsigned, z3::expr> &nov, std::set<unsigned> &seen,
                 std::set<std::string> &out) {
-  std::vector<z3::expr> todo{root};
-  while (!todo.empty()) {
-    z3::expr e = todo.back();
-    todo.pop_back();
-    if (!e.is_app() || !seen.insert(e.id()).second) continue;
+  forEachTerm({root}, seen, [&](const z3::expr &e) {
     Z3_decl_kind k = e.decl().decl_kind();
     bool isSigned = k == Z3_OP_SLT || k == Z3_OP_SLEQ || k == Z3_OP_SGT || k == Z3_OP_SGEQ ||
                     k == Z3_OP_SIGN_EXT || k == Z3_OP_BASHR || nov.count(e.id());
-    for (unsigned i = 0; i < e.num_args(); ++i) {
+    for (unsigned i = 0; isSigned && i < e.num_args(); ++i) {
       z3::expr a = e.arg(i);
-      if (isSigned && a.is_app() && a.num_args() == 0 && a.decl().decl_kind() == Z3_OP_UNINTERPRETED)
+      if (a.is_app() && a.num_args() == 0 && a.decl().decl_kind() == Z3_OP_UNINTERPRETED)
         out.insert(a.decl().name().str());
-      todo.push_back(a);
     }
-  }
+    return true;
+  });
 }
 
 }  // namespace

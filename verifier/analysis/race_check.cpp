@@ -1,6 +1,7 @@
 // Data races: two accesses of distinct threads, one a write, unordered by barriers.
 #include "analysis/checker.hpp"
 #include "analysis/message_passing.hpp"
+#include "analysis/terms.hpp"
 #include "analysis/body_walks.hpp"
 
 #include <algorithm>
@@ -85,16 +86,9 @@ bool RaceCheck::launchInvariant(const z3::expr &e, const Thread &T) {
   for (const auto &f : C.E.array_facts) allowed.push_back(f.second);
   std::set<unsigned> ok;
   for (const z3::expr &a : allowed) ok.insert(a.id());
-  std::set<unsigned> seen;
-  std::vector<z3::expr> todo{e};
-  while (!todo.empty()) {
-    z3::expr x = todo.back();
-    todo.pop_back();
-    if (!seen.insert(x.id()).second || !x.is_app()) continue;
-    if (x.decl().decl_kind() == Z3_OP_UNINTERPRETED && !ok.count(x.id())) return false;
-    for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
-  }
-  return true;
+  return forEachTerm({e}, [&](const z3::expr &x) {
+    return x.decl().decl_kind() != Z3_OP_UNINTERPRETED || ok.count(x.id());
+  });
 }
 
 // Cross-iteration ordering by the last barrier instances of any mask (kAnyPhase). Let x be the

@@ -2,6 +2,7 @@
 #include "analysis/solve.hpp"
 
 #include "analysis/intabs.hpp"
+#include "analysis/terms.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -63,16 +64,11 @@ private:
   }
 };
 
-// (An explicit stack: terms can be nested deeper than the call stack allows.)
 void constants(const z3::expr &root, std::set<unsigned> &seen, std::vector<z3::expr> &out) {
-  std::vector<z3::expr> todo{root};
-  while (!todo.empty()) {
-    z3::expr e = todo.back();
-    todo.pop_back();
-    if (!e.is_app() || !seen.insert(e.id()).second) continue;
+  forEachTerm({root}, seen, [&](const z3::expr &e) {
     if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv()) out.push_back(e);
-    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
-  }
+    return true;
+  });
 }
 
 // The bit-vector constants' values in a model of the (non-linear) integer abstraction,
@@ -210,21 +206,14 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
 
 // Whether some term of `query` multiplies two non-constant bit-vectors.
 static bool multipliesUnknowns(const z3::expr_vector &query) {
-  std::vector<z3::expr> todo;
-  for (unsigned i = 0; i < query.size(); ++i) todo.push_back(query[i]);
-  std::set<unsigned> seen;
-  while (!todo.empty()) {
-    z3::expr e = todo.back();
-    todo.pop_back();
-    if (!e.is_app() || !seen.insert(e.id()).second) continue;
-    if (e.decl().decl_kind() == Z3_OP_BMUL) {
-      unsigned unknown = 0;
-      for (unsigned i = 0; i < e.num_args(); ++i) unknown += !e.arg(i).is_numeral();
-      if (unknown >= 2) return true;
-    }
-    for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
-  }
-  return false;
+  std::vector<z3::expr> roots;
+  for (unsigned i = 0; i < query.size(); ++i) roots.push_back(query[i]);
+  return !forEachTerm(roots, [](const z3::expr &e) {
+    if (e.decl().decl_kind() != Z3_OP_BMUL) return true;
+    unsigned unknown = 0;
+    for (unsigned i = 0; i < e.num_args(); ++i) unknown += !e.arg(i).is_numeral();
+    return unknown < 2;
+  });
 }
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,

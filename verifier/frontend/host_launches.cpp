@@ -49,6 +49,7 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
   std::set<const clang::Expr *> config_reads;
   std::set<const clang::Expr *> harmless;  // field reads and field assignments
   std::array<bool, 3> assigned{};
+  std::array<std::vector<const clang::BinaryOperator *>, 3> assignments;  // per field
   // per field: every value assigned to it is this constant (`threads.y = 1;`), or nothing
   std::array<std::optional<uint64_t>, 3> only_value{};
   std::array<bool, 3> other_value{};
@@ -58,6 +59,7 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
     int i = op->isAssignmentOp() ? dim3Field(op->getLHS(), var, &ref) : -1;
     if (i < 0) return true;
     assigned[i] = true;
+    assignments[i].push_back(op);
     harmless.insert(ref);
     clang::Expr::EvalResult r;
     const clang::Expr *rhs = op->getRHS();
@@ -369,24 +371,16 @@ private:
   // `at` the field holds what the last of those assignments before `at`'s statement
   // stored, or, with none, the declaration's value. Anything else: unknown.
   std::optional<uint64_t> fieldAt(const clang::VarDecl *var, int i, const clang::Stmt *at, int depth) const {
-    if (!at || depth > 8 || !var->hasLocalStorage() || !var->getInit() || otherUses(var).found) return std::nullopt;
+    if (!at || depth > 8 || !var->hasLocalStorage() || !var->getInit()) return std::nullopt;
+    OtherUses uses = otherUses(var);
+    if (uses.found) return std::nullopt;
+    const std::vector<const clang::BinaryOperator *> &assignments = uses.assignments[i];
     const clang::Stmt *decl = parentOf(var);
     const auto *block = decl ? llvm::dyn_cast_or_null<clang::CompoundStmt>(parentOf(decl)) : nullptr;
     if (!block) return std::nullopt;
     const clang::Stmt *launch_stmt = at;  // the block's statement that holds `at`
     while (launch_stmt && parentOf(launch_stmt) != block) launch_stmt = parentOf(launch_stmt);
     if (!launch_stmt) return std::nullopt;
-    struct Assignments : clang::RecursiveASTVisitor<Assignments> {
-      const clang::VarDecl *var;
-      int i;
-      std::vector<const clang::BinaryOperator *> all;
-      bool VisitBinaryOperator(clang::BinaryOperator *op) {
-        if (op->isAssignmentOp() && dim3Field(op->getLHS(), var) == i) all.push_back(op);
-        return true;
-      }
-    } assignments;
-    assignments.var = var, assignments.i = i;
-    assignments.TraverseStmt(function_->getBody());
     const clang::Expr *last = nullptr;  // the value stored last before `at`'s statement
     const clang::Stmt *last_stmt = nullptr;  // (where it is evaluated)
     bool declared = false, before = true;
@@ -397,13 +391,13 @@ private:
       if (child == decl) declared = before;
       const auto *e = llvm::dyn_cast<clang::Expr>(child);
       const auto *op = e ? llvm::dyn_cast<clang::BinaryOperator>(skipWrappers(e)->IgnoreParens()) : nullptr;
-      if (!op || std::find(assignments.all.begin(), assignments.all.end(), op) == assignments.all.end()) continue;
+      if (!op || std::find(assignments.begin(), assignments.end(), op) == assignments.end()) continue;
       ++in_block;
       if (!before) continue;
       if (op->getOpcode() != clang::BO_Assign || !declared) return std::nullopt;
       last = op->getRHS(), last_stmt = child;
     }
-    if (!declared || in_block != assignments.all.size()) return std::nullopt;
+    if (!declared || in_block != assignments.size()) return std::nullopt;
     if (!last) return components(var->getInit(), 1).value(i, *this);
     return valueAt(last, last_stmt, depth + 1);  // the fields it reads as they were there
   }

@@ -353,6 +353,14 @@ private:
     return array >= written_->size() || (*written_)[array];
   }
 
+  // A global or constant array no access of the kernel writes: one value per element for
+  // the whole launch (its reads, and KV_ASSUME_FORALL's elements).
+  bool fixedContents(unsigned array) {
+    if (array >= kernel_.arrays.size() || written(array)) return false;
+    model::AddressSpace s = kernel_.arrays[array].space;
+    return s == model::AddressSpace::Global || s == model::AddressSpace::Constant;
+  }
+
   Value opaque(const Expr &e, const ex::Opaque &o) {
     uint64_t n = evaluations_[&e]++;
     if (auto c = last_constant_read_.find(o.id); c != last_constant_read_.end())
@@ -587,9 +595,7 @@ private:
     bool used = true;
     model::forEachNode(*a.cond, [&](const Expr &x) {
       if (const auto *m = x.as<ex::Element>())
-        used = used && m->array < kernel_.arrays.size() && !written(m->array) &&
-               (kernel_.arrays[m->array].space == model::AddressSpace::Global ||
-                kernel_.arrays[m->array].space == model::AddressSpace::Constant);
+        used = used && fixedContents(m->array);
     });
     if (!used) return Flow::Normal;
     const int64_t lo = static_cast<int64_t>(eval(*a.lo).i), hi = static_cast<int64_t>(eval(*a.hi).i);
@@ -625,10 +631,7 @@ private:
     const bool shared = a.array < kernel_.arrays.size() &&
                         kernel_.arrays[a.array].space == model::AddressSpace::Shared;
     if (a.kind == model::AccessKind::Read && shared) last_read_[a.id] = at;
-    const bool grid_memory = a.array < kernel_.arrays.size() &&
-                             (kernel_.arrays[a.array].space == model::AddressSpace::Global ||
-                              kernel_.arrays[a.array].space == model::AddressSpace::Constant);
-    if (a.kind == model::AccessKind::Read && grid_memory && !written(a.array))
+    if (a.kind == model::AccessKind::Read && fixedContents(a.array))
       last_constant_read_[a.id] = at;
     if (a.kind != model::AccessKind::Read && shared && at.count <= (1u << 20)) sharedWrite(a, index, stored);
     if (a.kind == model::AccessKind::Atomic && a.array < memory_.counter.size() && memory_.counter[a.array])
