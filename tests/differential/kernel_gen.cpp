@@ -101,7 +101,7 @@ std::vector<std::vector<GStmt>> listChildren(const std::vector<GStmt> &v) {
     if (s.k == SK::If) {
       splice(s.body);
       if (!s.els.empty()) splice(s.els);
-    } else if ((s.k == SK::For || s.k == SK::DoWhile)) {
+    } else if (s.k == SK::For || s.k == SK::DoWhile || s.k == SK::Search) {
       // A loop's body may use the loop variable and contain break/continue: only splice
       // bodies that do not.
       bool ok = true;
@@ -114,7 +114,7 @@ std::vector<std::vector<GStmt>> listChildren(const std::vector<GStmt> &v) {
             for (auto &x : b) {
               if (!nested && (x.k == SK::Break || x.k == SK::Continue)) ok = false;
               ex(x.idx), ex(x.val), ex(x.cond);
-              bool inner = nested || x.k == SK::For || x.k == SK::DoWhile;
+              bool inner = nested || x.k == SK::For || x.k == SK::DoWhile || x.k == SK::Search;
               st(x.body, inner);
               st(x.els, inner);
             }
@@ -582,6 +582,15 @@ Gen<GStmt> stmt(Ctx c, int depth) {
                                     s.body.insert(s.body.begin(), u);
                                     return s;
                                   })});
+      alts.push_back({1, gen::map(gen::tuple(gen::weightedElement<int>({{4, 0}, {1, 1}, {1, 2}}),
+                                             stmtList(in, depth - 1, 0.04)),
+                                  [level](const std::tuple<int, std::vector<GStmt>> &t) {
+                                    GStmt s = st(SK::Search);
+                                    s.depth = level;
+                                    s.op = std::get<0>(t);
+                                    s.body = std::get<1>(t);
+                                    return s;
+                                  })});
       alts.push_back({2, gen::map(gen::tuple(gen::weightedElement<int>({{3, DoLoop}, {2, WhileLoop}, {2, DoSyncOr}}),
                                              loopBound(c), stmtList(in, depth - 1, 0.04)),
                                   [level](const std::tuple<int, GExpr, std::vector<GStmt>> &t) {
@@ -814,6 +823,21 @@ struct Emitter {
       }
       line(ind, "for (" + head + ") {");
       body(s.body, ind + 1);
+      line(ind, "}");
+      break;
+    }
+    case SK::Search: {
+      std::string d = std::to_string(s.depth), i = "i" + d, w = "w" + d;
+      line(ind, "{");
+      line(ind + 1, "int " + w + ", " + i + ";");
+      line(ind + 1, w + (s.op & 1 ? " = (int)(threadIdx.x & 1);" : " = 0;"));
+      line(ind + 1, "if ((threadIdx.x & 3) == 0)");
+      line(ind + 2, "for (" + i + " = 0; " + i + " < 2; ++" + i + ") v0 += " + i + ";");
+      line(ind + 1, "for (" + i + " = 1; " + i + " <= 40; " + i + " = " + i + " * 3 + 1)");
+      line(ind + 2, std::string("if (") + (s.op & 2 ? "(int)threadIdx.x" : "p1") + " >= " + i + ") " + w + " = " + i + ";");
+      line(ind + 1, "for (" + i + " = 1; " + i + " <= " + w + "; " + i + " *= 2) {");
+      body(s.body, ind + 2);
+      line(ind + 1, "}");
       line(ind, "}");
       break;
     }

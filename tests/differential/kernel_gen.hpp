@@ -137,6 +137,12 @@ struct GStmt {
     Permuted,      // s<arr>[g3[(idx) & 31]] = val;    (a data-dependent index: see ArrayPremise)
     Segment,       // for (int j = g3[(idx) & 31]; j < g3[((idx) & 31) + 1]; ++j) s<arr>[j] = val;
                    // (op 1: j <= ..., one element past the segment)
+    Search,        // srad's reduce: one counter for three loops, declared without a value:
+                   //   { int w<d>, i<d>; w<d> = 0 (op & 1: threadIdx.x & 1);
+                   //     if ((threadIdx.x & 3) == 0) for (i<d> = 0; i<d> < 2; ++i<d>) v0 += i<d>;
+                   //     for (i<d> = 1; i<d> <= 40; i<d> = i<d> * 3 + 1)
+                   //       if (p1 (op & 2: (int)threadIdx.x) >= i<d>) w<d> = i<d>;
+                   //     for (i<d> = 1; i<d> <= w<d>; i<d> *= 2) body }
     Publish,       // message passing between blocks: thread 0 writes g5[blockIdx.x] = val,
                    // (op 1: no fence) a fence, atomicExch(&g6[blockIdx.x], 1u); reads flag
                    // g6[blockIdx.x - 1] (an atomic load, a fence) and, if it is 1, reads

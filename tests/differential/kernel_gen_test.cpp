@@ -49,7 +49,7 @@ const char *const kNewConstructs[] = {
     "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;", "atomicExch(&g6",
     "KvBox sb[", ".put(", ".at(", ")->get(", ")->put(", "KvAcc t(", "dim3 grid(", "dim3 grid((p0",
     "<<<blocks, threads>>>", "p0, (", "grid.x = ", "[g3[(", "for (int j = g3[", "KV_ASSUME_FORALL(", "KV_ASSUME_FORALL2(",
-    "i == j || g3[i] != g3[j]", "i >= j || g3[i] <= g3[j]",
+    "i == j || g3[i] != g3[j]", "i >= j || g3[i] <= g3[j]", " * 3 + 1)",
 };
 
 // The premises about g3 (ArrayPremise) read back: two quantified assumptions, one index
@@ -109,7 +109,7 @@ TEST(KernelGen, ParsesWithTheFrontEnd) {
   fs::path dir = tempDir("parse");
   int hazardsish = 0, loops = 0, dd = 0;
   std::map<std::string, int> constructs;
-  auto kernels = sample(150, 12345);
+  auto kernels = sample(200, 12345);
   for (size_t i = 0; i < kernels.size(); ++i) {
     const GenKernel &k = kernels[i];
     fs::path file = dir / ("k" + std::to_string(i) + ".cu");

@@ -1,6 +1,7 @@
 // One kernel's analysis: the checks in order, the verdict, the notes.
 #include "analysis/analysis.hpp"
 #include "analysis/checker.hpp"
+#include "analysis/local_webs.hpp"
 #include "analysis/phases.hpp"
 #include "analysis/solve.hpp"
 #include "model/walk.hpp"
@@ -78,7 +79,8 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
   } else {
     try {
       KernelBudget budget(options.kernel_timeout_s);
-      Encoder E(kernel, config);
+      const model::Kernel split = splitLocalWebs(kernel);  // one local per web of its values
+      Encoder E(split, config);
       E.setup();
       Checker C(E, R);
       try {

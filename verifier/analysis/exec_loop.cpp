@@ -184,13 +184,16 @@ Exec::LoopRun Exec::loopStart(const Stmt &s) {
   L.forms = loopForms(lp, L.mods, L.has_break);
   L.k = E.freshConst(L.tag + ".k", E.bv(64));
   L.outer = allKs();
-  // Trip count N (iterations started). Shared by a block only in race mode, for loops with
-  // block barriers and no jumps out: the divergence check (in divergence mode, with each
-  // thread's own N) has shown the loop condition uniform by then.
+  // Trip count N (iterations started), shared by a block for loops without jumps out: in
+  // race mode, loops with block barriers (the divergence check, with each thread's own N,
+  // has shown their condition uniform by then); in both modes, loops the uniformity pass
+  // shows to run the same iterations in every thread of a block.
   bool uniform = L.bi.block && !L.has_break;
   T.uniform_loops |= uniform;
-  if (T.shared_trips && uniform) E.rules.note(Rule::LoopSharedTrips);
-  L.N = tripCount(s, L.id, T.shared_trips && uniform, L.outer);
+  bool shared = T.shared_trips && uniform;
+  if (shared) E.rules.note(Rule::LoopSharedTrips);
+  else if (!L.has_break && E.U.loop(s)) shared = true, E.rules.note(Rule::LoopUniformTrips);
+  L.N = tripCount(s, L.id, shared, L.outer);
   L.env0 = env;
   L.pc0 = pc();
   return L;

@@ -107,6 +107,7 @@ enum class Rule {
   InductionNoWrap,        // a local the loop condition reads is shown not to wrap (first-wrap query)
   LoopHavocUniform,       // a uniform local without closed form: one havoc per block
   LoopSharedTrips,        // a loop with block barriers: one trip count per block
+  LoopUniformTrips,       // a loop the uniformity pass shows uniform: one trip count per block
   LoopRangeInvariant,     // a havocked local stays in 0..c, by induction
   LoopConstantInvariant,  // a havocked local keeps its constant start value, by induction
   ReadOnlyValue,          // a load from an array nothing writes: one value per element
@@ -134,6 +135,7 @@ inline const char *ruleName(Rule r) {
     case Rule::InductionNoWrap: return "loop.induction_no_wrap";
     case Rule::LoopHavocUniform: return "loop.havoc_uniform";
     case Rule::LoopSharedTrips: return "loop.shared_trips";
+    case Rule::LoopUniformTrips: return "loop.uniform_trips";
     case Rule::LoopRangeInvariant: return "loop.range_invariant";
     case Rule::LoopConstantInvariant: return "loop.constant_invariant";
     case Rule::ReadOnlyValue: return "value.read_only";

@@ -234,6 +234,7 @@ private:
       for (int i = 0; i < 3; ++i)
         if (uses.assigned[i] && (uses.other_value[i] || uses.only_value[i] != c.value(i, *this))) {
           std::optional<uint64_t> v = fieldAt(var, i, launch_, 0);
+          if (!v) v = keptEverywhere(uses.assignments[i], c.value(i, *this));
           c.of[i] = nullptr, c.known[i] = v;
         }
     }
@@ -400,6 +401,16 @@ private:
     if (!declared || in_block != assignments.size()) return std::nullopt;
     if (!last) return components(var->getInit(), 1).value(i, *this);
     return valueAt(last, last_stmt, depth + 1);  // the fields it reads as they were there
+  }
+  // The value a dim3 field declared as `initial` holds wherever it is read, when every
+  // assignment to it is a plain `=` of that same value where it runs (`grid2.y = grid.y;`
+  // in a loop, with grid.y = 1 there): then no write changes it, whatever the control flow.
+  std::optional<uint64_t> keptEverywhere(const std::vector<const clang::BinaryOperator *> &assignments,
+                                         std::optional<uint64_t> initial) const {
+    if (!initial) return std::nullopt;
+    for (const clang::BinaryOperator *op : assignments)
+      if (op->getOpcode() != clang::BO_Assign || valueAt(op->getRHS(), op, 1) != initial) return std::nullopt;
+    return initial;
   }
   // An integer expression's value at statement `at` (the fields it reads as they are
   // there, not at the launch): constants, read-only integer locals,
