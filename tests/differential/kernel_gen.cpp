@@ -1005,15 +1005,22 @@ std::string emitLauncher(const GenKernel &k) {
     } else {
       os << "  dim3 block(" << x << ", " << y << ");\n";
       std::string args = kernelArgs(k);
-      if (k.host_launch == LiteralDims) {  // and p1 passed as a constant
+      std::string p1 = "(" + std::to_string(k.params.at("p1")) + ")";
+      if (k.host_launch == LiteralDims || k.host_launch == ViaCaller) {  // and p1 passed as a constant
         os << "  dim3 grid(" << k.grid[0] << ");\n";
-        args.replace(args.find("p1"), 2, "(" + std::to_string(k.params.at("p1")) + ")");
+        if (k.host_launch == LiteralDims) args.replace(args.find("p1"), 2, p1);
       } else {
         os << "  dim3 grid((p0 + " << x << " - 1) / " << x << ");\n";
       }
       os << "  " << k.name << "<<<grid, block>>>(" << args << ");\n";
     }
     os << "}\n";
+    if (k.host_launch == ViaCaller) {  // p1's constant reaches the launch through the call
+      std::string args = kernelArgs(k);
+      args.replace(args.find("p1"), 2, "(" + std::to_string(k.params.at("p1")) + ")");
+      os << "\nvoid run_" << k.name << "(" << kernelParams(k) << ")\n{\n"
+         << "  launch_" << k.name << "(" << args << ");\n}\n";
+    }
   }
   return os.str();
 }
@@ -1098,7 +1105,7 @@ Gen<GenKernel> genKernel() {
       {{5, gen::inRange<int64_t>(0, 9)}, {1, gen::inRange<int64_t>(0, 40)}, {1, gen::inRange<int64_t>(-2, 0)}});
   Gen<int> size = gen::weightedElement<int>({{1, 32}, {3, 64}, {1, 128}});
   Gen<int> hostLaunch = gen::weightedElement<int>(
-      {{6, NoHostLaunch}, {1, LiteralDims}, {1, CeilGrid}, {1, IntCeilGrid}, {1, FieldsAssigned}});
+      {{6, NoHostLaunch}, {1, LiteralDims}, {1, CeilGrid}, {1, IntCeilGrid}, {1, FieldsAssigned}, {1, ViaCaller}});
   Gen<int> premise = gen::weightedElement<int>(
       {{6, NoPremise}, {1, Permutation}, {1, ShortDistinct}, {1, WideRange}, {1, Sorted}});
   using Parts = std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int, int, int>;
@@ -1161,7 +1168,7 @@ std::string emitStandaloneProgram(const GenKernel &k) {
        << "  CHECK(cudaMemcpyToSymbol(kv_conf, &conf, sizeof conf));\n";
   os << "  int p0 = " << k.params.at("p0") << ", p1 = " << k.params.at("p1") << ";\n";
   if (k.host_launch != NoHostLaunch)
-    os << "  launch_" << k.name << "(" << kernelArgs(k) << ");\n";
+    os << "  " << (k.host_launch == ViaCaller ? "run_" : "launch_") << k.name << "(" << kernelArgs(k) << ");\n";
   else
     os << "  dim3 block(" << k.block[0] << ", " << k.block[1] << ", " << k.block[2] << ");\n"
        << "  dim3 grid(" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2] << ");\n"

@@ -169,7 +169,9 @@ struct GStmt {
 //                k<<<blocks, threads>>>   (1-D blocks)
 //   FieldsAssigned  dim3 block(1); block.x = X; block.y = Y; dim3 grid(1);
 //                grid.x = G * X / block.x; k<<<grid, block>>>   (fields read where assigned)
-enum HostLaunchForm { NoHostLaunch, LiteralDims, CeilGrid, IntCeilGrid, FieldsAssigned, kHostLaunchForms };
+//   ViaCaller    as LiteralDims, but launch_<name> passes its own p1, and run_<name> calls it
+//                with p1's value as a constant (the value read through the call)
+enum HostLaunchForm { NoHostLaunch, LiteralDims, CeilGrid, IntCeilGrid, FieldsAssigned, ViaCaller, kHostLaunchForms };
 
 // What the kernel assumes about g3's contents (GenKernel::premise), stated at its start with
 // KV_ASSUME_FORALL / KV_ASSUME_FORALL2, and what the standalone program stores there (the

@@ -49,7 +49,7 @@ const char *const kNewConstructs[] = {
     "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;", "atomicExch(&g6",
     "KvBox sb[", ".put(", ".at(", ")->get(", ")->put(", "KvAcc t(", "dim3 grid(", "dim3 grid((p0",
     "<<<blocks, threads>>>", "p0, (", "grid.x = ", "[g3[(", "for (int j = g3[", "KV_ASSUME_FORALL(", "KV_ASSUME_FORALL2(",
-    "i == j || g3[i] != g3[j]", "i >= j || g3[i] <= g3[j]", " * 3 + 1)",
+    "i == j || g3[i] != g3[j]", "i >= j || g3[i] <= g3[j]", " * 3 + 1)", "void run_",
 };
 
 // The premises about g3 (ArrayPremise) read back: two quantified assumptions, one index
@@ -90,12 +90,16 @@ void expectHostLaunch(const GenKernel &k, const model::Kernel &m) {
   if (k.host_launch == FieldsAssigned) {  // every field as assigned, no facts needed
     EXPECT_EQ(l.grid[0], std::optional<uint64_t>(k.grid[0])) << k;
     EXPECT_TRUE(l.grid_facts.empty() && l.block_facts.empty() && l.arg_facts.empty()) << k;
-  } else if (k.host_launch == LiteralDims) {
+  } else if (k.host_launch == LiteralDims || k.host_launch == ViaCaller) {
     EXPECT_EQ(l.grid[0], std::optional<uint64_t>(k.grid[0])) << k;
     EXPECT_TRUE(l.grid_facts.empty()) << k;
     int64_t p1 = k.params.at("p1");  // a negative constant gives no fact
     EXPECT_EQ(l.arg_facts, p1 < 0 ? std::vector<std::string>{}
                                   : std::vector<std::string>{"p1 == " + std::to_string(p1)}) << k;
+    // a value read through a call rests on the file holding every call of the launcher
+    EXPECT_EQ(l.premises, k.host_launch == ViaCaller && p1 >= 0
+                              ? std::vector<std::string>{"'launch_" + k.name + "' is called only from this file"}
+                              : std::vector<std::string>{}) << k;
   } else {
     EXPECT_FALSE(l.grid[0].has_value()) << k;
     EXPECT_EQ(l.grid_facts.size(), 1u) << k;

@@ -33,6 +33,8 @@ KernelConfig configure(const Options &command_line, const std::string &file_opti
       c.launch = std::string("launch read from host code at ") + std::to_string(l.at.line) + ":" +
                  std::to_string(l.at.col) + ":" + (grid ? " gridDim=" + show(l.grid) : "") +
                  (block ? " blockDim=" + show(l.block) : "") + " (every launch of the kernel in this file)";
+    for (const std::string &p : block || grid ? l.premises : std::vector<std::string>{})
+      c.launch += "; assumed: " + p;
   }
   if (std::string limit = launchLimitError(c.options); !limit.empty()) {
     bool from_comment = !file_options.empty() || !kernel.options.empty();

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <set>
 
 namespace kverify::frontend {
@@ -107,6 +109,7 @@ public:
       seen_.insert(callee);
     model::HostLaunch l;
     launch_ = e;
+    premises_.clear();
     Components grid = components(config->getArg(0)), block = components(config->getArg(1));
     l.grid = grid.values(*this);
     l.block = block.values(*this);
@@ -128,6 +131,7 @@ public:
       if (std::optional<uint64_t> v = value(e->getArg(i)); v && *v <= uint64_t(INT32_MAX))
         l.arg_facts.push_back(p->getName().str() + " == " + std::to_string(*v));
     }
+    l.premises.assign(premises_.begin(), premises_.end());
     l.at = placeOf(sm_, at);
     launches[kernel->getCanonicalDecl()].push_back(std::move(l));
     return true;
@@ -174,7 +178,66 @@ private:
       return r.Val.getInt().getZExtValue();
     if (const clang::Expr *init = depth < 8 ? initializerOf(e) : nullptr)
       return value(init, depth + 1);  // (the initializer converts to the variable's type)
+    const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    if (const auto *p = ref && depth < 8 ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr)
+      return parameterValue(p, depth + 1);
     return std::nullopt;
+  }
+
+  // A parameter of a host function that only reads it, where every call of the function in
+  // this file passes the same value (evaluated at the call the same way, the caller's
+  // parameters included): llm.c's `matmul_backward_bias9(..., OC, ...)` reached from main's
+  // `int OC = 768 * 4;`. Premise: the file holds every call: the function's address is not
+  // taken, and one with external linkage is not called from another file (said with the
+  // launch's facts).
+  std::optional<uint64_t> parameterValue(const clang::ParmVarDecl *p, int depth) const {
+    const auto *f = llvm::dyn_cast<clang::FunctionDecl>(p->getDeclContext());
+    if (!f || f->isMain() || f->hasAttr<clang::CUDAGlobalAttr>() || f->hasAttr<clang::CUDADeviceAttr>() ||
+        !p->getType()->isIntegerType() || !onlyRead(p))
+      return std::nullopt;
+    const CallSites &sites = callSites();
+    auto calls = sites.calls.find(f->getCanonicalDecl());
+    if (calls == sites.calls.end() || sites.address_taken.count(f->getCanonicalDecl())) return std::nullopt;
+    uint64_t bits = ctx_.getTypeSize(p->getType());
+    if (bits == 0 || bits > 64) return std::nullopt;
+    uint64_t max = p->getType()->isSignedIntegerType() ? (uint64_t(1) << (bits - 1)) - 1 : ~uint64_t(0) >> (64 - bits);
+    std::optional<uint64_t> v;
+    for (const clang::CallExpr *c : calls->second) {
+      unsigned i = p->getFunctionScopeIndex();
+      std::optional<uint64_t> a = i < c->getNumArgs() ? value(c->getArg(i), depth) : std::nullopt;
+      if (!a || *a > max || (v && *v != *a)) return std::nullopt;  // (unchanged by the conversion)
+      v = a;
+    }
+    if (f->isExternallyVisible())
+      premises_.insert("'" + f->getNameAsString() + "' is called only from this file");
+    return v;
+  }
+  // Every direct call of each function in the file, and the functions used otherwise (their
+  // address taken: calls kverify cannot see).
+  struct CallSites : clang::RecursiveASTVisitor<CallSites> {
+    std::map<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> calls;
+    std::set<const clang::FunctionDecl *> address_taken;
+    std::set<const clang::Expr *> callees;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitCallExpr(clang::CallExpr *e) {
+      if (const clang::FunctionDecl *f = e->getDirectCallee()) {
+        calls[f->getCanonicalDecl()].push_back(e);
+        callees.insert(e->getCallee()->IgnoreParenImpCasts());
+      }
+      return true;
+    }
+    bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
+      if (const auto *f = llvm::dyn_cast<clang::FunctionDecl>(e->getDecl()); f && !callees.count(e))
+        address_taken.insert(f->getCanonicalDecl());
+      return true;
+    }
+  };
+  const CallSites &callSites() const {
+    if (!call_sites_) {
+      call_sites_ = std::make_unique<CallSites>();
+      call_sites_->TraverseDecl(ctx_.getTranslationUnitDecl());
+    }
+    return *call_sites_;
   }
 
   // The initializer of a local variable that holds its value wherever it is read: every use
@@ -460,8 +523,9 @@ private:
       }
     } uses;
     uses.var = var;
-    if (function_ && function_->getBody()) uses.TraverseStmt(function_->getBody());
-    return function_ && !uses.other;
+    const auto *f = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+    if (f && f->getBody()) uses.TraverseStmt(f->getBody());
+    return f && f->getBody() && !uses.other;
   }
 
   // How `var` is used other than as a launch's grid or block (then its value at the launch
@@ -495,11 +559,13 @@ private:
   const clang::FunctionDecl *function_ = nullptr;
   const clang::CUDAKernelCallExpr *launch_ = nullptr;  // the launch being read
   std::set<const clang::DeclRefExpr *> seen_;  // kernel references that launch or inspect
+  mutable std::set<std::string> premises_;      // of the launch being read (parameterValue)
+  mutable std::unique_ptr<CallSites> call_sites_;
 };
 
 bool sameLaunch(const model::HostLaunch &a, const model::HostLaunch &b) {
   return a.block == b.block && a.grid == b.grid && a.block_facts == b.block_facts &&
-         a.grid_facts == b.grid_facts && a.arg_facts == b.arg_facts;
+         a.grid_facts == b.grid_facts && a.arg_facts == b.arg_facts && a.premises == b.premises;
 }
 
 }  // namespace

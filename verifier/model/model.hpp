@@ -311,6 +311,8 @@ struct HostLaunch {
   std::vector<std::string> grid_facts, block_facts;
   // integer arguments the launch passes as constants: `base == 0`
   std::vector<std::string> arg_facts;
+  // what those values rest on beyond the file's code: "f is called only from this file"
+  std::vector<std::string> premises;
   SourceRange at;  // the launch
 };
 
