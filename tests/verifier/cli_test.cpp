@@ -188,6 +188,33 @@ TEST(KverifyCli, KernelTimeoutBoundsThousandsOfBarriers) {
   EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
 }
 
+// -j runs the kernels of one file in parallel: the report lists them in source order with
+// the verdicts of a run one kernel at a time.
+TEST(KverifyCli, KernelsOfOneFileInParallelKeepTheirOrderAndVerdicts) {
+  std::string path = testing::TempDir() + "kverify_many_kernels.cu";
+  std::ofstream out(path);
+  for (int i = 0; i < 12; ++i)
+    out << "// kverify: --block-dim=64 --grid-dim=2\n__global__ void k" << i << "(int *a) { a["
+        << (i % 3 == 0 ? "threadIdx.x" : "blockIdx.x * blockDim.x + threadIdx.x") << "] = blockIdx.x + " << i << "; }\n";
+  out.close();
+  CliRun one = kverify("--no-cache -j 1 --format=json " + path);
+  CliRun par = kverify("--no-cache -j 2 --format=json " + path);
+  auto verdicts = [](const std::string &json) {
+    std::vector<std::string> names;
+    for (size_t at = json.find("\"name\": \"k"); at != std::string::npos; at = json.find("\"name\": \"k", at + 1))
+      names.push_back(json.substr(at, json.find('"', at + 10) - at));
+    return names;
+  };
+  std::vector<std::string> expected;
+  for (int i = 0; i < 12; ++i) expected.push_back("\"name\": \"k" + std::to_string(i));
+  EXPECT_EQ(verdicts(one.out), expected) << one.out;
+  EXPECT_EQ(verdicts(par.out), expected) << par.out;
+  EXPECT_EQ(one.status, 1);
+  EXPECT_EQ(par.status, one.status);
+  auto summary = [](const std::string &json) { return json.substr(json.find("\"summary\"")); };
+  EXPECT_EQ(summary(par.out), summary(one.out));
+}
+
 // Found by scripts/fuzz.py: a kernel using a global of incomplete type crashed the search
 // for its compile errors; 16,000 errors on one line made gigabytes of report.
 TEST(KverifyCli, IncompleteTypeInAKernelIsAnError) {

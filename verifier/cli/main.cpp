@@ -9,6 +9,7 @@
 #include "cli/merge_report.hpp"
 #include "cli/result_cache.hpp"
 #include "cli/shard.hpp"
+#include "cli/task_pool.hpp"
 #include "frontend/frontend.hpp"
 #include "kverify/reports/render.hpp"
 #include "model/json.hpp"
@@ -29,9 +30,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <thread>
 
-#include "llvm/Support/thread.h"
 #include <unistd.h>
 
 namespace cl = llvm::cl;
@@ -83,7 +82,7 @@ static cl::opt<uint64_t> max_memory(
     cl::desc("Memory kverify may allocate, in MiB (0: no limit): past it a kernel's analysis or a "
              "query is `unknown`, and the front end stops with an error"),
     cl::init(4096), cl::value_desc("MIB"), cl::cat(category));
-static cl::opt<unsigned> jobs("j", cl::desc("Files analysed in parallel"), cl::init(1),
+static cl::opt<unsigned> jobs("j", cl::desc("Files and kernels analysed in parallel"), cl::init(1),
                               cl::Prefix, cl::value_desc("N"), cl::cat(category));
 static cl::opt<std::string> format("format", cl::desc("text|json|sarif|junit"),
                                    cl::init("text"), cl::cat(category));
@@ -259,7 +258,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "kverify: error: --timeout and --kernel-timeout must be positive\n";
     return 2;
   }
-  unsigned workers = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(files.size())));
+  unsigned workers = std::max(1u, static_cast<unsigned>(jobs));  // files, then each file's kernels
   if (std::string why; !cli::limitMemory(max_memory, uint64_t(workers) * kWorkerStackBytes, why)) {
     llvm::errs() << "kverify: error: cannot limit memory to " << max_memory << " MiB: " << why << "\n";
     return 2;
@@ -292,62 +291,80 @@ int main(int argc, char **argv) {
 
   std::vector<model::TranslationUnitModel> models(files.size());
   std::vector<std::vector<analysis::KernelResult>> results(files.size());
-  std::atomic<size_t> next{0}, done{0}, from_cache{0};
+  std::vector<std::optional<cli::ResultCache::Key>> keys(files.size());
+  std::vector<std::atomic<size_t>> pending(files.size());  // kernels of each file left to analyse
+  std::atomic<size_t> done{0}, from_cache{0};
   std::mutex mu;
   bool progress = analyse && files.size() > 1 && isatty(2);
-  auto work = [&] {
-    cli::prepareThreadForCrashReport();
-    for (;;) {
-      size_t i = next++;
-      if (i >= files.size()) return;
+  // A file is done once its last kernel is: its results are cached (for exactly the bytes
+  // the parse read) and counted.
+  auto fileDone = [&](size_t i) {
+    const model::TranslationUnitModel &tu = models[i];
+    if (keys[i] && cli::cacheable(tu, results[i]) && cli::ResultCache::sameSources(*keys[i], tu))
+      cache->store(keys[i]->hash, analysis::RunResult{results[i], tu.skipped, {}});
+    size_t d = ++done;
+    if (progress) {
+      std::lock_guard<std::mutex> lock(mu);
       const std::string &file = files[i];
-      cli::ReadingFile reading(file.c_str());
-      // .py files are not cached: their key would need each embedded source preprocessed
-      bool python = kverify::python::isPythonSource(file);
-      std::optional<cli::ResultCache::Key> key = cache && !python ? cache->key(file, options) : std::nullopt;
-      std::optional<analysis::RunResult> cached = key ? cache->load(key->hash) : std::nullopt;
-      if (cached) {
-        results[i] = std::move(cached->kernels);
-        models[i].file = file;
-        models[i].parsed = true;
-        models[i].skipped = std::move(cached->skipped);
-        ++from_cache;
-      } else if (python) {
-        // each embedded source is its own unit (its own file and kernel options)
-        std::vector<model::TranslationUnitModel> units = kverify::python::parsePythonFile(file, options);
-        for (model::TranslationUnitModel &tu : units) {
-          tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
-                                          [](const model::Kernel &k) { return !kernelSelected(k); }),
-                           tu.kernels.end());
-          if (!analyse) continue;
-          for (analysis::KernelResult &r : analyseUnit(tu, base)) results[i].push_back(std::move(r));
-        }
-        models[i] = kverify::python::mergeUnits(file, std::move(units));
-      } else {
-        model::TranslationUnitModel tu = frontend::parseFile(file, options);
+      std::string name = file.size() > 50 ? "..." + file.substr(file.size() - 47) : file;
+      llvm::errs() << "\r\033[K[" << d << "/" << files.size() << "] " << name;
+      llvm::errs().flush();
+    }
+  };
+  auto analyseKernel = [&](size_t i, size_t k) {
+    cli::ReadingFile reading(files[i].c_str());
+    const model::Kernel &kernel = models[i].kernels[k];
+    results[i][k] = analysis::analyzeKernel(kernel, analysis::configure(base, models[i].options, kernel));
+    if (--pending[i] == 0) fileDone(i);
+  };
+  auto parseFile = [&](size_t i, cli::TaskPool &pool) {
+    const std::string &file = files[i];
+    cli::ReadingFile reading(file.c_str());
+    // .py files are not cached: their key would need each embedded source preprocessed
+    bool python = kverify::python::isPythonSource(file);
+    keys[i] = cache && !python ? cache->key(file, options) : std::nullopt;
+    std::optional<analysis::RunResult> cached = keys[i] ? cache->load(keys[i]->hash) : std::nullopt;
+    if (cached) {
+      results[i] = std::move(cached->kernels);
+      models[i].file = file;
+      models[i].parsed = true;
+      models[i].skipped = std::move(cached->skipped);
+      keys[i].reset();  // nothing to store
+      ++from_cache;
+      fileDone(i);
+    } else if (python) {
+      // each embedded source is its own unit (its own file and kernel options)
+      std::vector<model::TranslationUnitModel> units = kverify::python::parsePythonFile(file, options);
+      for (model::TranslationUnitModel &tu : units) {
         tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
                                         [](const model::Kernel &k) { return !kernelSelected(k); }),
                          tu.kernels.end());
-        if (analyse) results[i] = analyseUnit(tu, base);
-        if (key && cli::cacheable(tu, results[i]) && cli::ResultCache::sameSources(*key, tu))
-          cache->store(key->hash, analysis::RunResult{results[i], tu.skipped, {}});
-        models[i] = std::move(tu);
+        if (!analyse) continue;
+        for (analysis::KernelResult &r : analyseUnit(tu, base)) results[i].push_back(std::move(r));
       }
-      size_t d = ++done;
-      if (progress) {
-        std::lock_guard<std::mutex> lock(mu);
-        std::string name = file.size() > 50 ? "..." + file.substr(file.size() - 47) : file;
-        llvm::errs() << "\r\033[K[" << d << "/" << files.size() << "] " << name;
-        llvm::errs().flush();
-      }
+      models[i] = kverify::python::mergeUnits(file, std::move(units));
+      fileDone(i);
+    } else {
+      model::TranslationUnitModel tu = frontend::parseFile(file, options);
+      tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
+                                      [](const model::Kernel &k) { return !kernelSelected(k); }),
+                       tu.kernels.end());
+      models[i] = std::move(tu);
+      size_t kernels = analyse && models[i].parsed ? models[i].kernels.size() : 0;
+      if (analyse && !models[i].parsed) results[i] = analyseUnit(models[i], base);  // the parse error
+      if (kernels == 0) return fileDone(i);
+      // each kernel its own task: a file's kernels are analysed in parallel
+      results[i].resize(kernels);
+      pending[i] = kernels;
+      for (size_t k = 0; k < kernels; ++k) pool.add([&, i, k](cli::TaskPool &) { analyseKernel(i, k); }, true);
     }
   };
   // Each worker (one also for -j1) runs on a thread with a deep stack: Clang's parser and
   // the passes after it recurse over expressions as deep as the source nests them
   // (`- - - ... x`, `a + a + ... + a`), far deeper than the default 8 MiB allows.
-  std::vector<llvm::thread> pool;
-  for (unsigned t = 0; t < workers; ++t) pool.emplace_back(std::optional<unsigned>(kWorkerStackBytes), work);
-  for (llvm::thread &t : pool) t.join();
+  cli::TaskPool pool;
+  for (size_t i = 0; i < files.size(); ++i) pool.add([&, i](cli::TaskPool &p) { parseFile(i, p); });
+  pool.run(workers, kWorkerStackBytes, cli::prepareThreadForCrashReport);
   if (progress) llvm::errs() << "\r\033[K";
   if (from_cache > 0)
     llvm::errs() << "kverify: " << from_cache << " of " << files.size() << " files from cache\n";
