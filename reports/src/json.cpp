@@ -129,6 +129,14 @@ Value kernel_json(const analysis::KernelResult& k) {
   for (size_t i = 0; i < analysis::kRules; ++i)
     if (k.rules.n[i]) rules[analysis::ruleName(static_cast<analysis::Rule>(i))] = static_cast<int64_t>(k.rules.n[i]);
   if (!rules.empty()) o["rules"] = std::move(rules);
+  if (!k.stats.empty()) {  // --stats: each stage's CPU time and queries
+    Array stats;
+    for (const analysis::StageStats& s : k.stats)
+      stats.push_back(Object{{"stage", s.stage}, {"cpu_ms", s.cpu_ms}, {"queries", int64_t(s.queries)},
+                             {"sat", int64_t(s.sat)}, {"unsat", int64_t(s.unsat)},
+                             {"unknown", int64_t(s.unknown)}, {"solver_ms", s.solver_ms}});
+    o["stats"] = std::move(stats);
+  }
   if (!phases.empty()) o["phases"] = std::move(phases);
   if (!k.unreachable.empty()) {
     Array unreachable;
@@ -258,10 +266,16 @@ std::string render_json(const RunResult& run) {
   Array notes;
   for (const auto& n : run.notes)
     notes.push_back(range_fields(Object{{"severity", n.severity}, {"message", n.message}}, n.range));
-  return pretty(Object{{"kernels", std::move(kernels)},
-                       {"skipped", std::move(skipped)},
-                       {"notes", std::move(notes)},
-                       {"summary", std::move(summary)}});
+  Object out{{"kernels", std::move(kernels)},
+             {"skipped", std::move(skipped)},
+             {"notes", std::move(notes)},
+             {"summary", std::move(summary)}};
+  if (!run.file_stats.empty()) {
+    Array files;
+    for (const auto& f : run.file_stats) files.push_back(Object{{"file", f.file}, {"parse_ms", f.parse_ms}});
+    out["file_stats"] = std::move(files);
+  }
+  return pretty(std::move(out));
 }
 
 std::string render_sarif(const RunResult& run) {

@@ -1,5 +1,6 @@
 // Compiler-style text: "file:line:col: error: ..." with the source line and a caret
 // underline, "note:" at related locations, the witness below.
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -170,6 +171,43 @@ std::string render_summary(const RunResult& run) {
   if (unparsed > 0)
     os << "; " << unparsed << " file" << (unparsed == 1 ? " does" : "s do") << " not parse";
   return os.str();
+}
+
+std::string render_stats(const RunResult& run) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(1);
+  auto cpu = [](const analysis::KernelResult& k) {
+    double ms = 0;
+    for (const auto& s : k.stats) ms += s.cpu_ms;
+    return ms;
+  };
+  double parse = 0, analysis = 0;
+  for (const auto& f : run.file_stats) parse += f.parse_ms;
+  for (const auto& k : run.kernels) analysis += cpu(k);
+  auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+  out << "kverify: stats (CPU time): " << count(run.file_stats.size(), "file") << " parsed in " << parse << " ms, "
+      << count(run.kernels.size(), "kernel") << " analysed in " << analysis << " ms\n";
+  std::vector<const analysis::FileStats*> files;
+  for (const auto& f : run.file_stats) files.push_back(&f);
+  std::sort(files.begin(), files.end(), [](auto* a, auto* b) { return a->parse_ms > b->parse_ms; });
+  for (const auto* f : files) out << "  parse " << f->parse_ms << " ms  " << f->file << "\n";
+  std::vector<const analysis::KernelResult*> kernels;
+  for (const auto& k : run.kernels) kernels.push_back(&k);
+  std::sort(kernels.begin(), kernels.end(), [&](auto* a, auto* b) { return cpu(*a) > cpu(*b); });
+  for (const auto* k : kernels) {
+    out << "  kernel " << cpu(*k) << " ms  " << k->name << " (" << k->file << ")\n";
+    std::vector<analysis::StageStats> stages = k->stats;
+    std::sort(stages.begin(), stages.end(), [](const auto& a, const auto& b) { return a.cpu_ms > b.cpu_ms; });
+    for (const auto& s : stages) {
+      out << "    " << s.stage << " " << s.cpu_ms << " ms";
+      if (s.queries)
+        out << ": " << s.queries << (s.queries == 1 ? " query" : " queries") << " (" << s.unsat << " unsat, " << s.sat
+            << " sat, " << s.unknown << " unknown), solver " << s.solver_ms << " ms";
+      out << "\n";
+    }
+  }
+  return out.str();
 }
 
 }  // namespace kverify::reports

@@ -4,10 +4,12 @@
 #include "analysis/local_webs.hpp"
 #include "analysis/phases.hpp"
 #include "analysis/solve.hpp"
+#include "analysis/stats.hpp"
 #include "model/walk.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <set>
 
 namespace kverify::analysis {
@@ -79,10 +81,13 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
   } else {
     try {
       KernelBudget budget(options.kernel_timeout_s);
+      StatsRecorder stats(R.stats);
+      std::optional<Stage> modelling(std::in_place, "model");
       const model::Kernel split = splitLocalWebs(kernel);  // one local per web of its values
       Encoder E(split, config);
       E.setup();
       Checker C(E, R);
+      modelling.reset();
       try {
         C.run();
       } catch (const KernelTimeSpent &) {  // the symbolic execution ran out of the kernel's time

@@ -1,5 +1,6 @@
 // The two symbolic threads, their facts, and one query under them.
 #include "analysis/checker.hpp"
+#include "analysis/stats.hpp"
 #include "analysis/terms.hpp"
 #include "model/walk.hpp"
 
@@ -143,6 +144,7 @@ void Checker::addPremiseInstances(z3::expr_vector &q) const {
 
 // The two symbolic threads every query is about, and their facts.
 void Checker::useThreads(bool shared_trips) {
+  Stage s("execution");  // the two threads' symbolic execution
   T1 = E.makeThread(1, shared_trips);
   T2 = E.makeThread(2, shared_trips);
   if (launch.empty()) {
@@ -318,6 +320,13 @@ bool Checker::writesBetween(const Thread &T, const AccessEv &a, const AccessEv &
   });
 }
 
+namespace {
+template <class F> void runStage(const char *name, F f) {
+  Stage s(name);
+  f();
+}
+}  // namespace
+
 // Divergence first, with each thread's own trip counts; races only once the barriers are
 // shown uniform, with the block's shared trip counts.
 void Checker::run() {
@@ -325,14 +334,14 @@ void Checker::run() {
   bool uniform = E.U.barriersUniform();
   if (uniform) E.rules.note(Rule::UniformBarriers);
   useThreads(uniform);
-  if (!premisesHold()) return;
-  DivergenceCheck(*this).run();
+  if (Stage s("premises"); !premisesHold()) return;
+  runStage("divergence", [&] { DivergenceCheck(*this).run(); });
   bool divergent = !R.findings.empty();
   if (!divergent) {
     if (!uniform && T1->uniform_loops) useThreads(true);  // else the same threads again
-    RaceCheck(*this).run();
+    runStage("race", [&] { RaceCheck(*this).run(); });
   }
-  BoundsCheck(*this).run();
+  runStage("bounds", [&] { BoundsCheck(*this).run(); });
   if (race_free_facts && std::any_of(R.findings.begin(), R.findings.end(),
                                      [](const Finding &f) { return f.kind == Verdict::Race; })) {
     R.race_free_premise_broken = true;
@@ -343,7 +352,7 @@ void Checker::run() {
   }
   // A proof is vacuous where no thread goes under the assumptions (the user's, and the
   // side facts: no UB, no wrap-around): shown for every proof
-  if (R.findings.empty() && !unknown) UnreachableCode(*this).run();
+  if (R.findings.empty() && !unknown) runStage("reachability", [&] { UnreachableCode(*this).run(); });
 }
 
 // The launch and the assumptions (--assume, KV_ASSUME) must be satisfiable together, else

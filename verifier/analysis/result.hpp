@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/stats.hpp"
 #include "model/model.hpp"
 
 namespace kverify::analysis {
@@ -179,9 +180,16 @@ struct KernelResult {
   std::vector<UnreachableRef> unreachable;  // accesses and barriers no thread reaches
   std::vector<model::Diagnostic> diagnostics;  // Error: clang's diagnostics
   RuleCounts rules;  // the precision rules applied
+  KernelStats stats;  // where the time went (kept for --stats only)
   // A race was found, and the other checks assumed none (shared reads agree): a divergence
   // or an out-of-bounds access that only the race causes may be missing beside it.
   bool race_free_premise_broken = false;
+};
+
+// --stats: the front end's CPU time on one file (parsing with Clang, building the model).
+struct FileStats {
+  std::string file;
+  double parse_ms = 0;
 };
 
 struct RunResult {
@@ -189,6 +197,7 @@ struct RunResult {
   std::vector<model::SkippedKernel> skipped;
   // What the front end skipped and went on without (missing headers, host-code errors)
   std::vector<model::Diagnostic> notes;
+  std::vector<FileStats> file_stats;  // --stats only
 };
 
 }  // namespace kverify::analysis

@@ -2,6 +2,7 @@
 #include "analysis/solve.hpp"
 
 #include "analysis/intabs.hpp"
+#include "analysis/stats.hpp"
 #include "analysis/terms.hpp"
 
 #include <algorithm>
@@ -216,9 +217,9 @@ static bool multipliesUnknowns(const z3::expr_vector &query) {
   });
 }
 
-Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                double seconds, const std::string &name, bool linear_first) {
-  if (kernelTimeSpent()) return {};
+namespace {
+Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
+                    double seconds, const std::string &name, bool linear_first) {
   z3::context &c = query.ctx();
   Attempts A(c, seconds, name);
   Decision d;
@@ -279,9 +280,8 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
   return d;
 }
 
-Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                   double seconds) {
-  if (kernelTimeSpent()) return {};
+Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
+                       double seconds) {
   z3::context &c = query.ctx();
   Attempts A(c, seconds, "reachability");
   Decision d;
@@ -306,6 +306,27 @@ Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::ex
   d.result = A.solve(query, A.left(), &d.model);
   d.how = "bv";
   return d;
+}
+
+// One query, counted for --stats with its result and time.
+template <class Ask> Decision counted(Ask ask) {
+  if (kernelTimeSpent()) return {};
+  double t0 = threadSeconds();
+  Decision d = ask();
+  recordQuery(d.result == z3::unsat ? 0 : d.result == z3::sat ? 1 : 2, (threadSeconds() - t0) * 1000);
+  return d;
+}
+
+}  // namespace
+
+Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
+                double seconds, const std::string &name, bool linear_first) {
+  return counted([&] { return decideOnce(query, no_overflow, seconds, name, linear_first); });
+}
+
+Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
+                   double seconds) {
+  return counted([&] { return findModelOnce(query, no_overflow, seconds); });
 }
 
 }  // namespace kverify::analysis

@@ -1,5 +1,6 @@
 // Witnesses: read off a model, and made as simple as the time allows.
 #include "analysis/checker.hpp"
+#include "analysis/stats.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -9,6 +10,7 @@ namespace kverify::analysis::detail {
 
 Witness Checker::witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
                          const std::vector<int> &which, const z3::expr &index, bool two) {
+  Stage s("witness");
   Witness w;
   for (int d = 0; d < 3; ++d) {
     w.thread1.thread_idx[d] = num(m, T1->tid[d]);
@@ -44,6 +46,7 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
 // assumption kept, the earlier ones fixed; at most four solver calls each) within 0.3 s;
 // where time runs out, what was found. Values already small enough to read stay.
 void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std::vector<z3::expr> &counters) {
+  Stage s("witness");
   // of this thread's CPU time (on a loaded machine, or with other kernels analysed in
   // parallel, the same witness as on an idle one); the least values of a launch's nine
   // dimensions and indices alone take about 0.1 s

@@ -4,6 +4,7 @@
 #include "analysis/analysis.hpp"
 #include "analysis/configure.hpp"
 #include "analysis/phases.hpp"
+#include "analysis/solve.hpp"
 #include "cli/crash_report.hpp"
 #include "cli/memory_limit.hpp"
 #include "cli/merge_report.hpp"
@@ -16,6 +17,7 @@
 #include "model/print.hpp"
 #include "python/embedded.hpp"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -136,6 +138,14 @@ static cl::opt<std::string> cache_dir(
              "includes, the options and kverify are unchanged (default: $XDG_CACHE_HOME/kverify "
              "or ~/.cache/kverify)"),
     cl::value_desc("DIR"), cl::cat(category));
+// --stats is LLVM's own option (every tool has it, registered while the command line is
+// parsed: kverify cannot declare it again): kverify gives it its meaning, reads it with
+// llvm::AreStatisticsEnabled() and describes it below the other options.
+static bool statsWanted() { return llvm::AreStatisticsEnabled(); }
+static cl::extrahelp stats_help(
+    "\n  --stats                        - Print where the time goes: each file's parse, each kernel's\n"
+    "                                   stages and their solver queries (on stderr; in the report with\n"
+    "                                   --format=json); no result cache\n");
 static cl::opt<bool> no_cache("no-cache", cl::desc("Analyse every file; do not use the result cache"),
                               cl::cat(category));
 static cl::opt<std::string> shard_flag(
@@ -169,7 +179,7 @@ static std::vector<analysis::KernelResult> analyseUnit(const model::TranslationU
 static std::unique_ptr<cli::ResultCache> openCache(const analysis::Options &base,
                                                    const frontend::Options &options) {
   std::string dir = cache_dir.empty() ? cli::defaultCacheDir() : std::string(cache_dir);
-  if (no_cache || dir.empty()) return nullptr;
+  if (no_cache || statsWanted() || dir.empty()) return nullptr;
   std::optional<std::string> build = cli::buildId();
   if (!build) {
     llvm::errs() << "kverify: warning: result cache off: cannot read the kverify binary\n";
@@ -293,6 +303,7 @@ int main(int argc, char **argv) {
   std::vector<std::vector<analysis::KernelResult>> results(files.size());
   std::vector<std::optional<cli::ResultCache::Key>> keys(files.size());
   std::vector<std::atomic<size_t>> pending(files.size());  // kernels of each file left to analyse
+  std::vector<double> parse_ms(files.size());
   std::atomic<size_t> done{0}, from_cache{0};
   std::mutex mu;
   bool progress = analyse && files.size() > 1 && isatty(2);
@@ -301,7 +312,7 @@ int main(int argc, char **argv) {
   auto fileDone = [&](size_t i) {
     const model::TranslationUnitModel &tu = models[i];
     if (keys[i] && cli::cacheable(tu, results[i]) && cli::ResultCache::sameSources(*keys[i], tu))
-      cache->store(keys[i]->hash, analysis::RunResult{results[i], tu.skipped, {}});
+      cache->store(keys[i]->hash, analysis::RunResult{results[i], tu.skipped, {}, {}});
     size_t d = ++done;
     if (progress) {
       std::lock_guard<std::mutex> lock(mu);
@@ -345,7 +356,9 @@ int main(int argc, char **argv) {
       models[i] = kverify::python::mergeUnits(file, std::move(units));
       fileDone(i);
     } else {
+      double t0 = analysis::threadSeconds();
       model::TranslationUnitModel tu = frontend::parseFile(file, options);
+      parse_ms[i] = (analysis::threadSeconds() - t0) * 1000;
       tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
                                       [](const model::Kernel &k) { return !kernelSelected(k); }),
                        tu.kernels.end());
@@ -402,7 +415,11 @@ int main(int argc, char **argv) {
     for (analysis::KernelResult &r : results[i]) run.kernels.push_back(std::move(r));
     for (const model::SkippedKernel &sk : models[i].skipped) run.skipped.push_back(sk);
     for (const model::Diagnostic &n : models[i].notes) run.notes.push_back(n);
+    if (statsWanted()) run.file_stats.push_back({files[i], parse_ms[i]});
   }
+  if (statsWanted()) llvm::errs() << reports::render_stats(run);
+  else
+    for (analysis::KernelResult &k : run.kernels) k.stats.clear();
 
   // --baseline: findings already known (same file, kernel, verdict) do not fail the run.
   std::set<std::string> known;

@@ -20,6 +20,10 @@ std::string render_text(const RunResult& run, bool color);
 // "kverify: 12 kernels in 3 files: 9 verified, 2 race, 1 unsupported (1 template skipped)"
 std::string render_summary(const RunResult& run);
 
+// --stats: the front end's time per file, then per kernel (slowest first) the time of each
+// stage of its analysis and the solver queries each asked, with their results.
+std::string render_stats(const RunResult& run);
+
 std::string render_json(const RunResult& run);
 std::string render_sarif(const RunResult& run);
 std::string render_junit(const RunResult& run);
