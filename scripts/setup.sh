@@ -11,6 +11,7 @@ PACKAGES=(
   libgtest-dev librapidcheck-dev         # unit and property tests
   python3-jsonschema                     # SARIF output checked against its schema
   libexpat1-dev                          # JUnit XML read by kverify merge-report
+  libclang-rt-19-dev                     # libFuzzer and sanitizer runtimes (scripts/libfuzz.sh)
   chromium                               # the HTML report rendered in a browser test
 )
 

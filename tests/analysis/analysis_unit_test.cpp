@@ -236,6 +236,22 @@ TEST(Options, AssumptionParser) {
   EXPECT_FALSE(parseAssumption("n >", b.k, err));
 }
 
+TEST(Options, AssumptionsNestedTooDeeplyAreRefusedNotAStackOverflow) {
+  KB b;
+  b.param("n");
+  std::string err;
+  EXPECT_TRUE(parseAssumption(std::string(60, '(') + "n > 0" + std::string(60, ')'), b.k, err)) << err;
+  EXPECT_TRUE(parseAssumption(std::string(60, '!') + "n", b.k, err)) << err;
+  std::string chain;  // n ? n : n ? n : ... nests in the else branch
+  for (int i = 0; i < 100000; ++i) chain += "n ? n : ";
+  for (const std::string &deep : {std::string(100000, '(') + "n" + std::string(100000, ')'),
+                                  std::string(100000, '-') + "n", chain + "n"}) {
+    err.clear();
+    EXPECT_FALSE(parseAssumption(deep, b.k, err));
+    EXPECT_EQ(err, "nested too deeply");
+  }
+}
+
 }  // namespace
 
 // `for (s...) { op(); __syncthreads(); }` where the inlined op returns early for some

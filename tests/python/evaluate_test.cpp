@@ -71,6 +71,11 @@ TEST(PythonEvaluate, Integers) {
   Value t = valueOf("N = 8\nt = (N, 1, 1)\n", "t");
   ASSERT_EQ(t.kind, Value::Kind::Tuple);
   EXPECT_EQ(t.items[0].num, 8);
+  Value nested = valueOf("T = ((1, 2, 3),)\nu = T[0]\n", "u");  // an element that is a tuple
+  ASSERT_EQ(nested.kind, Value::Kind::Tuple);
+  ASSERT_EQ(nested.items.size(), 3u);
+  EXPECT_EQ(nested.items[2].num, 3);
+  EXPECT_EQ(valueOf("T = ((1, 2), 3)\nx = T[0][1]\n", "x").num, 2);
 }
 
 TEST(PythonEvaluate, ScopesAndBindings) {

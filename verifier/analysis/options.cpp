@@ -163,6 +163,15 @@ private:
   const model::Kernel &k;
   size_t pos = 0;
   std::string err;
+  // Each nested parenthesis, unary operator or ?: recurses; a bound keeps a hostile
+  // `((((...` from overflowing the stack. Real assumptions nest a few levels.
+  static constexpr unsigned kMaxNesting = 200;  // 100 parentheses
+  unsigned nesting = 0;
+  struct Nested {
+    unsigned &n;
+    explicit Nested(unsigned &count) : n(++count) {}
+    ~Nested() { --n; }
+  };
 
   void skip() {
     while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos;
@@ -212,6 +221,8 @@ private:
     return Expr::binary(cmp ? Type::boolean() : t, op, Expr::cast(t, a), Expr::cast(t, b));
   }
   ExprPtr ternary() {
+    Nested guard(nesting);
+    if (nesting > kMaxNesting) return fail("nested too deeply");
     ExprPtr c = binary(0);
     if (!c) return nullptr;
     if (eat("?")) {
@@ -264,6 +275,8 @@ private:
     return lhs;
   }
   ExprPtr unary() {
+    Nested guard(nesting);
+    if (nesting > kMaxNesting) return fail("nested too deeply");
     if (eat("!")) {
       ExprPtr a = unary();
       return a ? Expr::unary(Type::boolean(), model::UnaryOp::LNot, toBool(a)) : nullptr;

@@ -368,7 +368,9 @@ private:
         if (v.kind == Kind::Tuple && isIntLike(index)) {
           int64_t k = index.num < 0 ? index.num + static_cast<int64_t>(v.items.size()) : index.num;
           if (k < 0 || k >= static_cast<int64_t>(v.items.size())) return Value::unknown("index out of range", at);
-          v = v.items[static_cast<size_t>(k)];
+          // Copied out first: assigning v from its own element frees the element mid-copy.
+          Value item = v.items[static_cast<size_t>(k)];
+          v = std::move(item);
         } else if (v.kind == Kind::Dict && index.kind == Kind::Str) {
           Value found = Value::unknown("key '" + index.str.text + "' not in the dict", at);
           for (const auto &[key, value] : v.entries)
