@@ -1752,13 +1752,16 @@ ExprPtr KernelExtractor::bindingValue(const BindingPtr &b, const clang::Expr *wh
   return opaque(where->getType(), "value of " + textOf(where->getSourceRange()));
 }
 
-static bool hasPointerParams(const clang::FunctionDecl *fn) {
-  for (const clang::ParmVarDecl *p : fn->parameters()) {
-    clang::QualType t = p->getType();
-    if (t->isPointerType() || t->isReferenceType() || t->isArrayType())
-      return true;
-  }
-  return fn->isVariadic();
+// Whether a builtin's parameters, or the arguments of this call of it, include a pointer,
+// reference or array: it may then touch memory kverify cannot see. (Type-generic builtins
+// such as __builtin_isnan are declared variadic: their arguments tell.)
+static bool takesPointers(const clang::FunctionDecl *fn, const clang::CallExpr *c) {
+  auto pointerish = [](clang::QualType t) { return t->isPointerType() || t->isReferenceType() || t->isArrayType(); };
+  for (const clang::ParmVarDecl *p : fn->parameters())
+    if (pointerish(p->getType())) return true;
+  for (const clang::Expr *a : c->arguments())
+    if (pointerish(a->getType())) return true;
+  return false;
 }
 
 // A writable variable in device memory (a non-const __device__ or __managed__ variable)
@@ -1818,7 +1821,7 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
         id == clang::Builtin::BImemcpy || id == clang::Builtin::BI__builtin_memset ||
         id == clang::Builtin::BImemset)
       return copyOrFill(c, id == clang::Builtin::BI__builtin_memset || id == clang::Builtin::BImemset);
-    if (hasPointerParams(fn)) {
+    if (takesPointers(fn, c)) {
       unsupported("builtin function with pointer arguments", fn->getNameAsString(), where);
       return nullptr;
     }
@@ -1831,7 +1834,7 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
   const clang::FunctionDecl *def = nullptr;
   if (fn->hasBody(def))
     return inlineCall(c, def);
-  if (hasPointerParams(fn)) {
+  if (takesPointers(fn, c)) {
     unsupported("unknown external function with pointer arguments",
                 "'" + fn->getQualifiedNameAsString() + "' has no body kverify can see",
                 where);
