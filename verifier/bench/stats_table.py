@@ -47,7 +47,15 @@ def main():
             t[1] += s["queries"]
             t[2] += s["solver_ms"]
     total = parse + sum(t[0] for t in by_stage.values())
-    print(f"{len(report.get('file_stats', []))} files, {len(kernels)} kernels, {total / 1000:.2f} s of CPU\n")
+    per_file = defaultdict(float)  # parse and analysis
+    for f in report.get("file_stats", []):
+        per_file[f["file"]] += f["parse_ms"]
+    for k in kernels:
+        per_file[k["file"]] += sum(s["cpu_ms"] for s in k.get("stats", []))
+    times = sorted(per_file.values())
+    at = lambda q: times[min(len(times) - 1, int(q * len(times)))] / 1000 if times else 0
+    print(f"{len(report.get('file_stats', []))} files, {len(kernels)} kernels, {total / 1000:.2f} s of CPU; "
+          f"per file: median {at(0.5):.3f} s, p95 {at(0.95):.3f} s, max {at(1.0):.3f} s\n")
     print(f"{'stage':<14}{'CPU s':>9}{'share':>8}{'queries':>9}{'solver s':>10}")
     rows = [("parse", parse, 0, 0.0)] + [(n, t[0], t[1], t[2]) for n, t in by_stage.items()]
     for name, ms, q, solver in sorted(rows, key=lambda r: -r[1]):
