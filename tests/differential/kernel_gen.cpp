@@ -993,6 +993,9 @@ std::string emitLauncher(const GenKernel &k) {
   std::ostringstream os;
   if (k.host_launch != NoHostLaunch) {
     std::string x = std::to_string(k.block[0]), y = std::to_string(k.block[1]);
+    // the kernel's arguments with p1's value as a constant (LiteralDims, ViaCaller's caller)
+    std::string p1_constant = kernelArgs(k);
+    p1_constant.replace(p1_constant.find("p1"), 2, "(" + std::to_string(k.params.at("p1")) + ")");
     os << "\nvoid launch_" << k.name << "(" << kernelParams(k) << ")\n{\n";
     if (k.host_launch == FieldsAssigned) {
       os << "  dim3 block(1);\n  block.x = " << x << ";\n  block.y = " << y << ";\n"
@@ -1004,23 +1007,17 @@ std::string emitLauncher(const GenKernel &k) {
          << "  " << k.name << "<<<blocks, threads>>>(" << kernelArgs(k) << ");\n";
     } else {
       os << "  dim3 block(" << x << ", " << y << ");\n";
-      std::string args = kernelArgs(k);
-      std::string p1 = "(" + std::to_string(k.params.at("p1")) + ")";
-      if (k.host_launch == LiteralDims || k.host_launch == ViaCaller) {  // and p1 passed as a constant
+      if (k.host_launch == LiteralDims || k.host_launch == ViaCaller)
         os << "  dim3 grid(" << k.grid[0] << ");\n";
-        if (k.host_launch == LiteralDims) args.replace(args.find("p1"), 2, p1);
-      } else {
+      else
         os << "  dim3 grid((p0 + " << x << " - 1) / " << x << ");\n";
-      }
-      os << "  " << k.name << "<<<grid, block>>>(" << args << ");\n";
+      os << "  " << k.name << "<<<grid, block>>>(" << (k.host_launch == LiteralDims ? p1_constant : kernelArgs(k))
+         << ");\n";
     }
     os << "}\n";
-    if (k.host_launch == ViaCaller) {  // p1's constant reaches the launch through the call
-      std::string args = kernelArgs(k);
-      args.replace(args.find("p1"), 2, "(" + std::to_string(k.params.at("p1")) + ")");
+    if (k.host_launch == ViaCaller)  // p1's constant reaches the launch through the call
       os << "\nvoid run_" << k.name << "(" << kernelParams(k) << ")\n{\n"
-         << "  launch_" << k.name << "(" << args << ");\n}\n";
-    }
+         << "  launch_" << k.name << "(" << p1_constant << ");\n}\n";
   }
   return os.str();
 }

@@ -321,9 +321,9 @@ bool Checker::writesBetween(const Thread &T, const AccessEv &a, const AccessEv &
 }
 
 namespace {
-template <class F> void runStage(const char *name, F f) {
+template <class F> auto runStage(const char *name, F f) {
   Stage s(name);
-  f();
+  return f();
 }
 }  // namespace
 
@@ -334,7 +334,7 @@ void Checker::run() {
   bool uniform = E.U.barriersUniform();
   if (uniform) E.rules.note(Rule::UniformBarriers);
   useThreads(uniform);
-  if (Stage s("premises"); !premisesHold()) return;
+  if (!runStage("premises", [&] { return premisesHold(); })) return;
   runStage("divergence", [&] { DivergenceCheck(*this).run(); });
   bool divergent = !R.findings.empty();
   if (!divergent) {

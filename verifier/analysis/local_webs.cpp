@@ -126,8 +126,8 @@ private:
   }
 
   void stmt(const Stmt &s, State &state) {
-    for (const Expr *e : model::expressions(s))
-      if (!s.is<st::Loop>()) reads(*e, state, s);
+    if (!s.is<st::Loop>())  // a loop reads its condition at each head (loop())
+      for (const Expr *e : model::expressions(s)) reads(*e, state, s);
     if (const auto *a = s.as<st::Assign>()) {
       state[a->local.id] = {defOf(s, a->local.id)};
     } else if (const auto *i = s.as<st::If>()) {

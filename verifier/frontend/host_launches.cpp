@@ -50,7 +50,6 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
   const clang::VarDecl *var;
   std::set<const clang::Expr *> config_reads;
   std::set<const clang::Expr *> harmless;  // field reads and field assignments
-  std::array<bool, 3> assigned{};
   std::array<std::vector<const clang::BinaryOperator *>, 3> assignments;  // per field
   // per field: every value assigned to it is this constant (`threads.y = 1;`), or nothing
   std::array<std::optional<uint64_t>, 3> only_value{};
@@ -60,7 +59,6 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
     const clang::DeclRefExpr *ref;
     int i = op->isAssignmentOp() ? dim3Field(op->getLHS(), var, &ref) : -1;
     if (i < 0) return true;
-    assigned[i] = true;
     assignments[i].push_back(op);
     harmless.insert(ref);
     clang::Expr::EvalResult r;
@@ -201,9 +199,9 @@ private:
     uint64_t bits = ctx_.getTypeSize(p->getType());
     if (bits == 0 || bits > 64) return std::nullopt;
     uint64_t max = p->getType()->isSignedIntegerType() ? (uint64_t(1) << (bits - 1)) - 1 : ~uint64_t(0) >> (64 - bits);
+    unsigned i = p->getFunctionScopeIndex();
     std::optional<uint64_t> v;
     for (const clang::CallExpr *c : calls->second) {
-      unsigned i = p->getFunctionScopeIndex();
       std::optional<uint64_t> a = i < c->getNumArgs() ? value(c->getArg(i), depth) : std::nullopt;
       if (!a || *a > max || (v && *v != *a)) return std::nullopt;  // (unchanged by the conversion)
       v = a;
@@ -295,7 +293,7 @@ private:
       c = components(var->getInit(), depth + 1);
       c.declared = true;
       for (int i = 0; i < 3; ++i)
-        if (uses.assigned[i] && (uses.other_value[i] || uses.only_value[i] != c.value(i, *this))) {
+        if (!uses.assignments[i].empty() && (uses.other_value[i] || uses.only_value[i] != c.value(i, *this))) {
           std::optional<uint64_t> v = fieldAt(var, i, launch_, 0);
           if (!v) v = keptEverywhere(uses.assignments[i], c.value(i, *this));
           c.of[i] = nullptr, c.known[i] = v;
