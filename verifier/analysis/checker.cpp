@@ -365,7 +365,7 @@ bool Checker::premisesHold() {
     premises.emplace_back(p.label, z3::expr(p.fact).substitute(from, to));
   }
   if (premises.empty()) return true;  // the launch alone: within CUDA's limits (checked)
-  z3::solver s(E.c);
+  z3::solver s = freshSolver(E.c);
   for (const z3::expr &b : launch) s.add(b);
   z3::expr_vector lits(E.c);
   std::vector<std::string> names;

@@ -13,7 +13,7 @@ namespace kverify::analysis::detail {
 
 // `q` has no model under the launch constraints, shown within 0.1 s (an invariant's step).
 bool Exec::refutedQuickly(const z3::expr &q) {
-  z3::solver S(E.c);
+  z3::solver S = freshSolver(E.c);
   for (const z3::expr &f : E.base) S.add(f);
   S.add(q);
   return checkWithin(S, 0.1) == z3::unsat;

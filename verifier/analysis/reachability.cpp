@@ -276,7 +276,7 @@ void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &d
   const double budget = std::min(C.E.O.timeout_s, 2.0);
   std::vector<std::vector<size_t>> cores;
   auto refutes = [&](const std::vector<size_t> &facts, const z3::expr &pc, double seconds) {
-    z3::solver s(C.E.c);
+    z3::solver s = freshSolver(C.E.c);
     for (size_t i : facts) s.add(F.fact[i]);
     s.add(pc);
     return checkWithin(s, seconds) == z3::unsat;
@@ -290,7 +290,7 @@ void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &d
       if (!core && p != first.end() && refutes(c, p->second, 0.05)) core = c;
     double left = budget - (threadSeconds() - t0);
     if (!core && p != first.end() && left > 0) {
-      z3::solver s(C.E.c);
+      z3::solver s = freshSolver(C.E.c);
       z3::expr_vector lits(C.E.c);
       std::vector<size_t> index;
       for (size_t i = 0; i < F.fact.size(); ++i) {

@@ -31,10 +31,10 @@ public:
   // non-incremental solver each time: Z3's one-shot QF_BV strategy (preprocessing,
   // bit-blasting) beats its incremental core here.
   z3::check_result solve(const z3::expr_vector &fs, double seconds, std::optional<z3::model> *m,
-                         const char *tactic = nullptr) {
+                         const char *tactic = nullptr, const char *logic = "QF_UFBV") {
     seconds = std::min(seconds, left());
     if (seconds <= 0.001) return z3::unknown;
-    z3::solver S = tactic ? z3::tactic(c, tactic).mk_solver() : z3::solver(c);
+    z3::solver S = tactic ? z3::tactic(c, tactic).mk_solver() : freshSolver(c, logic);
     for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
     dump(S);
     auto start = std::chrono::steady_clock::now();
@@ -138,6 +138,8 @@ z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vecto
   return result;
 }
 
+z3::solver freshSolver(z3::context &c, const char *logic) { return z3::solver(c, logic); }
+
 namespace {
 z3::check_result checkWithinSeconds(z3::solver &s, double seconds, const z3::expr_vector *assumptions) {
   std::mutex mu;
@@ -231,7 +233,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   // the linear integer abstraction: unsat there is unsat here
   auto linear = [&] {
     if (auto lin = integerAbstraction(query, no_overflow, true))
-      if (A.solve(one(*lin), std::max(0.5, seconds / 4), nullptr) == z3::unsat) {
+      if (A.solve(one(*lin), std::max(0.5, seconds / 4), nullptr, nullptr, "QF_UFLIA") == z3::unsat) {
         d.result = z3::unsat, d.how = "int-linear";
         return true;
       }
