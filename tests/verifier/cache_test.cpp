@@ -70,9 +70,12 @@ protected:
 
   fs::path cacheDir() const { return root_ / "cache"; }
 
-  size_t entries(const fs::path &dir) const {
+  // The result entries in `dir` (the precompiled prelude, in pch/, is none).
+  size_t entries(const fs::path &dir, const std::string &extension = ".json") const {
     if (!fs::exists(dir)) return 0;
-    return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+    size_t n = 0;
+    for (const fs::directory_entry &e : fs::directory_iterator(dir)) n += e.path().extension() == extension;
+    return n;
   }
 
   fs::path root_;
@@ -148,6 +151,37 @@ TEST_F(CacheTest, NoCacheNeitherReadsNorWrites) {
   EXPECT_FALSE(has(again.err, "from cache")) << again.err;
   EXPECT_EQ(summary(again.out), summary(first.out));
   EXPECT_EQ(summary(first.out), "kverify: 3 kernels in 3 files: 2 verified, 1 race");
+}
+
+TEST_F(CacheTest, ThePreludeIsPrecompiledOnceAndParsesAsItsText) {
+  CliRun first = kverify(std::string("--no-cache ") + kSources);
+  const fs::path pch = cacheDir() / "pch";
+  ASSERT_EQ(entries(pch, ".pch"), 1u);  // (also with --no-cache)
+  EXPECT_EQ(entries(pch, ".inputs"), 1u);
+  EXPECT_EQ(entries(pch, ".tmp"), 0u);
+  kverify(kSources);
+  EXPECT_EQ(entries(pch, ".pch"), 1u);  // reused
+  EXPECT_EQ(entries(cacheDir()), 3u);   // and the files' results cached through it
+  // where no PCH can be written (the cache directory is a file), the prelude is parsed as
+  // text: the same report
+  write("not-a-directory", "");
+  CliRun text = kverify("--no-cache --cache-dir=" + (root_ / "not-a-directory").string() + " " + kSources);
+  EXPECT_EQ(text.status, first.status);
+  EXPECT_EQ(summary(text.out), summary(first.out));
+  EXPECT_EQ(summary(first.out), "kverify: 3 kernels in 3 files: 2 verified, 1 race");
+  // a file the PCH was built from that reads differently now (here: its recorded bytes
+  // edited) has it built again
+  fs::path inputs;
+  for (const fs::directory_entry &e : fs::directory_iterator(pch))
+    if (e.path().extension() == ".inputs") inputs = e.path();
+  std::string list = slurp(inputs.string());
+  ASSERT_NE(list.find(' '), std::string::npos) << list;
+  std::ofstream(inputs) << "0" << list.substr(list.find(' '));
+  kverify(std::string("--no-cache ") + kSources);
+  EXPECT_EQ(slurp(inputs.string()), list);
+  // other arguments, another PCH
+  kverify(std::string("--no-cache ") + kSources + " -DKVERIFY_TEST_MACRO=1");
+  EXPECT_EQ(entries(pch, ".pch"), 2u);
 }
 
 TEST_F(CacheTest, DefaultDirectoryIsUnderXdgCacheHomeElseHome) {

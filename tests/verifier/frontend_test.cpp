@@ -10,8 +10,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
+
+#include <unistd.h>
 
 using namespace kverify;
 using model::Stmt;
@@ -1154,4 +1157,30 @@ TEST(Frontend, ArithmeticOnAFunctionPointerIsUnsupported) {
   ASSERT_EQ(k.unsupported.size(), 1u) << model::toText(k);
   EXPECT_EQ(k.unsupported[0].construct, "arithmetic on a function pointer");
   EXPECT_EQ(k.unsupported[0].range.line, 33u);
+}
+
+// The precompiled prelude (frontend/prelude_pch.cpp) is the prelude: every front-end
+// fixture's model is the same parsed with it as with the prelude's text.
+TEST(Frontend, ThePrecompiledPreludeGivesTheSameModels) {
+  std::string pch_dir = testing::TempDir() + "/kverify_pch_" + std::to_string(::getpid());
+  std::filesystem::remove_all(pch_dir);
+  frontend::Options text, pch;
+  text.print_diagnostics = pch.print_diagnostics = false;
+  pch.pch_dir = pch_dir;
+  size_t files = 0;
+  for (const auto &e : std::filesystem::directory_iterator(std::string(KVERIFY_FIXTURES) + "/frontend")) {
+    if (e.path().extension() != ".cu") continue;
+    ++files;
+    model::TranslationUnitModel a = frontend::parseFile(e.path().string(), text);
+    model::TranslationUnitModel b = frontend::parseFile(e.path().string(), pch);
+    EXPECT_EQ(a.parsed, b.parsed) << e.path();
+    EXPECT_EQ(model::toText(a), model::toText(b)) << e.path();
+    ASSERT_EQ(a.diagnostics.size(), b.diagnostics.size()) << e.path();
+    for (size_t i = 0; i < a.diagnostics.size(); ++i) EXPECT_EQ(a.diagnostics[i].message, b.diagnostics[i].message);
+  }
+  EXPECT_GT(files, 20u);
+  size_t pchs = 0;
+  for (const auto &e : std::filesystem::directory_iterator(pch_dir)) pchs += e.path().extension() == ".pch";
+  EXPECT_EQ(pchs, 1u);  // built once, read by every later parse
+  std::filesystem::remove_all(pch_dir);
 }

@@ -24,9 +24,9 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b);
 // calling thread), so that verdicts, witnesses and notes do not depend on the machine's load.
 double threadSeconds();
 
-// A fresh solver for bit-vector queries (`logic` names another, e.g. "QF_UFLIA"). Z3's
-// default solver spends ~5 ms per check probing what a query is (most queries here take
-// under 1 ms); the solver for the logic skips that, and is as fast on the hard ones.
+// A fresh solver for bit-vector queries (`logic` names another, e.g. "QF_UFLIA"; null:
+// Z3's default solver). The default one spends ~5 ms per check probing what a query is
+// (most queries here take under 1 ms); the solver for the logic skips that.
 z3::solver freshSolver(z3::context &c, const char *logic = "QF_UFBV");
 
 // s.check() (under `assumptions`, if given) for at most `seconds` of the calling thread's

@@ -6,8 +6,8 @@ independent of the machine's load), wall time and peak RSS.
 
 usage: bench_corpus.py [--kverify BIN]... [--corpus DIR]... [--jobs N] [--timeout SECONDS]
 With several --kverify binaries, each file is run by each binary in turn (side by side,
-so load on the machine falls on all of them alike). Prints the slowest files of the
-first binary, then per binary the median, p95 and max CPU time, the median wall time and
+so load on the machine falls on all of them alike). Prints the slowest files of each
+binary, then per binary the median, p95 and max CPU time, the median wall time and
 the peak RSS."""
 import argparse, concurrent.futures, os, subprocess, sys, time
 
@@ -59,9 +59,11 @@ def main():
         for f, results in zip(files, pool.map(side_by_side, files)):
             for b, (cpu, wall, rss) in results:
                 rows[b].append((cpu, wall, rss, os.path.relpath(f, root)))
-    for cpu, wall, rss, f in sorted(rows[binaries[0]], reverse=True)[: a.top]:
-        print("%8.0f ms CPU %8.0f ms wall %7.1f MiB  %s" % (cpu * 1000, wall * 1000, rss / 2**20, f))
     print("files: %d" % len(files))
+    for b in binaries:
+        print("%s: the %d slowest files" % (b, a.top))
+        for cpu, wall, rss, f in sorted(rows[b], reverse=True)[: a.top]:
+            print("%8.0f ms CPU %8.0f ms wall %7.1f MiB  %s" % (cpu * 1000, wall * 1000, rss / 2**20, f))
     for b in binaries:
         cpus = [r[0] for r in rows[b]]
         print("%s\n  CPU per file: median %.0f ms, p95 %.0f ms, max %.0f ms (total %.1f s)\n"

@@ -146,7 +146,9 @@ static cl::extrahelp stats_help(
     "\n  --stats                        - Print where the time goes: each file's parse, each kernel's\n"
     "                                   stages and their solver queries (on stderr; in the report with\n"
     "                                   --format=json); no result cache\n");
-static cl::opt<bool> no_cache("no-cache", cl::desc("Analyse every file; do not use the result cache"),
+static cl::opt<bool> no_cache("no-cache",
+                              cl::desc("Analyse every file; do not use the result cache (the prelude "
+                                       "precompiled into the cache directory is still used)"),
                               cl::cat(category));
 static cl::opt<std::string> shard_flag(
     "shard",
@@ -224,6 +226,8 @@ int main(int argc, char **argv) {
   }
   options.compile_commands_dir = compile_commands;
   options.gpuverify = gpuverify;
+  if (std::string dir = cache_dir.empty() ? cli::defaultCacheDir() : std::string(cache_dir); !dir.empty())
+    options.pch_dir = dir + "/pch";
 
   int status = 0;
   std::vector<std::string> input_errors;

@@ -53,7 +53,7 @@ int collectLibrary(dl_phdr_info *info, size_t, void *names) {
 // A new field in either Options must be added to the key below (else a run with another
 // value of it could reuse results computed without it). (A bool may fit in padding: the
 // size alone does not catch it.)
-static_assert(sizeof(analysis::Options) == 168 && sizeof(frontend::Options) == 96,
+static_assert(sizeof(analysis::Options) == 168 && sizeof(frontend::Options) == 128,
               "analysis::Options or frontend::Options changed: update optionsKey()");
 
 std::string optionsKey(const analysis::Options &analysis, const frontend::Options &frontend,
@@ -74,7 +74,8 @@ std::string optionsKey(const analysis::Options &analysis, const frontend::Option
   addField(hash, std::to_string(analysis.zero_init.size()));
   for (const std::string &a : analysis.zero_init) addField(hash, a);
   // extra_args, -p and the prelude also shape each file's clang command line, which is in
-  // its key; naming them here as well costs nothing. print_diagnostics changes no result.
+  // its key; naming them here as well costs nothing. print_diagnostics and pch_dir (where
+  // the prelude is kept precompiled) change no result.
   addField(hash, std::to_string(frontend.extra_args.size()));
   for (const std::string &a : frontend.extra_args) addField(hash, a);
   addField(hash, frontend.compile_commands_dir);
@@ -136,6 +137,10 @@ std::optional<ResultCache::Key> ResultCache::key(const std::string &file,
     addField(hash, path);
     addField(hash, contents);
     key.sources.push_back(llvm::xxh3_64bits(contents));
+  }
+  for (uint64_t digest : source->precompiled) {
+    addField(hash, std::to_string(digest));
+    key.sources.push_back(digest);
   }
   key.hash = hex(hash.final());
   return key;

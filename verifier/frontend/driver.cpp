@@ -4,6 +4,7 @@
 #include "frontend/extractor.hpp"
 #include "frontend/launch_spelling.hpp"
 #include "frontend/frontend.hpp"
+#include "frontend/prelude_pch.hpp"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticSema.h"
@@ -446,9 +447,10 @@ static model::TranslationUnitModel parseWith(const std::string &path, const Opti
       new clang::FileManager(clang::FileSystemOptions(), withJoinedLaunchChevrons(fs, &tu.sources_read)));
   CompileProblems problems;
   RecordingConsumer diagnostics(tu, problems, options.print_diagnostics);
+  PreludeArguments arguments = withPrecompiledPrelude(clangArguments(path, options), options.pch_dir);
+  tu.sources_read.insert(tu.sources_read.end(), arguments.read.begin(), arguments.read.end());
   clang::tooling::ToolInvocation invocation(
-      clangArguments(path, options), std::make_unique<ExtractAction>(tu, prelude, problems),
-      files.get());
+      std::move(arguments.args), std::make_unique<ExtractAction>(tu, prelude, problems), files.get());
   invocation.setDiagnosticConsumer(&diagnostics);
   invocation.run();  // false also for the suppressed errors and for errors no kernel needs
   if (std::vector<std::string> dropped = compileFlags(path, options).untranslated; !dropped.empty()) {

@@ -16,6 +16,7 @@ struct Options {
   std::string prelude_dir;              // empty: locatePrelude()
   bool print_diagnostics = true;        // clang's diagnostics to stderr, like a compiler
   bool gpuverify = false;               // GPUVerify's annotations (__requires, ...) parse
+  std::string pch_dir;                  // where the precompiled prelude is kept (empty: none)
 };
 
 // GPUVerify's test-file header: a `//--blockDim=... --gridDim=... -DN=4` comment among a

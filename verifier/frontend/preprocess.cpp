@@ -1,5 +1,6 @@
 // Runs clang's preprocessor (libTooling) over one file, with parseFile's command line.
 #include "frontend/preprocess.hpp"
+#include "frontend/prelude_pch.hpp"
 
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
@@ -46,8 +47,10 @@ std::optional<Preprocessed> preprocess(const std::string &path, const Options &o
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions()));
   clang::DiagnosticConsumer quiet;  // counts errors, prints nothing
-  clang::tooling::ToolInvocation invocation(clangArguments(path, options),
-                                            std::make_unique<PreprocessAction>(out), files.get());
+  PreludeArguments arguments = withPrecompiledPrelude(clangArguments(path, options), options.pch_dir);
+  out.precompiled = std::move(arguments.read);
+  clang::tooling::ToolInvocation invocation(std::move(arguments.args), std::make_unique<PreprocessAction>(out),
+                                            files.get());
   invocation.setDiagnosticConsumer(&quiet);
   if (!invocation.run() || quiet.getNumErrors() > 0)  // a missing header is a fatal error
     return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include "frontend/frontend.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,7 @@ struct Preprocessed {
   // by path, with its contents: they carry what `-E` drops, such as `// kverify:`
   // comments and the columns findings point at.
   std::vector<std::pair<std::string, std::string>> files;
+  std::vector<uint64_t> precompiled;  // the files read through the precompiled prelude, by digest
 };
 
 // Preprocesses `path` with the command line and CUDA prelude parseFile uses. Nothing
