@@ -2,7 +2,7 @@
 """Mutation fuzzer for kverify: hostile and huge inputs must end in a verdict or an error
 message, never in a crash, a hang, an allocation failure or a silent exit.
 
-usage: fuzz.py [--seed S] [--iterations N | --minutes M] [--out DIR] [SEED_PATH...]
+usage: fuzz.py [--seed S] [--iterations N | --minutes M] [--jobs J] [--out DIR] [SEED_PATH...]
        fuzz.py --minimize DIR/<class>/<hash>.cu
 
 Mutates the seeds (default: the .cu, .cuh and .py files under tests/fixtures and kernels)
@@ -18,6 +18,7 @@ run was ok, 1 when any failed, 2 on usage errors. --minimize delta-debugs one sa
 <hash>.min.<ext>."""
 import argparse
 import collections
+import concurrent.futures
 import os
 import shlex
 import shutil
@@ -45,6 +46,7 @@ def parse_arguments(argv):
                     help="clang include directory besides the seed's own "
                     "(default: kernels/include of the repository)")
     ap.add_argument("--seed", type=int, default=0, help="the campaign's random seed")
+    ap.add_argument("--jobs", type=int, default=1, help="mutants run side by side")
     ap.add_argument("--iterations", type=int, help="mutants to run")
     ap.add_argument("--minutes", type=float, help="stop starting mutants after this long")
     ap.add_argument("--out", default="fuzz-out", help="where failures are saved")
@@ -73,34 +75,58 @@ def fuzz(args):
     runs, distinct = collections.Counter(), collections.Counter()
     workdir = tempfile.mkdtemp(prefix="kverify-fuzz-")
     start = time.monotonic()
+
+    def more(iteration):
+        return (args.iterations is None or iteration < args.iterations) and \
+            (args.minutes is None or time.monotonic() - start < args.minutes * 60)
+
+    def one(iteration):
+        """Mutant `iteration` (a function of --seed and the iteration alone) run in a folder
+        of its own (--jobs run side by side)."""
+        text, seed, applied = campaign.make_mutant(seeds, args.seed, iteration)
+        ext = campaign.suffix(seed.path)
+        folder = os.path.join(workdir, str(iteration))
+        os.makedirs(folder)
+        input_path = os.path.join(folder, "mutant" + ext)
+        with open(input_path, "wb") as f:
+            f.write(text.encode("latin-1"))
+        command = campaign.kverify_command(args.kverify, args.options, input_path,
+                                           [os.path.dirname(seed.path)] + args.include)
+        outcome = campaign.run_guarded(command, input_path, folder, args.limits)
+        return iteration, text, seed, applied, ext, command, input_path, outcome
+
+    def record(result):
+        iteration, text, seed, applied, ext, command, input_path, outcome = result
+        runs[outcome.cls] += 1
+        if outcome.cls != run.OK:
+            log_failure(args.out, iteration, outcome, seed, applied)
+        if outcome.cls != run.OK and (outcome.cls, outcome.key) not in known:
+            known.add((outcome.cls, outcome.key))
+            distinct[outcome.cls] += 1
+            details = ["seed file: " + seed.path, "mutations: " + ", ".join(applied),
+                       "iteration: %d of --seed %d" % (iteration, args.seed)]
+            saved = campaign.write_failure(args.out, outcome, text, ext, command,
+                                           input_path, details)
+            print("[%d] %s: %s\n    %s" % (iteration, outcome.cls, outcome.key, saved),
+                  flush=True)
+        shutil.rmtree(os.path.dirname(input_path), ignore_errors=True)
+        done = sum(runs.values())
+        if done % 100 == 0:
+            print("%d runs in %.0f s: %s" % (done, time.monotonic() - start, dict(runs)),
+                  flush=True)
+
     iteration = 0
     try:
-        while (args.iterations is None or iteration < args.iterations) and \
-                (args.minutes is None or time.monotonic() - start < args.minutes * 60):
-            text, seed, applied = campaign.make_mutant(seeds, args.seed, iteration)
-            ext = campaign.suffix(seed.path)
-            input_path = os.path.join(workdir, "mutant" + ext)
-            with open(input_path, "wb") as f:
-                f.write(text.encode("latin-1"))
-            command = campaign.kverify_command(args.kverify, args.options, input_path,
-                                               [os.path.dirname(seed.path)] + args.include)
-            outcome = campaign.run_guarded(command, input_path, workdir, args.limits)
-            runs[outcome.cls] += 1
-            if outcome.cls != run.OK:
-                log_failure(args.out, iteration, outcome, seed, applied)
-            if outcome.cls != run.OK and (outcome.cls, outcome.key) not in known:
-                known.add((outcome.cls, outcome.key))
-                distinct[outcome.cls] += 1
-                details = ["seed file: " + seed.path, "mutations: " + ", ".join(applied),
-                           "iteration: %d of --seed %d" % (iteration, args.seed)]
-                saved = campaign.write_failure(args.out, outcome, text, ext, command,
-                                               input_path, details)
-                print("[%d] %s: %s\n    %s" % (iteration, outcome.cls, outcome.key, saved),
-                      flush=True)
-            iteration += 1
-            if iteration % 100 == 0:
-                print("%d runs in %.0f s: %s" % (iteration, time.monotonic() - start,
-                                                 dict(runs)), flush=True)
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            pending = set()
+            while pending or more(iteration):
+                while len(pending) < args.jobs and more(iteration):
+                    pending.add(pool.submit(one, iteration))
+                    iteration += 1
+                finished, pending = concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                for f in finished:
+                    record(f.result())
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print_summary(runs, distinct, iteration, time.monotonic() - start, args.seed)

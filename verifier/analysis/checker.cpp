@@ -103,7 +103,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     all.push_back(q);
     addPremiseInstances(all);
     double left = seconds - (threadSeconds() - cpu0);
-    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first);
+    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first, smallLaunches());
     linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
@@ -123,6 +123,20 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   if (r == z3::unknown && !quiet) noteUnknown(name);
   return r;
+}
+
+std::vector<z3::expr> Checker::smallLaunches() const {
+  z3::expr_vector block(E.c), flat(E.c);
+  for (int d = 1; d < 3; ++d) {
+    if (!E.O.block_dim[d]) flat.push_back(E.bdim[d] == E.u32(1));
+    if (!E.O.grid_dim[d]) flat.push_back(E.gdim[d] == E.u32(1));
+  }
+  for (unsigned i = 0; i < flat.size(); ++i) block.push_back(flat[i]);
+  if (!E.O.grid_dim[0]) block.push_back(E.gdim[0] == E.u32(1));
+  std::vector<z3::expr> out;
+  if (!block.empty()) out.push_back(z3::mk_and(block));
+  if (!flat.empty() && flat.size() != block.size()) out.push_back(z3::mk_and(flat));
+  return out;
 }
 
 std::vector<PremiseInstance> Checker::premiseInstances(const std::vector<z3::expr> &q) const {

@@ -74,6 +74,9 @@ public:
   }
   z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
   z3::expr sameEvent(const AccessEv &a, const AccessEv &b);
+  // Launches where a hard query's model is quick to find, if it has one there: one 1-D
+  // block; a 1-D grid of 1-D blocks (the dimensions the launch leaves open).
+  std::vector<z3::expr> smallLaunches() const;
   // a query over all pairs (or accesses) of an array at once: a third of the time
   double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
 

@@ -221,7 +221,7 @@ static bool multipliesUnknowns(const z3::expr_vector &query) {
 
 namespace {
 Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                    double seconds, const std::string &name, bool linear_first) {
+                    double seconds, const std::string &name, bool linear_first, const std::vector<z3::expr> &small) {
   z3::context &c = query.ctx();
   Attempts A(c, seconds, name);
   Decision d;
@@ -274,6 +274,16 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   if (d.result != z3::unknown) return d;
   // 2. the linear abstraction
   if (!linear_first && linear()) return d;
+  // 2b. bit-vectors under a small launch, briefly each
+  for (const z3::expr &launch : small) {
+    z3::expr_vector within(c);
+    for (unsigned i = 0; i < query.size(); ++i) within.push_back(query[i]);
+    within.push_back(launch);
+    if (A.solve(within, 0.1, &d.model) == z3::sat) {
+      d.result = z3::sat, d.how = "bv-small-launch";
+      return d;
+    }
+  }
   // 3. nlsat, briefly
   if (abs && nonlinear(tried ? 0.25 : 0.3)) return d;
   // 4. bit-vectors with the rest of the time, by Z3's default solver (on the hard queries
@@ -324,8 +334,8 @@ template <class Ask> Decision counted(Ask ask) {
 }  // namespace
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                double seconds, const std::string &name, bool linear_first) {
-  return counted([&] { return decideOnce(query, no_overflow, seconds, name, linear_first); });
+                double seconds, const std::string &name, bool linear_first, const std::vector<z3::expr> &small) {
+  return counted([&] { return decideOnce(query, no_overflow, seconds, name, linear_first, small); });
 }
 
 Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,

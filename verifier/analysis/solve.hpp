@@ -57,8 +57,11 @@ struct KernelTimeSpent {};
 // (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB). `linear_first`: try the
 // linear abstraction before the bit-vector solver (where it decided the kernel's last
 // query: its queries share their index arithmetic, and bit-blasting it was slow).
+// `small`: facts that fix a small launch (one block, 1-D, ...), each tried briefly on a
+// hard query: a model under one is a model (huge grids slow the search for one down).
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                double seconds, const std::string &name, bool linear_first = false);
+                double seconds, const std::string &name, bool linear_first = false,
+                const std::vector<z3::expr> &small = {});
 
 // For queries that are usually satisfiable (is this statement reachable?): first a model
 // of the non-linear integer abstraction, tried on the bit-vector query with its values
