@@ -88,7 +88,8 @@ public:
       : ProxyFileSystem(std::move(fs)), digests_(digests) {}
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override {
     llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> file = ProxyFileSystem::openFileForRead(path);
-    if (!file) return file;
+    // the precompiled prelude is no source (its inputs' digests are added where it is used)
+    if (!file || llvm::StringRef(path.str()).ends_with(".pch")) return file;
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = (*file)->getBuffer(path.str());
     if (!buffer) return buffer.getError();
     if (digests_) digests_->push_back(llvm::xxh3_64bits((*buffer)->getBuffer()));
