@@ -184,6 +184,14 @@ TEST_F(CacheTest, ThePreludeIsPrecompiledOnceAndParsesAsItsText) {
   EXPECT_EQ(entries(pch, ".pch"), 2u);
 }
 
+TEST_F(CacheTest, PastSixtyFourPrecompiledPreludesTheTextIsParsed) {
+  fs::create_directories(cacheDir() / "pch");
+  for (int i = 0; i < 64; ++i) write("cache/pch/other-" + std::to_string(i) + ".pch", "");
+  CliRun run = kverify(std::string("--no-cache ") + kSources);
+  EXPECT_EQ(entries(cacheDir() / "pch", ".pch"), 64u);
+  EXPECT_EQ(summary(run.out), "kverify: 3 kernels in 3 files: 2 verified, 1 race");
+}
+
 TEST_F(CacheTest, DefaultDirectoryIsUnderXdgCacheHomeElseHome) {
   // (no --cache-dir: the default directory)
   auto run = [&](const std::string &env) {

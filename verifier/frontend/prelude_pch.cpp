@@ -118,6 +118,18 @@ bool build(std::vector<std::string> args, const std::string &header, llvm::Strin
   return ok;
 }
 
+// Each command line (its -D macros: GPUVerify's headers give each file its own) has its
+// PCH, ~1 MB: past this many, others parse the prelude as text.
+constexpr size_t kMaxPrecompiled = 64;
+
+size_t precompiled(const std::string &dir) {
+  size_t n = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
+    n += llvm::StringRef(it->path()).ends_with(".pch");
+  return n;
+}
+
 }  // namespace
 
 PreludeArguments withPrecompiledPrelude(std::vector<std::string> args, const std::string &pch_dir) {
@@ -137,7 +149,8 @@ PreludeArguments withPrecompiledPrelude(std::vector<std::string> args, const std
   llvm::sys::path::append(path, "prelude-" + llvm::utohexstr(llvm::xxh3_64bits(key)) + ".pch");
   const std::string pch(path);
   std::optional<std::vector<uint64_t>> read = unchangedInputs(pch);
-  if (!read && !llvm::sys::fs::create_directories(pch_dir) && build(rest, header, (*text)->getBuffer(), pch))
+  if (!read && !llvm::sys::fs::create_directories(pch_dir) && precompiled(pch_dir) < kMaxPrecompiled &&
+      build(rest, header, (*text)->getBuffer(), pch))
     read = unchangedInputs(pch);
   if (!read) return {std::move(args), {}};
   rest.insert(rest.end() - 1, {"-include-pch", pch, "-Xclang", "-fno-validate-pch"});

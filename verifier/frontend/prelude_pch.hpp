@@ -20,7 +20,7 @@ struct PreludeArguments {
 // bytes and every argument but the input, with a list of the files it was built from and
 // their bytes beside it; rebuilt where one of them has changed since. (Clang's own PCH
 // validation is off: it compares times, and skips system headers.) Unchanged, the prelude
-// parsed as text, where `pch_dir` is empty or no PCH can be built there.
+// parsed as text, where `pch_dir` is empty or no PCH can be built there (or it holds 64).
 PreludeArguments withPrecompiledPrelude(std::vector<std::string> args, const std::string &pch_dir);
 
 }  // namespace kverify::frontend
