@@ -32,16 +32,18 @@ void BoundsCheck::run() {
     // one finding per array: the access the batched model shows outside first
     std::stable_partition(qs.begin(), qs.end(), [&](const auto &q) { return m && m->eval(q.second, true).is_true(); });
     for (auto &[a, q] : qs)
-      if (outOfBounds(*a, q, m)) break;
+      if (outOfBounds(*a, q, m, qs.size() > 1)) break;
   }
 }
 
 // One access's bounds query, and its finding; true when it has one.
-bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch) {
+bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch,
+                              bool batched) {
   const st::Access &s = a.access();
   const model::Array &arr = C.E.K.arrays[s.array];
   std::optional<z3::model> m;
-  if (C.checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(a.s->range), m, batch) != z3::sat) return false;
+  if (C.checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(a.s->range), m, batch, batched) != z3::sat)
+    return false;
   std::vector<z3::expr> counters;
   for (const LoopRef &l : a.loops) counters.push_back(l.k);
   C.simplest(q, m, counters);

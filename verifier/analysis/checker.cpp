@@ -77,7 +77,7 @@ void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::strin
 }
 
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,
-                                std::optional<z3::model> &m, double seconds, bool quiet) {
+                                std::optional<z3::model> &m, double seconds, bool quiet, bool small) {
   if (seconds <= 0) seconds = E.O.timeout_s;
   auto t0 = std::chrono::steady_clock::now();  // (for --debug output)
   const double cpu0 = threadSeconds();
@@ -103,7 +103,8 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     all.push_back(q);
     addPremiseInstances(all);
     double left = seconds - (threadSeconds() - cpu0);
-    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first, smallLaunches());
+    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first,
+                        small ? smallLaunches() : std::vector<z3::expr>{});
     linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
@@ -409,12 +410,13 @@ bool Checker::premisesHold() {
 // The batched query's model, where it satisfies `q` (it satisfies the launch and every
 // side constraint already: check() refines until it does), else a query of its own.
 z3::check_result Checker::checkOrReuse(const z3::expr &q, const std::string &name,
-                                       std::optional<z3::model> &m, const std::optional<z3::model> &batch) {
+                                       std::optional<z3::model> &m, const std::optional<z3::model> &batch,
+                                       bool batched) {
   if (batch && batch->eval(q, true).is_true()) {
     m = batch;
     return z3::sat;
   }
-  return check(q, name, m);
+  return check(q, name, m, 0, false, !batched);
 }
 
 }  // namespace kverify::analysis::detail

@@ -35,12 +35,14 @@ public:
   bool race_free_facts = false;        // the threads' facts include ones only a race-free kernel has
   unsigned unknowns = 0;               // how many
 
-  // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next)
+  // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next).
+  // `small`: a hard query is tried under smallLaunches() (not where a batch already was).
   z3::check_result check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
-                         double seconds = 0, bool quiet = false);
-  // The batched query's model, where it satisfies `q`, else a query of its own.
+                         double seconds = 0, bool quiet = false, bool small = true);
+  // The batched query's model, where it satisfies `q`, else a query of its own; `batched`:
+  // whether a batch was asked (its model, if any, is `batch`).
   z3::check_result checkOrReuse(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
-                                const std::optional<z3::model> &batch);
+                                const std::optional<z3::model> &batch, bool batched);
   Witness witness(const z3::model &m, const std::vector<const std::vector<LoopRef> *> &loops,
                   const std::vector<int> &which, const z3::expr &index, bool two);
   // `counters`: the loop iterations the finding names (witness loop counters, least first)
@@ -125,7 +127,7 @@ private:
   std::optional<z3::expr> barrierLanes(int id);
   bool launchInvariant(const z3::expr &e, const Thread &T);
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
-                const z3::expr &inter, const std::optional<z3::model> &batch);
+                const z3::expr &inter, const std::optional<z3::model> &batch, bool batched);
   bool sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
                         const std::string &qname, std::optional<z3::model> &m, z3::expr &used);
   bool readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::expr &racing, const std::string &qname,
@@ -151,7 +153,7 @@ public:
 
 private:
   Checker &C;
-  bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch);
+  bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch, bool batched);
 };
 
 // Code no thread reaches under the launch and the assumptions, and the facts that make it

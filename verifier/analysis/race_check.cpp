@@ -215,7 +215,7 @@ void RaceCheck::run() {
     benign_.reset();
     bool real = false;
     for (const Pair &p : ps)
-      if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m))) break;
+      if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m, ps.size() > 1))) break;
     if (!real && benign_) C.R.findings.push_back(*benign_);
   }
   for (const std::string &p : publications.premises()) C.E.assumptions.push_back(p);
@@ -240,15 +240,16 @@ z3::expr RaceCheck::overlap(const AccessEv &a, const AccessEv &b) {
 
 // One pair's race queries, and its finding; true when it has one.
 bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
-                       const z3::expr &intra, const z3::expr &inter, const std::optional<z3::model> &batch) {
+                       const z3::expr &intra, const z3::expr &inter, const std::optional<z3::model> &batch,
+                       bool batched) {
   const model::Array &arr = C.E.K.arrays[a.access().array];
   std::string qname = "race on '" + arr.name + "' between " + loc(a.s->range) + " and " + loc(b.s->range);
   std::optional<z3::model> m;
   z3::expr used = both && intra;
-  if (C.checkOrReuse(used, qname, m, batch) != z3::sat) {
+  if (C.checkOrReuse(used, qname, m, batch, batched) != z3::sat) {
     if (arr.space != AddressSpace::Global) return false;
     used = both && inter;
-    if (C.checkOrReuse(used, qname + " (across blocks)", m, batch) != z3::sat) return false;
+    if (C.checkOrReuse(used, qname + " (across blocks)", m, batch, batched) != z3::sat) return false;
   }
   // benign: why the race does no harm (empty: it is a real one)
   std::string benign;
