@@ -28,6 +28,21 @@ __global__ void fill_kernel(T* out, std::size_t n) {
   if (i < n) out[i] = static_cast<T>(static_cast<int>((i * 2654435761u) % 7u) - 3);
 }
 
+// Counts the elements of a that differ from b (the same tolerance as same()).
+template <class T>
+__global__ void mismatch_kernel(const T* a, const T* b, std::size_t n, unsigned* count) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  bool ok;
+  if constexpr (std::is_integral_v<T>) {
+    ok = a[i] == b[i];
+  } else {
+    const double d = fabs(double(a[i]) - double(b[i]));
+    ok = d <= 1e-5 * (1.0 + fabs(double(b[i])) + 3.0 * sqrt(double(i) + 1));
+  }
+  if (!ok) atomicAdd(count, 1u);
+}
+
 double gbps(std::size_t bytes, float ms) { return bytes / (ms * 1e-3) / 1e9; }
 
 struct Row {
@@ -124,11 +139,18 @@ void bench_type(const char* type, std::size_t n, cudaStream_t s, std::vector<Row
 }
 
 // Tuning: the look-back scan under other policies at one n.
-template <class T, unsigned Threads, unsigned Items, bool Dynamic, unsigned Backoff, unsigned MinBlocks>
-void tune_policy(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
-  using P = kk::device::LookbackPolicy<T, Threads, Items, Dynamic, Backoff, MinBlocks>;
-  rt::DeviceBuffer<T> in(n), out(n);
+// Each result is checked against CUB's on the device.
+template <class T, class P>
+bool tune_policy(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
+  rt::DeviceBuffer<T> in(n), out(n), ref(n);
+  rt::DeviceBuffer<unsigned> bad(1);
   rt::launch("fill_kernel", fill_kernel<T>, rt::config_for(n, 256, 0, s), in.data(), n);
+  std::size_t cub_bytes = 0;
+  KV_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, in.data(), ref.data(),
+                                              static_cast<int>(n), s));
+  rt::DeviceBuffer<unsigned char> cub_temp(cub_bytes);
+  KV_CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_temp.data(), cub_bytes, in.data(), ref.data(),
+                                              static_cast<int>(n), s));
   const std::size_t bytes = kk::device::LookbackTemp<T, P>(n).bytes;
   rt::DeviceBuffer<unsigned char> temp(bytes);
   const auto t = rt::time_on_stream(
@@ -137,20 +159,43 @@ void tune_policy(const char* type, std::size_t n, float cub_ms, cudaStream_t s) 
                                                   bytes, st);
       },
       s);
-  std::printf("| %-5s | %4u x %-2u | %-8s | %5u ns | %2u | %9.1f | %8.3f |\n", type, Threads,
-              Items, Dynamic ? "atomic" : "blockIdx", Backoff, MinBlocks,
-              gbps(2 * n * sizeof(T), t.median_ms), cub_ms / t.median_ms);
+  KV_CUDA_CHECK(cudaMemsetAsync(bad.data(), 0, sizeof(unsigned), s));
+  rt::launch("mismatch_kernel", mismatch_kernel<T>, rt::config_for(n, 256, 0, s), out.data(),
+             ref.data(), n, bad.data());
+  KV_CUDA_CHECK(cudaStreamSynchronize(s));
+  const unsigned mismatches = bad.download().front();
+  std::printf("| %-5s | %4u x %-2u | %2u | %u | %-8s | %4u ns | %4u ns | %9.1f | %8.3f | %s |\n",
+              type, P::kThreads, P::kItems, P::kMinBlocks, P::kVec,
+              P::kDynamicIds ? "atomic" : "blockIdx", P::kFirstDelayNs, P::kMaxBackoffNs,
+              gbps(2 * n * sizeof(T), t.median_ms), cub_ms / t.median_ms,
+              mismatches == 0 ? "yes" : "NO");
+  return mismatches == 0;
+}
+
+template <class T, unsigned Threads, unsigned Items, unsigned MinBlocks, unsigned Vec = 1,
+          bool Dynamic = true, unsigned FirstDelay = 0, unsigned Backoff = 64>
+bool tune_one(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
+  using P = kk::device::LookbackPolicy<T, Threads, Items, MinBlocks, Vec, Dynamic, FirstDelay,
+                                       Backoff>;
+  return tune_policy<T, P>(type, n, cub_ms, s);
 }
 
 template <class T>
-void tune(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
-  tune_policy<T, 256, 16, true, 64, 1>(type, n, cub_ms, s);
-  tune_policy<T, 256, 16, true, 64, 6>(type, n, cub_ms, s);
-  tune_policy<T, 256, 16, true, 64, 8>(type, n, cub_ms, s);  // the default
-  tune_policy<T, 256, 16, false, 64, 8>(type, n, cub_ms, s);
-  tune_policy<T, 256, 12, true, 64, 8>(type, n, cub_ms, s);
-  tune_policy<T, 256, 24, true, 64, 6>(type, n, cub_ms, s);
-  tune_policy<T, 128, 16, true, 64, 16>(type, n, cub_ms, s);
+bool tune(const char* type, std::size_t n, float cub_ms, cudaStream_t s) {
+  bool ok = true;
+  // Around the default (128 x 32, 8/SM, 16-byte accesses, 2500 / 1024 ns;
+  // first and last row, for drift): delays, then the shape.
+  ok &= tune_one<T, 128, 32, 8, 4, true, 2500, 1024>(type, n, cub_ms, s);
+  ok &= tune_one<T, 128, 32, 8, 4, true, 1500, 1024>(type, n, cub_ms, s);
+  ok &= tune_one<T, 128, 32, 8, 4, true, 2000, 1024>(type, n, cub_ms, s);
+  ok &= tune_one<T, 128, 32, 8, 4, true, 3000, 1024>(type, n, cub_ms, s);
+  ok &= tune_one<T, 128, 32, 8, 4, true, 4000, 1024>(type, n, cub_ms, s);
+  ok &= tune_one<T, 128, 32, 8, 4, true, 2500, 2048>(type, n, cub_ms, s);
+  ok &= tune_one<T, 128, 32, 8, 4, true, 3000, 2048>(type, n, cub_ms, s);
+  ok &= tune_one<T, 128, 32, 8, 4, true, 2500, 512>(type, n, cub_ms, s);
+  ok &= tune_one<T, 256, 16, 8, 4, true, 2500, 1024>(type, n, cub_ms, s);
+  ok &= tune_one<T, 128, 32, 8, 4, true, 2500, 1024>(type, n, cub_ms, s);
+  return ok;
 }
 
 }  // namespace
@@ -183,14 +228,20 @@ int main() {
                   r.copy_ms / r.ours_ms, r.match ? "yes" : "NO");
       all_match = all_match && r.match;
     }
-    std::printf("\nlook-back scan policies at n = 2^28\n\n");
-    std::printf("| type  | threads x items | tile ids | max back-off | min blocks/SM | GB/s | vs CUB |\n"
-                "|-------|-----------|----------|----------|----|-----------|----------|\n");
-    for (const Row& r : rows)
-      if (r.op == "scan" && r.n == (std::size_t{1} << 28)) {
-        if (r.type == "float") tune<float>("float", r.n, r.cub_ms, stream.get());
-        else tune<std::int32_t>("int32", r.n, r.cub_ms, stream.get());
-      }
+    for (const unsigned lg : {24u, 28u}) {
+      std::printf("\nlook-back scan policies at n = 2^%u\n\n", lg);
+      std::printf(
+          "| type  | threads x items | min blocks/SM | vector | tile ids | first delay "
+          "| max back-off | GB/s | vs CUB | matches CUB |\n"
+          "|-------|-----------|----|---|----------|------|------|-----------|--------|----|\n");
+      for (const Row& r : rows)
+        if (r.op == "scan" && r.n == (std::size_t{1} << lg)) {
+          const bool ok = r.type == "float"
+                              ? tune<float>("float", r.n, r.cub_ms, stream.get())
+                              : tune<std::int32_t>("int32", r.n, r.cub_ms, stream.get());
+          all_match = all_match && ok;
+        }
+    }
     return all_match ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "benchmark failed: %s\n", e.what());

@@ -1,4 +1,4 @@
-// Host entry points of the single-pass look-back scan (default policy) and
+// Host entry points of the single-pass look-back scan (default policies) and
 // their explicit instantiations.
 #include <cstdint>
 #include <limits>
@@ -13,14 +13,14 @@ namespace kverify::kernels {
 
 template <class T>
 std::size_t device_scan_temp_bytes(std::size_t n) {
-  return device::LookbackTemp<T, device::LookbackPolicy<T>>(n).bytes;
+  return device::LookbackTemp<T, device::DefaultLookbackPolicy<T>>(n).bytes;
 }
 
 template <class T, class Op>
 void device_scan(ScanKind kind, const T* in, T* out, std::size_t n, void* temp,
                  std::size_t temp_bytes, cudaStream_t stream) {
-  device::lookback_scan<T, Op, device::LookbackPolicy<T>>(kind == ScanKind::Exclusive, in, out, n,
-                                                          temp, temp_bytes, stream);
+  device::lookback_scan<T, Op, device::DefaultLookbackPolicy<T>>(kind == ScanKind::Exclusive, in,
+                                                                 out, n, temp, temp_bytes, stream);
 }
 
 template <class T, class Op>
@@ -34,12 +34,13 @@ void device_scan(ScanKind kind, const rt::DeviceBuffer<T>& in, rt::DeviceBuffer<
 }
 
 std::size_t device_scan_depth(std::size_t i) {
-  // Within a tile: <= 15 roundings in a thread's items, 5 + 5 in the warp
-  // scans, 3 combinations (<= 28). A tile's aggregate carries <= 25; its
-  // inclusive prefix P(t) <= P(t') + 5 (window reduce) + 1 per window + 1, so
-  // by induction P(t) <= 7 (t + 1) + 26. Tiles hold at least 2048 elements.
+  // Within a tile: <= 31 roundings in a thread's items (at most 32 items),
+  // 5 + 5 in the warp scans, 3 combinations (<= 44). A tile's aggregate
+  // carries <= 41; its inclusive prefix P(t) <= P(t') + 5 (window reduce) + 1
+  // per window + 1, so by induction P(t) <= 7 (t + 1) + 42. Tiles hold at
+  // least 2048 elements.
   const std::size_t tile = i / 2048;
-  const std::size_t bound = 7 * (tile + 1) + 26 + 1 + 28 + 8;  // 8: slack
+  const std::size_t bound = 7 * (tile + 1) + 42 + 1 + 44 + 8;  // 8: slack
   return bound < i ? bound : i;
 }
 

@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::size_t kLargeTiled = std::size_t{1} << 18;
 constexpr std::size_t kLargeDevice = std::size_t{1} << 21;
-constexpr std::size_t kDeviceTile = 4096;  // LookbackPolicy<4-byte>::kTile
+constexpr std::size_t kDeviceTile = 4096;  // DefaultLookbackPolicy<4-byte>::kTile
 
 template <class T, class Op>
 std::vector<T> run_tiled(BlockScanAlgorithm algo, ScanKind kind, const std::vector<T>& x,
@@ -141,6 +141,27 @@ KV_GPU_PROPERTY(ScanLaws, ExclusiveIsInclusiveShifted) {
     if (exc[i] != inc[i - 1])
       prop::fail("exclusive[" + std::to_string(i) + "] = " + std::to_string(exc[i]) +
               " but inclusive[" + std::to_string(i - 1) + "] = " + std::to_string(inc[i - 1]));
+}
+
+// Pointers off 16-byte alignment (in and out apart) take the device scan's
+// element-wise path in every tile; the result must not change.
+KV_GPU_PROPERTY(ScanLaws, DeviceScanOfMisalignedPointers) {
+  const auto x = *gen::arrays<i32>(gen::sizes(kDeviceTile, kLargeTiled));
+  const std::size_t in_off = *rc::gen::inRange<std::size_t>(0, 4);
+  const std::size_t out_off = *rc::gen::inRange<std::size_t>(0, 4);
+  const ScanKind kind = pick_kind();
+  std::vector<i32> shifted(in_off, 0);
+  shifted.insert(shifted.end(), x.begin(), x.end());
+  const auto in = rt::DeviceBuffer<i32>::from_host(shifted);
+  auto out = poisoned<i32>(x.size() + out_off);
+  const std::size_t bytes = kk::device_scan_temp_bytes<i32>(x.size());
+  rt::DeviceBuffer<unsigned char> temp(bytes);
+  kk::device_scan<i32, kk::Sum>(kind, in.data() + in_off, out.data() + out_off, x.size(),
+                                temp.data(), bytes, nullptr);
+  auto got = out.download();
+  got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(out_off));
+  const auto v = prop::exact(got, ref::scan<i32, kk::Sum>(x, kind == ScanKind::Exclusive));
+  if (!v.ok) prop::fail(v.message);
 }
 
 // A max-scan is exact (checked above) and never decreases.

@@ -11,9 +11,11 @@
 #include <cuda/atomic>
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "kverify/kernels/scan.hpp"
 #include "kverify/runtime/launch.hpp"
@@ -70,12 +72,11 @@ struct TileState {
   }
 };
 
-// Tuning policy: threads per block, items per thread, how tiles get their
-// ids, the longest back-off while a predecessor has published nothing, and
-// the blocks per SM the register allocation must allow. Default: 256
-// threads; 16 items per thread for 4-byte types (tile of 4096), 8 for 8-byte
-// types, so a tile is 16 KiB either way; for 4-byte types 8 blocks per SM
-// (full occupancy: more loads in flight; ptxas caps registers at 32).
+// Tuning policy: threads per block, items per thread, the blocks per SM the
+// register allocation must allow, the width of the global loads and stores
+// (elements per access: 4 makes them 16 bytes for 4-byte types), how tiles
+// get their ids, the sleep before the first look at the predecessors and
+// the longest back-off while a predecessor has published nothing.
 //
 // DynamicIds: ids from an atomic counter in the order blocks start, so a tile
 // only ever waits on tiles of blocks already running - deadlock-free by
@@ -83,29 +84,67 @@ struct TileState {
 // load. Otherwise the id is blockIdx.x, as in CUB, which relies on the
 // hardware dispatching blocks in index order (true in practice, not promised
 // by the CUDA programming model).
-template <class T, unsigned Threads = 256, unsigned Items = (sizeof(T) >= 8 ? 8 : 16),
-          bool DynamicIds = true, unsigned MaxBackoffNs = 64,
-          unsigned MinBlocks = (sizeof(T) == 4 ? 8 : 1)>
+template <class T, unsigned Threads, unsigned Items, unsigned MinBlocks, unsigned Vec = 1,
+          bool DynamicIds = true, unsigned FirstDelayNs = 0, unsigned MaxBackoffNs = 64>
 struct LookbackPolicy {
-  static constexpr unsigned kMinBlocks = MinBlocks;  // per SM, for __launch_bounds__
   static constexpr unsigned kThreads = Threads;
   static constexpr unsigned kItems = Items;
   static constexpr unsigned kTile = Threads * Items;
+  static constexpr unsigned kMinBlocks = MinBlocks;  // per SM, for __launch_bounds__
+  static constexpr unsigned kVec = Vec;
   static constexpr bool kDynamicIds = DynamicIds;
+  static constexpr unsigned kFirstDelayNs = FirstDelayNs;
   static constexpr unsigned kMaxBackoffNs = MaxBackoffNs;
+  static_assert(Threads % 32 == 0 && Threads <= 1024, "whole warps, at most 32 of them");
+  static_assert(Items % Vec == 0, "items per thread come in whole vectors");
+};
+
+// Defaults, from the policy sweep of kernels/bench against CUB on an H100.
+// 4-byte types: 128 threads of 32 items (a 16 KiB tile, CUB's 128 threads
+// with more bytes per load phase), 8 blocks per SM (64 registers: no
+// spills), 16-byte accesses, and a first look-back after 2.5 us, then looks
+// at most 1 us apart: a look-back that finds its predecessors published
+// costs one L2 round trip, a look too early costs several and their traffic.
+// 8-byte types: 256 threads of 8 items, the earlier shape (not tuned here).
+template <class T>
+using DefaultLookbackPolicy =
+    std::conditional_t<sizeof(T) == 4, LookbackPolicy<T, 128, 32, 8, 4, true, 2500, 1024>,
+                       LookbackPolicy<T, 256, 8, 1>>;
+
+// Vec elements loaded or stored as one access (16 bytes for 4 floats).
+template <class T, unsigned Vec>
+struct alignas(sizeof(T) * Vec) Vector {
+  T e[Vec];
 };
 
 // Shared-memory index with one pad word per 32, so both the striped and the
-// blocked access patterns below are free of bank conflicts.
+// blocked access patterns below are free of bank conflicts (at most 2-way for
+// items per thread that are not powers of two).
 __device__ __forceinline__ unsigned padded(unsigned i) { return i + (i >> 5); }
+
+// Position in its warp's slice of a lane's k-th item when the warp reads the
+// slice in coalesced Vec-element accesses: access k / Vec of the warp covers
+// 32 * Vec consecutive elements, Vec per lane.
+template <unsigned Vec>
+__device__ __forceinline__ unsigned striped(unsigned k, unsigned lane) {
+  return (k / Vec) * (32 * Vec) + lane * Vec + k % Vec;
+}
+
+// Grids smaller than this (about the blocks that fit on the GPU at once) run
+// in one wave, where the first sleep of look_back would only add latency.
+inline constexpr unsigned kFirstDelayMinTiles = 512;
 
 // Called by all lanes of warp 0 for tile > 0: the exclusive prefix of the tile.
 // Lane l inspects tile (last - l); the window ends at the nearest P flag.
-// While a predecessor has published nothing yet, back off a little before
-// looking again, so spinning warps do not crowd the memory system.
-template <class T, class Op, unsigned MaxBackoffNs>
+// The first look waits FirstDelayNs (in grids of several waves), so that the
+// predecessors started just before have published and the window rarely
+// walks further back; after that, while a predecessor has published nothing,
+// back off before looking again, so spinning warps do not crowd the memory
+// system.
+template <class T, class Op, unsigned FirstDelayNs, unsigned MaxBackoffNs>
 __device__ T look_back(const TileState<T>& st, int tile, Op op) {
   const unsigned lane = threadIdx.x & 31;
+  if (FirstDelayNs > 0 && gridDim.x >= kFirstDelayMinTiles) __nanosleep(FirstDelayNs);
   T exclusive = Op::template identity<T>();
   bool have = false;
   for (int last = tile - 1;; last -= 32) {
@@ -127,15 +166,19 @@ __device__ T look_back(const TileState<T>& st, int tile, Op op) {
 }
 
 // Launched by lookback_scan (below): 1-D block of P::kThreads, 1-D grid of tiles, 0 < n < 2^31,
-// with the tile counter and the flags zeroed.
+// with the tile counter and the flags zeroed; aligned: in and out aligned to Vector<T, P::kVec>.
 // kverify: --assume='blockDim.y == 1 && blockDim.z == 1 && gridDim.y == 1 && gridDim.z == 1 && n >= 1 && n <= 2147483647' --zero-init=st.flags
 template <class T, class Op, class P>
 __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     lookback_scan_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
-                         TileState<T> st, bool exclusive_scan) {
-  constexpr unsigned kThreads = P::kThreads, kItems = P::kItems, kTile = P::kTile;
-  __shared__ T tile_data[kTile + kTile / 32];
-  __shared__ T warp_totals[kThreads / 32];
+                         TileState<T> st, bool exclusive_scan, bool aligned) {
+  constexpr unsigned kThreads = P::kThreads, kItems = P::kItems, kTile = P::kTile, kVec = P::kVec;
+  constexpr unsigned kWarps = kThreads / 32, kSlice = 32 * kItems;
+  using V = Vector<T, kVec>;
+  // Each warp owns a slice of the tile and transposes it alone (as CUB's
+  // BLOCK_LOAD_WARP_TRANSPOSE): no block barrier between loads and scan.
+  __shared__ T tile_data[kWarps][kSlice + kSlice / 32];
+  __shared__ T warp_totals[kWarps];
   __shared__ T tile_prefix;
   __shared__ unsigned tile_id_shared;
 
@@ -148,22 +191,34 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     __syncthreads();
     tile = tile_id_shared;
   }
-  const std::size_t base = static_cast<std::size_t>(tile) * kTile;
-  const bool full = base + kTile <= n;
+  const std::size_t tile_base = static_cast<std::size_t>(tile) * kTile;
+  const std::size_t base = tile_base + w * kSlice;  // this warp's slice
+  const bool whole = aligned && tile_base + kTile <= n;  // whole vectors, no bounds checks
+  T* slice = tile_data[w];
 
-  // Coalesced striped loads, all in flight before first use; then transpose
-  // through shared memory so each thread owns kItems consecutive elements.
+  // Coalesced loads, all in flight before first use (whole vectors in
+  // aligned full tiles); then transpose through the warp's slice so each
+  // thread owns kItems consecutive elements.
   T v[kItems];
+  if (whole) {
+    const V* src = reinterpret_cast<const V*>(in + base);
+    V r[kItems / kVec];
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    const std::size_t i = base + k * kThreads + t;
-    v[k] = (full || i < n) ? in[i] : identity;
+    for (unsigned q = 0; q < kItems / kVec; ++q) r[q] = src[q * 32 + lane];
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) v[k] = r[k / kVec].e[k % kVec];
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      const std::size_t i = base + striped<kVec>(k, lane);
+      v[k] = i < n ? in[i] : identity;
+    }
   }
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) tile_data[padded(k * kThreads + t)] = v[k];
-  __syncthreads();
+  for (unsigned k = 0; k < kItems; ++k) slice[padded(striped<kVec>(k, lane))] = v[k];
+  __syncwarp();
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) v[k] = tile_data[padded(t * kItems + k)];
+  for (unsigned k = 0; k < kItems; ++k) v[k] = slice[padded(lane * kItems + k)];
 
   // Sequential scan of the thread's items, then a block scan of thread totals.
 #pragma unroll
@@ -174,16 +229,16 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
   __syncthreads();
 
   if (w == 0) {
-    T wt = lane < kThreads / 32 ? warp_totals[lane] : identity;
+    T wt = lane < kWarps ? warp_totals[lane] : identity;
     wt = warp::inclusive_scan(wt, op, lane);
-    const T aggregate = __shfl_sync(warp::kFullMask, wt, kThreads / 32 - 1);
-    if (lane < kThreads / 32) warp_totals[lane] = wt;  // now inclusive warp prefixes
+    const T aggregate = __shfl_sync(warp::kFullMask, wt, kWarps - 1);
+    if (lane < kWarps) warp_totals[lane] = wt;  // now inclusive warp prefixes
     T prefix = identity;
     if (tile == 0) {
       if (lane == 0) st.publish(0, kPrefix, aggregate);
     } else {
       if (lane == 0) st.publish(tile, kAggregate, aggregate);
-      prefix = look_back<T, Op, P::kMaxBackoffNs>(st, static_cast<int>(tile), op);
+      prefix = look_back<T, Op, P::kFirstDelayNs, P::kMaxBackoffNs>(st, static_cast<int>(tile), op);
       if (lane == 0) st.publish(tile, kPrefix, op(prefix, aggregate));
     }
     if (lane == 0) tile_prefix = prefix;
@@ -214,15 +269,28 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     for (unsigned k = 0; k < kItems; ++k) v[k] = op(thread_prefix, v[k]);
   }
 
-  // Transpose back and store coalesced. The barriers above separate the reads
-  // of tile_data from these writes.
+  // Transpose back through the warp's slice and store coalesced. The block
+  // barriers above separate the slice's reads from these writes.
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) tile_data[padded(t * kItems + k)] = v[k];
-  __syncthreads();
+  for (unsigned k = 0; k < kItems; ++k) slice[padded(lane * kItems + k)] = v[k];
+  __syncwarp();
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    const std::size_t i = base + k * kThreads + t;
-    if (full || i < n) out[i] = tile_data[padded(k * kThreads + t)];
+  for (unsigned k = 0; k < kItems; ++k) v[k] = slice[padded(striped<kVec>(k, lane))];
+  if (whole) {
+    V* dst = reinterpret_cast<V*>(out + base);
+#pragma unroll
+    for (unsigned q = 0; q < kItems / kVec; ++q) {
+      V r;
+#pragma unroll
+      for (unsigned c = 0; c < kVec; ++c) r.e[c] = v[q * kVec + c];
+      dst[q * 32 + lane] = r;
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      const std::size_t i = base + striped<kVec>(k, lane);
+      if (i < n) out[i] = v[k];
+    }
   }
 }
 
@@ -263,12 +331,16 @@ void lookback_scan(bool exclusive, const T* in, T* out, std::size_t n, void* tem
                   reinterpret_cast<T*>(base + layout.aggregates_offset),
                   reinterpret_cast<T*>(base + layout.prefixes_offset)};
   KV_CUDA_CHECK(cudaMemsetAsync(base, 0, layout.aggregates_offset, stream));
+  // Whole-vector accesses need in and out aligned to a vector; otherwise
+  // every tile takes the element-wise path.
+  const auto bits = reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out);
+  const bool aligned = bits % alignof(Vector<T, P::kVec>) == 0;
   rt::LaunchConfig cfg;
   cfg.grid = dim3(static_cast<unsigned>(layout.tiles));
   cfg.block = dim3(P::kThreads);
   cfg.stream = stream;
   rt::launch("lookback_scan_kernel", lookback_scan_kernel<T, Op, P>, cfg, in, out, n, st,
-             exclusive);
+             exclusive, aligned);
 }
 
 }  // namespace kverify::kernels::device
