@@ -6,6 +6,7 @@
 #include "run_kverify.hpp"
 
 #include <cstdlib>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
@@ -186,6 +187,37 @@ TEST(KverifyCli, KernelTimeoutBoundsThousandsOfBarriers) {
   out.close();
   CliRun r = withKernelTimeoutOf2s(path);
   EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
+}
+
+// A run of 50,000 prefix operators (clang takes quadratic time over it inside
+// KV_ASSUME_FORALL's lambda: half a minute) is refused before clang runs, where it is.
+TEST(KverifyCli, LongRunsOfPrefixOperatorsAreRefusedWithTheirLocation) {
+  std::string path = testing::TempDir() + "kverify_prefix_operators.cu";
+  std::ofstream out(path);
+  out << "#include <kverify.h>\n// a comment - - - - and a \"-~-~\" string are no run\n"
+      << "__global__ void k(const int *a, int n, int *out) {\n  KV_ASSUME_FORALL(i, 0, n, ";
+  for (int i = 0; i < 25000; ++i) out << "-~";
+  out << "a[i] >= 0);\n  out[threadIdx.x] = a[threadIdx.x];\n}\n";
+  out.close();
+  auto start = std::chrono::steady_clock::now();
+  CliRun r = kverify("--no-cache " + path);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(has(r.out + r.err, path + ":4:29: fatal: more than 1000 prefix operators in a row")) << r.out << r.err;
+}
+
+// Host code clang could not make sense of (a stray byte in an identifier: a RecoveryExpr
+// in a dim3's arguments) gives the launch no facts; it crashed the launch reader.
+TEST(KverifyCli, ALaunchDimensionWithAnErrorIsNoFact) {
+  std::string path = testing::TempDir() + "kverify_launch_with_error.cu";
+  std::ofstream(path) << "__global__ void k(float *out, int nx, int ny) { out[threadIdx.x] = 0; }\n"
+                         "void run(float *out, int nx, int ny) {\n"
+                         "  dim3 grid(nx / 64, nq\xd1\xcay / 4, 1);\n"
+                         "  k<<<grid, 64>>>(out, nx, ny);\n"
+                         "}\n";
+  CliRun r = kverify("--no-cache " + path);
+  EXPECT_FALSE(has(r.err, "crashed")) << r.err;
+  EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file: 1 race")) << r.out << r.err;
 }
 
 // -j runs the kernels of one file in parallel: the report lists them in source order with

@@ -426,6 +426,35 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
   return args;
 }
 
+// Where `text` has a run of more than kMaxPrefixOperators prefix operators (`-~-~...x`,
+// whitespace between them aside; comments and literals skipped): clang's semantic analysis
+// takes time quadratic in such a run inside a lambda (KV_ASSUME_FORALL's condition), and
+// no program writes one.
+constexpr size_t kMaxPrefixOperators = 1000;
+static std::optional<std::pair<unsigned, unsigned>> prefixOperatorRun(llvm::StringRef text) {
+  unsigned line = 1, col = 1, run_line = 0, run_col = 0;
+  size_t run = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char ch = text[i];
+    if (text.substr(i).starts_with("//") || text.substr(i).starts_with("/*") || ch == '"') {
+      // (to the line's end; past `*/`; past the closing quote)
+      size_t end = ch == '"' ? text.find('"', i + 1) : text.find(text[i + 1] == '/' ? "\n" : "*/", i + 2);
+      end = end == llvm::StringRef::npos ? text.size() : end + (ch == '"' ? 1 : text[i + 1] == '*' ? 2 : 0);
+      for (; i < end; ++i) text[i] == '\n' ? (++line, col = 1) : ++col;
+      --i, run = 0;
+      continue;
+    }
+    if (llvm::StringRef("+-~!*&").contains(ch)) {
+      if (run++ == 0) run_line = line, run_col = col;
+      if (run > kMaxPrefixOperators) return std::make_pair(run_line, run_col);
+    } else if (!std::isspace(static_cast<unsigned char>(ch))) {
+      run = 0;
+    }
+    ch == '\n' ? (++line, col = 1) : ++col;
+  }
+  return std::nullopt;
+}
+
 // Parses `path`, read from `fs` (the real file system, or an overlay holding a generated
 // source).
 static model::TranslationUnitModel parseWith(const std::string &path, const Options &options,
@@ -443,6 +472,12 @@ static model::TranslationUnitModel parseWith(const std::string &path, const Opti
       return tu;
     }
   }
+  if (auto text = fs->getBufferForFile(path))
+    if (auto at = prefixOperatorRun((*text)->getBuffer())) {
+      std::string message = "more than " + std::to_string(kMaxPrefixOperators) + " prefix operators in a row";
+      tu.diagnostics.push_back({"fatal", message, {path, at->first, at->second, at->first, at->second}});
+      return tu;
+    }
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(
       new clang::FileManager(clang::FileSystemOptions(), withJoinedLaunchChevrons(fs, &tu.sources_read)));
   CompileProblems problems;

@@ -268,6 +268,7 @@ private:
   };
   Components components(const clang::Expr *arg, int depth = 0) const {
     Components c;
+    if (!arg || arg->containsErrors()) return c;  // (host code clang could not make sense of)
     const clang::Expr *e = skipWrappers(arg);
     if (e->getType()->isIntegerType()) {
       c.of[0] = e;
