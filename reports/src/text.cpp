@@ -121,16 +121,26 @@ class TextWriter {
       diagnostic(c.range, style_.note(), "in the call to '" + c.function + "' here");
   }
 
-  // The source line with a caret under the range, as clang prints it.
+  // The source line with a caret under the range, as clang prints it; a long line (generated
+  // or minified code) cut to the part around the caret, so thousands of findings on one
+  // 100,000-column line do not print it thousands of times.
   void excerpt(const model::SourceRange& r) {
     if (!r.valid()) return;
-    const std::string& text = sources_.line(r.file, r.line);
+    std::string text = sources_.line(r.file, r.line);
     if (text.empty()) return;
+    size_t start = r.col ? r.col - 1 : 0;
+    size_t end = (r.end_line == r.line && r.end_col >= r.col) ? r.end_col : r.col;
+    constexpr size_t kShown = 160;
+    if (text.size() > kShown) {
+      size_t from = start > kShown / 2 ? std::min(start - kShown / 2, text.size() - kShown) : 0;
+      std::string before = from ? "..." : "", after = from + kShown < text.size() ? "..." : "";
+      text = before + text.substr(from, kShown) + after;
+      start = start - from + before.size();
+      end = std::min(end - from + before.size(), before.size() + kShown + 1);
+    }
     std::string gutter = std::to_string(r.line);
     os_ << " " << gutter << " | " << text << "\n";
     os_ << " " << std::string(gutter.size(), ' ') << " | ";
-    unsigned start = r.col ? r.col - 1 : 0;
-    unsigned end = (r.end_line == r.line && r.end_col >= r.col) ? r.end_col : r.col;
     for (unsigned i = 0; i < start && i < text.size(); ++i) os_ << (text[i] == '\t' ? '\t' : ' ');
     os_ << style_.paint("32", "^" + std::string(end > start + 1 ? end - start - 1 : 0, '~'))
         << "\n";

@@ -117,6 +117,18 @@ TEST_F(RenderTest, TextReadsLikeACompiler) {
   EXPECT_TRUE(contains(kv::reports::render_text(run(), true), "\033[1;31merror:"));
 }
 
+// A finding on a very long line (generated code) shows the part of it around the caret.
+TEST_F(RenderTest, ALongSourceLineIsCutAroundTheCaret) {
+  std::string line = std::string(5000, ' ') + "s[i] = 1;" + std::string(5000, ' ') + "// end";
+  std::ofstream(path_) << "__global__ void k() {\n" << line << "\n}\n";
+  kv::analysis::RunResult r = run();
+  r.kernels[0].findings[0].accesses[0].range = at(2, 5001, 5004);
+  const std::string text = kv::reports::render_text(r, false);
+  const std::string shown = "..." + std::string(80, ' ') + "s[i] = 1;" + std::string(71, ' ') + "...";
+  EXPECT_TRUE(contains(text, " 2 | " + shown + "\n   | " + std::string(83, ' ') + "^~~~\n")) << text;
+  EXPECT_LT(text.size(), 4000u);
+}
+
 // An access inside an inlined device function names the call it is in, in every format.
 TEST_F(RenderTest, AccessesInInlinedCallsNameTheCall) {
   kv::analysis::RunResult r = run();
