@@ -102,6 +102,19 @@ struct LValue {
 };
 
 // What a C variable (or struct field, or reference) stands for.
+// A record's fields in declaration order, not by address: the order the model's statements
+// come in, the same whether the declarations were parsed or read from the precompiled
+// prelude. (Fields of different records, a base's and the derived one's: by the records'
+// names, then addresses where those are alike.)
+struct InDeclarationOrder {
+  bool operator()(const clang::FieldDecl *a, const clang::FieldDecl *b) const {
+    const clang::RecordDecl *ra = a->getParent(), *rb = b->getParent();
+    if (ra == rb) return a->getFieldIndex() < b->getFieldIndex();
+    std::string na = ra->getQualifiedNameAsString(), nb = rb->getQualifiedNameAsString();
+    return na != nb ? na < nb : ra < rb;
+  }
+};
+
 struct Binding {
   enum class Kind { Value, Local, Pointer, Struct, Ref } kind = Kind::Value;
   model::ExprPtr value;                 // Value
@@ -121,7 +134,7 @@ struct Binding {
   // that list runs on every path that reaches what follows, so it may re-bind the
   // variable to another object exactly; null: never re-bound (a function's result).
   const std::vector<model::Stmt> *scope = nullptr;
-  std::map<const clang::FieldDecl *, BindingPtr> fields;  // Struct
+  std::map<const clang::FieldDecl *, BindingPtr, InDeclarationOrder> fields;  // Struct
   LValue ref;                           // Ref
 };
 
