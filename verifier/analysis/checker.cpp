@@ -103,8 +103,8 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     all.push_back(q);
     addPremiseInstances(all);
     double left = seconds - (threadSeconds() - cpu0);
-    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first,
-                        small ? smallLaunches() : std::vector<z3::expr>{});
+    static const std::vector<z3::expr> none;
+    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first, small ? small_launches : none);
     linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
@@ -345,6 +345,7 @@ template <class F> auto runStage(const char *name, F f) {
 // Divergence first, with each thread's own trip counts; races only once the barriers are
 // shown uniform, with the block's shared trip counts.
 void Checker::run() {
+  small_launches = smallLaunches();
   // barriers under uniform control (uniformity.hpp) need no divergence-mode execution
   bool uniform = E.U.barriersUniform();
   if (uniform) E.rules.note(Rule::UniformBarriers);

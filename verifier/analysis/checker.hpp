@@ -79,6 +79,7 @@ public:
   // Launches where a hard query's model is quick to find, if it has one there: one 1-D
   // block; a 1-D grid of 1-D blocks (the dimensions the launch leaves open).
   std::vector<z3::expr> smallLaunches() const;
+  std::vector<z3::expr> small_launches;  // smallLaunches(), made once by run()
   // a query over all pairs (or accesses) of an array at once: a third of the time
   double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
 

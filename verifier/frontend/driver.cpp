@@ -437,10 +437,7 @@ static std::optional<std::pair<unsigned, unsigned>> prefixOperatorRun(llvm::Stri
   size_t run = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char ch = text[i];
-    if (text.substr(i).starts_with("//") || text.substr(i).starts_with("/*") || ch == '"') {
-      // (to the line's end; past `*/`; past the closing quote)
-      size_t end = ch == '"' ? text.find('"', i + 1) : text.find(text[i + 1] == '/' ? "\n" : "*/", i + 2);
-      end = end == llvm::StringRef::npos ? text.size() : end + (ch == '"' ? 1 : text[i + 1] == '*' ? 2 : 0);
+    if (size_t end = skipCommentOrLiteral(text, i); end != i) {
       for (; i < end; ++i) text[i] == '\n' ? (++line, col = 1) : ++col;
       --i, run = 0;
       continue;

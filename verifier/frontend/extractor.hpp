@@ -101,7 +101,6 @@ struct LValue {
   std::shared_ptr<const LValue> then_lv, else_lv;
 };
 
-// What a C variable (or struct field, or reference) stands for.
 // A record's fields in declaration order, not by address: the order the model's statements
 // come in, the same whether the declarations were parsed or read from the precompiled
 // prelude. (Fields of different records, a base's and the derived one's: by the records'
@@ -115,6 +114,7 @@ struct InDeclarationOrder {
   }
 };
 
+// What a C variable (or struct field, or reference) stands for.
 struct Binding {
   enum class Kind { Value, Local, Pointer, Struct, Ref } kind = Kind::Value;
   model::ExprPtr value;                 // Value

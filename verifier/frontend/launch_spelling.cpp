@@ -32,22 +32,6 @@ void join(std::string &out, size_t i, size_t end, char c) {
   out.replace(i, end - i, std::string(3, c) + spaces);
 }
 
-// The end of the comment or literal starting at i, or i when none starts there.
-size_t skipCommentOrLiteral(llvm::StringRef t, size_t i) {
-  if (t.substr(i).starts_with("//")) return std::min(t.find('\n', i), t.size());
-  if (t.substr(i).starts_with("/*")) {
-    size_t e = t.find("*/", i + 2);
-    return e == llvm::StringRef::npos ? t.size() : e + 2;
-  }
-  bool digit_separator = t[i] == '\'' && i > 0 && std::isalnum((unsigned char)t[i - 1]);
-  if (t[i] == '"' || (t[i] == '\'' && !digit_separator)) {
-    size_t j = i + 1;
-    while (j < t.size() && t[j] != t[i] && t[j] != '\n') j += t[j] == '\\' ? 2 : 1;
-    return std::min(j + 1, t.size());
-  }
-  return i;
-}
-
 bool afterOperatorKeyword(llvm::StringRef t, size_t i) {
   llvm::StringRef before = t.substr(0, i).rtrim();
   return before.ends_with("operator") &&
@@ -103,6 +87,21 @@ private:
 };
 
 }  // namespace
+
+size_t skipCommentOrLiteral(llvm::StringRef t, size_t i) {
+  if (t.substr(i).starts_with("//")) return std::min(t.find('\n', i), t.size());
+  if (t.substr(i).starts_with("/*")) {
+    size_t e = t.find("*/", i + 2);
+    return e == llvm::StringRef::npos ? t.size() : e + 2;
+  }
+  bool digit_separator = t[i] == '\'' && i > 0 && std::isalnum((unsigned char)t[i - 1]);
+  if (t[i] == '"' || (t[i] == '\'' && !digit_separator)) {
+    size_t j = i + 1;
+    while (j < t.size() && t[j] != t[i] && t[j] != '\n') j += t[j] == '\\' ? 2 : 1;
+    return std::min(j + 1, t.size());
+  }
+  return i;
+}
 
 std::optional<std::string> joinLaunchChevrons(llvm::StringRef text) {
   if (!text.contains("<<")) return std::nullopt;

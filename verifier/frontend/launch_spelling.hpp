@@ -19,6 +19,10 @@ namespace kverify::frontend {
 // the chevrons; nothing when the text has none. Comments and literals are left alone.
 std::optional<std::string> joinLaunchChevrons(llvm::StringRef text);
 
+// The end of the comment (`//` to the line's end, `/* */`) or the string or character
+// literal starting at `i` in `text`, or `i` when none starts there.
+size_t skipCommentOrLiteral(llvm::StringRef text, size_t i);
+
 // `fs` with joinLaunchChevrons applied to every file read through it; the xxh3 of each
 // file's bytes as read (before joining) is appended to `read` when given.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
