@@ -23,6 +23,10 @@ std::string witness_line(const analysis::Finding& f) {
   for (const auto& [name, value] : w.params) os << "; " << name << "=" << value;
   for (const auto& [name, value] : w.loops) os << "; " << name << "=" << value;
   if (!w.index.empty()) os << "; index " << w.index;
+  // the loaded values it rests on, a few (the JSON report has them all)
+  for (std::size_t i = 0; i < w.memory.size() && i < 4; ++i)
+    os << (i ? ", " : "; memory ") << w.memory[i].array << "[" << w.memory[i].index << "]=" << w.memory[i].value;
+  if (w.memory.size() > 4) os << ", ...";
   return os.str();
 }
 

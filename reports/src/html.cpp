@@ -31,7 +31,9 @@ td pre{margin:0;border:0;padding:0;background:none;white-space:pre-wrap}
 .scroll{overflow-x:auto;max-width:100%}
 .v{display:inline-block;font-size:12px;font-weight:700;padding:.05rem .55rem;border-radius:1rem;color:#fff;white-space:nowrap}
 .verified,.passed{background:#1a7f37}.race,.divergence,.oob,.vacuous,.failed{background:#cf222e}
-.unknown,.skipped,.benign-race{background:#9a6700}.unsupported{background:#8250df}.error{background:#57606a}
+.unknown,.skipped,.benign-race{background:#9a6700}.gpu-confirmed{background:#82071e}
+.gpu-not-reproduced{background:#9a6700}.gpu-not-run{background:#57606a}.confirmation{margin:.4rem 0}
+.confirmation pre{max-height:20rem;overflow:auto;font-size:12px}.unsupported{background:#8250df}.error{background:#57606a}
 mark.a0{background:#ffd8d3}mark.a1{background:#d3e5ff}mark.a2{background:#e4d3ff}
 .ln{color:#8c959f;user-select:none}.muted{color:#57606a}
 .cards{display:flex;flex-wrap:wrap;gap:1rem;margin:1rem 0}

@@ -117,9 +117,30 @@ void witness_table(std::ostringstream& os, const analysis::Finding& f) {
   for (const auto& [name, value] : w.loops)
     if (name.rfind("thread 1: ", 0) != 0 && name.rfind("thread 2: ", 0) != 0) shared(name, value);
   if (!w.index.empty()) shared(f.array.empty() ? "index" : f.array + "[...] index", w.index);
+  for (const analysis::MemoryValue& v : w.memory)
+    shared(v.array + "[" + std::to_string(v.index) + "]", std::to_string(v.value));
   shared("re-validated", w.validated ? "yes: the accesses collide at these values"
                                      : "no: the solver's model was not confirmed");
   os << "</table></div>";
+}
+
+// --confirm: a badge for what the replay on the GPU showed; the program and the run's
+// output (the sanitizer's report) one click away.
+void confirmation(std::ostringstream& os, const analysis::Confirmation& c) {
+  using Status = analysis::Confirmation::Status;
+  if (c.status == Status::NotAsked) return;
+  std::string name = analysis::confirmationName(c.status), cls = name;
+  for (char& ch : cls) ch = ch == ' ' ? '-' : ch;
+  os << "<div class=\"confirmation\"><span class=\"v gpu-" << cls << "\">" << esc(name) << " on GPU</span> ";
+  if (!c.tool.empty()) os << "<code>" << esc(c.tool) << "</code> ";
+  os << "<span class=\"detail\">" << esc(c.detail) << "</span>";
+  if (!c.program.empty() || !c.output.empty()) {
+    os << "<details><summary>replay program and output</summary>";
+    if (!c.program.empty()) os << "<p>Program: <code>" << esc(c.program) << "</code></p>";
+    if (!c.output.empty()) os << "<pre>" << esc(c.output) << "</pre>";
+    os << "</details>";
+  }
+  os << "</div>";
 }
 
 void finding(std::ostringstream& os, SourceCache& sources, const analysis::Finding& f) {
@@ -136,6 +157,7 @@ void finding(std::ostringstream& os, SourceCache& sources, const analysis::Findi
   }
   os << "</ul>" << excerpt(sources, f);
   witness_table(os, f);
+  confirmation(os, f.confirmation);
   os << "</div>";
 }
 

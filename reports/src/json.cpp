@@ -52,6 +52,12 @@ Value witness_json(const analysis::Finding& f) {
   if (w.loops.size() > 1) o["loop_order"] = names_json(w.loops);
   if (f.kind != analysis::Verdict::Oob) o["thread2"] = thread_json(w.thread2);
   if (!w.index.empty()) o["index"] = w.index;
+  if (!w.memory.empty()) {
+    Array memory;
+    for (const analysis::MemoryValue& v : w.memory)
+      memory.push_back(Object{{"array", v.array}, {"index", v.index}, {"value", v.value}});
+    o["memory"] = std::move(memory);
+  }
   return o;
 }
 
@@ -67,6 +73,15 @@ Value range_fields(Object o, const model::SourceRange& r) {
   o["line"] = static_cast<int64_t>(r.line);
   o["col"] = static_cast<int64_t>(r.col);
   end_fields(o, r);
+  return o;
+}
+
+// What --confirm's replay on the GPU showed (absent where it was not asked for).
+Value confirmation_json(const analysis::Confirmation& c) {
+  Object o{{"status", analysis::confirmationName(c.status)}, {"detail", c.detail}};
+  if (!c.tool.empty()) o["tool"] = c.tool;
+  if (!c.program.empty()) o["program"] = c.program;
+  if (!c.output.empty()) o["output"] = c.output;
   return o;
 }
 
@@ -88,6 +103,8 @@ Value finding_json(const analysis::Finding& f) {
   if (!f.array.empty()) o["array"] = f.array;
   if (!f.space.empty()) o["space"] = f.space;
   if (!f.explanation.empty()) o["explanation"] = f.explanation;
+  if (f.confirmation.status != analysis::Confirmation::Status::NotAsked)
+    o["confirmation"] = confirmation_json(f.confirmation);
   return o;
 }
 
@@ -312,6 +329,8 @@ std::string render_sarif(const RunResult& run) {
         }
       if (!related.empty()) r["relatedLocations"] = std::move(related);
       r["properties"] = Object{{"kernel", k.name}, {"witness", witness_json(f)}};
+      if (f.confirmation.status != analysis::Confirmation::Status::NotAsked)
+        (*r["properties"].getAsObject())["confirmation"] = confirmation_json(f.confirmation);
       results.push_back(std::move(r));
     }
     // The unknown query's name is left out of the key: it can carry a line number.

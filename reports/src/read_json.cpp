@@ -96,7 +96,23 @@ analysis::Witness witness(const Object& o) {
   w.loops = pairs(object(o, "loops"), list(o, "loop_order"));
   w.index = text(o, "index");
   w.validated = o.getBoolean("validated").value_or(false);
+  for (const Value& v : list(o, "memory"))
+    if (const Object* m = v.getAsObject())
+      w.memory.push_back({text(*m, "array"), m->getInteger("index").value_or(0), m->getInteger("value").value_or(0)});
   return w;
+}
+
+analysis::Confirmation confirmation(const Object& o) {
+  analysis::Confirmation c;
+  std::string status = text(o, "status");
+  for (auto s : {analysis::Confirmation::Status::Confirmed, analysis::Confirmation::Status::NotReproduced,
+                 analysis::Confirmation::Status::NotRun})
+    if (status == analysis::confirmationName(s)) c.status = s;
+  c.tool = text(o, "tool");
+  c.detail = text(o, "detail");
+  c.program = text(o, "program");
+  c.output = text(o, "output");
+  return c;
 }
 
 bool finding(const Object& o, analysis::Finding& f, std::string& error) {
@@ -110,6 +126,7 @@ bool finding(const Object& o, analysis::Finding& f, std::string& error) {
   for (const Value& a : list(o, "accesses"))
     if (const Object* ao = a.getAsObject()) f.accesses.push_back(access(*ao));
   f.witness = witness(object(o, "witness"));
+  f.confirmation = confirmation(object(o, "confirmation"));
   return true;
 }
 

@@ -112,6 +112,21 @@ class TextWriter {
     if (!f.explanation.empty()) os_ << style_.note() << " " << f.explanation << "\n";
     os_ << style_.note() << " witness: " << witness_line(f)
         << (f.witness.validated ? "" : " (not re-validated)") << "\n";
+    confirmation(f.confirmation);
+  }
+
+  // --confirm: what the witness's replay on the GPU showed, the sanitizer's report indented.
+  void confirmation(const analysis::Confirmation& c) {
+    using Status = analysis::Confirmation::Status;
+    if (c.status == Status::NotAsked) return;
+    std::string what = c.status == Status::Confirmed       ? "confirmed on the GPU"
+                       : c.status == Status::NotReproduced ? "not reproduced on the GPU"
+                                                           : "not run on the GPU";
+    if (!c.tool.empty() && c.status != Status::NotRun) what += " (" + c.tool + ")";
+    std::string detail = c.detail;
+    for (size_t at = 0; (at = detail.find('\n', at)) != std::string::npos; at += 7) detail.replace(at, 1, "\n      ");
+    os_ << style_.note() << " " << what << ": " << detail << "\n";
+    if (!c.program.empty()) os_ << style_.note() << " replay program: " << c.program << "\n";
   }
 
   // Where an access inside an inlined device function is called from, as clang's "in

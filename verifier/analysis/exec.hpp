@@ -38,6 +38,7 @@ private:
   std::map<unsigned, ReadAt> read_at_;  // any read's id -> the location it reads
   std::map<unsigned, size_t> last_ticket_;  // the same for atomics on ticket counters
   std::map<unsigned, size_t> last_atomic_;  // and for every atomic
+  std::map<unsigned, size_t> last_param_read_;  // and for reads of pointer parameters' memory
   std::vector<LoopRef> loopRefs() const;   // the enclosing loops that iterate
   z3::expr pc() const { return *pc_; }
   std::optional<z3::expr> pc_;

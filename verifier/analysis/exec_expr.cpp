@@ -135,6 +135,9 @@ z3::expr Exec::evalOpaque(const Expr &e) {
     if (auto f = E.readOnlyContents(rd->second.array, rd->second.count, v.get_sort()))
       v = (*f)(rd->second.index), E.rules.note(Rule::ReadOnlyValue);
   if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
+  if (auto pr = last_param_read_.find(o.id);
+      pr != last_param_read_.end() && (ty.kind == Type::Kind::Int || ty.kind == Type::Kind::Bool))
+    T.param_reads.push_back(LoadEv{pr->second, v});
   if (lr != last_read_.end() && E.block_ticket_reads.count(o.id)) T.block_tickets.push_back(LoadEv{lr->second, v});
   if (auto at = last_atomic_.find(o.id); at != last_atomic_.end())
     T.atomic_results.push_back(LoadEv{at->second, v});

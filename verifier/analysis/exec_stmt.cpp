@@ -105,6 +105,9 @@ void Exec::access(const Stmt &s) {
   if (a.kind == AccessKind::Read && a.array < E.K.arrays.size() &&
       E.K.arrays[a.array].space == AddressSpace::Shared)
     last_read_[a.id] = T.accesses.size() - 1;
+  if (a.kind == AccessKind::Read && a.array < E.K.arrays.size() &&
+      E.K.arrays[a.array].origin == model::ArrayOrigin::Param && !E.K.arrays[a.array].by_bytes)
+    last_param_read_[a.id] = T.accesses.size() - 1;
   if (a.kind == AccessKind::Atomic && E.ticket_arrays.count(a.array))
     last_ticket_[a.id] = T.accesses.size() - 1;
 }

@@ -66,6 +66,14 @@ struct ThreadCoords {
   std::array<uint64_t, 3> block_idx{};
 };
 
+// An element of a pointer parameter's memory as the witness reads it: a replay stores
+// `value` at array[index] before the launch.
+struct MemoryValue {
+  std::string array;
+  int64_t index = 0;
+  int64_t value = 0;  // as the element's type reads it (an unsigned 64-bit one above 2^63 wraps)
+};
+
 // A concrete counterexample read off the solver's model.
 struct Witness {
   ThreadCoords thread1, thread2;  // thread2 is unused for oob
@@ -74,8 +82,29 @@ struct Witness {
   std::vector<std::pair<std::string, std::string>> params;  // parameter -> value
   std::vector<std::pair<std::string, std::string>> loops;   // "k (loop at 12:3)" -> value
   std::string index;       // the colliding (race) or out-of-range (oob) element index
+  std::vector<MemoryValue> memory;  // the integer loads from parameters' memory it reads
   bool validated = false;  // re-evaluated at the model and confirmed
 };
+
+// What replaying a finding's witness as a real launch showed (kverify --confirm).
+struct Confirmation {
+  enum class Status { NotAsked, Confirmed, NotReproduced, NotRun };
+  Status status = Status::NotAsked;
+  std::string tool;     // "racecheck", "memcheck", "synccheck", "access log"
+  std::string detail;   // what the tool reported, or why it was not reproduced or not run
+  std::string program;  // the generated program (kept with --confirm-dir)
+  std::string output;   // the run's output, the sanitizer's report included
+};
+
+inline const char *confirmationName(Confirmation::Status s) {
+  switch (s) {
+    case Confirmation::Status::NotAsked: return "not asked";
+    case Confirmation::Status::Confirmed: return "confirmed";
+    case Confirmation::Status::NotReproduced: return "not reproduced";
+    case Confirmation::Status::NotRun: return "not run";
+  }
+  return "not asked";
+}
 
 struct Finding {
   Verdict kind = Verdict::Race;  // BenignRace, Race, Divergence or Oob
@@ -85,6 +114,7 @@ struct Finding {
   std::string explanation;       // e.g. why warp-synchronous code races on sm_70+
   std::vector<AccessRef> accesses;  // first = the error location, rest = notes
   Witness witness;
+  Confirmation confirmation;
 };
 
 // Code between two consecutive barriers, for the report.

@@ -117,6 +117,7 @@ struct Thread {
   std::vector<LoadEv> tickets; // results of atomicAdd on a ticket counter (Checker::tickets)
   std::vector<LoadEv> block_tickets;  // tickets of the thread's block, read from shared memory
   std::vector<LoadEv> atomic_results;  // the values atomics returned (message_passing.hpp)
+  std::vector<LoadEv> param_reads;     // integers loaded from pointer parameters' memory (witness)
   // the same for the last iteration of a loop a jump left, seen after the loop
   std::vector<std::pair<AccessEv, z3::expr>> last_iteration_results;
   std::vector<FenceEv> fences;

@@ -2,6 +2,7 @@
 #include "analysis/checker.hpp"
 #include "analysis/stats.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,21 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
       w.loops.emplace_back(name, std::to_string(num(m, l.k)));
     }
   w.index = signedStr(num(m, index), 64, true);
+  // the values its threads load from parameters' memory, at the iterations of the model
+  for (const Thread *T : {&*T1, two ? &*T2 : nullptr}) {
+    if (!T) continue;
+    for (const LoadEv &l : T->param_reads) {
+      const AccessEv &a = T->accesses[l.access];
+      if (!m.eval(a.pc, true).is_true()) continue;
+      const model::Array &array = E.K.arrays[a.access().array];
+      uint64_t bits = num(m, l.value);
+      unsigned width = l.value.is_bool() ? 1 : l.value.get_sort().bv_size();
+      if (array.elem.is_signed && width < 64 && (bits >> (width - 1)) & 1) bits |= ~uint64_t(0) << width;
+      MemoryValue v{array.name, static_cast<int64_t>(num(m, a.index)), static_cast<int64_t>(bits)};
+      auto same = [&](const MemoryValue &o) { return o.array == v.array && o.index == v.index; };
+      if (std::none_of(w.memory.begin(), w.memory.end(), same)) w.memory.push_back(v);
+    }
+  }
   return w;
 }
 

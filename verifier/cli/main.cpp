@@ -5,12 +5,14 @@
 #include "analysis/configure.hpp"
 #include "analysis/phases.hpp"
 #include "analysis/solve.hpp"
+#include "cli/confirm_command.hpp"
 #include "cli/crash_report.hpp"
 #include "cli/memory_limit.hpp"
 #include "cli/merge_report.hpp"
 #include "cli/result_cache.hpp"
 #include "cli/shard.hpp"
 #include "cli/task_pool.hpp"
+#include "confirm/replay.hpp"
 #include "frontend/frontend.hpp"
 #include "kverify/reports/render.hpp"
 #include "model/json.hpp"
@@ -98,8 +100,23 @@ static cl::opt<std::string> json_file("json",
                                       cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<std::string> fail_on("fail-on",
                                     cl::desc("Verdicts that make the exit status 1 "
-                                             "(race,divergence,oob,vacuous[,benign-race,unknown,unsupported])"),
+                                             "(race,divergence,oob,vacuous[,benign-race,unknown,unsupported]), "
+                                             "or `confirmed`: only findings --confirm reproduced on the GPU"),
                                     cl::init("race,divergence,oob,vacuous"), cl::cat(category));
+static cl::opt<bool> confirm_flag("confirm",
+                                  cl::desc("Replay each finding's witness on the GPU: a program built with nvcc, "
+                                           "run under compute-sanitizer (racecheck, memcheck, synccheck) or "
+                                           "with its accesses logged; each finding is then confirmed, not "
+                                           "reproduced or not run"),
+                                  cl::cat(category));
+static cl::opt<std::string> confirm_dir("confirm-dir",
+                                        cl::desc("With --confirm: keep each finding's replay program "
+                                                 "(replay.cu, its build and output.txt) in DIR"),
+                                        cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<double> confirm_timeout("confirm-timeout",
+                                       cl::desc("With --confirm: seconds each replay may run (a divergent "
+                                                "barrier that hangs this long is confirmed)"),
+                                       cl::init(30), cl::cat(category));
 static cl::opt<std::string> baseline("baseline",
                                      cl::desc("A previous --format=json report: its findings "
                                               "do not count for --fail-on"),
@@ -181,7 +198,8 @@ static std::vector<analysis::KernelResult> analyseUnit(const model::TranslationU
 static std::unique_ptr<cli::ResultCache> openCache(const analysis::Options &base,
                                                    const frontend::Options &options) {
   std::string dir = cache_dir.empty() ? cli::defaultCacheDir() : std::string(cache_dir);
-  if (no_cache || statsWanted() || dir.empty()) return nullptr;
+  // (--confirm replays what this run finds: nothing to take from the cache)
+  if (no_cache || statsWanted() || confirm_flag || dir.empty()) return nullptr;
   std::optional<std::string> build = cli::buildId();
   if (!build) {
     llvm::errs() << "kverify: warning: result cache off: cannot read the kverify binary\n";
@@ -218,6 +236,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (cli::merge_report_command) return cli::runMergeReport();
+  if (cli::confirm_command) return cli::runConfirm();
   // A run that stops early leaves no report behind that an earlier run wrote.
   if (!json_file.empty()) std::remove(json_file.c_str());
   if (inputs.empty()) {
@@ -284,8 +303,8 @@ int main(int argc, char **argv) {
     while (pos <= list.size()) {
       size_t comma = list.find(',', pos);
       std::string v = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      static const std::set<std::string> known = {"race", "divergence", "oob", "vacuous", "benign-race",
-                                                  "unknown", "unsupported", "error"};
+      static const std::set<std::string> known = {"race",    "divergence",  "oob",   "vacuous",  "benign-race",
+                                                  "unknown", "unsupported", "error", "confirmed"};
       if (!v.empty() && !known.count(v)) {
         llvm::errs() << "kverify: error: --fail-on: unknown verdict '" << v << "'\n";
         return 2;
@@ -300,6 +319,19 @@ int main(int argc, char **argv) {
     return 2;
   }
   bool analyse = !dump_model && !dump_model_text && !dump_phases;
+  if (failing.count("confirmed") && !confirm_flag) {
+    llvm::errs() << "kverify: error: --fail-on=confirmed needs --confirm\n";
+    return 2;
+  }
+  std::unique_ptr<confirm::Replayer> replayer;
+  if (confirm_flag && analyse) {
+    confirm::Toolchain tools = confirm::findToolchain();
+    if (!tools.unavailable.empty())
+      llvm::errs() << "kverify: note: --confirm: " << tools.unavailable << ": findings are not replayed\n";
+    replayer = std::make_unique<confirm::Replayer>(
+        confirm::ReplayOptions{confirm_dir, confirm_timeout, options.extra_args,
+                               frontend::locatePrelude() + "/include/kverify.h"}, std::move(tools));
+  }
 
   std::unique_ptr<cli::ResultCache> cache = analyse ? openCache(base, options) : nullptr;
 
@@ -330,6 +362,7 @@ int main(int argc, char **argv) {
     cli::ReadingFile reading(files[i].c_str());
     const model::Kernel &kernel = models[i].kernels[k];
     results[i][k] = analysis::analyzeKernel(kernel, analysis::configure(base, models[i].options, kernel));
+    if (replayer) replayer->confirm(results[i][k], kernel);
     if (--pending[i] == 0) fileDone(i);
   };
   auto parseFile = [&](size_t i, cli::TaskPool &pool) {
@@ -355,7 +388,9 @@ int main(int argc, char **argv) {
                                         [](const model::Kernel &k) { return !kernelSelected(k); }),
                          tu.kernels.end());
         if (!analyse) continue;
-        for (analysis::KernelResult &r : analyseUnit(tu, base)) results[i].push_back(std::move(r));
+        std::vector<analysis::KernelResult> unit = analyseUnit(tu, base);
+        for (size_t k = 0; replayer && tu.parsed && k < unit.size(); ++k) replayer->confirm(unit[k], tu.kernels[k]);
+        for (analysis::KernelResult &r : unit) results[i].push_back(std::move(r));
       }
       models[i] = kverify::python::mergeUnits(file, std::move(units));
       fileDone(i);
@@ -451,6 +486,10 @@ int main(int argc, char **argv) {
     if (r.verdict == analysis::Verdict::Error) status = 2;
     std::string v = analysis::verdictName(r.verdict);
     if (failing.count(v) && !known.count(r.file + "\n" + r.name + "\n" + v)) fails = true;
+    for (const analysis::Finding &f : r.findings)
+      if (failing.count("confirmed") && f.confirmation.status == analysis::Confirmation::Status::Confirmed &&
+          !known.count(r.file + "\n" + r.name + "\n" + analysis::verdictName(f.kind)))
+        fails = true;
   }
 
   bool to_file = !output.empty();

@@ -1,0 +1,268 @@
+#include "confirm/program.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace kverify::confirm {
+
+extern const char *const kReplayRuntime;  // replay_runtime.cuh, embedded by the build
+
+using analysis::Finding;
+using analysis::Verdict;
+
+const char *toolName(Tool t) {
+  switch (t) {
+    case Tool::Racecheck: return "racecheck";
+    case Tool::Memcheck: return "memcheck";
+    case Tool::Synccheck: return "synccheck";
+    case Tool::AccessLog: return "access log";
+  }
+  return "?";
+}
+
+Tool toolFor(const Finding &f) {
+  switch (f.kind) {
+    case Verdict::Oob: return Tool::Memcheck;
+    case Verdict::Divergence: return Tool::Synccheck;
+    default: return f.space == "shared" ? Tool::Racecheck : Tool::AccessLog;
+  }
+}
+
+std::string kernelExpression(const std::string &kernel_name) {
+  std::string name = kernel_name.substr(0, kernel_name.find(" (launch at "));
+  // members of an anonymous namespace are found by their unqualified name in the file
+  for (size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;)
+    name.erase(at, 23);
+  if (name.find("(anonymous") != std::string::npos || name.find("(lambda") != std::string::npos) return "";
+  size_t open = name.find('(');
+  if (open == std::string::npos) return name;
+  // an overload, "fill(int *)": the function pointer of that type
+  return "static_cast<void (*)" + name.substr(open) + ">(&" + name.substr(0, open) + ")";
+}
+
+namespace {
+
+// Byte offset of 1-based line:col in `text`, or npos.
+size_t offsetOf(const std::string &text, unsigned line, unsigned col) {
+  size_t at = 0;
+  for (unsigned l = 1; l < line; ++l) {
+    at = text.find('\n', at);
+    if (at == std::string::npos) return std::string::npos;
+    ++at;
+  }
+  at += col - 1;
+  return at <= text.size() ? at : std::string::npos;
+}
+
+bool balanced(const std::string &s) {
+  int depth = 0;
+  for (char c : s) {
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
+// A long long literal (the most negative value has none: an expression).
+std::string longLong(long long v) {
+  if (v == std::numeric_limits<long long>::min()) return "(-9223372036854775807LL - 1)";
+  return std::to_string(v) + "LL";
+}
+
+bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The source with the finding's two accesses wrapped as KVR_AT(site, access): site 0 is
+// the first access's, site 1 the second's (one site where both are one expression).
+// Returns why not where a range is not a plain expression of this file.
+std::string instrument(std::string &source, const Finding &f, const std::string &file, unsigned sites[2]) {
+  struct Site {
+    size_t begin, end;  // [begin, end)
+    unsigned id;
+    bool pointer;  // the expression is a pointer to the access (an atomic's first argument)
+  };
+  std::vector<Site> wrapped;
+  for (unsigned i = 0; i < 2; ++i) {
+    const model::SourceRange &r = f.accesses[i].range;
+    if (r.file != file) return "the access at " + r.file + ":" + std::to_string(r.line) + " is not in the kernel's file";
+    size_t b = offsetOf(source, r.line, r.col), e = offsetOf(source, r.end_line, r.end_col);
+    if (b == std::string::npos || e == std::string::npos || e < b || e >= source.size())
+      return "the access's location " + std::to_string(r.line) + ":" + std::to_string(r.col) + " is outside the file";
+    ++e;  // the range ends at its last character
+    std::string text = source.substr(b, e - b);
+    if (!balanced(text) || (e < source.size() && identifierChar(source[e]) && identifierChar(source[e - 1])))
+      return "the access at " + std::to_string(r.line) + ":" + std::to_string(r.col) + " is not a plain expression (a macro?)";
+    // an atomic, atomicAdd(&a[i], v): the access is its first argument, a pointer
+    bool pointer = false;
+    if (size_t open = text.find('('); open != std::string::npos && text.back() == ')' && identifierChar(text[0]) &&
+                                      std::all_of(text.begin(), text.begin() + open, [](char c) { return identifierChar(c) || c == ' ' || c == ':'; })) {
+      size_t end = open + 1;
+      for (int depth = 0; end < text.size() - 1 && (depth > 0 || text[end] != ','); ++end)
+        depth += (text[end] == '(' || text[end] == '[') - (text[end] == ')' || text[end] == ']');
+      e = b + end;
+      b += open + 1;
+      pointer = true;
+    }
+    auto same = std::find_if(wrapped.begin(), wrapped.end(), [&](const Site &s) { return s.begin == b && s.end == e; });
+    if (same != wrapped.end()) {
+      sites[i] = same->id;
+      continue;
+    }
+    for (const Site &s : wrapped)
+      if (b < s.end && s.begin < e) return "the two accesses overlap in the source";
+    sites[i] = i;
+    wrapped.push_back({b, e, i, pointer});
+  }
+  std::sort(wrapped.begin(), wrapped.end(), [](const Site &a, const Site &b) { return a.begin > b.begin; });
+  for (const Site &s : wrapped) {
+    source.insert(s.end, ")");
+    source.insert(s.begin, (s.pointer ? "KVR_POINTER(" : "KVR_AT(") + std::to_string(s.id) + ", ");
+  }
+  return "";
+}
+
+std::string cString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out + "\"";
+}
+
+uint64_t threadCount(const analysis::Witness &w) {
+  uint64_t threads = 1;  // (saturating: a witness's grid can be absurdly large)
+  for (int d = 0; d < 3; ++d)
+    for (uint64_t v : {w.block_dim[d], w.grid_dim[d]})
+      threads = v > 1 && threads > UINT64_MAX / v ? UINT64_MAX : threads * std::max<uint64_t>(v, 1);
+  return threads;
+}
+
+// Elements enough for every pointer parameter's buffer: four per thread of the launch
+// (kernels index by the global thread id, often with a stride), twice the witness's
+// index, its loaded elements and its integer parameters (bounds such as `i < n`), at
+// least 2^20 (the program caps a buffer at 4 GiB).
+uint64_t bufferElements(const Finding &f) {
+  const analysis::Witness &w = f.witness;
+  uint64_t n = std::max<uint64_t>(uint64_t(1) << 20, std::min<uint64_t>(threadCount(w), uint64_t(1) << 34) * 4);
+  auto cover = [&](long long i) {
+    if (i > 0) n = std::max<uint64_t>(n, 2 * std::min<uint64_t>(i, uint64_t(1) << 34) + 2);
+  };
+  cover(std::atoll(w.index.c_str()));
+  for (const analysis::MemoryValue &v : w.memory) cover(v.index);
+  for (const auto &[name, value] : w.params) cover(std::atoll(value.c_str()));
+  return n;
+}
+
+}  // namespace
+
+ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::string &source) {
+  ReplayProgram p;
+  p.tool = toolFor(f);
+  auto notRun = [&](std::string why) {
+    p.not_run = std::move(why);
+    return p;
+  };
+  std::string callee = kernelExpression(k.name);
+  if (callee.empty()) return notRun("the kernel '" + k.name + "' cannot be named from outside its file");
+  const analysis::Witness &w = f.witness;
+  std::map<std::string, std::string> values(w.params.begin(), w.params.end());
+
+  if (threadCount(w) > (uint64_t(1) << 34))
+    return notRun("the witness's launch has " + std::to_string(threadCount(w)) + " threads, more than a replay runs");
+  // one Arg per parameter position (a struct parameter lists its fields: not settable)
+  std::map<unsigned, std::string> args;
+  std::string fill_arrays;
+  unsigned positions = 0;
+  for (const model::Param &prm : k.params) {
+    positions = std::max(positions, prm.position + 1);
+    if (prm.name.find('.') != std::string::npos)
+      return notRun("parameter '" + prm.name.substr(0, prm.name.find('.')) + "' is a struct: the harness sets only scalars and pointers");
+    if (prm.c_type.find("(*") != std::string::npos)
+      return notRun("parameter '" + prm.name + "' is a function pointer");
+    bool pointer = prm.array.has_value() || prm.type.kind == model::Type::Kind::Pointer;
+    if (pointer && std::count(prm.c_type.begin(), prm.c_type.end(), '*') + std::count(prm.c_type.begin(), prm.c_type.end(), '[') > 1)
+      return notRun("parameter '" + prm.name + "' points to pointers: the harness allocates flat buffers only");
+    std::string name = cString(prm.name);
+    if (pointer) {
+      std::string list;
+      unsigned count = 0;
+      for (const analysis::MemoryValue &v : w.memory)
+        if (v.array == prm.name)
+          list += (count++ ? ", {" : "{") + std::to_string(v.index) + "LL, " + longLong(v.value) + "}";
+      std::string fills = count ? "fills_" + std::to_string(prm.position) : "nullptr";
+      if (count) fill_arrays += "  static const kvr::Fill " + fills + "[] = {" + list + "};\n";
+      args[prm.position] = "{" + name + ", 0, 0.0, " + std::to_string(bufferElements(f)) + ", " + fills + ", " +
+                           std::to_string(count) + "}";
+      continue;
+    }
+    switch (prm.type.kind) {
+      case model::Type::Kind::Int:
+      case model::Type::Kind::Bool: {
+        auto it = values.find(prm.name);
+        std::string v = it == values.end() ? "0" : it->second == "true" ? "1" : it->second == "false" ? "0" : it->second;
+        if (it == values.end()) p.notes.push_back(prm.name + " = 0 (the witness leaves it open)");
+        args[prm.position] = "{" + name + ", " + longLong(std::strtoll(v.c_str(), nullptr, 10)) + ", 0.0, 0}";
+        break;
+      }
+      case model::Type::Kind::Float:
+        p.notes.push_back(prm.name + " = 0.0 (kverify does not model floating-point values)");
+        args[prm.position] = "{" + name + ", 0, 0.0, 0}";
+        break;
+      default:
+        return notRun("parameter '" + prm.name + "' has type '" + prm.c_type + "': the harness sets only scalars and pointers");
+    }
+  }
+
+  std::string body = source;
+  unsigned sites[2] = {0, 0};
+  if (p.tool == Tool::AccessLog) {
+    if (f.accesses.size() < 2) return notRun("the race names fewer than two accesses");
+    std::string why = instrument(body, f, k.file, sites);
+    if (!why.empty()) return notRun(why);
+  }
+  bool dynamic_shared = std::any_of(k.arrays.begin(), k.arrays.end(), [](const model::Array &a) { return a.is_extern; });
+
+  std::ostringstream o;
+  o << "// kverify --confirm: the witness of \"" << f.message << "\" in kernel '" << k.name << "'\n"
+    << "// replayed as a real launch. Build and run (what kverify does):\n"
+    << "//   nvcc -arch=native -lineinfo -I<the kernel's folder> replay.cu -o replay\n";
+  if (p.tool == Tool::AccessLog) o << "//   ./replay\n";
+  else o << "//   compute-sanitizer --tool " << toolName(p.tool) << " ./replay\n";
+  for (const std::string &n : p.notes) o << "// chosen by the harness: " << n << "\n";
+  if (dynamic_shared) o << "// chosen by the harness: extern __shared__ gets all the shared memory a block can have\n";
+  o << "// pointer parameters: zero-filled buffers of " << bufferElements(f) << " elements\n"
+    << kReplayRuntime << "\n"
+    << "#define main kverify_replaced_main\n"
+    << "#line 1 " << cString(k.file) << "\n"
+    << body << (body.empty() || body.back() == '\n' ? "" : "\n")
+    << "#undef main\n\n"
+    << "int main() {\n"
+    << fill_arrays
+    << "  static const kvr::Arg args[] = {\n";
+  for (unsigned i = 0; i < positions; ++i)
+    o << "      " << (args.count(i) ? args[i] : "{\"?\", 0, 0.0, 0}") << ",\n";
+  o << "      {\"\", 0, 0.0, 0}};\n";
+  auto coords = [](const analysis::ThreadCoords &t) {
+    std::ostringstream c;
+    c << "{" << t.block_idx[0] << ", " << t.block_idx[1] << ", " << t.block_idx[2] << ", " << t.thread_idx[0] << ", "
+      << t.thread_idx[1] << ", " << t.thread_idx[2] << "}";
+    return c.str();
+  };
+  bool two = f.kind != Verdict::Oob;
+  o << "  static const unsigned watched[2][6] = {" << coords(w.thread1) << ", " << coords(two ? w.thread2 : w.thread1)
+    << "};\n"
+    << "  kvr::launch(" << callee << ", dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2]
+    << "), dim3(" << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << "), "
+    << (dynamic_shared ? "true" : "false") << ", args, watched);\n";
+  if (p.tool == Tool::AccessLog) o << "  kvr::reportCollision(" << sites[0] << ", " << sites[1] << ");\n";
+  o << "  return 0;\n}\n";
+  p.text = o.str();
+  return p;
+}
+
+}  // namespace kverify::confirm

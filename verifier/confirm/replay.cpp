@@ -1,0 +1,229 @@
+#include "confirm/replay.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <atomic>
+#include <functional>
+#include <thread>
+#include <sstream>
+#include <unistd.h>
+
+namespace kverify::confirm {
+
+namespace fs = std::filesystem;
+using analysis::Confirmation;
+using Status = analysis::Confirmation::Status;
+
+namespace {
+
+std::string onPath(const std::string &name) {
+  const char *path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string d; std::getline(dirs, d, ':');)
+    if (!d.empty() && access((d + "/" + name).c_str(), X_OK) == 0) return d + "/" + name;
+  return "";
+}
+
+std::string firstExecutable(const std::vector<std::string> &candidates) {
+  for (const std::string &c : candidates)
+    if (!c.empty() && access(c.c_str(), X_OK) == 0) return c;
+  return "";
+}
+
+// A name for one finding's folder: the file's stem, the kernel, the finding's number, and a
+// hash of the path (two files of one name in different folders).
+std::string folderName(const std::string &file, const std::string &kernel, size_t n) {
+  std::string name = fs::path(file).stem().string() + "-" + kernel.substr(0, kernel.find(" (launch at "));
+  for (char &c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  char hash[16];
+  std::snprintf(hash, sizeof hash, "%06zx", std::hash<std::string>()(file + "\n" + kernel) & 0xffffff);
+  return name.substr(0, 80) + "-" + hash + "-" + std::to_string(n);
+}
+
+Confirmation notRun(std::string why) {
+  Confirmation c;
+  c.status = Status::NotRun;
+  c.detail = std::move(why);
+  return c;
+}
+
+// The last line of `text` that says something (nvcc's error, the program's complaint).
+std::string lastLine(const std::string &text, const std::string &containing = "") {
+  std::stringstream in(text);
+  std::string best;
+  for (std::string line; std::getline(in, line);)
+    if (line.find_first_not_of(" \t") != std::string::npos && line.find(containing) != std::string::npos)
+      best = line;
+  return best;
+}
+
+}  // namespace
+
+std::vector<std::string> nvccArguments(const std::vector<std::string> &clang_args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < clang_args.size(); ++i) {
+    const std::string &a = clang_args[i];
+    bool joined = a.size() > 2 && (a.rfind("-I", 0) == 0 || a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0);
+    if (joined || a.rfind("-std=", 0) == 0 || (a.rfind("-isystem", 0) == 0 && a.size() > 8)) out.push_back(a);
+    else if ((a == "-I" || a == "-D" || a == "-U" || a == "-include" || a == "-isystem") && i + 1 < clang_args.size()) {
+      out.push_back(a);
+      out.push_back(clang_args[++i]);
+    }
+  }
+  return out;
+}
+
+Toolchain findToolchain() {
+  Toolchain t;
+  const char *cudacxx = std::getenv("CUDACXX");
+  t.nvcc = firstExecutable({cudacxx ? cudacxx : "", onPath("nvcc"), "/usr/local/cuda/bin/nvcc"});
+  std::string cuda = t.nvcc.empty() ? "/usr/local/cuda" : fs::path(t.nvcc).parent_path().parent_path().string();
+  t.sanitizer = firstExecutable({onPath("compute-sanitizer"), cuda + "/compute-sanitizer/compute-sanitizer",
+                                 cuda + "/bin/compute-sanitizer", "/usr/local/cuda/compute-sanitizer/compute-sanitizer"});
+  // the driver's files: without them there is no GPU to run on (the program would say so
+  // too, after a build of several seconds per finding)
+  if (access("/dev/nvidiactl", F_OK) != 0 && access("/proc/driver/nvidia/version", F_OK) != 0)
+    t.unavailable = "no GPU (no NVIDIA driver: /dev/nvidiactl is missing)";
+  else if (t.nvcc.empty())
+    t.unavailable = "no nvcc (looked at $CUDACXX, PATH and /usr/local/cuda/bin)";
+  else if (t.sanitizer.empty())
+    t.unavailable = "no compute-sanitizer (looked on PATH and in the CUDA toolkit of " + t.nvcc + ")";
+  return t;
+}
+
+Replayer::Replayer(ReplayOptions options, Toolchain tools) : options_(std::move(options)), tools_(std::move(tools)) {
+  dir_ = options_.dir;
+  if (dir_.empty() && tools_.unavailable.empty()) {
+    std::string pattern = (fs::temp_directory_path() / "kverify-confirm-XXXXXX").string();
+    if (mkdtemp(pattern.data())) dir_ = pattern, temporary_ = true;
+  }
+  if (!dir_.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    dir_ = fs::absolute(dir_, ec).string();
+  }
+}
+
+Replayer::~Replayer() {
+  std::error_code ec;
+  if (temporary_) fs::remove_all(dir_, ec);
+}
+
+void Replayer::confirm(analysis::KernelResult &result, const model::Kernel &kernel) const {
+  for (size_t i = 0; i < result.findings.size(); ++i) {
+    analysis::Finding &f = result.findings[i];
+    f.confirmation = confirmOne(kernel, f, folderName(kernel.file, kernel.name, i + 1));
+    if (temporary_) f.confirmation.program.clear();  // removed at exit
+  }
+}
+
+namespace {
+
+std::string shellQuoted(const std::string &s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// build.sh and run.sh beside the program: what kverify runs, and what a user runs by hand
+// (or under cuda-gdb: ./replay after the build).
+void writeScripts(const fs::path &folder, Tool tool, const std::vector<std::string> &nvcc_args) {
+  std::ofstream build(folder / "build.sh");
+  build << "#!/bin/sh\n# Builds the replay for this machine's GPU (ARCH=sm_90 ./build.sh for another).\n"
+        << "cd \"$(dirname \"$0\")\" && exec \"${NVCC:-nvcc}\" -arch=\"${ARCH:-native}\" -lineinfo -I.";
+  for (const std::string &a : nvcc_args) build << " " << shellQuoted(a);
+  build << " replay.cu -o replay\n";
+  std::ofstream run(folder / "run.sh");
+  run << "#!/bin/sh\n# Runs the replay";
+  if (tool == Tool::AccessLog) run << " (its access log shows the collision on stdout).\ncd \"$(dirname \"$0\")\" && exec ./replay\n";
+  else
+    run << " under compute-sanitizer's " << toolName(tool) << ".\ncd \"$(dirname \"$0\")\" && exec "
+        << "\"${SANITIZER:-compute-sanitizer}\" --tool " << toolName(tool) << " --print-limit 20 ./replay\n";
+  build.close(), run.close();
+  for (const char *script : {"build.sh", "run.sh"})
+    fs::permissions(folder / script, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add);
+}
+
+}  // namespace
+
+Confirmation Replayer::confirmOne(const model::Kernel &kernel, const analysis::Finding &f, const std::string &name) const {
+  if (fs::path(kernel.file).extension() == ".py")
+    return notRun("kernels embedded in Python are not replayed yet (their CUDA source is generated)");
+  std::ifstream in(kernel.file, std::ios::binary);
+  std::stringstream source;
+  source << in.rdbuf();
+  if (!in) return notRun("cannot read '" + kernel.file + "'");
+  ReplayProgram program = makeProgram(kernel, f, source.str());
+  if (!program.not_run.empty()) return notRun(program.not_run);
+  if (dir_.empty()) return notRun(tools_.unavailable.empty() ? "cannot create a folder for the program" : tools_.unavailable);
+  fs::path folder = fs::path(dir_) / name;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  std::ofstream(folder / "replay.cu") << program.text;
+  if (!options_.user_header.empty())
+    fs::copy_file(options_.user_header, folder / "kverify.h", fs::copy_options::overwrite_existing, ec);
+  std::vector<std::string> args = {"-I" + fs::absolute(kernel.file).parent_path().string()};
+  for (const std::string &a : nvccArguments(options_.compiler_args)) args.push_back(a);
+  writeScripts(folder, program.tool, args);
+  if (!tools_.unavailable.empty()) {
+    Confirmation c = notRun(tools_.unavailable);
+    c.tool = toolName(program.tool);
+    c.program = (folder / "replay.cu").string();
+    return c;
+  }
+  Confirmation c = replayFolder(folder.string(), f, tools_, options_.timeout_s);
+  for (const std::string &n : program.notes)
+    if (c.status == Status::NotReproduced) c.detail += "; " + n;
+  return c;
+}
+
+Confirmation replayFolder(const std::string &dir, const analysis::Finding &f, const Toolchain &tools, double timeout_s) {
+  fs::path folder(dir);
+  Tool tool = toolFor(f);
+  Confirmation c;
+  c.tool = toolName(tool);
+  c.program = (folder / "replay.cu").string();
+  if (!tools.unavailable.empty()) {
+    c.status = Status::NotRun;
+    c.detail = tools.unavailable;
+    return c;
+  }
+  ProcessResult built =
+      runProcess({"env", "NVCC=" + tools.nvcc, "sh", (folder / "build.sh").string()}, std::max(120.0, timeout_s));
+  if (!built.started || built.timed_out || built.exit_code != 0) {
+    std::string why = built.timed_out ? "nvcc ran out of time" : lastLine(built.output, "error");
+    c.status = Status::NotRun;
+    c.detail = "nvcc could not build the replay: " + (why.empty() ? lastLine(built.output) : why);
+    c.output = built.output;
+    return c;
+  }
+  ProcessResult ran = runProcess({"env", "SANITIZER=" + tools.sanitizer, "sh", (folder / "run.sh").string()}, timeout_s);
+  std::ofstream(folder / "output.txt") << ran.output;
+  Confirmation seen = interpret(tool, f, ran, timeout_s);
+  seen.program = c.program;
+  return seen;
+}
+
+size_t replayReport(analysis::RunResult &run, const Toolchain &tools, double timeout_s, unsigned jobs) {
+  std::vector<analysis::Finding *> todo;
+  for (analysis::KernelResult &k : run.kernels)
+    for (analysis::Finding &f : k.findings)
+      if (!f.confirmation.program.empty()) todo.push_back(&f);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < todo.size();) {
+      analysis::Finding &f = *todo[i];
+      f.confirmation = replayFolder(fs::path(f.confirmation.program).parent_path().string(), f, tools, timeout_s);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned j = 1; j < std::max(1u, jobs); ++j) workers.emplace_back(work);
+  work();
+  for (std::thread &t : workers) t.join();
+  return todo.size();
+}
+
+}  // namespace kverify::confirm
