@@ -168,20 +168,55 @@ Confirmation Replayer::confirmOne(const model::Kernel &kernel, const analysis::F
   std::vector<std::string> args = {"-I" + fs::absolute(kernel.file).parent_path().string()};
   for (const std::string &a : nvccArguments(options_.compiler_args)) args.push_back(a);
   writeScripts(folder, program.tool, args);
+  std::ofstream(folder / "finding.txt") << describeFinding(f);
   if (!tools_.unavailable.empty()) {
     Confirmation c = notRun(tools_.unavailable);
     c.tool = toolName(program.tool);
     c.program = (folder / "replay.cu").string();
     return c;
   }
-  Confirmation c = replayFolder(folder.string(), f, tools_, options_.timeout_s);
+  Confirmation c = replayFolder(folder.string(), tools_, options_.timeout_s);
   for (const std::string &n : program.notes)
     if (c.status == Status::NotReproduced) c.detail += "; " + n;
   return c;
 }
 
-Confirmation replayFolder(const std::string &dir, const analysis::Finding &f, const Toolchain &tools, double timeout_s) {
+std::string describeFinding(const analysis::Finding &f) {
+  std::ostringstream o;
+  o << "kind " << analysis::verdictName(f.kind) << "\nspace " << f.space << "\n";
+  for (const analysis::AccessRef &a : f.accesses) o << "access " << a.range.line << " " << a.range.file << "\n";
+  return o.str();
+}
+
+analysis::Finding readFinding(const std::string &text) {
+  analysis::Finding f;
+  std::stringstream in(text);
+  for (std::string key; in >> key;) {
+    std::string rest;
+    std::getline(in, rest);
+    rest.erase(0, rest.find_first_not_of(' '));
+    if (key == "kind")
+      for (auto v : {analysis::Verdict::BenignRace, analysis::Verdict::Race, analysis::Verdict::Divergence,
+                     analysis::Verdict::Oob})
+        if (rest == analysis::verdictName(v)) f.kind = v;
+    if (key == "space") f.space = rest;
+    if (key == "access") {
+      analysis::AccessRef a;
+      a.range.line = static_cast<unsigned>(std::strtoul(rest.c_str(), nullptr, 10));
+      a.range.file = rest.substr(std::min(rest.size(), rest.find(' ') + 1));
+      f.accesses.push_back(a);
+    }
+  }
+  return f;
+}
+
+Confirmation replayFolder(const std::string &dir, const Toolchain &tools, double timeout_s) {
   fs::path folder(dir);
+  std::ifstream in(folder / "finding.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) return notRun("cannot read " + (folder / "finding.txt").string());
+  analysis::Finding f = readFinding(text.str());
   Tool tool = toolFor(f);
   Confirmation c;
   c.tool = toolName(tool);
@@ -216,7 +251,7 @@ size_t replayReport(analysis::RunResult &run, const Toolchain &tools, double tim
   auto work = [&] {
     for (size_t i; (i = next++) < todo.size();) {
       analysis::Finding &f = *todo[i];
-      f.confirmation = replayFolder(fs::path(f.confirmation.program).parent_path().string(), f, tools, timeout_s);
+      f.confirmation = replayFolder(fs::path(f.confirmation.program).parent_path().string(), tools, timeout_s);
     }
   };
   std::vector<std::thread> workers;

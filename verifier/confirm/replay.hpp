@@ -49,9 +49,14 @@ private:
                                     const std::string &folder) const;
 };
 
-// Builds (build.sh) and runs (run.sh) the program an earlier run wrote for `f` in `folder`.
-analysis::Confirmation replayFolder(const std::string &folder, const analysis::Finding &f, const Toolchain &tools,
-                                    double timeout_s);
+// Builds (build.sh) and runs (run.sh) the program in `folder`, and reads what the run
+// showed against the finding the folder's finding.txt describes.
+analysis::Confirmation replayFolder(const std::string &folder, const Toolchain &tools, double timeout_s);
+
+// finding.txt: what a replay checks its run against (the kind, the memory space, where the
+// accesses are), one fact per line, so that a folder replays without the report.
+std::string describeFinding(const analysis::Finding &f);
+analysis::Finding readFinding(const std::string &text);
 
 // `kverify confirm REPORT.json`: every finding of the report whose program was kept, replayed
 // here, `jobs` at a time. Returns how many were replayed.

@@ -1,0 +1,332 @@
+// kverify --confirm on the CPU: the replay program's parameter setup against the witness,
+// the instrumented accesses of a global race, nvcc building the programs, how a run's
+// output is read (compute-sanitizer's reports as an H100 printed them), the time limit,
+// and the command line without a GPU.
+#include "analysis/analysis.hpp"
+#include "analysis/configure.hpp"
+#include "confirm/replay.hpp"
+#include "frontend/frontend.hpp"
+
+#include <gtest/gtest.h>
+
+#include "../verifier/run_kverify.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace kverify;
+using Status = analysis::Confirmation::Status;
+
+namespace {
+
+std::string fixture(const std::string &name) { return std::string(KVERIFY_FIXTURES) + "/verifier/" + name; }
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The fixture's first kernel, its analysis, and the replay program of its first finding.
+struct Replay {
+  model::Kernel kernel;
+  analysis::KernelResult result;
+  confirm::ReplayProgram program;
+};
+
+Replay replayOf(const std::string &name) {
+  frontend::Options options;
+  model::TranslationUnitModel tu = frontend::parseFile(fixture(name), options);
+  EXPECT_TRUE(tu.parsed && !tu.kernels.empty()) << name;
+  Replay r;
+  if (tu.kernels.empty()) return r;
+  r.kernel = tu.kernels.front();
+  r.result = analysis::analyzeKernel(r.kernel, analysis::configure(analysis::Options{}, tu.options, r.kernel));
+  EXPECT_FALSE(r.result.findings.empty()) << name;
+  if (!r.result.findings.empty())
+    r.program = confirm::makeProgram(r.kernel, r.result.findings.front(), slurp(r.kernel.file));
+  return r;
+}
+
+bool has(const std::string &s, const std::string &needle) { return s.find(needle) != std::string::npos; }
+
+}  // namespace
+
+TEST(ConfirmProgram, NamesTheKernelFromOutsideIt) {
+  EXPECT_EQ(confirm::kernelExpression("scan"), "scan");
+  EXPECT_EQ(confirm::kernelExpression("ns::reduce<256>"), "ns::reduce<256>");
+  EXPECT_EQ(confirm::kernelExpression("scan (launch at 40:5)"), "scan");
+  EXPECT_EQ(confirm::kernelExpression("(anonymous namespace)::k"), "k");
+  EXPECT_EQ(confirm::kernelExpression("fill(int *)"), "static_cast<void (*)(int *)>(&fill)");
+  EXPECT_EQ(confirm::kernelExpression("(lambda at x.cu:3:1)"), "");
+}
+
+// Every scalar parameter holds the witness's value, the launch is the witness's, and the
+// integers the witness's threads load are stored before it.
+TEST(ConfirmProgram, SetsUpTheWitnessLaunch) {
+  Replay r = replayOf("forall_bins_histogram_off_by_one_oob.cu");
+  ASSERT_TRUE(r.program.not_run.empty()) << r.program.not_run;
+  EXPECT_EQ(r.program.tool, confirm::Tool::Memcheck);
+  const analysis::Witness &w = r.result.findings.front().witness;
+  for (const auto &[name, value] : w.params) EXPECT_TRUE(has(r.program.text, "{\"" + name + "\", " + value + "LL")) << name;
+  std::ostringstream grid, block;
+  grid << "dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2] << ")";
+  block << "dim3(" << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << ")";
+  EXPECT_TRUE(has(r.program.text, "kvr::launch(histogram64, " + grid.str() + ", " + block.str()));
+  // the out-of-range bin is a value loaded from memory: the witness names it, the program stores it
+  ASSERT_FALSE(w.memory.empty());
+  for (const analysis::MemoryValue &v : w.memory)
+    EXPECT_TRUE(has(r.program.text, "{" + std::to_string(v.index) + "LL, " + std::to_string(v.value) + "LL}"));
+  EXPECT_EQ(w.memory.front().array, "bin");
+  EXPECT_EQ(w.memory.front().value, 64);  // one past the 64 bins
+  EXPECT_TRUE(has(r.program.text, "#line 1 \"" + r.kernel.file + "\""));  // reports name the user's lines
+}
+
+// A global race is seen by logging the two accesses: each wrapped where it is in the source.
+TEST(ConfirmProgram, InstrumentsTheAccessesOfAGlobalRace) {
+  Replay plain = replayOf("counter_rmw_nonatomic_race.cu");
+  EXPECT_EQ(plain.program.tool, confirm::Tool::AccessLog);
+  EXPECT_TRUE(has(plain.program.text, "KVR_AT(0, *count) += 1;")) << plain.program.text;  // one site: read and write
+  EXPECT_TRUE(has(plain.program.text, "kvr::reportCollision(0, 0);"));
+  Replay atomic = replayOf("block_scoped_atomic_across_blocks_race.cu");
+  EXPECT_TRUE(has(atomic.program.text, "atomicAdd_block(KVR_POINTER(0, total), 1);")) << atomic.program.text;
+  Replay shared = replayOf("broadcast_shared_without_barrier_race.cu");
+  EXPECT_EQ(shared.program.tool, confirm::Tool::Racecheck);
+  EXPECT_FALSE(has(shared.program.text, "KVR_AT(0"));  // racecheck sees shared memory as it is
+}
+
+TEST(ConfirmProgram, RefusesWhatItCannotSetUp) {
+  model::Kernel k;
+  k.name = "k";
+  k.file = "k.cu";
+  model::Param field;
+  field.name = "p.dst";
+  k.params.push_back(field);
+  analysis::Finding f;
+  f.kind = analysis::Verdict::Divergence;
+  EXPECT_TRUE(has(confirm::makeProgram(k, f, "").not_run, "struct"));
+  k.params[0].name = "pp";
+  k.params[0].c_type = "float **";
+  k.params[0].type.kind = model::Type::Kind::Pointer;
+  EXPECT_TRUE(has(confirm::makeProgram(k, f, "").not_run, "points to pointers"));
+  k.params.clear();
+  f.witness.grid_dim = {1u << 31, 65535, 65535};
+  f.witness.block_dim = {1024, 1, 1};
+  EXPECT_TRUE(has(confirm::makeProgram(k, f, "").not_run, "more than a replay runs"));
+}
+
+// What kverify --confirm writes builds with nvcc (for sm_90, as no GPU is here to ask).
+TEST(ConfirmProgram, NvccBuildsTheWrittenPrograms) {
+  confirm::Toolchain tools = confirm::findToolchain();
+  if (tools.nvcc.empty()) GTEST_SKIP() << "no nvcc";
+  std::string dir = testing::TempDir() + "confirm_programs_built";
+  fs::remove_all(dir);
+  std::string files;
+  for (const char *f : {"counter_rmw_nonatomic_race.cu", "forall_bins_histogram_off_by_one_oob.cu",
+                        "broadcast_shared_without_barrier_race.cu", "barrier_in_both_branches_divergence.cu",
+                        "block_scoped_atomic_across_blocks_race.cu"})
+    files += " " + fixture(f);
+  kverify_cli::CliRun run = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES,
+                                                    "--confirm --no-cache --confirm-dir=" + dir + files, dir + "-run");
+  ASSERT_EQ(run.status, 1) << run.err;
+  size_t built = 0;
+  for (const fs::directory_entry &e : fs::directory_iterator(dir)) {
+    confirm::ProcessResult b =
+        confirm::runProcess({"env", "ARCH=sm_90", "NVCC=" + tools.nvcc, "sh", (e.path() / "build.sh").string()}, 300);
+    EXPECT_EQ(b.exit_code, 0) << e.path() << "\n" << b.output;
+    EXPECT_TRUE(fs::exists(e.path() / "replay"));
+    EXPECT_TRUE(fs::exists(e.path() / "finding.txt"));
+    ++built;
+  }
+  EXPECT_GE(built, 5u);
+}
+
+TEST(ConfirmProgram, FindingTextRoundTrips) {
+  analysis::Finding f;
+  f.kind = analysis::Verdict::Oob;
+  f.space = "shared";
+  analysis::AccessRef a;
+  a.range.file = "dir with space/k.cu";
+  a.range.line = 12;
+  f.accesses = {a, a};
+  analysis::Finding back = confirm::readFinding(confirm::describeFinding(f));
+  EXPECT_EQ(back.kind, analysis::Verdict::Oob);
+  EXPECT_EQ(back.space, "shared");
+  ASSERT_EQ(back.accesses.size(), 2u);
+  EXPECT_EQ(back.accesses[1].range.file, "dir with space/k.cu");
+  EXPECT_EQ(back.accesses[1].range.line, 12u);
+}
+
+namespace {
+
+analysis::Finding findingAt(analysis::Verdict kind, const std::string &space, std::vector<unsigned> lines) {
+  analysis::Finding f;
+  f.kind = kind;
+  f.space = space;
+  for (unsigned l : lines) {
+    analysis::AccessRef a;
+    a.range.file = "src/broadcast_shared_without_barrier_race.cu";
+    a.range.line = l;
+    f.accesses.push_back(a);
+  }
+  return f;
+}
+
+confirm::ProcessResult ran(const std::string &output, int exit_code = 0, bool timed_out = false) {
+  confirm::ProcessResult r;
+  r.started = true;
+  r.output = output;
+  r.exit_code = exit_code;
+  r.timed_out = timed_out;
+  return r;
+}
+
+// compute-sanitizer 2025.3 on an H100, as it printed them
+const char *kRacecheck =
+    "========= COMPUTE-SANITIZER\n"
+    "========= Error: Race reported between Read access at segment_rounds(const int *, int *)+0x80 in "
+    "broadcast_shared_without_barrier_race.cu:11\n"
+    "=========     and Write access at segment_rounds(const int *, int *)+0x130 in "
+    "broadcast_shared_without_barrier_race.cu:10 [152 hazards]\n"
+    "========= \n"
+    "kverify-replay: launch finished\n"
+    "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+const char *kSynccheck =
+    "========= COMPUTE-SANITIZER\n"
+    "========= Barrier error detected. Divergent thread(s) in warp.\n"
+    "=========     at pair_combine(float *)+0x100 in barrier_in_both_branches_divergence.cu:17\n"
+    "=========     by thread (33,0,0) in block (52,0,0)\n"
+    "=========     Saved host backtrace up to driver entry point at kernel launch time\n"
+    "========= \n"
+    "kverify-replay: cudaDeviceSynchronize(): unspecified launch failure (cudaErrorLaunchFailure)\n"
+    "========= Target application returned an error\n"
+    "========= ERROR SUMMARY: 4688 errors\n";
+const char *kQuiet =
+    "========= COMPUTE-SANITIZER\n"
+    "kverify-replay: launch finished\n"
+    "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n";
+
+}  // namespace
+
+TEST(ConfirmOutput, ReadsRacecheckAtTheFindingsLines) {
+  using analysis::Verdict;
+  analysis::Confirmation c =
+      confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11, 10}), ran(kRacecheck), 30);
+  EXPECT_EQ(c.status, Status::Confirmed);
+  EXPECT_TRUE(has(c.detail, "Race reported between Read access")) << c.detail;
+  EXPECT_TRUE(has(c.detail, "\nand Write access")) << c.detail;  // the report's second line kept
+  // a race elsewhere (line 110 is not line 11) does not confirm this one
+  c = confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {110}), ran(kRacecheck), 30);
+  EXPECT_EQ(c.status, Status::NotReproduced);
+  EXPECT_TRUE(has(c.detail, "only elsewhere")) << c.detail;
+  c = confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}), ran(kQuiet), 30);
+  EXPECT_EQ(c.status, Status::NotReproduced);
+  EXPECT_TRUE(has(c.detail, "reported nothing")) << c.detail;
+}
+
+TEST(ConfirmOutput, ReadsDivergenceFromSynccheckOrAHang) {
+  using analysis::Verdict;
+  analysis::Finding f = findingAt(Verdict::Divergence, "", {14});
+  EXPECT_EQ(confirm::interpret(confirm::Tool::Synccheck, f, ran(kSynccheck, 4), 30).status, Status::Confirmed);
+  analysis::Confirmation hang = confirm::interpret(confirm::Tool::Synccheck, f, ran("", -1, true), 30);
+  EXPECT_EQ(hang.status, Status::Confirmed);
+  EXPECT_TRUE(has(hang.detail, "hung")) << hang.detail;
+  // a race whose launch hangs is not confirmed by it
+  EXPECT_EQ(confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}), ran("", -1, true), 30)
+                .status,
+            Status::NotReproduced);
+}
+
+TEST(ConfirmOutput, ReadsMemcheckAndTheAccessLog) {
+  using analysis::Verdict;
+  const char *memcheck =
+      "========= Invalid __shared__ atomic of size 4 bytes\n"
+      "=========     at histogram64(const int *, int, unsigned int *)+0x2f0 in "
+      "broadcast_shared_without_barrier_race.cu:18\n"
+      "=========     by thread (254,0,0) in block (15,0,0)\n"
+      "=========     Address 0x100 is out of bounds\n";
+  EXPECT_EQ(confirm::interpret(confirm::Tool::Memcheck, findingAt(Verdict::Oob, "shared", {18}), ran(memcheck, 4), 30)
+                .status,
+            Status::Confirmed);
+  analysis::Finding global = findingAt(Verdict::Race, "global", {9, 9});
+  analysis::Confirmation c = confirm::interpret(
+      confirm::Tool::AccessLog, global,
+      ran("kverify-replay: launch finished\nkverify-replay: collision: both threads accessed total + 0 bytes\n"), 30);
+  EXPECT_EQ(c.status, Status::Confirmed);
+  EXPECT_EQ(c.detail, "collision: both threads accessed total + 0 bytes");
+  c = confirm::interpret(confirm::Tool::AccessLog, global,
+                         ran("kverify-replay: launch finished\nkverify-replay: no collision: the first thread made 0 "
+                             "accesses at the first site, the second 0 at the second, none to a common byte\n"),
+                         30);
+  EXPECT_EQ(c.status, Status::NotReproduced);
+  // no device: not run, with the program's reason
+  c = confirm::interpret(confirm::Tool::AccessLog, global,
+                         ran("kverify-replay: cudaGetDeviceCount(&devices): no CUDA-capable device is detected "
+                             "(cudaErrorNoDevice)\n",
+                             3),
+                         30);
+  EXPECT_EQ(c.status, Status::NotRun);
+  EXPECT_TRUE(has(c.detail, "no usable CUDA device")) << c.detail;
+}
+
+TEST(ConfirmProcess, KillsARunAtItsTimeLimit) {
+  auto t0 = std::chrono::steady_clock::now();
+  confirm::ProcessResult r = confirm::runProcess({"sh", "-c", "echo started; sleep 30"}, 0.5);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(s, 10);
+  EXPECT_EQ(r.output, "started\n");
+  r = confirm::runProcess({"sh", "-c", "echo out; echo err >&2; exit 3"}, 10);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(has(r.output, "out") && has(r.output, "err"));
+  r = confirm::runProcess({"/nonexistent/program"}, 10);
+  EXPECT_EQ(r.exit_code, 127);
+}
+
+// Without a GPU, --confirm says so once and the run is otherwise what it would be.
+TEST(ConfirmCli, WithoutAGpuSaysSoOnceAndKeepsTheVerdicts) {
+  if (confirm::findToolchain().unavailable.empty()) GTEST_SKIP() << "a GPU is here: the replays would run";
+  std::string base = testing::TempDir() + "confirm_cli_no_gpu";
+  std::string files = fixture("counter_rmw_nonatomic_race.cu") + " " + fixture("barrier_in_both_branches_divergence.cu");
+  kverify_cli::CliRun with = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--confirm --no-cache " + files, base);
+  kverify_cli::CliRun without = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache " + files, base + "-2");
+  EXPECT_EQ(with.status, 1);
+  EXPECT_EQ(with.status, without.status);
+  size_t notes = 0;
+  for (size_t at = 0; (at = with.err.find("--confirm: no GPU", at)) != std::string::npos; ++at) ++notes;
+  EXPECT_EQ(notes, 1u) << with.err;
+  EXPECT_TRUE(has(with.out, "note: not run on the GPU: no GPU")) << with.out;
+  // --fail-on=confirmed: nothing confirmed here, so nothing fails
+  kverify_cli::CliRun gate =
+      kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--confirm --fail-on=confirmed --no-cache " + files, base + "-3");
+  EXPECT_EQ(gate.status, 0) << gate.err;
+}
+
+TEST(ConfirmCli, FailOnConfirmedNeedsConfirm) {
+  kverify_cli::CliRun r = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES,
+                                                  "--fail-on=confirmed " + fixture("counter_rmw_nonatomic_race.cu"),
+                                                  testing::TempDir() + "confirm_cli_fail_on");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.err, "--fail-on=confirmed needs --confirm")) << r.err;
+}
+
+// kverify confirm REPORT.json: a report without kept programs replays nothing, and says so.
+TEST(ConfirmCli, ConfirmCommandReadsAReport) {
+  std::string base = testing::TempDir() + "confirm_cli_report";
+  kverify_cli::CliRun analysed = kverify_cli::runKverify(
+      KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache --json=" + base + ".json " + fixture("counter_rmw_nonatomic_race.cu"),
+      base + "-analyse");
+  ASSERT_EQ(analysed.status, 1) << analysed.err;
+  kverify_cli::CliRun r = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "confirm " + base + ".json", base);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "names a replay program")) << r.err;
+  EXPECT_TRUE(has(r.out, "data race on 'count'")) << r.out;
+  kverify_cli::CliRun bad = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "confirm /nonexistent.json", base + "-bad");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(has(bad.err, "cannot read '/nonexistent.json'")) << bad.err;
+}
