@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 namespace fs = std::filesystem;
 using namespace kverify;
@@ -20,8 +21,13 @@ TEST(ConfirmOnGpu, EveryWrittenReplayIsConfirmed) {
     if (e.is_directory()) folders.push_back(e.path());
   std::sort(folders.begin(), folders.end());
   ASSERT_FALSE(folders.empty()) << "the setup test wrote no program into " << KVERIFY_CONFIRM_PROGRAMS;
-  for (const fs::path &folder : folders) {
-    analysis::Confirmation c = confirm::replayFolder(folder.string(), tools, 60);
+  std::vector<std::string> names;
+  for (const fs::path &folder : folders) names.push_back(folder.string());
+  std::vector<analysis::Confirmation> seen =
+      confirm::replayFolders(names, tools, 60, std::max(1u, std::thread::hardware_concurrency() / 2));
+  for (size_t i = 0; i < folders.size(); ++i) {
+    const fs::path &folder = folders[i];
+    const analysis::Confirmation &c = seen[i];
     std::cout << folder.filename().string() << " | " << analysis::confirmationName(c.status) << " | " << c.tool
               << " | " << c.detail.substr(0, c.detail.find('\n')) << "\n";
     EXPECT_EQ(c.status, analysis::Confirmation::Status::Confirmed) << folder << ": " << c.detail << "\n" << c.output;

@@ -182,8 +182,9 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
     positions = std::max(positions, prm.position + 1);
     if (prm.name.find('.') != std::string::npos)
       return notRun("parameter '" + prm.name.substr(0, prm.name.find('.')) + "' is a struct: the harness sets only scalars and pointers");
-    if (prm.c_type.find("(*") != std::string::npos)
-      return notRun("parameter '" + prm.name + "' is a function pointer");
+    if (prm.c_type.find("(*") != std::string::npos ||
+        (prm.array && k.arrays[*prm.array].origin == model::ArrayOrigin::FunctionPointer))
+      return notRun("parameter '" + prm.name + "' is a function pointer: the harness cannot choose the function");
     bool pointer = prm.array.has_value() || prm.type.kind == model::Type::Kind::Pointer;
     if (pointer && std::count(prm.c_type.begin(), prm.c_type.end(), '*') + std::count(prm.c_type.begin(), prm.c_type.end(), '[') > 1)
       return notRun("parameter '" + prm.name + "' points to pointers: the harness allocates flat buffers only");
@@ -218,14 +219,21 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
     }
   }
 
+  // a race's two accesses logged: the evidence for a global race, and for a shared one
+  // between threads of one warp (racecheck does not see conflicts within a warp's instruction)
   std::string body = source;
   unsigned sites[2] = {0, 0};
-  if (p.tool == Tool::AccessLog) {
-    if (f.accesses.size() < 2) return notRun("the race names fewer than two accesses");
-    std::string why = instrument(body, f, k.file, sites);
-    if (!why.empty()) return notRun(why);
+  bool log = false;
+  if (f.kind == Verdict::Race || f.kind == Verdict::BenignRace) {
+    if (f.accesses.size() < 2 && p.tool == Tool::AccessLog) return notRun("the race names fewer than two accesses");
+    std::string why = f.accesses.size() < 2 ? "fewer than two accesses" : instrument(body, f, k.file, sites);
+    if (!why.empty() && p.tool == Tool::AccessLog) return notRun(why);
+    log = why.empty();
+    if (!log) body = source;
   }
   bool dynamic_shared = std::any_of(k.arrays.begin(), k.arrays.end(), [](const model::Array &a) { return a.is_extern; });
+  // cooperative groups' grid.sync() needs a cooperative launch (else the launch fails)
+  bool cooperative = source.find("this_grid") != std::string::npos;
 
   std::ostringstream o;
   o << "// kverify --confirm: the witness of \"" << f.message << "\" in kernel '" << k.name << "'\n"
@@ -235,7 +243,8 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
   else o << "//   compute-sanitizer --tool " << toolName(p.tool) << " ./replay\n";
   for (const std::string &n : p.notes) o << "// chosen by the harness: " << n << "\n";
   if (dynamic_shared) o << "// chosen by the harness: extern __shared__ gets all the shared memory a block can have\n";
-  o << "// pointer parameters: zero-filled buffers of " << bufferElements(f) << " elements\n"
+  o << "// pointer parameters: buffers of " << bufferElements(f) << " elements, launched once for each fill\n"
+    << "// of what the witness leaves open (zeros, ones, small values, minus ones)\n"
     << kReplayRuntime << "\n"
     << "#define main kverify_replaced_main\n"
     << "#line 1 " << cString(k.file) << "\n"
@@ -256,11 +265,12 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
   bool two = f.kind != Verdict::Oob;
   o << "  static const unsigned watched[2][6] = {" << coords(w.thread1) << ", " << coords(two ? w.thread2 : w.thread1)
     << "};\n"
-    << "  kvr::launch(" << callee << ", dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2]
-    << "), dim3(" << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << "), "
-    << (dynamic_shared ? "true" : "false") << ", args, watched);\n";
-  if (p.tool == Tool::AccessLog) o << "  kvr::reportCollision(" << sites[0] << ", " << sites[1] << ");\n";
-  o << "  return 0;\n}\n";
+    << "  kvr::Launch launch{dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2] << "), dim3("
+    << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << "), " << (dynamic_shared ? "true" : "false")
+    << ", " << (cooperative ? "true" : "false") << ", " << (log ? int(sites[0]) : -1) << ", "
+    << (log ? int(sites[1]) : -1) << "};\n"
+    << "  kvr::launch(" << callee << ", launch, args, watched);\n"
+    << "  return 0;\n}\n";
   p.text = o.str();
   return p;
 }

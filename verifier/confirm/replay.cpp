@@ -65,11 +65,18 @@ std::vector<std::string> nvccArguments(const std::vector<std::string> &clang_arg
   std::vector<std::string> out;
   for (size_t i = 0; i < clang_args.size(); ++i) {
     const std::string &a = clang_args[i];
-    bool joined = a.size() > 2 && (a.rfind("-I", 0) == 0 || a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0);
-    if (joined || a.rfind("-std=", 0) == 0 || (a.rfind("-isystem", 0) == 0 && a.size() > 8)) out.push_back(a);
-    else if ((a == "-I" || a == "-D" || a == "-U" || a == "-include" || a == "-isystem") && i + 1 < clang_args.size()) {
+    // paths made absolute: the program builds in its own folder
+    auto path = [](const std::string &p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
+    bool joined = a.size() > 2 && (a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0);
+    if (joined || a.rfind("-std=", 0) == 0) out.push_back(a);
+    else if (a.size() > 2 && a.rfind("-I", 0) == 0) out.push_back("-I" + path(a.substr(2)));
+    else if (a.size() > 8 && a.rfind("-isystem", 0) == 0) out.push_back("-isystem" + path(a.substr(8)));
+    else if ((a == "-D" || a == "-U") && i + 1 < clang_args.size()) {
       out.push_back(a);
       out.push_back(clang_args[++i]);
+    } else if ((a == "-I" || a == "-include" || a == "-isystem") && i + 1 < clang_args.size()) {
+      out.push_back(a);
+      out.push_back(path(clang_args[++i]));
     }
   }
   return out;
@@ -185,6 +192,11 @@ std::string describeFinding(const analysis::Finding &f) {
   std::ostringstream o;
   o << "kind " << analysis::verdictName(f.kind) << "\nspace " << f.space << "\n";
   for (const analysis::AccessRef &a : f.accesses) o << "access " << a.range.line << " " << a.range.file << "\n";
+  const analysis::Witness &w = f.witness;
+  for (const auto &[key, t] : {std::pair{"thread1", w.thread1}, std::pair{"thread2", w.thread2}})
+    o << key << " " << t.block_idx[0] << " " << t.block_idx[1] << " " << t.block_idx[2] << " " << t.thread_idx[0]
+      << " " << t.thread_idx[1] << " " << t.thread_idx[2] << "\n";
+  o << "block_dim " << w.block_dim[0] << " " << w.block_dim[1] << " " << w.block_dim[2] << "\n";
   return o.str();
 }
 
@@ -200,6 +212,13 @@ analysis::Finding readFinding(const std::string &text) {
                      analysis::Verdict::Oob})
         if (rest == analysis::verdictName(v)) f.kind = v;
     if (key == "space") f.space = rest;
+    std::stringstream numbers(rest);
+    analysis::Witness &w = f.witness;
+    if (key == "thread1" || key == "thread2") {
+      analysis::ThreadCoords &t = key == "thread1" ? w.thread1 : w.thread2;
+      numbers >> t.block_idx[0] >> t.block_idx[1] >> t.block_idx[2] >> t.thread_idx[0] >> t.thread_idx[1] >> t.thread_idx[2];
+    }
+    if (key == "block_dim") numbers >> w.block_dim[0] >> w.block_dim[1] >> w.block_dim[2];
     if (key == "access") {
       analysis::AccessRef a;
       a.range.line = static_cast<unsigned>(std::strtoul(rest.c_str(), nullptr, 10));
@@ -226,9 +245,13 @@ Confirmation replayFolder(const std::string &dir, const Toolchain &tools, double
     c.detail = tools.unavailable;
     return c;
   }
-  ProcessResult built =
-      runProcess({"env", "NVCC=" + tools.nvcc, "sh", (folder / "build.sh").string()}, std::max(120.0, timeout_s));
-  if (!built.started || built.timed_out || built.exit_code != 0) {
+  std::error_code ec;
+  bool fresh = fs::exists(folder / "replay") &&
+               fs::last_write_time(folder / "replay", ec) > fs::last_write_time(folder / "replay.cu", ec);
+  ProcessResult built;
+  if (!fresh)
+    built = runProcess({"env", "NVCC=" + tools.nvcc, "sh", (folder / "build.sh").string()}, std::max(120.0, timeout_s));
+  if (!fresh && (!built.started || built.timed_out || built.exit_code != 0)) {
     std::string why = built.timed_out ? "nvcc ran out of time" : lastLine(built.output, "error");
     c.status = Status::NotRun;
     c.detail = "nvcc could not build the replay: " + (why.empty() ? lastLine(built.output) : why);
@@ -242,22 +265,31 @@ Confirmation replayFolder(const std::string &dir, const Toolchain &tools, double
   return seen;
 }
 
-size_t replayReport(analysis::RunResult &run, const Toolchain &tools, double timeout_s, unsigned jobs) {
-  std::vector<analysis::Finding *> todo;
-  for (analysis::KernelResult &k : run.kernels)
-    for (analysis::Finding &f : k.findings)
-      if (!f.confirmation.program.empty()) todo.push_back(&f);
+std::vector<Confirmation> replayFolders(const std::vector<std::string> &folders, const Toolchain &tools,
+                                        double timeout_s, unsigned jobs) {
+  std::vector<Confirmation> out(folders.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next++) < todo.size();) {
-      analysis::Finding &f = *todo[i];
-      f.confirmation = replayFolder(fs::path(f.confirmation.program).parent_path().string(), tools, timeout_s);
-    }
+    for (size_t i; (i = next++) < folders.size();) out[i] = replayFolder(folders[i], tools, timeout_s);
   };
   std::vector<std::thread> workers;
   for (unsigned j = 1; j < std::max(1u, jobs); ++j) workers.emplace_back(work);
   work();
   for (std::thread &t : workers) t.join();
+  return out;
+}
+
+size_t replayReport(analysis::RunResult &run, const Toolchain &tools, double timeout_s, unsigned jobs) {
+  std::vector<analysis::Finding *> todo;
+  std::vector<std::string> folders;
+  for (analysis::KernelResult &k : run.kernels)
+    for (analysis::Finding &f : k.findings)
+      if (!f.confirmation.program.empty()) {
+        todo.push_back(&f);
+        folders.push_back(fs::path(f.confirmation.program).parent_path().string());
+      }
+  std::vector<Confirmation> seen = replayFolders(folders, tools, timeout_s, jobs);
+  for (size_t i = 0; i < todo.size(); ++i) todo[i]->confirmation = seen[i];
   return todo.size();
 }
 

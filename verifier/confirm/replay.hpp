@@ -49,14 +49,19 @@ private:
                                     const std::string &folder) const;
 };
 
-// Builds (build.sh) and runs (run.sh) the program in `folder`, and reads what the run
-// showed against the finding the folder's finding.txt describes.
+// Builds (build.sh, unless the program is newer than its source) and runs (run.sh) the
+// program in `folder`, and reads what the run showed against the finding the folder's
+// finding.txt describes.
 analysis::Confirmation replayFolder(const std::string &folder, const Toolchain &tools, double timeout_s);
 
 // finding.txt: what a replay checks its run against (the kind, the memory space, where the
 // accesses are), one fact per line, so that a folder replays without the report.
 std::string describeFinding(const analysis::Finding &f);
 analysis::Finding readFinding(const std::string &text);
+
+// replayFolder on each folder, `jobs` at a time (one GPU serves several sanitizer runs).
+std::vector<analysis::Confirmation> replayFolders(const std::vector<std::string> &folders, const Toolchain &tools,
+                                                  double timeout_s, unsigned jobs);
 
 // `kverify confirm REPORT.json`: every finding of the report whose program was kept, replayed
 // here, `jobs` at a time. Returns how many were replayed.

@@ -3,7 +3,7 @@
 // that shows a global-memory collision. kverify copies this text into each program, so a
 // program in --confirm-dir builds alone: nvcc -arch=native -lineinfo replay.cu.
 //
-// Exit status: 0 the launch ran (what it showed is on stdout and in the sanitizer's report),
+// Exit status: 0 the launches ran (what they showed is on stdout and in the sanitizer's report),
 // 3 no usable CUDA device, 4 a CUDA call failed (named on stderr).
 #pragma once
 #include <cuda_runtime.h>
@@ -62,18 +62,7 @@ __device__ inline T *record(unsigned site, T *p) {
   return p;
 }
 
-// A pointer parameter's buffer: zero-filled but for the witness's values.
-struct Buffer {
-  const char *param;
-  void *base;
-  size_t bytes;
-};
-inline std::vector<Buffer> &buffers() {
-  static std::vector<Buffer> all;
-  return all;
-}
-
-// An element of a buffer the witness reads: stored before the launch.
+// An element of a buffer the witness reads: stored before each launch.
 struct Fill {
   long long index, value;
 };
@@ -81,15 +70,64 @@ struct Fill {
 // One argument as the witness gives it.
 struct Arg {
   const char *name;
-  long long value;            // integers, enums, bools
-  double real;                // floating point
-  size_t elements;            // pointers: the buffer's length in elements (at most 4 GiB)
+  long long value;              // integers, enums, bools
+  double real;                  // floating point
+  size_t elements;              // pointers: the buffer's length in elements (at most 4 GiB)
   const Fill *fills = nullptr;  // pointers: the witness's loaded values
   unsigned fill_count = 0;
 };
 
+// The memory the witness leaves open is filled in turn with each pattern, one launch each:
+// the values a kernel's control flow rests on (a float compared with a threshold, a
+// loaded index) are ones kverify does not model.
+constexpr int kPatterns = 4;
+inline const char *patternName(int pattern) {
+  static const char *names[kPatterns] = {"zeros", "ones", "small values -4..11", "minus ones"};
+  return names[pattern];
+}
+
+template <class E>
+__global__ void fillPattern(E *p, size_t n, int pattern) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    long long v = pattern == 1 ? 1 : pattern == 2 ? (long long)((i * 2654435761ull >> 7) % 16) - 4 : -1;
+    p[i] = static_cast<E>(v);
+  }
+}
+
+// A pointer parameter's buffer, and how to refill it before a launch.
+struct Buffer {
+  const char *param;
+  void *base;
+  size_t bytes, elements;
+  const Fill *fills;
+  unsigned fill_count;
+  void (*refill)(const Buffer &, int pattern);
+};
+inline std::vector<Buffer> &buffers() {
+  static std::vector<Buffer> all;
+  return all;
+}
+
+template <class E>
+void refillAs(const Buffer &b, int pattern) {
+  KVR_CHECK(cudaMemset(b.base, 0, b.bytes));
+  if constexpr (std::is_arithmetic_v<E>) {
+    if (pattern > 0) {
+      fillPattern<E><<<1024, 256>>>(static_cast<E *>(b.base), b.elements, pattern);
+      KVR_CHECK(cudaGetLastError());
+    }
+    for (unsigned i = 0; i < b.fill_count; ++i)
+      if (b.fills[i].index >= 0 && size_t(b.fills[i].index) < b.elements) {
+        E v = static_cast<E>(b.fills[i].value);
+        KVR_CHECK(cudaMemcpy(static_cast<E *>(b.base) + b.fills[i].index, &v, sizeof v, cudaMemcpyHostToDevice));
+      }
+  }
+  KVR_CHECK(cudaDeviceSynchronize());
+}
+
 template <class T>
 T make(const Arg &a) {
+  static_assert(!std::is_function_v<std::remove_pointer_t<T>>, "kverify-replay: a function pointer parameter");
   if constexpr (std::is_pointer_v<T>) {
     using E = std::remove_cv_t<std::remove_pointer_t<T>>;
     size_t size = 1;
@@ -97,14 +135,7 @@ T make(const Arg &a) {
     size_t elements = a.elements < (size_t(4) << 30) / size ? a.elements : (size_t(4) << 30) / size;
     void *p = nullptr;
     KVR_CHECK(cudaMalloc(&p, elements * size));
-    KVR_CHECK(cudaMemset(p, 0, elements * size));
-    buffers().push_back(Buffer{a.name, p, elements * size});
-    if constexpr (std::is_arithmetic_v<E>)
-      for (unsigned i = 0; i < a.fill_count; ++i)
-        if (a.fills[i].index >= 0 && size_t(a.fills[i].index) < elements) {
-          E v = static_cast<E>(a.fills[i].value);
-          KVR_CHECK(cudaMemcpy(static_cast<E *>(p) + a.fills[i].index, &v, sizeof v, cudaMemcpyHostToDevice));
-        }
+    buffers().push_back(Buffer{a.name, p, elements * size, elements, a.fills, a.fill_count, &refillAs<E>});
     return static_cast<T>(p);
   } else if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(a.real);
@@ -127,40 +158,41 @@ inline void describe(unsigned long long address, char *out, size_t n) {
   std::snprintf(out, n, "0x%llx", address);
 }
 
-// After the launch: did the first watched thread's access at site_a and the second's at
-// site_b touch a common byte? One line on stdout either way.
-inline void reportCollision(unsigned site_a, unsigned site_b) {
+// After a launch: did the first watched thread's access at site_a and the second's at
+// site_b touch a common byte? Says so on stdout when they did.
+inline bool reportCollision(unsigned site_a, unsigned site_b) {
   unsigned long long count = 0;
   KVR_CHECK(cudaMemcpyFromSymbol(&count, log_count, sizeof count));
   if (count > kLogCapacity) count = kLogCapacity;
   std::vector<LogEntry> log(count);
   if (count) KVR_CHECK(cudaMemcpyFromSymbol(log.data(), log_entries, count * sizeof(LogEntry)));
-  unsigned seen[2] = {0, 0};
   for (const LogEntry &a : log) {
     if (a.watched != 0 || a.site != site_a) continue;
-    ++seen[0];
     for (const LogEntry &b : log) {
       if (b.watched != 1 || b.site != site_b) continue;
       if (a.address < b.address + b.bytes && b.address < a.address + a.bytes) {
         char where[256];
         describe(a.address > b.address ? a.address : b.address, where, sizeof where);
         std::printf("kverify-replay: collision: both threads accessed %s\n", where);
-        return;
+        return true;
       }
     }
   }
-  for (const LogEntry &b : log) seen[1] += b.watched == 1 && b.site == site_b;
-  std::printf("kverify-replay: no collision: the first thread made %u accesses at the first site, "
-              "the second %u at the second, none to a common byte\n",
-              seen[0], seen[1]);
+  return false;
 }
 
+struct Launch {
+  dim3 grid, block;
+  bool dynamic_shared = false;   // extern __shared__: as much as the device lets one block have
+  bool cooperative = false;      // grid.sync(): a cooperative launch
+  int site_a = -1, site_b = -1;  // a global race's instrumented accesses (else -1)
+};
+
 template <class... P, size_t... I>
-void launchWith(void (*kernel)(P...), dim3 grid, dim3 block, bool dynamic_shared, const Arg *args,
-                std::index_sequence<I...>) {
+void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, std::index_sequence<I...>) {
   std::tuple<std::decay_t<P>...> values{make<std::decay_t<P>>(args[I])...};
   size_t shared = 0;
-  if (dynamic_shared) {  // extern __shared__: as much as the device lets one block have
+  if (l.dynamic_shared) {
     int device = 0, optin = 0;
     cudaFuncAttributes attributes{};
     KVR_CHECK(cudaGetDevice(&device));
@@ -169,20 +201,33 @@ void launchWith(void (*kernel)(P...), dim3 grid, dim3 block, bool dynamic_shared
     shared = size_t(optin) - attributes.sharedSizeBytes;
     KVR_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   }
-  kernel<<<grid, block, shared>>>(std::get<I>(values)...);
-  KVR_CHECK(cudaGetLastError());
-  KVR_CHECK(cudaDeviceSynchronize());
+  void *pointers[] = {&std::get<I>(values)..., nullptr};
+  for (int pattern = 0; pattern < kPatterns; ++pattern) {
+    for (const Buffer &b : buffers()) b.refill(b, pattern);
+    const unsigned long long zero = 0;
+    KVR_CHECK(cudaMemcpyToSymbol(log_count, &zero, sizeof zero));
+    if (l.cooperative)
+      KVR_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), l.grid, l.block, pointers, shared));
+    else
+      kernel<<<l.grid, l.block, shared>>>(std::get<I>(values)...);
+    KVR_CHECK(cudaGetLastError());
+    KVR_CHECK(cudaDeviceSynchronize());
+    std::printf("kverify-replay: launch %d finished (memory the witness leaves open: %s)\n", pattern + 1,
+                patternName(pattern));
+    std::fflush(stdout);
+    if (l.site_a >= 0 && reportCollision(unsigned(l.site_a), unsigned(l.site_b))) return;
+  }
+  if (l.site_a >= 0)
+    std::printf("kverify-replay: no collision: the two threads' accesses shared no byte in %d launches\n", kPatterns);
 }
 
-// Sets the watched threads, launches, and waits. `args` holds one Arg per parameter.
+// Sets the watched threads and launches once per fill pattern. `args`: one per parameter.
 template <class... P>
-void launch(void (*kernel)(P...), dim3 grid, dim3 block, bool dynamic_shared, const Arg *args,
-            const unsigned (&watched)[2][6]) {
+void launch(void (*kernel)(P...), const Launch &l, const Arg *args, const unsigned (&watched)[2][6]) {
   int devices = 0;
   KVR_CHECK(cudaGetDeviceCount(&devices));
   KVR_CHECK(cudaMemcpyToSymbol(watched_threads, watched, sizeof watched));
-  launchWith(kernel, grid, block, dynamic_shared, args, std::index_sequence_for<P...>{});
-  std::printf("kverify-replay: launch finished\n");
+  launchWith(kernel, l, args, std::index_sequence_for<P...>{});
 }
 
 }  // namespace kvr

@@ -55,6 +55,13 @@ bool namesAccess(const std::string &report, const analysis::Finding &f) {
 
 std::string firstLine(const std::string &s) { return s.substr(0, s.find('\n')); }
 
+bool sameWarp(const analysis::Witness &w) {
+  auto linear = [&](const analysis::ThreadCoords &t) {
+    return t.thread_idx[0] + w.block_dim[0] * (t.thread_idx[1] + w.block_dim[1] * t.thread_idx[2]);
+  };
+  return w.thread1.block_idx == w.thread2.block_idx && linear(w.thread1) / 32 == linear(w.thread2) / 32;
+}
+
 // What the replay program said last (a failed CUDA call), else the output's first line.
 std::string lastSaid(const std::string &output) {
   size_t at = output.rfind("kverify-replay:");
@@ -89,8 +96,8 @@ Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResul
       size_t at = run.output.find("kverify-replay: collision: ");
       if (at != std::string::npos) return set(Status::Confirmed, firstLine(run.output.substr(at + 16)));
       at = run.output.find("kverify-replay: no collision: ");
-      if (at != std::string::npos) return set(Status::NotReproduced, firstLine(run.output.substr(at + 16)));
-      return set(Status::NotRun, "the replay failed: " + lastSaid(run.output));
+      if (at != std::string::npos) return set(Status::NotReproduced, firstLine(run.output.substr(at + 30)));
+      break;
     }
     case Tool::Racecheck: found = reports(run.output, std::regex("Race reported|hazard detected")); break;
     case Tool::Memcheck: found = reports(run.output, std::regex("Invalid __(shared|global|local)__")); break;
@@ -98,11 +105,24 @@ Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResul
   }
   for (const std::string &r : found)
     if (tool == Tool::Synccheck || namesAccess(r, f)) return set(Status::Confirmed, r);
+  // racecheck does not see two threads of one warp conflict in one instruction: the access
+  // log shows it
+  if (size_t at = run.output.find("kverify-replay: collision: ");
+      tool == Tool::Racecheck && at != std::string::npos && sameWarp(f.witness)) {
+    c.tool = toolName(Tool::AccessLog);
+    return set(Status::Confirmed, firstLine(run.output.substr(at + 16)) +
+                                      " (threads of one warp: racecheck does not report their conflicts)");
+  }
   if (!found.empty())
     return set(Status::NotReproduced, std::string(toolName(tool)) + " reported only elsewhere: " + firstLine(found.front()));
-  if (run.output.find("kverify-replay: launch finished") == std::string::npos)
-    return set(Status::NotRun, "the replay failed: " + lastSaid(run.output));
-  return set(Status::NotReproduced, std::string(toolName(tool)) + " reported nothing (the launch ran to its end)");
+  // the launches that finished (one per fill of the memory the witness leaves open)
+  static const std::regex launched("kverify-replay: launch [0-9]+ finished");
+  auto finished = std::distance(std::sregex_iterator(run.output.begin(), run.output.end(), launched), std::sregex_iterator());
+  if (finished == 0) return set(Status::NotRun, "the replay failed: " + lastSaid(run.output));
+  std::string what = tool == Tool::AccessLog ? "the two threads' accesses shared no byte" : std::string(toolName(tool)) + " reported nothing";
+  std::string detail = what + " in " + std::to_string(finished) + " launch" + (finished > 1 ? "es" : "");
+  if (run.exit_code != 0) detail += "; then " + lastSaid(run.output);
+  return set(Status::NotReproduced, detail);
 }
 
 }  // namespace kverify::confirm
