@@ -24,7 +24,7 @@ TEST(ConfirmOnGpu, EveryWrittenReplayIsConfirmed) {
   std::vector<std::string> names;
   for (const fs::path &folder : folders) names.push_back(folder.string());
   std::vector<analysis::Confirmation> seen =
-      confirm::replayFolders(names, tools, 60, std::max(1u, std::thread::hardware_concurrency() / 2));
+      confirm::replayFolders(names, tools, 60, std::max(1u, std::thread::hardware_concurrency()));
   for (size_t i = 0; i < folders.size(); ++i) {
     const fs::path &folder = folders[i];
     const analysis::Confirmation &c = seen[i];

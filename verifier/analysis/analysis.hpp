@@ -39,6 +39,9 @@ struct Options {
   double timeout_s = 10;             // per solver query
   // per kernel, all its queries together (CPU seconds): past it every query is `unknown`
   double kernel_timeout_s = 120;
+  // CPU time for making each witness simple (small launch, small values): what --confirm
+  // replays must be small enough to run, so it gives more
+  double witness_seconds = 0.3;
   bool assume_no_alias = true;       // distinct pointer parameters do not alias
   // a dimension of a symbolic grid has at most 2^32 threads (its global thread index fits
   // in 32 bits): gridDim * blockDim <= 2^32

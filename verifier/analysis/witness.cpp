@@ -59,14 +59,14 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
 
 // The simplest witness for `q`: the smallest block dimensions, then grid dimensions, then
 // block indices, then thread indices, then parameters, each tightened in turn (every
-// assumption kept, the earlier ones fixed; at most four solver calls each) within 0.3 s;
+// assumption kept, the earlier ones fixed; at most four solver calls each) within --confirm's or the default budget (0.3 s);
 // where time runs out, what was found. Values already small enough to read stay.
 void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std::vector<z3::expr> &counters) {
   Stage s("witness");
   // of this thread's CPU time (on a loaded machine, or with other kernels analysed in
   // parallel, the same witness as on an idle one); the least values of a launch's nine
   // dimensions and indices alone take about 0.1 s
-  const double budget = 0.3, t0 = threadSeconds();
+  const double budget = E.O.witness_seconds, query_s = budget / 3, t0 = threadSeconds();
   auto left = [&] { return budget - (threadSeconds() - t0); };
   auto wide = [](const z3::expr &x) { return z3::zext(x, 64 - x.get_sort().bv_size()); };
   z3::expr_vector base(E.c);
@@ -112,7 +112,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std
     for (unsigned i = 0; i < base.size(); ++i) small.push_back(base[i]);
     for (const Goal &g : goals)
       small.push_back(z3::ule(g.what, E.c.bv_val(g.readable, g.what.get_sort().bv_size())));
-    Decision d = findModel(small, E.no_overflow, std::min(0.1, left()));
+    Decision d = findModel(small, E.no_overflow, std::min(query_s, left()));
     if (d.result == z3::sat) m = d.model;
   }
   for (const auto &[g, least, readable, all_or_nothing] : goals) {
@@ -126,7 +126,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std
       for (unsigned i = 0; i < base.size(); ++i) tighter.push_back(base[i]);
       tighter.push_back(z3::ule(g, E.c.bv_val(bound, w)));
       // (models of the integer abstraction first: index arithmetic defeats bit-blasting)
-      Decision d = findModel(tighter, E.no_overflow, std::min(0.1, left()));
+      Decision d = findModel(tighter, E.no_overflow, std::min(query_s, left()));
       if (d.result == z3::sat) m = d.model, v = num(*m, g);
       else if (d.result == z3::unsat) lo = bound + 1;
       else break;

@@ -267,6 +267,7 @@ int main(int argc, char **argv) {
   analysis::Options base;
   base.timeout_s = timeout;
   base.kernel_timeout_s = kernel_timeout;
+  if (confirm_flag) base.witness_seconds = 3;  // a launch small enough to replay
   base.assumes.assign(assumes.begin(), assumes.end());
   base.assume_no_alias = !no_alias_assumption;
   base.assume_grid_fits_32_bits = !no_grid_size_assumption;

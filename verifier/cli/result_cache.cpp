@@ -53,7 +53,7 @@ int collectLibrary(dl_phdr_info *info, size_t, void *names) {
 // A new field in either Options must be added to the key below (else a run with another
 // value of it could reuse results computed without it). (A bool may fit in padding: the
 // size alone does not catch it.)
-static_assert(sizeof(analysis::Options) == 168 && sizeof(frontend::Options) == 128,
+static_assert(sizeof(analysis::Options) == 176 && sizeof(frontend::Options) == 128,
               "analysis::Options or frontend::Options changed: update optionsKey()");
 
 std::string optionsKey(const analysis::Options &analysis, const frontend::Options &frontend,
@@ -67,6 +67,8 @@ std::string optionsKey(const analysis::Options &analysis, const frontend::Option
   std::snprintf(timeout, sizeof timeout, "%.17g", analysis.timeout_s);
   addField(hash, timeout);
   std::snprintf(timeout, sizeof timeout, "%.17g", analysis.kernel_timeout_s);
+  addField(hash, timeout);
+  std::snprintf(timeout, sizeof timeout, "%.17g", analysis.witness_seconds);
   addField(hash, timeout);
   addField(hash, analysis.assume_no_alias ? "no-alias" : "alias");
   addField(hash, analysis.assume_grid_fits_32_bits ? "grid-fits-32-bits" : "");

@@ -97,8 +97,13 @@ std::string instrument(std::string &source, const Finding &f, const std::string 
       return "the access at " + std::to_string(r.line) + ":" + std::to_string(r.col) + " is not a plain expression (a macro?)";
     // an atomic, atomicAdd(&a[i], v): the access is its first argument, a pointer
     bool pointer = false;
-    if (size_t open = text.find('('); open != std::string::npos && text.back() == ')' && identifierChar(text[0]) &&
-                                      std::all_of(text.begin(), text.begin() + open, [](char c) { return identifierChar(c) || c == ' ' || c == ':'; })) {
+    size_t open = text.find('(');
+    bool call = open != std::string::npos && text.back() == ')' && identifierChar(text[0]) &&
+                std::all_of(text.begin(), text.begin() + open, [](char c) { return identifierChar(c) || c == ' '; });
+    if (call && text.rfind("atomic", 0) != 0)
+      return "the access at " + std::to_string(r.line) + ":" + std::to_string(r.col) + " is a call (" +
+             text.substr(0, open) + "), not an expression the log can wrap";
+    if (call) {
       size_t end = open + 1;
       for (int depth = 0; end < text.size() - 1 && (depth > 0 || text[end] != ','); ++end)
         depth += (text[end] == '(' || text[end] == '[') - (text[end] == ')' || text[end] == ']');
