@@ -24,13 +24,6 @@ namespace {
 
 std::string fixture(const std::string &name) { return std::string(KVERIFY_FIXTURES) + "/verifier/" + name; }
 
-std::string slurp(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The fixture's first kernel, its analysis, and the replay program of its first finding.
 struct Replay {
   model::Kernel kernel;
@@ -48,11 +41,11 @@ Replay replayOf(const std::string &name) {
   r.result = analysis::analyzeKernel(r.kernel, analysis::configure(analysis::Options{}, tu.options, r.kernel));
   EXPECT_FALSE(r.result.findings.empty()) << name;
   if (!r.result.findings.empty())
-    r.program = confirm::makeProgram(r.kernel, r.result.findings.front(), slurp(r.kernel.file));
+    r.program = confirm::makeProgram(r.kernel, r.result.findings.front(), kverify_cli::slurp(r.kernel.file));
   return r;
 }
 
-bool has(const std::string &s, const std::string &needle) { return s.find(needle) != std::string::npos; }
+using kverify_cli::has;
 
 }  // namespace
 

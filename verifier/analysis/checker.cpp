@@ -79,6 +79,13 @@ void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::strin
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,
                                 std::optional<z3::model> &m, double seconds, bool quiet, bool small) {
   if (seconds <= 0) seconds = E.O.timeout_s;
+  // the kernel's time is spent: not even the assumptions are gathered (a kernel with
+  // thousands of accesses asks for each of their pairs)
+  if (kernelTimeSpent()) {
+    m.reset();
+    if (!quiet) noteUnknown(name);
+    return z3::unknown;
+  }
   auto t0 = std::chrono::steady_clock::now();  // (for --debug output)
   const double cpu0 = threadSeconds();
   // Assumptions only restrict: start with those about the query's symbols (dropping
