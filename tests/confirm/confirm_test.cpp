@@ -125,6 +125,8 @@ TEST(ConfirmProgram, NvccBuildsTheWrittenPrograms) {
                         "broadcast_shared_without_barrier_race.cu", "barrier_in_both_branches_divergence.cu",
                         "block_scoped_atomic_across_blocks_race.cu"})
     files += " " + fixture(f);
+  // a kernel embedded in Python: its generated CUDA text is what the program builds
+  files += " " + std::string(KVERIFY_FIXTURES) + "/python/pycuda_tile_missing_barrier_race.py";
   kverify_cli::CliRun run = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES,
                                                     "--confirm --no-cache --confirm-dir=" + dir + files, dir + "-run");
   ASSERT_EQ(run.status, 1) << run.err;
@@ -135,9 +137,15 @@ TEST(ConfirmProgram, NvccBuildsTheWrittenPrograms) {
     EXPECT_EQ(b.exit_code, 0) << e.path() << "\n" << b.output;
     EXPECT_TRUE(fs::exists(e.path() / "replay"));
     EXPECT_TRUE(fs::exists(e.path() / "finding.txt"));
+    if (e.path().filename().string().rfind("pycuda_tile_missing_barrier_race", 0) == 0) {
+      // the .py locations mapped back into the generated text: the accesses are wrapped there
+      std::string program = kverify_cli::slurp((e.path() / "replay.cu").string());
+      EXPECT_TRUE(has(program, "KVR_AT(0, tile[t]) = in[")) << program;
+      EXPECT_TRUE(has(kverify_cli::slurp((e.path() / "finding.txt").string()), ".py.10.7.cu"));
+    }
     ++built;
   }
-  EXPECT_GE(built, 5u);
+  EXPECT_GE(built, 6u);
 }
 
 TEST(ConfirmProgram, FindingTextRoundTrips) {

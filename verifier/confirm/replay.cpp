@@ -3,9 +3,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <thread>
+#include <tuple>
 #include <sstream>
 #include <unistd.h>
 
@@ -156,16 +158,49 @@ void writeScripts(const fs::path &folder, Tool tool, const std::vector<std::stri
                     fs::perm_options::add);
 }
 
+// A range of the .py file in a Python-embedded kernel's generated text (the bytes that came
+// from it), so that the program's accesses and the sanitizer's lines are the text's.
+model::SourceRange inGenerated(const model::GeneratedSource &g, const model::SourceRange &r) {
+  const std::pair<unsigned, unsigned> begin{r.line, r.col}, end{r.end_line, r.end_col};
+  size_t b = std::find(g.py.begin(), g.py.end(), begin) - g.py.begin();
+  if (b == g.py.size()) return r;  // not from this text (a header): left as it is
+  size_t e = b;
+  for (size_t i = b; i < g.py.size(); ++i)
+    if (g.py[i] == end) e = i;
+  auto lineCol = [&](size_t offset) {
+    size_t start = g.text.rfind('\n', offset == 0 ? std::string::npos : offset - 1);
+    unsigned line = 1 + static_cast<unsigned>(std::count(g.text.begin(), g.text.begin() + offset, '\n'));
+    return std::pair<unsigned, unsigned>{line, static_cast<unsigned>(offset - (start == std::string::npos ? 0 : start + 1) + 1)};
+  };
+  model::SourceRange out = r;
+  out.file = g.name;
+  std::tie(out.line, out.col) = lineCol(b);
+  std::tie(out.end_line, out.end_col) = lineCol(e);
+  return out;
+}
+
 }  // namespace
 
-Confirmation Replayer::confirmOne(const model::Kernel &kernel, const analysis::Finding &f, const std::string &name) const {
-  if (fs::path(kernel.file).extension() == ".py")
-    return notRun("kernels embedded in Python are not replayed yet (their CUDA source is generated)");
-  std::ifstream in(kernel.file, std::ios::binary);
-  std::stringstream source;
-  source << in.rdbuf();
-  if (!in) return notRun("cannot read '" + kernel.file + "'");
-  ReplayProgram program = makeProgram(kernel, f, source.str());
+Confirmation Replayer::confirmOne(const model::Kernel &file_kernel, const analysis::Finding &file_finding,
+                                  const std::string &name) const {
+  std::string source;
+  model::Kernel generated;  // a Python-embedded kernel: its generated text is what runs
+  analysis::Finding f = file_finding;
+  if (file_kernel.generated) {
+    generated = file_kernel;
+    generated.file = file_kernel.generated->name;
+    source = file_kernel.generated->text;
+    for (analysis::AccessRef &a : f.accesses)
+      if (a.range.file == file_kernel.file) a.range = inGenerated(*file_kernel.generated, a.range);
+  } else {
+    std::ifstream in(file_kernel.file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) return notRun("cannot read '" + file_kernel.file + "'");
+    source = text.str();
+  }
+  const model::Kernel &kernel = file_kernel.generated ? generated : file_kernel;
+  ReplayProgram program = makeProgram(kernel, f, source);
   if (!program.not_run.empty()) return notRun(program.not_run);
   if (dir_.empty()) return notRun(tools_.unavailable.empty() ? "cannot create a folder for the program" : tools_.unavailable);
   fs::path folder = fs::path(dir_) / name;

@@ -316,6 +316,13 @@ struct HostLaunch {
   SourceRange at;  // the launch
 };
 
+// A kernel embedded in Python: the CUDA text kverify parsed, under the name clang saw, and
+// the .py line and column each of its bytes came from (a replay builds this text).
+struct GeneratedSource {
+  std::string name, text;
+  std::vector<std::pair<unsigned, unsigned>> py;  // one per byte of text
+};
+
 struct Kernel {
   std::string name;  // with template arguments for instantiations: "reduce<256>"
   std::string file;
@@ -338,6 +345,7 @@ struct Kernel {
   std::optional<HostLaunch> launch;
   // __launch_bounds__(N): CUDA refuses a launch of more than N threads per block
   std::optional<uint64_t> max_threads;
+  std::shared_ptr<const GeneratedSource> generated;  // kernels embedded in Python only
 };
 
 // A template kernel that was never instantiated: nothing to verify, listed so users see it.

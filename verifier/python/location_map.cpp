@@ -22,6 +22,11 @@ LocationMap::LocationMap(std::string generated, std::string py, const SourcedTex
   line_starts_.push_back(0);
   for (size_t i = 0; i < cuda.text.size(); ++i)
     if (cuda.text[i] == '\n') line_starts_.push_back(i + 1);
+  auto source = std::make_shared<model::GeneratedSource>();
+  source->name = generated_;
+  source->text = cuda.text;
+  for (const Pos &p : cuda.pos) source->py.emplace_back(p.line, p.col);
+  source_ = std::move(source);
 }
 
 Pos LocationMap::at(unsigned line, unsigned col) const {
@@ -49,7 +54,7 @@ model::SourceRange LocationMap::map(const model::SourceRange &r) const {
 void LocationMap::remap(model::TranslationUnitModel &tu) const {
   tu.file = py_;
   for (model::Kernel &k : tu.kernels) {
-    if (k.file == generated_) k.file = py_;
+    if (k.file == generated_) k.file = py_, k.generated = source_;
     k.range = map(k.range);
     for (model::Param &p : k.params) p.range = map(p.range);
     for (model::Array &a : k.arrays) a.range = map(a.range);

@@ -27,6 +27,7 @@ private:
   Pos at(unsigned line, unsigned col) const;
 
   std::string generated_, py_;
+  std::shared_ptr<const model::GeneratedSource> source_;  // handed to each kernel
   std::vector<Pos> pos_;
   std::vector<size_t> line_starts_;
   Pos fallback_;
