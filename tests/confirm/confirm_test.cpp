@@ -358,3 +358,20 @@ TEST(ConfirmCli, ConfirmCommandReadsAReport) {
   EXPECT_EQ(bad.status, 2);
   EXPECT_TRUE(has(bad.err, "cannot read '/nonexistent.json'")) << bad.err;
 }
+
+// A program nvcc cannot build is `not run`, with nvcc's first error (not its summary line).
+TEST(ConfirmProcess, AProgramThatDoesNotBuildIsNotRun) {
+  confirm::Toolchain tools = confirm::findToolchain();
+  if (tools.nvcc.empty()) GTEST_SKIP() << "no nvcc";
+  tools.unavailable.clear();  // (only the build is reached)
+  fs::path folder = testing::TempDir() + "confirm_broken_program";
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  std::ofstream(folder / "replay.cu") << "int main() { return undeclared_name; }\n";
+  std::ofstream(folder / "build.sh") << "cd \"$(dirname \"$0\")\" && exec \"$NVCC\" -arch=sm_90 replay.cu -o replay\n";
+  std::ofstream(folder / "finding.txt") << "kind race\nspace shared\n";
+  analysis::Confirmation c = confirm::replayFolder(folder.string(), tools, 30);
+  EXPECT_EQ(c.status, Status::NotRun);
+  EXPECT_TRUE(has(c.detail, "nvcc could not build the replay: replay.cu(1): error: identifier \"undeclared_name\""))
+      << c.detail;
+}

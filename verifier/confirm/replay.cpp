@@ -1,14 +1,14 @@
 #include "confirm/replay.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
-#include <atomic>
 #include <functional>
+#include <sstream>
 #include <thread>
 #include <tuple>
-#include <sstream>
 #include <unistd.h>
 
 namespace kverify::confirm {
@@ -51,13 +51,15 @@ Confirmation notRun(std::string why) {
   return c;
 }
 
-// The last line of `text` that says something (nvcc's error, the program's complaint).
-std::string lastLine(const std::string &text, const std::string &containing = "") {
+// The first line of `text` that says `containing` (nvcc's first error), or else its last
+// line that says something.
+std::string lineWith(const std::string &text, const std::string &containing) {
   std::stringstream in(text);
   std::string best;
-  for (std::string line; std::getline(in, line);)
-    if (line.find_first_not_of(" \t") != std::string::npos && line.find(containing) != std::string::npos)
-      best = line;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(containing) != std::string::npos) return line;
+    if (line.find_first_not_of(" \t") != std::string::npos) best = line;
+  }
   return best;
 }
 
@@ -289,9 +291,9 @@ Confirmation replayFolder(const std::string &dir, const Toolchain &tools, double
   if (!fresh)
     built = runProcess({"env", "NVCC=" + tools.nvcc, "sh", (folder / "build.sh").string()}, std::max(120.0, timeout_s));
   if (!fresh && (!built.started || built.timed_out || built.exit_code != 0)) {
-    std::string why = built.timed_out ? "nvcc ran out of time" : lastLine(built.output, "error");
+    std::string why = built.timed_out ? "nvcc ran out of time" : lineWith(built.output, "error");
     c.status = Status::NotRun;
-    c.detail = "nvcc could not build the replay: " + (why.empty() ? lastLine(built.output) : why);
+    c.detail = "nvcc could not build the replay: " + why;
     c.output = built.output;
     return c;
   }
