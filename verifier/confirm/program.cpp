@@ -177,8 +177,9 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
   const analysis::Witness &w = f.witness;
   std::map<std::string, std::string> values(w.params.begin(), w.params.end());
 
-  if (threadCount(w) > (uint64_t(1) << 34))
-    return notRun("the witness's launch has " + std::to_string(threadCount(w)) + " threads, more than a replay runs");
+  if (uint64_t threads = threadCount(w); threads > (uint64_t(1) << 34))
+    return notRun("the witness's launch has " + std::to_string(threads) + " threads, more than a replay runs");
+  const uint64_t elements = bufferElements(f);
   // one Arg per parameter position (a struct parameter lists its fields: not settable)
   std::map<unsigned, std::string> args;
   std::string fill_arrays;
@@ -202,7 +203,7 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
           list += (count++ ? ", {" : "{") + std::to_string(v.index) + "LL, " + longLong(v.value) + "}";
       std::string fills = count ? "fills_" + std::to_string(prm.position) : "nullptr";
       if (count) fill_arrays += "  static const kvr::Fill " + fills + "[] = {" + list + "};\n";
-      args[prm.position] = "{" + name + ", 0, 0.0, " + std::to_string(bufferElements(f)) + ", " + fills + ", " +
+      args[prm.position] = "{" + name + ", 0, 0.0, " + std::to_string(elements) + ", " + fills + ", " +
                            std::to_string(count) + "}";
       continue;
     }
@@ -230,11 +231,10 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
   unsigned sites[2] = {0, 0};
   bool log = false;
   if (f.kind == Verdict::Race || f.kind == Verdict::BenignRace) {
-    if (f.accesses.size() < 2 && p.tool == Tool::AccessLog) return notRun("the race names fewer than two accesses");
-    std::string why = f.accesses.size() < 2 ? "fewer than two accesses" : instrument(body, f, k.file, sites);
+    std::string why =
+        f.accesses.size() < 2 ? "the race names fewer than two accesses" : instrument(body, f, k.file, sites);
     if (!why.empty() && p.tool == Tool::AccessLog) return notRun(why);
-    log = why.empty();
-    if (!log) body = source;
+    log = why.empty();  // (instrument leaves the text as it is where it refuses)
   }
   bool dynamic_shared = std::any_of(k.arrays.begin(), k.arrays.end(), [](const model::Array &a) { return a.is_extern; });
   // cooperative groups' grid.sync() needs a cooperative launch (else the launch fails)
@@ -248,7 +248,7 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
   else o << "//   compute-sanitizer --tool " << toolName(p.tool) << " ./replay\n";
   for (const std::string &n : p.notes) o << "// chosen by the harness: " << n << "\n";
   if (dynamic_shared) o << "// chosen by the harness: extern __shared__ gets all the shared memory a block can have\n";
-  o << "// pointer parameters: buffers of " << bufferElements(f) << " elements, launched once for each fill\n"
+  o << "// pointer parameters: buffers of " << elements << " elements, launched once for each fill\n"
     << "// of what the witness leaves open (zeros, ones, small values, minus ones)\n"
     << kReplayRuntime << "\n"
     << "#define main kverify_replaced_main\n"
