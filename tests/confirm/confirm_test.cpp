@@ -101,6 +101,22 @@ TEST(ConfirmProgram, InstrumentsTheAccessesOfAGlobalRace) {
   EXPECT_TRUE(has(shared.program.text, "KVR_AT(")) << shared.program.text;
 }
 
+// A shared out-of-bounds access is checked against its array's bytes where the access
+// names the array (memcheck sees only what leaves the block's shared window).
+TEST(ConfirmProgram, ChecksASharedOutOfBoundsAccessAgainstItsArray) {
+  Replay read = replayOf("shared_oob_neighbor_read.cu");
+  EXPECT_EQ(read.program.tool, confirm::Tool::Memcheck);
+  EXPECT_TRUE(has(read.program.text, "out[i] = KVR_WITHIN(s, s[t + 1]) - s[t];")) << read.program.text;
+  Replay atomic = replayOf("forall_bins_histogram_off_by_one_oob.cu");
+  EXPECT_TRUE(has(atomic.program.text, "atomicAdd(KVR_WITHIN_POINTER(hist, &hist[bin[i]]), 1u);"))
+      << atomic.program.text;
+  // through a pointer variable (`p[t]`, p = small): no array named at the access
+  Replay pointer = replayOf("pointer_variable_two_arrays_oob.cu");
+  EXPECT_TRUE(pointer.program.not_run.empty()) << pointer.program.not_run;
+  EXPECT_FALSE(has(pointer.program.text, "KVR_WITHIN(small")) << pointer.program.text;
+  EXPECT_TRUE(has(pointer.program.text, "    p[t] = in[i];"));
+}
+
 TEST(ConfirmProgram, RefusesWhatItCannotSetUp) {
   model::Kernel k;
   k.name = "k";
@@ -131,7 +147,7 @@ TEST(ConfirmProgram, NvccBuildsTheWrittenPrograms) {
   // (fixtures whose launch is fixed: a program is written whatever the witness search's luck)
   for (const char *f : {"stream_compaction_step_param_race.cu", "forall_bins_histogram_off_by_one_oob.cu",
                         "broadcast_shared_without_barrier_race.cu", "barrier_in_both_branches_divergence.cu",
-                        "cg_tile16_exchange_race.cu"})
+                        "cg_tile16_exchange_race.cu", "shared_oob_neighbor_read.cu"})
     files += " " + fixture(f);
   // a kernel embedded in Python: its generated CUDA text is what the program builds
   files += " " + std::string(KVERIFY_FIXTURES) + "/python/pycuda_tile_missing_barrier_race.py";
@@ -153,7 +169,7 @@ TEST(ConfirmProgram, NvccBuildsTheWrittenPrograms) {
     }
     ++built;
   }
-  EXPECT_GE(built, 6u);
+  EXPECT_GE(built, 7u);
 }
 
 TEST(ConfirmProgram, FindingTextRoundTrips) {
@@ -286,6 +302,19 @@ TEST(ConfirmOutput, ReadsMemcheckAndTheAccessLog) {
   EXPECT_EQ(confirm::interpret(confirm::Tool::Memcheck, findingAt(Verdict::Oob, "shared", {18}), ran(memcheck, 4), 30)
                 .status,
             Status::Confirmed);
+  // memcheck silent, the program's bounds check not
+  analysis::Confirmation bounds = confirm::interpret(
+      confirm::Tool::Memcheck, findingAt(Verdict::Oob, "shared", {12}),
+      ran("kverify-replay: launch 1 finished (...)\nkverify-replay: out of bounds: block (0, 0, 0) thread (255, 0, 0) "
+          "accessed 4 bytes at byte offset 1024 of a 1024-byte array (64 such accesses)\n"),
+      30);
+  EXPECT_EQ(bounds.status, Status::Confirmed);
+  EXPECT_EQ(bounds.tool, "bounds check");
+  EXPECT_TRUE(has(bounds.detail, "out of bounds: block (0, 0, 0) thread (255, 0, 0)")) << bounds.detail;
+  EXPECT_EQ(confirm::interpret(confirm::Tool::Memcheck, findingAt(Verdict::Oob, "shared", {12}),
+                               ran("kverify-replay: launch 1 finished (...)\n"), 30)
+                .status,
+            Status::NotReproduced);
   analysis::Finding global = findingAt(Verdict::Race, "global", {9, 9});
   analysis::Confirmation c = confirm::interpret(
       confirm::Tool::AccessLog, global,

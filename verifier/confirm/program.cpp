@@ -19,6 +19,7 @@ const char *toolName(Tool t) {
     case Tool::Memcheck: return "memcheck";
     case Tool::Synccheck: return "synccheck";
     case Tool::AccessLog: return "access log";
+    case Tool::BoundsCheck: return "bounds check";
   }
   return "?";
 }
@@ -75,58 +76,87 @@ std::string longLong(long long v) {
 
 bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// Where an access is in the source: [begin, end), and whether that text is a pointer to
+// the access (an atomic's first argument: atomicAdd(&a[i], v) gives &a[i]).
+struct Site {
+  size_t begin = 0, end = 0;
+  bool pointer = false;
+};
+
+// The access at `r` as a plain expression of `source` (else why not).
+std::string locate(const std::string &source, const model::SourceRange &r, const std::string &file, Site &site) {
+  std::string at = std::to_string(r.line) + ":" + std::to_string(r.col);
+  if (r.file != file) return "the access at " + r.file + ":" + std::to_string(r.line) + " is not in the kernel's file";
+  size_t b = offsetOf(source, r.line, r.col), e = offsetOf(source, r.end_line, r.end_col);
+  if (b == std::string::npos || e == std::string::npos || e < b || e >= source.size())
+    return "the access's location " + at + " is outside the file";
+  ++e;  // the range ends at its last character
+  std::string text = source.substr(b, e - b);
+  if (!balanced(text) || (e < source.size() && identifierChar(source[e]) && identifierChar(source[e - 1])))
+    return "the access at " + at + " is not a plain expression (a macro?)";
+  size_t open = text.find('(');
+  bool call = open != std::string::npos && text.back() == ')' && identifierChar(text[0]) &&
+              std::all_of(text.begin(), text.begin() + open, [](char c) { return identifierChar(c) || c == ' '; });
+  if (call && text.rfind("atomic", 0) != 0)
+    return "the access at " + at + " is a call (" + text.substr(0, open) + "), not an expression the harness can wrap";
+  site = {b, e, false};
+  if (call) {
+    size_t end = open + 1;
+    for (int depth = 0; end < text.size() - 1 && (depth > 0 || text[end] != ','); ++end)
+      depth += (text[end] == '(' || text[end] == '[') - (text[end] == ')' || text[end] == ']');
+    site = {b + open + 1, b + end, true};
+  }
+  return "";
+}
+
 // The source with the finding's two accesses wrapped as KVR_AT(site, access): site 0 is
 // the first access's, site 1 the second's (one site where both are one expression).
 // Returns why not where a range is not a plain expression of this file.
 std::string instrument(std::string &source, const Finding &f, const std::string &file, unsigned sites[2]) {
-  struct Site {
-    size_t begin, end;  // [begin, end)
+  struct Wrapped {
+    Site at;
     unsigned id;
-    bool pointer;  // the expression is a pointer to the access (an atomic's first argument)
   };
-  std::vector<Site> wrapped;
+  std::vector<Wrapped> wrapped;
   for (unsigned i = 0; i < 2; ++i) {
-    const model::SourceRange &r = f.accesses[i].range;
-    if (r.file != file) return "the access at " + r.file + ":" + std::to_string(r.line) + " is not in the kernel's file";
-    size_t b = offsetOf(source, r.line, r.col), e = offsetOf(source, r.end_line, r.end_col);
-    if (b == std::string::npos || e == std::string::npos || e < b || e >= source.size())
-      return "the access's location " + std::to_string(r.line) + ":" + std::to_string(r.col) + " is outside the file";
-    ++e;  // the range ends at its last character
-    std::string text = source.substr(b, e - b);
-    if (!balanced(text) || (e < source.size() && identifierChar(source[e]) && identifierChar(source[e - 1])))
-      return "the access at " + std::to_string(r.line) + ":" + std::to_string(r.col) + " is not a plain expression (a macro?)";
-    // an atomic, atomicAdd(&a[i], v): the access is its first argument, a pointer
-    bool pointer = false;
-    size_t open = text.find('(');
-    bool call = open != std::string::npos && text.back() == ')' && identifierChar(text[0]) &&
-                std::all_of(text.begin(), text.begin() + open, [](char c) { return identifierChar(c) || c == ' '; });
-    if (call && text.rfind("atomic", 0) != 0)
-      return "the access at " + std::to_string(r.line) + ":" + std::to_string(r.col) + " is a call (" +
-             text.substr(0, open) + "), not an expression the log can wrap";
-    if (call) {
-      size_t end = open + 1;
-      for (int depth = 0; end < text.size() - 1 && (depth > 0 || text[end] != ','); ++end)
-        depth += (text[end] == '(' || text[end] == '[') - (text[end] == ')' || text[end] == ']');
-      e = b + end;
-      b += open + 1;
-      pointer = true;
-    }
-    auto same = std::find_if(wrapped.begin(), wrapped.end(), [&](const Site &s) { return s.begin == b && s.end == e; });
+    Site s;
+    if (std::string why = locate(source, f.accesses[i].range, file, s); !why.empty()) return why;
+    auto same = std::find_if(wrapped.begin(), wrapped.end(),
+                             [&](const Wrapped &w) { return w.at.begin == s.begin && w.at.end == s.end; });
     if (same != wrapped.end()) {
       sites[i] = same->id;
       continue;
     }
-    for (const Site &s : wrapped)
-      if (b < s.end && s.begin < e) return "the two accesses overlap in the source";
+    for (const Wrapped &w : wrapped)
+      if (s.begin < w.at.end && w.at.begin < s.end) return "the two accesses overlap in the source";
     sites[i] = i;
-    wrapped.push_back({b, e, i, pointer});
+    wrapped.push_back({s, i});
   }
-  std::sort(wrapped.begin(), wrapped.end(), [](const Site &a, const Site &b) { return a.begin > b.begin; });
-  for (const Site &s : wrapped) {
-    source.insert(s.end, ")");
-    source.insert(s.begin, (s.pointer ? "KVR_POINTER(" : "KVR_AT(") + std::to_string(s.id) + ", ");
+  std::sort(wrapped.begin(), wrapped.end(), [](const Wrapped &a, const Wrapped &b) { return a.at.begin > b.at.begin; });
+  for (const Wrapped &w : wrapped) {
+    source.insert(w.at.end, ")");
+    source.insert(w.at.begin, (w.at.pointer ? "KVR_POINTER(" : "KVR_AT(") + std::to_string(w.id) + ", ");
   }
   return "";
+}
+
+// The source with a shared out-of-bounds access checked against its array's bytes,
+// KVR_WITHIN(array, access): where the access names its array (`tile[i]`, `atomicAdd(&s[b],
+// 1)`) and the array has a size. memcheck sees only accesses outside the block's whole
+// shared window; this sees one past the array into its neighbour too. Returns whether it did.
+bool boundsCheck(std::string &source, const model::Kernel &k, const Finding &f) {
+  auto array = std::find_if(k.arrays.begin(), k.arrays.end(), [&](const model::Array &a) { return a.name == f.array; });
+  Site s;
+  if (f.space != "shared" || f.accesses.empty() || array == k.arrays.end() || array->is_extern ||
+      !locate(source, f.accesses[0].range, k.file, s).empty())
+    return false;
+  size_t name = source.find_first_not_of("&( \t", s.begin);
+  if (name == std::string::npos || source.compare(name, f.array.size(), f.array) != 0 ||
+      identifierChar(source[name + f.array.size()]))
+    return false;
+  source.insert(s.end, ")");
+  source.insert(s.begin, (s.pointer ? "KVR_WITHIN_POINTER(" : "KVR_WITHIN(") + f.array + ", ");
+  return true;
 }
 
 std::string cString(const std::string &s) {
@@ -236,6 +266,7 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
     if (!why.empty() && p.tool == Tool::AccessLog) return notRun(why);
     log = why.empty();  // (instrument leaves the text as it is where it refuses)
   }
+  if (f.kind == Verdict::Oob) boundsCheck(body, k, f);
   bool dynamic_shared = std::any_of(k.arrays.begin(), k.arrays.end(), [](const model::Array &a) { return a.is_extern; });
   // cooperative groups' grid.sync() needs a cooperative launch (else the launch fails)
   bool cooperative = source.find("this_grid") != std::string::npos;

@@ -12,8 +12,10 @@
 namespace kverify::confirm {
 
 // What observes the finding on the GPU.
-enum class Tool { Racecheck, Memcheck, Synccheck, AccessLog };
-const char *toolName(Tool t);  // "racecheck", ..., "access log"
+// The access log and the bounds check are instrumentation in the program (read off its
+// stdout), the others compute-sanitizer's tools.
+enum class Tool { Racecheck, Memcheck, Synccheck, AccessLog, BoundsCheck };
+const char *toolName(Tool t);  // "racecheck", ..., "access log", "bounds check"
 
 struct ReplayProgram {
   std::string text;                // the program (empty where it cannot be made)

@@ -62,6 +62,44 @@ __device__ inline T *record(unsigned site, T *p) {
   return p;
 }
 
+// The first access of any thread that fell outside its shared array (KVR_WITHIN).
+struct Outside {
+  unsigned block[3], thread[3];
+  long long offset;
+  unsigned long long bytes, array_bytes;
+};
+__device__ Outside first_outside;
+__device__ unsigned long long outside_count;
+
+// Checks that an access lies inside its array, and is that access. An array of known size
+// is checked; anything else (a pointer of the same name in a helper) passes unchecked.
+template <class E, size_t N, class T>
+__device__ inline T *within(E (&array)[N], T *p) {
+  long long offset = reinterpret_cast<const char *>(p) - reinterpret_cast<const char *>(&array);
+  if ((offset < 0 || offset + (long long)sizeof(T) > (long long)sizeof(array)) && atomicAdd(&outside_count, 1ull) == 0)
+    first_outside = Outside{{blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z},
+                            offset, sizeof(T), sizeof(array)};
+  return p;
+}
+template <class A, class T>
+__device__ inline T *within(A &, T *p) {
+  return p;
+}
+
+// After a launch: did an access fall outside its array? Says so on stdout when one did.
+inline bool reportOutside() {
+  unsigned long long count = 0;
+  KVR_CHECK(cudaMemcpyFromSymbol(&count, outside_count, sizeof count));
+  if (count == 0) return false;
+  Outside o{};
+  KVR_CHECK(cudaMemcpyFromSymbol(&o, first_outside, sizeof o));
+  std::printf("kverify-replay: out of bounds: block (%u, %u, %u) thread (%u, %u, %u) accessed %llu bytes at byte "
+              "offset %lld of a %llu-byte array (%llu such accesses)\n",
+              o.block[0], o.block[1], o.block[2], o.thread[0], o.thread[1], o.thread[2], o.bytes, o.offset,
+              o.array_bytes, count);
+  return true;
+}
+
 // An element of a buffer the witness reads: stored before each launch.
 struct Fill {
   long long index, value;
@@ -207,6 +245,7 @@ void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, std::ind
     for (const Buffer &b : buffers()) b.refill(b, pattern);
     const unsigned long long zero = 0;
     KVR_CHECK(cudaMemcpyToSymbol(log_count, &zero, sizeof zero));
+    KVR_CHECK(cudaMemcpyToSymbol(outside_count, &zero, sizeof zero));
     if (l.cooperative)
       KVR_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), l.grid, l.block, pointers, shared));
     else
@@ -217,6 +256,7 @@ void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, std::ind
                 patternName(pattern));
     std::fflush(stdout);
     collided = collided || (l.site_a >= 0 && reportCollision(unsigned(l.site_a), unsigned(l.site_b)));
+    reportOutside();
   }
   if (l.site_a >= 0 && !collided)
     std::printf("kverify-replay: no collision: the two threads' accesses shared no byte in %d launches\n", kPatterns);
@@ -237,3 +277,6 @@ void launch(void (*kernel)(P...), const Launch &l, const Arg *args, const unsign
 #define KVR_AT(site, ...) (*::kvr::record(site, &(__VA_ARGS__)))
 // An instrumented pointer an atomic is given: records where it points, and is the pointer.
 #define KVR_POINTER(site, ...) ::kvr::record(site, (__VA_ARGS__))
+// A shared access checked against its array's bytes, and the access itself.
+#define KVR_WITHIN(array, ...) (*::kvr::within(array, &(__VA_ARGS__)))
+#define KVR_WITHIN_POINTER(array, ...) ::kvr::within(array, (__VA_ARGS__))

@@ -102,6 +102,7 @@ Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResul
     case Tool::Racecheck: found = reports(run.output, std::regex("Race reported|hazard detected")); break;
     case Tool::Memcheck: found = reports(run.output, std::regex("Invalid __(shared|global|local)__")); break;
     case Tool::Synccheck: found = reports(run.output, std::regex("Barrier error|[Dd]ivergent thread")); break;
+    case Tool::BoundsCheck: break;  // (never a program's tool: memcheck's helper)
   }
   for (const std::string &r : found)
     if (tool == Tool::Synccheck || namesAccess(r, f)) return set(Status::Confirmed, r);
@@ -112,6 +113,12 @@ Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResul
     c.tool = toolName(Tool::AccessLog);
     return set(Status::Confirmed, firstLine(run.output.substr(at + 16)) +
                                       " (threads of one warp: racecheck does not report their conflicts)");
+  }
+  // memcheck does not see a shared access past its array but inside the block's shared
+  // window: the bounds check the program puts on the access does
+  if (size_t at = run.output.find("kverify-replay: out of bounds: "); tool == Tool::Memcheck && at != std::string::npos) {
+    c.tool = toolName(Tool::BoundsCheck);
+    return set(Status::Confirmed, firstLine(run.output.substr(at + 16)));
   }
   if (!found.empty())
     return set(Status::NotReproduced, std::string(toolName(tool)) + " reported only elsewhere: " + firstLine(found.front()));
