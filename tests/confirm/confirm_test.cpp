@@ -338,6 +338,24 @@ TEST(ConfirmOutput, ReadsMemcheckAndTheAccessLog) {
   EXPECT_TRUE(has(c.detail, "no usable CUDA device")) << c.detail;
 }
 
+// A launch that fails (an illegal address of a thread the witness does not name) leaves the
+// other fills their launches; only when none finished is the replay not run.
+TEST(ConfirmOutput, ReadsFailedLaunches) {
+  using analysis::Verdict;
+  const std::string failed = "kverify-replay: launch 1 failed (memory the witness leaves open: zeros): an illegal "
+                             "memory access was encountered (cudaErrorIllegalAddress)\n";
+  analysis::Confirmation some = confirm::interpret(
+      confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}),
+      ran(failed + "kverify-replay: launch 2 finished (memory the witness leaves open: ones)\n"), 30);
+  EXPECT_EQ(some.status, Status::NotReproduced);
+  EXPECT_EQ(some.detail, "racecheck reported nothing in 1 launch; 1 failed, the first: launch 1 failed (memory the "
+                         "witness leaves open: zeros): an illegal memory access was encountered (cudaErrorIllegalAddress)");
+  analysis::Confirmation none =
+      confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}), ran(failed, 4), 30);
+  EXPECT_EQ(none.status, Status::NotRun);
+  EXPECT_TRUE(has(none.detail, "the replay failed: kverify-replay: launch 1 failed")) << none.detail;
+}
+
 TEST(ConfirmProcess, KillsARunAtItsTimeLimit) {
   auto t0 = std::chrono::steady_clock::now();
   confirm::ProcessResult r = confirm::runProcess({"sh", "-c", "echo started; sleep 30"}, 0.5);

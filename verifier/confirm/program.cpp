@@ -178,18 +178,24 @@ uint64_t threadCount(const analysis::Witness &w) {
 }
 
 // Elements enough for every pointer parameter's buffer: four per thread of the launch
-// (kernels index by the global thread id, often with a stride), twice the witness's
-// index, its loaded elements and its integer parameters (bounds such as `i < n`), at
-// least 2^20 (the program caps a buffer at 4 GiB).
+// (kernels index by the global thread id, often with a stride), as many per thread as
+// the largest integer parameter up to 2^28 (a row length, a number of rounds: `(b * rounds
+// + r) * 256 + t`), twice the witness's index, its loaded elements and its integer
+// parameters (bounds such as `i < n`), at least 2^20 (the program caps a buffer at 4 GiB).
 uint64_t bufferElements(const Finding &f) {
   const analysis::Witness &w = f.witness;
-  uint64_t n = std::max<uint64_t>(uint64_t(1) << 20, std::min<uint64_t>(threadCount(w), uint64_t(1) << 34) * 4);
+  const uint64_t threads = std::min<uint64_t>(threadCount(w), uint64_t(1) << 34);
+  uint64_t n = std::max<uint64_t>(uint64_t(1) << 20, threads * 4);
   auto cover = [&](long long i) {
     if (i > 0) n = std::max<uint64_t>(n, 2 * std::min<uint64_t>(i, uint64_t(1) << 34) + 2);
   };
   cover(std::atoll(w.index.c_str()));
   for (const analysis::MemoryValue &v : w.memory) cover(v.index);
-  for (const auto &[name, value] : w.params) cover(std::atoll(value.c_str()));
+  for (const auto &[name, value] : w.params) {
+    long long v = std::atoll(value.c_str());
+    cover(v);
+    if (v > 0) n = std::max<uint64_t>(n, std::min<uint64_t>(threads * uint64_t(std::min<long long>(v, 1 << 28)), uint64_t(1) << 28));
+  }
   return n;
 }
 

@@ -4,7 +4,7 @@
 // program in --confirm-dir builds alone: nvcc -arch=native -lineinfo replay.cu.
 //
 // Exit status: 0 the launches ran (what they showed is on stdout and in the sanitizer's report),
-// 3 no usable CUDA device, 4 a CUDA call failed (named on stderr).
+// 3 no usable CUDA device, 4 a CUDA call failed (named on stderr) or no launch finished.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -132,11 +132,14 @@ __global__ void fillPattern(E *p, size_t n, int pattern) {
   }
 }
 
-// A pointer parameter's buffer, and how to refill it before a launch.
+// A pointer parameter's buffer, and how to refill it before a launch. The parameter points
+// a guard's length into its allocation: a witness's index may be negative (a race at
+// hist[-255] is still a race), and other threads' indices around it.
 struct Buffer {
   const char *param;
-  void *base;
-  size_t bytes, elements;
+  void *allocation, *base;  // base: what the kernel gets
+  size_t bytes, elements;   // from base
+  size_t guard_bytes;       // before base
   const Fill *fills;
   unsigned fill_count;
   void (*refill)(const Buffer &, int pattern);
@@ -148,17 +151,19 @@ inline std::vector<Buffer> &buffers() {
 
 template <class E>
 void refillAs(const Buffer &b, int pattern) {
-  KVR_CHECK(cudaMemset(b.base, 0, b.bytes));
+  KVR_CHECK(cudaMemset(b.allocation, 0, b.guard_bytes + b.bytes));
   if constexpr (std::is_arithmetic_v<E>) {
     if (pattern > 0) {
       fillPattern<E><<<1024, 256>>>(static_cast<E *>(b.base), b.elements, pattern);
       KVR_CHECK(cudaGetLastError());
     }
-    for (unsigned i = 0; i < b.fill_count; ++i)
-      if (b.fills[i].index >= 0 && size_t(b.fills[i].index) < b.elements) {
+    for (unsigned i = 0; i < b.fill_count; ++i) {
+      long long at = b.fills[i].index;
+      if (at >= -(long long)(b.guard_bytes / sizeof(E)) && (at < 0 || size_t(at) < b.elements)) {
         E v = static_cast<E>(b.fills[i].value);
-        KVR_CHECK(cudaMemcpy(static_cast<E *>(b.base) + b.fills[i].index, &v, sizeof v, cudaMemcpyHostToDevice));
+        KVR_CHECK(cudaMemcpy(static_cast<E *>(b.base) + at, &v, sizeof v, cudaMemcpyHostToDevice));
       }
+    }
   }
   KVR_CHECK(cudaDeviceSynchronize());
 }
@@ -171,10 +176,12 @@ T make(const Arg &a) {
     size_t size = 1;
     if constexpr (!std::is_void_v<E>) size = sizeof(E);
     size_t elements = a.elements < (size_t(4) << 30) / size ? a.elements : (size_t(4) << 30) / size;
+    size_t guard = elements / 4 * size;
     void *p = nullptr;
-    KVR_CHECK(cudaMalloc(&p, elements * size));
-    buffers().push_back(Buffer{a.name, p, elements * size, elements, a.fills, a.fill_count, &refillAs<E>});
-    return static_cast<T>(p);
+    KVR_CHECK(cudaMalloc(&p, guard + elements * size));
+    void *base = static_cast<char *>(p) + guard;
+    buffers().push_back(Buffer{a.name, p, base, elements * size, elements, guard, a.fills, a.fill_count, &refillAs<E>});
+    return static_cast<T>(base);
   } else if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(a.real);
   } else {
@@ -188,8 +195,9 @@ T make(const Arg &a) {
 inline void describe(unsigned long long address, char *out, size_t n) {
   for (const Buffer &b : buffers()) {
     auto base = reinterpret_cast<unsigned long long>(b.base);
-    if (address >= base && address < base + b.bytes) {
-      std::snprintf(out, n, "%s + %llu bytes", b.param, address - base);
+    if (address >= base - b.guard_bytes && address < base + b.bytes) {
+      long long offset = (long long)(address - base);
+      std::snprintf(out, n, "%s %s %lld bytes", b.param, offset < 0 ? "-" : "+", offset < 0 ? -offset : offset);
       return;
     }
   }
@@ -226,8 +234,13 @@ struct Launch {
   int site_a = -1, site_b = -1;  // a global race's instrumented accesses (else -1)
 };
 
+// One launch with the memory filled by `pattern`: its own buffers, so that a launch that
+// fails (an illegal address in a thread the witness does not name) leaves the next one a
+// fresh context. Returns whether it finished.
 template <class... P, size_t... I>
-void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, std::index_sequence<I...>) {
+bool launchOnce(void (*kernel)(P...), const Launch &l, const Arg *args, const unsigned (&watched)[2][6], int pattern,
+                bool &collided, std::index_sequence<I...>) {
+  KVR_CHECK(cudaMemcpyToSymbol(watched_threads, watched, sizeof watched));
   std::tuple<std::decay_t<P>...> values{make<std::decay_t<P>>(args[I])...};
   size_t shared = 0;
   if (l.dynamic_shared) {
@@ -240,35 +253,47 @@ void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, std::ind
     KVR_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   }
   void *pointers[] = {&std::get<I>(values)..., nullptr};
-  bool collided = false;  // (the launches go on: a sanitizer may see more in the next fills)
-  for (int pattern = 0; pattern < kPatterns; ++pattern) {
-    for (const Buffer &b : buffers()) b.refill(b, pattern);
-    const unsigned long long zero = 0;
-    KVR_CHECK(cudaMemcpyToSymbol(log_count, &zero, sizeof zero));
-    KVR_CHECK(cudaMemcpyToSymbol(outside_count, &zero, sizeof zero));
-    if (l.cooperative)
-      KVR_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), l.grid, l.block, pointers, shared));
-    else
-      kernel<<<l.grid, l.block, shared>>>(std::get<I>(values)...);
-    KVR_CHECK(cudaGetLastError());
-    KVR_CHECK(cudaDeviceSynchronize());
-    std::printf("kverify-replay: launch %d finished (memory the witness leaves open: %s)\n", pattern + 1,
-                patternName(pattern));
+  for (const Buffer &b : buffers()) b.refill(b, pattern);
+  const unsigned long long zero = 0;
+  KVR_CHECK(cudaMemcpyToSymbol(log_count, &zero, sizeof zero));
+  KVR_CHECK(cudaMemcpyToSymbol(outside_count, &zero, sizeof zero));
+  if (l.cooperative)
+    KVR_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), l.grid, l.block, pointers, shared));
+  else
+    kernel<<<l.grid, l.block, shared>>>(std::get<I>(values)...);
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    std::printf("kverify-replay: launch %d failed (memory the witness leaves open: %s): %s (%s)\n", pattern + 1,
+                patternName(pattern), cudaGetErrorString(e), cudaGetErrorName(e));
     std::fflush(stdout);
-    collided = collided || (l.site_a >= 0 && reportCollision(unsigned(l.site_a), unsigned(l.site_b)));
-    reportOutside();
+    buffers().clear();
+    KVR_CHECK(cudaDeviceReset());  // (an error in a kernel spoils its context for good)
+    return false;
   }
-  if (l.site_a >= 0 && !collided)
-    std::printf("kverify-replay: no collision: the two threads' accesses shared no byte in %d launches\n", kPatterns);
+  std::printf("kverify-replay: launch %d finished (memory the witness leaves open: %s)\n", pattern + 1,
+              patternName(pattern));
+  std::fflush(stdout);
+  collided = collided || (l.site_a >= 0 && reportCollision(unsigned(l.site_a), unsigned(l.site_b)));
+  reportOutside();
+  for (const Buffer &b : buffers()) KVR_CHECK(cudaFree(b.allocation));
+  buffers().clear();
+  return true;
 }
 
 // Sets the watched threads and launches once per fill pattern. `args`: one per parameter.
+// Exits 4 when no launch finished.
 template <class... P>
 void launch(void (*kernel)(P...), const Launch &l, const Arg *args, const unsigned (&watched)[2][6]) {
   int devices = 0;
   KVR_CHECK(cudaGetDeviceCount(&devices));
-  KVR_CHECK(cudaMemcpyToSymbol(watched_threads, watched, sizeof watched));
-  launchWith(kernel, l, args, std::index_sequence_for<P...>{});
+  bool collided = false;  // (the launches go on: a sanitizer may see more in the next fills)
+  int finished = 0;
+  for (int pattern = 0; pattern < kPatterns; ++pattern)
+    finished += launchOnce(kernel, l, args, watched, pattern, collided, std::index_sequence_for<P...>{});
+  if (l.site_a >= 0 && finished && !collided)
+    std::printf("kverify-replay: no collision: the two threads' accesses shared no byte in %d launches\n", finished);
+  if (!finished) std::exit(4);
 }
 
 }  // namespace kvr

@@ -55,6 +55,10 @@ bool namesAccess(const std::string &report, const analysis::Finding &f) {
 
 std::string firstLine(const std::string &s) { return s.substr(0, s.find('\n')); }
 
+long count(const std::string &output, const std::regex &re) {
+  return std::distance(std::sregex_iterator(output.begin(), output.end(), re), std::sregex_iterator());
+}
+
 bool sameWarp(const analysis::Witness &w) {
   auto linear = [&](const analysis::ThreadCoords &t) {
     return t.thread_idx[0] + w.block_dim[0] * (t.thread_idx[1] + w.block_dim[1] * t.thread_idx[2]);
@@ -124,10 +128,16 @@ Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResul
     return set(Status::NotReproduced, std::string(toolName(tool)) + " reported only elsewhere: " + firstLine(found.front()));
   // the launches that finished (one per fill of the memory the witness leaves open)
   static const std::regex launched("kverify-replay: launch [0-9]+ finished");
-  auto finished = std::distance(std::sregex_iterator(run.output.begin(), run.output.end(), launched), std::sregex_iterator());
+  auto finished = count(run.output, launched);
   if (finished == 0) return set(Status::NotRun, "the replay failed: " + lastSaid(run.output));
   std::string what = tool == Tool::AccessLog ? "the two threads' accesses shared no byte" : std::string(toolName(tool)) + " reported nothing";
   std::string detail = what + " in " + std::to_string(finished) + " launch" + (finished > 1 ? "es" : "");
+  static const std::regex failed("kverify-replay: (launch [0-9]+ failed.*)");
+  if (auto n = count(run.output, failed)) {
+    std::smatch first;
+    std::regex_search(run.output, first, failed);
+    detail += "; " + std::to_string(n) + " failed, the first: " + std::string(first[1]);
+  }
   if (run.exit_code != 0) detail += "; then " + lastSaid(run.output);
   return set(Status::NotReproduced, detail);
 }
