@@ -73,7 +73,7 @@ TEST(ConfirmProgram, SetsUpTheWitnessLaunch) {
   grid << "dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2] << ")";
   block << "dim3(" << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << ")";
   EXPECT_TRUE(has(r.program.text, "kvr::Launch launch{" + grid.str() + ", " + block.str() + ", false, false, -1, -1}"));
-  EXPECT_TRUE(has(r.program.text, "kvr::launch(histogram64, launch, args, watched);"));
+  EXPECT_TRUE(has(r.program.text, "kvr::launch(histogram64, launch, args, watched, kvr::firstPattern(argc, argv));"));
   // the out-of-range bin is a value loaded from memory: the witness names it, the program stores it
   ASSERT_FALSE(w.memory.empty());
   for (const analysis::MemoryValue &v : w.memory)
@@ -429,4 +429,32 @@ TEST(ConfirmProcess, AProgramThatDoesNotBuildIsNotRun) {
   EXPECT_EQ(c.status, Status::NotRun);
   EXPECT_TRUE(has(c.detail, "nvcc could not build the replay: replay.cu(1): error: identifier \"undeclared_name\""))
       << c.detail;
+}
+
+// A launch that fails ends its process (exit 5): the replay runs again from the next fill,
+// through run.sh, and reads all the runs' output together. Here the program is a stand-in
+// script (what an illegal address in launch 1 prints) and compute-sanitizer one that runs it.
+TEST(ConfirmProcess, AFailedLaunchRunsTheNextFillInANewProcess) {
+  std::string dir = testing::TempDir() + "confirm_rerun";
+  fs::remove_all(dir);
+  kverify_cli::CliRun run = kverify_cli::runKverify(
+      KVERIFY_BIN, KVERIFY_FIXTURES,
+      "--confirm --no-cache --confirm-dir=" + dir + " " + fixture("cg_tile16_exchange_race.cu"), dir + "-run");
+  ASSERT_EQ(run.status, 1) << run.err;
+  fs::path folder = fs::directory_iterator(dir)->path();
+  std::ofstream(folder / "replay")
+      << "#!/bin/sh\n"
+         "echo \"started at $1\" >> runs.txt\n"
+         "if [ \"$1\" = 1 ]; then echo 'kverify-replay: launch 1 failed (memory the witness leaves open: zeros): an "
+         "illegal memory access was encountered (cudaErrorIllegalAddress)'; exit 5; fi\n"
+         "for n in $(seq \"$1\" 4); do echo \"kverify-replay: launch $n finished (memory the witness leaves open: x)\"; done\n";
+  std::ofstream(fs::path(dir) / "sanitizer") << "#!/bin/sh\nshift 4\nexec \"$@\"\n";  // --tool T --print-limit N
+  for (const fs::path &p : {folder / "replay", fs::path(dir) / "sanitizer"})
+    fs::permissions(p, fs::perms::owner_all, fs::perm_options::add);
+  confirm::Toolchain tools{"nvcc", (fs::path(dir) / "sanitizer").string(), ""};
+  analysis::Confirmation c = confirm::replayFolder(folder.string(), tools, 30);
+  EXPECT_EQ(kverify_cli::slurp((folder / "runs.txt").string()), "started at 1\nstarted at 2\n");
+  EXPECT_EQ(c.status, Status::NotReproduced);
+  EXPECT_TRUE(has(c.detail, "reported nothing in 3 launches; 1 failed, the first: launch 1 failed")) << c.detail;
+  EXPECT_TRUE(has(kverify_cli::slurp((folder / "output.txt").string()), "launch 4 finished"));
 }

@@ -292,7 +292,7 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
     << "#line 1 " << cString(k.file) << "\n"
     << body << (body.empty() || body.back() == '\n' ? "" : "\n")
     << "#undef main\n\n"
-    << "int main() {\n"
+    << "int main(int argc, char **argv) {\n"
     << fill_arrays
     << "  static const kvr::Arg args[] = {\n";
   for (unsigned i = 0; i < positions; ++i)
@@ -311,7 +311,7 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
     << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << "), " << (dynamic_shared ? "true" : "false")
     << ", " << (cooperative ? "true" : "false") << ", " << (log ? int(sites[0]) : -1) << ", "
     << (log ? int(sites[1]) : -1) << "};\n"
-    << "  kvr::launch(" << callee << ", launch, args, watched);\n"
+    << "  kvr::launch(" << callee << ", launch, args, watched, kvr::firstPattern(argc, argv));\n"
     << "  return 0;\n}\n";
   p.text = o.str();
   return p;

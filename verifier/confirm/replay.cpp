@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <regex>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -150,10 +151,12 @@ void writeScripts(const fs::path &folder, Tool tool, const std::vector<std::stri
   build << " replay.cu -o replay\n";
   std::ofstream run(folder / "run.sh");
   run << "#!/bin/sh\n# Runs the replay";
-  if (tool == Tool::AccessLog) run << " (its access log shows the collision on stdout).\ncd \"$(dirname \"$0\")\" && exec ./replay\n";
-  else
-    run << " under compute-sanitizer's " << toolName(tool) << ".\ncd \"$(dirname \"$0\")\" && exec "
-        << "\"${SANITIZER:-compute-sanitizer}\" --tool " << toolName(tool) << " --print-limit 20 ./replay\n";
+  if (tool == Tool::AccessLog) run << " (its access log shows the collision on stdout)";
+  else run << " under compute-sanitizer's " << toolName(tool);
+  run << ", from the fill given (1-4: ./run.sh 3 after launch 2 failed).\ncd \"$(dirname \"$0\")\" && exec ";
+  if (tool != Tool::AccessLog)
+    run << "\"${SANITIZER:-compute-sanitizer}\" --tool " << toolName(tool) << " --print-limit 20 ";
+  run << "./replay \"$@\"\n";
   build.close(), run.close();
   for (const char *script : {"build.sh", "run.sh"})
     fs::permissions(folder / script, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
@@ -297,9 +300,23 @@ Confirmation replayFolder(const std::string &dir, const Toolchain &tools, double
     c.output = built.output;
     return c;
   }
-  ProcessResult ran = runProcess({"env", "SANITIZER=" + tools.sanitizer, "sh", (folder / "run.sh").string()}, timeout_s);
+  // a launch that failed (exit 5) ends its process: the next fill runs in a new one
+  ProcessResult ran;
+  Confirmation seen;
+  static const std::regex failed("kverify-replay: launch ([0-9]+) failed");
+  for (int from = 1; from <= 4;) {
+    ProcessResult next = runProcess(
+        {"env", "SANITIZER=" + tools.sanitizer, "sh", (folder / "run.sh").string(), std::to_string(from)}, timeout_s);
+    ran.started = next.started, ran.exit_code = next.exit_code, ran.timed_out = next.timed_out;
+    ran.output += next.output;
+    seen = interpret(tool, f, ran, timeout_s);
+    std::smatch last;
+    for (auto it = std::sregex_iterator(next.output.begin(), next.output.end(), failed); it != std::sregex_iterator(); ++it)
+      last = *it;
+    if (next.exit_code != 5 || last.empty() || seen.status == Status::Confirmed) break;
+    from = std::stoi(last[1]) + 1;
+  }
   std::ofstream(folder / "output.txt") << ran.output;
-  Confirmation seen = interpret(tool, f, ran, timeout_s);
   seen.program = c.program;
   return seen;
 }

@@ -4,7 +4,8 @@
 // program in --confirm-dir builds alone: nvcc -arch=native -lineinfo replay.cu.
 //
 // Exit status: 0 the launches ran (what they showed is on stdout and in the sanitizer's report),
-// 3 no usable CUDA device, 4 a CUDA call failed (named on stderr) or no launch finished.
+// 3 no usable CUDA device, 4 a CUDA call failed (named on stderr), 5 a launch failed (the
+// next fill's launch runs as ./replay N+1).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -234,13 +235,12 @@ struct Launch {
   int site_a = -1, site_b = -1;  // a global race's instrumented accesses (else -1)
 };
 
-// One launch with the memory filled by `pattern`: its own buffers, so that a launch that
-// fails (an illegal address in a thread the witness does not name) leaves the next one a
-// fresh context. Returns whether it finished.
+// Launches once per fill pattern from `first` (0-based), each with freshly filled buffers.
+// A launch that fails (an illegal address of a thread the witness does not name) spoils the
+// context for good: the program says so and exits 5, and kverify runs it again from the
+// next fill (./replay N+1).
 template <class... P, size_t... I>
-bool launchOnce(void (*kernel)(P...), const Launch &l, const Arg *args, const unsigned (&watched)[2][6], int pattern,
-                bool &collided, std::index_sequence<I...>) {
-  KVR_CHECK(cudaMemcpyToSymbol(watched_threads, watched, sizeof watched));
+void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, int first, std::index_sequence<I...>) {
   std::tuple<std::decay_t<P>...> values{make<std::decay_t<P>>(args[I])...};
   size_t shared = 0;
   if (l.dynamic_shared) {
@@ -253,47 +253,47 @@ bool launchOnce(void (*kernel)(P...), const Launch &l, const Arg *args, const un
     KVR_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   }
   void *pointers[] = {&std::get<I>(values)..., nullptr};
-  for (const Buffer &b : buffers()) b.refill(b, pattern);
-  const unsigned long long zero = 0;
-  KVR_CHECK(cudaMemcpyToSymbol(log_count, &zero, sizeof zero));
-  KVR_CHECK(cudaMemcpyToSymbol(outside_count, &zero, sizeof zero));
-  if (l.cooperative)
-    KVR_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), l.grid, l.block, pointers, shared));
-  else
-    kernel<<<l.grid, l.block, shared>>>(std::get<I>(values)...);
-  cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    std::printf("kverify-replay: launch %d failed (memory the witness leaves open: %s): %s (%s)\n", pattern + 1,
-                patternName(pattern), cudaGetErrorString(e), cudaGetErrorName(e));
+  bool collided = false;  // (the launches go on: a sanitizer may see more in the next fills)
+  for (int pattern = first; pattern < kPatterns; ++pattern) {
+    for (const Buffer &b : buffers()) b.refill(b, pattern);
+    const unsigned long long zero = 0;
+    KVR_CHECK(cudaMemcpyToSymbol(log_count, &zero, sizeof zero));
+    KVR_CHECK(cudaMemcpyToSymbol(outside_count, &zero, sizeof zero));
+    if (l.cooperative)
+      KVR_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), l.grid, l.block, pointers, shared));
+    else
+      kernel<<<l.grid, l.block, shared>>>(std::get<I>(values)...);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+      std::printf("kverify-replay: launch %d failed (memory the witness leaves open: %s): %s (%s)\n", pattern + 1,
+                  patternName(pattern), cudaGetErrorString(e), cudaGetErrorName(e));
+      std::exit(5);
+    }
+    std::printf("kverify-replay: launch %d finished (memory the witness leaves open: %s)\n", pattern + 1,
+                patternName(pattern));
     std::fflush(stdout);
-    buffers().clear();
-    KVR_CHECK(cudaDeviceReset());  // (an error in a kernel spoils its context for good)
-    return false;
+    collided = collided || (l.site_a >= 0 && reportCollision(unsigned(l.site_a), unsigned(l.site_b)));
+    reportOutside();
   }
-  std::printf("kverify-replay: launch %d finished (memory the witness leaves open: %s)\n", pattern + 1,
-              patternName(pattern));
-  std::fflush(stdout);
-  collided = collided || (l.site_a >= 0 && reportCollision(unsigned(l.site_a), unsigned(l.site_b)));
-  reportOutside();
-  for (const Buffer &b : buffers()) KVR_CHECK(cudaFree(b.allocation));
-  buffers().clear();
-  return true;
+  if (l.site_a >= 0 && !collided)
+    std::printf("kverify-replay: no collision: the two threads' accesses shared no byte in %d launches\n",
+                kPatterns - first);
 }
 
-// Sets the watched threads and launches once per fill pattern. `args`: one per parameter.
-// Exits 4 when no launch finished.
+// The first fill to launch with: the program's argument (1-based), else the first.
+inline int firstPattern(int argc, char **argv) {
+  int n = argc > 1 ? std::atoi(argv[1]) : 1;
+  return n >= 1 && n <= kPatterns ? n - 1 : 0;
+}
+
+// Sets the watched threads and launches once per fill pattern from `first`. `args`: one per parameter.
 template <class... P>
-void launch(void (*kernel)(P...), const Launch &l, const Arg *args, const unsigned (&watched)[2][6]) {
+void launch(void (*kernel)(P...), const Launch &l, const Arg *args, const unsigned (&watched)[2][6], int first) {
   int devices = 0;
   KVR_CHECK(cudaGetDeviceCount(&devices));
-  bool collided = false;  // (the launches go on: a sanitizer may see more in the next fills)
-  int finished = 0;
-  for (int pattern = 0; pattern < kPatterns; ++pattern)
-    finished += launchOnce(kernel, l, args, watched, pattern, collided, std::index_sequence_for<P...>{});
-  if (l.site_a >= 0 && finished && !collided)
-    std::printf("kverify-replay: no collision: the two threads' accesses shared no byte in %d launches\n", finished);
-  if (!finished) std::exit(4);
+  KVR_CHECK(cudaMemcpyToSymbol(watched_threads, watched, sizeof watched));
+  launchWith(kernel, l, args, first, std::index_sequence_for<P...>{});
 }
 
 }  // namespace kvr

@@ -138,7 +138,7 @@ Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResul
     std::regex_search(run.output, first, failed);
     detail += "; " + std::to_string(n) + " failed, the first: " + std::string(first[1]);
   }
-  if (run.exit_code != 0) detail += "; then " + lastSaid(run.output);
+  if (run.exit_code != 0 && run.exit_code != 5) detail += "; then " + lastSaid(run.output);
   return set(Status::NotReproduced, detail);
 }
 
