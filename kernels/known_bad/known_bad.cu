@@ -9,7 +9,7 @@
 namespace kverify::kernels::known_bad {
 namespace {
 
-// Verbatim from seed 003 apart from the element type.
+// Verbatim from a PyCUDA guide apart from the element type.
 __global__ void upsweep_only_scan_kernel(const std::int32_t* input, std::int32_t* output, int n) {
   __shared__ std::int32_t temp[256];
   int thid = threadIdx.x;

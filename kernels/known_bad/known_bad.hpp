@@ -9,12 +9,12 @@
 
 namespace kverify::kernels::known_bad {
 
-// Seed 003's "scan": Blelloch's up-sweep without the down-sweep. One block of n
+// The PyCUDA guide's "scan": Blelloch's up-sweep without the down-sweep. One block of n
 // threads, n <= 256. Right for n <= 2; element 2 is already wrong for n = 3.
 void upsweep_only_scan(const rt::DeviceBuffer<std::int32_t>& in,
                        rt::DeviceBuffer<std::int32_t>& out);
 
-// Shared-tree sum (seed 003) with the __syncthreads() inside the loop removed:
+// Shared-tree sum (from a PyCUDA guide) with the __syncthreads() inside the loop removed:
 // a warp may read its partner's slot before the partner's warp updated it.
 std::int32_t reduce_without_loop_barrier(const rt::DeviceBuffer<std::int32_t>& in,
                                          unsigned block_threads = 1024);

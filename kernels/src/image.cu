@@ -1,4 +1,4 @@
-// Image kernels (seed 003) and their host entry points.
+// Image kernels (from a PyCUDA guide) and their host entry points.
 #include <string>
 
 #include "kverify/kernels/image.hpp"

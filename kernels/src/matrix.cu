@@ -69,7 +69,7 @@ __global__ void matmul_naive_kernel(const T* a, const T* b, T* c, std::size_t m,
   }
 }
 
-// Seed 003's shared tiles, fixed for shapes that are not multiples of the
+// The PyCUDA guide's shared tiles, fixed for shapes that are not multiples of the
 // tile: out-of-range loads become zeros, and every thread reaches the barriers.
 // kverify: --block-dim=16,16 --assume='gridDim.x == (n + 15) / 16 && gridDim.y == (m + 15) / 16 && gridDim.z == 1'
 template <class T>

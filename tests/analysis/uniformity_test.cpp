@@ -17,7 +17,7 @@ template <class K> Stmt jump() { return Stmt{KB::at(4), K{}}; }
 
 Stmt inlined(std::vector<Stmt> body) { return KB::inlined("f", std::move(body)); }
 
-// for (int i = 16; i > 0; i /= 2) { if (tid < i) ...; __syncthreads(); }  (issue 11)
+// for (int i = 16; i > 0; i /= 2) { if (tid < i) ...; __syncthreads(); }
 TEST(Uniformity, HalvingLoopOverAConstantIsUniform) {
   KB b;
   auto i = b.local("i", Type::i32());

@@ -1,4 +1,4 @@
-// Property suites of the seed 003 image kernels (3x3 blur, RGB to gray) and
+// Property suites of the the PyCUDA guide image kernels (3x3 blur, RGB to gray) and
 // saxpy: exact equality for the 8-bit images (see image.hpp for why exact
 // is right), dot(2) for saxpy, blur of a constant image, poisoned outputs.
 #include <cstdint>

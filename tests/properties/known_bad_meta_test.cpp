@@ -39,7 +39,7 @@ TEST(KnownBadMeta, UpsweepOnlyScanShrinksToThreeElements) {
   KV_REQUIRE_GPU();
   std::size_t last = 0;
   const std::size_t n = shrunk_failure_size(
-      "seed 003 up-sweep-only scan",
+      "the PyCUDA guide up-sweep-only scan",
       [&] {
         const auto x = *gen::arrays<i32>(*rc::gen::inRange<std::size_t>(0, 257));
         const auto in = rt::DeviceBuffer<i32>::from_host(x);

@@ -1,4 +1,4 @@
-// The two cases issue 13 is done with, through the kverify binary and every output format:
+// The Python front end end to end, through the kverify binary and every output format:
 // a PyCUDA race found at the .py lines with the launch read from the call, and a CuPy block
 // reduction verified with its launch (and not without it).
 #include "run_kverify.hpp"

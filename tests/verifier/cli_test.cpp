@@ -529,7 +529,7 @@ TEST(KverifyCliPremises, WriteToConstantMemoryIsAnError) {
   EXPECT_FALSE(has(r.out, "verified"));
 }
 
-// Real CUDA that predates kverify's prelude, and code written for GPUVerify (issue 10).
+// Real CUDA that predates kverify's prelude, and code written for GPUVerify.
 TEST(KverifyCliFrontEnd, RemovedWarpIntrinsicNamesItsReplacement) {
   CliRun r = kverify("frontend/removed_warp_intrinsic.cu");
   EXPECT_EQ(r.status, 2);

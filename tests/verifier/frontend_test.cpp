@@ -953,7 +953,7 @@ TEST(FrontendSources, DirectoriesExpandToSortedCudaSources) {
   EXPECT_HAS(errors[0], "no/such/dir");
 }
 
-// --- the sample kernels of seeds/003 -----------------------------------------------------
+// --- the sample kernels of a PyCUDA guide -----------------------------------------------------
 
 class Seed003 : public testing::TestWithParam<const char *> {};
 

@@ -1,5 +1,6 @@
 // The two symbolic threads, their facts, and one query under them.
 #include "analysis/checker.hpp"
+#include "analysis/debug.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/terms.hpp"
 #include "model/walk.hpp"
@@ -86,7 +87,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     if (!quiet) noteUnknown(name);
     return z3::unknown;
   }
-  auto t0 = std::chrono::steady_clock::now();  // (for --debug output)
+  auto t0 = std::chrono::steady_clock::now();  // (for --debug-queries)
   const double cpu0 = threadSeconds();
   // Assumptions only restrict: start with those about the query's symbols (dropping
   // others is sound, it only adds behaviours); a model that breaks one left out is no
@@ -94,7 +95,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
   std::set<unsigned> seen;
   std::set<std::string> qs;
   symbols(q, seen, qs);
-  static const bool all_sides = std::getenv("KVERIFY_ALL_ASSUMPTIONS") != nullptr;
+  const bool all_sides = debugOptions().all_assumptions;
   std::vector<bool> used(side.size(), all_sides);
   for (size_t i = 0; i < side.size(); ++i)
     used[i] = used[i] || isPremise[i] || std::all_of(sideSymbols[i].begin(), sideSymbols[i].end(), [&](const std::string &sym) {
@@ -125,7 +126,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
       break;
     }
   }
-  if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+  if (debugOptions().queries)
     std::fprintf(stderr, "[kverify] %s: %s (%s) in %.1f ms\n", name.c_str(),
                  r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", how,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());

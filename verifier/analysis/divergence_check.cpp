@@ -1,5 +1,6 @@
 // Barrier divergence: two threads that disagree on reaching a barrier.
 #include "analysis/checker.hpp"
+#include "analysis/debug.hpp"
 #include "analysis/body_walks.hpp"
 #include "model/walk.hpp"
 
@@ -121,7 +122,7 @@ Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, con
   f.witness.validated = m.eval(a.pc, true).is_true() != m.eval(b.pc, true).is_true() &&
                         m.eval(a.guard && b.guard, true).is_true();
   for (auto &sd : C.side) f.witness.validated = f.witness.validated && m.eval(sd, true).is_true();
-  if (!f.witness.validated && std::getenv("KVERIFY_DEBUG_QUERIES")) {
+  if (!f.witness.validated && debugOptions().queries) {
     std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s\n", m.eval(a.pc, true).to_string().c_str(),
                  m.eval(b.pc, true).to_string().c_str(), m.eval(a.guard && b.guard, true).to_string().c_str());
     for (auto &sd : C.side)

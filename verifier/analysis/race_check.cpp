@@ -1,5 +1,6 @@
 // Data races: two accesses of distinct threads, one a write, unordered by barriers.
 #include "analysis/checker.hpp"
+#include "analysis/debug.hpp"
 #include "analysis/message_passing.hpp"
 #include "analysis/terms.hpp"
 #include "analysis/body_walks.hpp"
@@ -454,7 +455,7 @@ bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3:
          w.thread1.block_idx[d] < w.grid_dim[d] && w.thread2.block_idx[d] < w.grid_dim[d];
   for (auto &sd : C.T1->side) ok = ok && m.eval(sd, true).is_true();
   for (auto &sd : C.T2->side) ok = ok && m.eval(sd, true).is_true();
-  if (!ok && std::getenv("KVERIFY_DEBUG_QUERIES")) {
+  if (!ok && debugOptions().queries) {
     std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
                  (int)m.eval(used, true).is_true(), (int)m.eval(a.pc, true).is_true(),
                  (int)m.eval(b.pc, true).is_true(), (long long)ia, (long long)ib);

@@ -1,6 +1,7 @@
 // Code no thread reaches under the launch and the assumptions: a proof about it proves
 // nothing, so the kernel is `vacuous` (not `verified`), with the facts that exclude it.
 #include "analysis/checker.hpp"
+#include "analysis/debug.hpp"
 
 #include "model/walk.hpp"
 
@@ -198,7 +199,7 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
     q.push_back(z3::mk_or(any));
     // under a hint, a share of the time: an answer there is a shortcut, not the answer
     Decision d = findModel(q, C.E.no_overflow, h < hint.size() ? left / 3 : left);
-    if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+    if (debugOptions().queries)
       std::fprintf(stderr, "[kverify] reachability of %zu statements (hint %zu): %s (%s) at %.1f ms\n",
                    pending.size(), h, d.result == z3::sat ? "sat" : d.result == z3::unsat ? "unsat" : "unknown",
                    d.how, 1000 * (threadSeconds() - t0));
@@ -254,7 +255,7 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
         p = d.model->eval(p->second, true).is_true() ? pending.erase(p) : std::next(p);
       break;
     }
-    if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+    if (debugOptions().queries)
       std::fprintf(stderr, "[kverify] %s: %s in %.1f ms\n", name.c_str(),
                    r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", 1000 * (threadSeconds() - t0));
     if (r == z3::unknown) {
@@ -327,7 +328,7 @@ void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &d
     }
     C.R.unreachable.push_back(std::move(u));
   }
-  if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+  if (debugOptions().queries)
     std::fprintf(stderr, "[kverify] reasons of %zu unreachable statements in %.1f ms\n", dead.size(),
                  1000 * (threadSeconds() - t0));
 }

@@ -1,5 +1,6 @@
 // The solving strategy (see solve.hpp).
 #include "analysis/solve.hpp"
+#include "analysis/debug.hpp"
 
 #include "analysis/intabs.hpp"
 #include "analysis/stats.hpp"
@@ -40,7 +41,7 @@ public:
     auto start = std::chrono::steady_clock::now();
     z3::check_result r = checkWithin(S, seconds);
     if (r == z3::sat && m) *m = S.get_model();
-    if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+    if (debugOptions().queries)
       std::fprintf(stderr, "[kverify]   %s %s: %s in %.1f ms\n", tactic ? tactic : "default",
                    fs.size() == 1 ? "(1 formula)" : "", r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
@@ -54,10 +55,9 @@ private:
   double t0;  // threadSeconds() at the start
 
   void dump(z3::solver &S) const {
-    const char *dir = std::getenv("KVERIFY_DUMP_QUERIES");
-    if (!dir) return;
-    static int n = 0;
-    std::string path = std::string(dir) + "/q" + std::to_string(n++) + ".smt2";
+    const std::string &dir = debugOptions().dump_dir;
+    if (dir.empty()) return;
+    std::string path = dir + "/q" + std::to_string(nextDumpNumber()) + ".smt2";
     if (FILE *f = std::fopen(path.c_str(), "w")) {
       std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
       std::fclose(f);

@@ -12,7 +12,7 @@ namespace kverify::analysis {
 struct Decision {
   z3::check_result result = z3::unknown;
   std::optional<z3::model> model;  // when sat: a model of the bit-vector query
-  const char *how = "";            // which step decided (for --debug output)
+  const char *how = "";            // which step decided (for --debug-queries)
 };
 
 // a * b (signed, equal widths) does not overflow. Not Z3's bvsmul_noovfl alone: Z3 4.8.12
@@ -54,7 +54,7 @@ bool kernelTimeSpent();
 struct KernelTimeSpent {};
 
 // `no_overflow` as in integerAbstraction. `name` only labels dumped queries
-// (KVERIFY_DUMP_QUERIES=dir writes each solver call as SMT-LIB). `linear_first`: try the
+// (--dump-queries=DIR writes each solver call as SMT-LIB). `linear_first`: try the
 // linear abstraction before the bit-vector solver (where it decided the kernel's last
 // query: its queries share their index arithmetic, and bit-blasting it was slow).
 // `small`: facts that fix a small launch (one block, 1-D, ...), each tried briefly on a

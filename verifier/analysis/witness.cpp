@@ -1,5 +1,6 @@
 // Witnesses: read off a model, and made as simple as the time allows.
 #include "analysis/checker.hpp"
+#include "analysis/debug.hpp"
 #include "analysis/stats.hpp"
 
 #include <algorithm>
@@ -133,7 +134,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std
     }
     base.push_back(g == E.c.bv_val(v, w));  // kept (readable or tightened) while the next ones are
   }
-  if (std::getenv("KVERIFY_DEBUG_QUERIES"))
+  if (debugOptions().queries)
     std::fprintf(stderr, "[kverify] simplest witness: %.1f ms\n", 1000 * (budget - left()));
 }
 

@@ -4,9 +4,9 @@
   verifier/bench/frontend_bench.py [--kverify PATH] [--runs N] [FILES or DIRS...]
 
 Runs `kverify --dump-model FILE` N times per file and prints the median and the
-minimum wall time in milliseconds. Defaults: the build-fe binary, 7 runs, the benchmark's
+minimum wall time in milliseconds. Defaults: build/verifier/kverify (scripts/build.sh), 7 runs, the benchmark's
 typical 100-line file plus tests/fixtures/seed003 and tests/fixtures/frontend.
-Target (issue 3): <= 150 ms for a typical 100-line kernel file.
+Target: <= 150 ms for a typical 100-line kernel file.
 """
 import argparse
 import os
@@ -30,7 +30,7 @@ def sources(paths):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--kverify", default=os.path.join(ROOT, "build-fe", "verifier", "kverify"))
+    ap.add_argument("--kverify", default=os.path.join(ROOT, "build", "verifier", "kverify"))
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("paths", nargs="*", default=[
         os.path.join(ROOT, "verifier", "bench", "typical_100_lines.cu"),

@@ -3,6 +3,7 @@
 // Exit status: 0 ok, 1 findings matching --fail-on (analysis), 2 usage, I/O or parse errors.
 #include "analysis/analysis.hpp"
 #include "analysis/configure.hpp"
+#include "analysis/debug.hpp"
 #include "analysis/phases.hpp"
 #include "analysis/solve.hpp"
 #include "cli/confirm_command.hpp"
@@ -28,6 +29,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 #include <fstream>
 #include <memory>
@@ -59,10 +61,21 @@ static cl::opt<bool> dump_model_text("dump-model-text",
 static cl::opt<bool> dump_phases("dump-phases",
                                  cl::desc("Print each kernel's barrier phases and their accesses"),
                                  cl::cat(category));
+// developer switches (analysis/debug.hpp); each turns the result cache off
+static cl::opt<bool> debug_queries("debug-queries",
+                                   cl::desc("Print each solver query's result, strategy and time on stderr"),
+                                   cl::cat(category));
+static cl::opt<std::string> dump_queries("dump-queries",
+                                         cl::desc("Write each solver call to DIR as SMT-LIB (qN.smt2)"),
+                                         cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<bool> all_assumptions("all-assumptions",
+                                     cl::desc("Give every query all of the kernel's side facts (checks that "
+                                              "slicing them by symbols changes no verdict)"),
+                                     cl::cat(category));
 static cl::opt<std::string> kernel_filter("kernel", cl::desc("Only the kernel named NAME"),
                                           cl::value_desc("NAME"), cl::cat(category));
 
-// --- analysis options (issue 4) ---
+// --- analysis options ---
 static cl::opt<std::string> block_dim("block-dim", cl::desc("Concrete blockDim X[,Y[,Z]]"),
                                       cl::value_desc("X,Y,Z"), cl::cat(category));
 static cl::opt<std::string> grid_dim("grid-dim", cl::desc("Concrete gridDim X[,Y[,Z]]"),
@@ -148,7 +161,7 @@ static cl::list<std::string> zero_init(
              "data through with release/acquire atomics or fences)"),
     cl::value_desc("ARRAY[,ARRAY...]"), cl::CommaSeparated, cl::cat(category));
 
-// --- large repositories (issue 12) ---
+// --- large repositories ---
 static cl::opt<std::string> cache_dir(
     "cache-dir",
     cl::desc("Keep each file's results in DIR and reuse them while the file, the headers it "
@@ -199,7 +212,9 @@ static std::unique_ptr<cli::ResultCache> openCache(const analysis::Options &base
                                                    const frontend::Options &options) {
   std::string dir = cache_dir.empty() ? cli::defaultCacheDir() : std::string(cache_dir);
   // (--confirm replays what this run finds: nothing to take from the cache)
-  if (no_cache || statsWanted() || confirm_flag || dir.empty()) return nullptr;
+  if (no_cache || statsWanted() || confirm_flag || debug_queries || !dump_queries.empty() || all_assumptions ||
+      dir.empty())
+    return nullptr;
   std::optional<std::string> build = cli::buildId();
   if (!build) {
     llvm::errs() << "kverify: warning: result cache off: cannot read the kverify binary\n";
@@ -264,6 +279,11 @@ int main(int argc, char **argv) {
     }
     files = cli::filesInShard(files, *shard);
   }
+  if (!dump_queries.empty() && !std::filesystem::is_directory(std::string(dump_queries))) {
+    llvm::errs() << "kverify: error: --dump-queries: '" << dump_queries << "' is not a directory\n";
+    return 2;
+  }
+  analysis::setDebugOptions({debug_queries, dump_queries, all_assumptions});
   analysis::Options base;
   base.timeout_s = timeout;
   base.kernel_timeout_s = kernel_timeout;

@@ -1,4 +1,4 @@
-// 8-bit image kernels from seed 003. Images are row-major, width x height.
+// 8-bit image kernels from a PyCUDA guide. Images are row-major, width x height.
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,7 @@
 
 namespace kverify::kernels {
 
-// Mean of the in-image pixels of each 3x3 neighbourhood, truncated (seed 003):
+// Mean of the in-image pixels of each 3x3 neighbourhood, truncated (from a PyCUDA guide):
 // the float quotient sum / count of integers <= 2295 truncates to sum / count.
 void blur3x3(const rt::DeviceBuffer<std::uint8_t>& in, rt::DeviceBuffer<std::uint8_t>& out,
              std::size_t width, std::size_t height, cudaStream_t stream = nullptr);

@@ -8,7 +8,7 @@
 namespace kverify::kernels {
 
 enum class TransposeAlgorithm {
-  Naive,        // seed 003: one thread per element, uncoalesced writes
+  Naive,        // the PyCUDA guide: one thread per element, uncoalesced writes
   PaddedTiles,  // 32x32 tiles through shared memory, padded against bank conflicts
 };
 const char* name(TransposeAlgorithm a);
@@ -19,7 +19,7 @@ void transpose(TransposeAlgorithm algo, const rt::DeviceBuffer<T>& in, rt::Devic
                std::size_t rows, std::size_t cols, cudaStream_t stream = nullptr);
 
 enum class MatmulAlgorithm {
-  Naive,        // seed 003: one thread per output, k-loop from global memory
+  Naive,        // the PyCUDA guide: one thread per output, k-loop from global memory
   SharedTiles,  // 16x16 tiles of A and B staged in shared memory, any shape
 };
 const char* name(MatmulAlgorithm a);

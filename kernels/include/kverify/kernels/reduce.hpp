@@ -9,7 +9,7 @@
 namespace kverify::kernels {
 
 enum class BlockReduceAlgorithm {
-  SharedTree,   // seed 003's shared-memory tree, any block size in [2, 1024]
+  SharedTree,   // the PyCUDA guide's shared-memory tree, any block size in [2, 1024]
   WarpShuffle,  // warp shuffles then warp 0; block size a multiple of 32
 };
 const char* name(BlockReduceAlgorithm a);

@@ -7,7 +7,7 @@
 
 namespace kverify::kernels::block {
 
-// Shared-memory tree as in seed 003, extended to any block size: the first
+// Shared-memory tree as in the PyCUDA guide, extended to any block size: the first
 // stride is the largest power of two below blockDim.x, and a thread only adds
 // a partner that exists. `smem` holds blockDim.x elements.
 template <class T, class Op>
