@@ -72,12 +72,7 @@ std::vector<std::pair<std::string, std::string>> pairs(const Object& values, con
   return out;
 }
 
-std::optional<analysis::Verdict> verdict(llvm::StringRef name) {
-  for (int v = 0; v <= static_cast<int>(analysis::Verdict::Error); ++v)
-    if (name == analysis::verdictName(static_cast<analysis::Verdict>(v)))
-      return static_cast<analysis::Verdict>(v);
-  return std::nullopt;
-}
+std::optional<analysis::Verdict> verdict(llvm::StringRef name) { return analysis::verdictFromName(name.str()); }
 
 analysis::AccessRef access(const Object& o) {
   analysis::AccessRef a{text(o, "kind"), range(o), text(o, "text"), {}};

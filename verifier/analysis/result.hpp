@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +37,13 @@ inline const char *verdictName(Verdict v) {
     case Verdict::Error: return "error";
   }
   return "error";
+}
+
+// The verdict a name stands for (verdictName's inverse).
+inline std::optional<Verdict> verdictFromName(std::string_view name) {
+  for (int v = 0; v <= static_cast<int>(Verdict::Error); ++v)
+    if (name == verdictName(static_cast<Verdict>(v))) return static_cast<Verdict>(v);
+  return std::nullopt;
 }
 
 // A call of a device function that kverify inlined: the function and where it is called.

@@ -8,6 +8,7 @@
 #include "analysis/solve.hpp"
 #include "cli/confirm_command.hpp"
 #include "cli/crash_report.hpp"
+#include "cli/gate.hpp"
 #include "cli/memory_limit.hpp"
 #include "cli/merge_report.hpp"
 #include "cli/result_cache.hpp"
@@ -317,30 +318,18 @@ int main(int argc, char **argv) {
     llvm::errs() << "kverify: error: cannot limit memory to " << max_memory << " MiB: " << why << "\n";
     return 2;
   }
-  std::set<std::string> failing;
-  {
-    std::string list = fail_on;
-    size_t pos = 0;
-    while (pos <= list.size()) {
-      size_t comma = list.find(',', pos);
-      std::string v = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      static const std::set<std::string> known = {"race",    "divergence",  "oob",   "vacuous",  "benign-race",
-                                                  "unknown", "unsupported", "error", "confirmed"};
-      if (!v.empty() && !known.count(v)) {
-        llvm::errs() << "kverify: error: --fail-on: unknown verdict '" << v << "'\n";
-        return 2;
-      }
-      if (!v.empty()) failing.insert(v);
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
+  std::string gate_error;
+  std::optional<cli::Gate> gate = cli::parseFailOn(fail_on, gate_error);
+  if (!gate || (!baseline.empty() && !cli::readBaseline(baseline, *gate, gate_error))) {
+    llvm::errs() << "kverify: error: " << gate_error << "\n";
+    return 2;
   }
   if (format != "text" && format != "json" && format != "sarif" && format != "junit") {
     llvm::errs() << "kverify: error: --format must be text, json, sarif or junit\n";
     return 2;
   }
   bool analyse = !dump_model && !dump_model_text && !dump_phases;
-  if (failing.count("confirmed") && !confirm_flag) {
+  if (gate->confirmed && !confirm_flag) {
     llvm::errs() << "kverify: error: --fail-on=confirmed needs --confirm\n";
     return 2;
   }
@@ -481,37 +470,10 @@ int main(int argc, char **argv) {
   else
     for (analysis::KernelResult &k : run.kernels) k.stats.clear();
 
-  // --baseline: findings already known (same file, kernel, verdict) do not fail the run.
-  std::set<std::string> known;
-  if (!baseline.empty()) {
-    std::ifstream in(baseline);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    llvm::Expected<llvm::json::Value> v = llvm::json::parse(ss.str());
-    if (!in || !v) {
-      if (!v) llvm::consumeError(v.takeError());
-      llvm::errs() << "kverify: error: cannot read baseline '" << baseline << "'\n";
-      return 2;
-    }
-    if (const llvm::json::Object *o = v->getAsObject())
-      if (const llvm::json::Array *ks = o->getArray("kernels"))
-        for (const llvm::json::Value &k : *ks)
-          if (const llvm::json::Object *ko = k.getAsObject())
-            known.insert(ko->getString("file").value_or("").str() + "\n" +
-                         ko->getString("name").value_or("").str() + "\n" +
-                         ko->getString("verdict").value_or("").str());
-  }
-  bool fails = false;
-  for (const analysis::KernelResult &r : run.kernels) {
-    // an error (bad kverify: comment, contradictory premises) is a usage error
+  // an error (bad kverify: comment, contradictory premises) is a usage error
+  for (const analysis::KernelResult &r : run.kernels)
     if (r.verdict == analysis::Verdict::Error) status = 2;
-    std::string v = analysis::verdictName(r.verdict);
-    if (failing.count(v) && !known.count(r.file + "\n" + r.name + "\n" + v)) fails = true;
-    for (const analysis::Finding &f : r.findings)
-      if (failing.count("confirmed") && f.confirmation.status == analysis::Confirmation::Status::Confirmed &&
-          !known.count(r.file + "\n" + r.name + "\n" + analysis::verdictName(f.kind)))
-        fails = true;
-  }
+  bool fails = cli::fails(*gate, run);
 
   bool to_file = !output.empty();
   std::string text;

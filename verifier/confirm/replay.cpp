@@ -249,10 +249,7 @@ analysis::Finding readFinding(const std::string &text) {
     std::string rest;
     std::getline(in, rest);
     rest.erase(0, rest.find_first_not_of(' '));
-    if (key == "kind")
-      for (auto v : {analysis::Verdict::BenignRace, analysis::Verdict::Race, analysis::Verdict::Divergence,
-                     analysis::Verdict::Oob})
-        if (rest == analysis::verdictName(v)) f.kind = v;
+    if (key == "kind") f.kind = analysis::verdictFromName(rest).value_or(f.kind);
     if (key == "space") f.space = rest;
     std::stringstream numbers(rest);
     analysis::Witness &w = f.witness;
