@@ -21,7 +21,7 @@ std::string witness_line(const analysis::Finding& f) {
        << triple(w.thread2.block_idx);
   os << "; blockDim=" << triple(w.block_dim) << " gridDim=" << triple(w.grid_dim);
   for (const auto& [name, value] : w.params) os << "; " << name << "=" << value;
-  for (const auto& [name, value] : w.loops) os << "; " << name << "=" << value;
+  for (const analysis::LoopIteration& l : w.loops) os << "; " << l.name() << "=" << l.iteration;
   if (!w.index.empty()) os << "; index " << w.index;
   // the loaded values it rests on, a few (the JSON report has them all)
   for (std::size_t i = 0; i < w.memory.size() && i < 4; ++i)

@@ -98,24 +98,20 @@ void witness_table(std::ostringstream& os, const analysis::Finding& f) {
      << "</tr>";
   each("threadIdx", triple(w.thread1.thread_idx), triple(w.thread2.thread_idx));
   each("blockIdx", triple(w.thread1.block_idx), triple(w.thread2.block_idx));
-  // "thread 1: k (loop at 12:3)" and "thread 2: k (loop at 12:3)" share a row.
+  // one loop's iterations of thread 1 and thread 2 share a row
   std::map<std::string, std::pair<std::string, std::string>> per_thread;
   std::vector<std::string> order;
-  for (const auto& [name, value] : w.loops) {
-    for (int t : {1, 2}) {
-      const std::string prefix = "thread " + std::to_string(t) + ": ";
-      if (name.rfind(prefix, 0) != 0) continue;
-      std::string key = name.substr(prefix.size());
-      if (!per_thread.count(key)) order.push_back(key);
-      (t == 1 ? per_thread[key].first : per_thread[key].second) = value;
-    }
+  for (const analysis::LoopIteration& l : w.loops) {
+    if (l.thread == 0) continue;
+    if (!per_thread.count(l.loop)) order.push_back(l.loop);
+    (l.thread == 1 ? per_thread[l.loop].first : per_thread[l.loop].second) = std::to_string(l.iteration);
   }
   for (const auto& key : order) each(key, per_thread[key].first, per_thread[key].second);
   shared("blockDim", triple(w.block_dim));
   shared("gridDim", triple(w.grid_dim));
   for (const auto& [name, value] : w.params) shared(name, value);
-  for (const auto& [name, value] : w.loops)
-    if (name.rfind("thread 1: ", 0) != 0 && name.rfind("thread 2: ", 0) != 0) shared(name, value);
+  for (const analysis::LoopIteration& l : w.loops)
+    if (l.thread == 0) shared(l.loop, std::to_string(l.iteration));
   if (!w.index.empty()) shared(f.array.empty() ? "index" : f.array + "[...] index", w.index);
   for (const analysis::MemoryValue& v : w.memory)
     shared(v.array + "[" + std::to_string(v.index) + "]", std::to_string(v.value));

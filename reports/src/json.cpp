@@ -40,16 +40,24 @@ Value thread_json(const analysis::ThreadCoords& t) {
   return Object{{"threadIdx", triple_json(t.thread_idx)}, {"blockIdx", triple_json(t.block_idx)}};
 }
 
+// [{"thread": 1, "loop": "k (loop at 12:3)", "iteration": 0}, ...]
+Value loops_json(const std::vector<analysis::LoopIteration>& loops) {
+  Array out;
+  for (const analysis::LoopIteration& l : loops)
+    out.push_back(Object{{"thread", static_cast<int64_t>(l.thread)}, {"loop", l.loop},
+                         {"iteration", static_cast<int64_t>(l.iteration)}});
+  return out;
+}
+
 Value witness_json(const analysis::Finding& f) {
   const auto& w = f.witness;
   Object o{{"thread1", thread_json(w.thread1)},
            {"blockDim", triple_json(w.block_dim)},
            {"gridDim", triple_json(w.grid_dim)},
            {"params", pairs_json(w.params)},
-           {"loops", pairs_json(w.loops)},
+           {"loops", loops_json(w.loops)},
            {"validated", w.validated}};
   if (w.params.size() > 1) o["param_order"] = names_json(w.params);
-  if (w.loops.size() > 1) o["loop_order"] = names_json(w.loops);
   if (f.kind != analysis::Verdict::Oob) o["thread2"] = thread_json(w.thread2);
   if (!w.index.empty()) o["index"] = w.index;
   if (!w.memory.empty()) {

@@ -88,7 +88,10 @@ analysis::Witness witness(const Object& o) {
   w.block_dim = triple(o, "blockDim");
   w.grid_dim = triple(o, "gridDim");
   w.params = pairs(object(o, "params"), list(o, "param_order"));
-  w.loops = pairs(object(o, "loops"), list(o, "loop_order"));
+  for (const Value& v : list(o, "loops"))
+    if (const Object* l = v.getAsObject())
+      w.loops.push_back({static_cast<unsigned>(l->getInteger("thread").value_or(0)), text(*l, "loop"),
+                         static_cast<uint64_t>(l->getInteger("iteration").value_or(0))});
   w.index = text(o, "index");
   w.validated = o.getBoolean("validated").value_or(false);
   for (const Value& v : list(o, "memory"))

@@ -36,7 +36,7 @@ std::string describe(const KernelResult &r) {
          std::to_string(f.witness.thread2.thread_idx[0]) + "," +
          std::to_string(f.witness.thread2.thread_idx[1]) + " b" +
          std::to_string(f.witness.thread2.block_idx[0]) + " idx=" + f.witness.index;
-    for (auto &[k, v] : f.witness.loops) s += " [" + k + "=" + v + "]";
+    for (const analysis::LoopIteration &l : f.witness.loops) s += " [" + l.name() + "=" + std::to_string(l.iteration) + "]";
     for (auto &[k, v] : f.witness.params) s += " " + k + "=" + v;
   }
   return s;

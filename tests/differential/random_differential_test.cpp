@@ -128,7 +128,7 @@ std::string analysisText(const analysis::KernelResult &r) {
        << dims(w.thread2.thread_idx) << " b2 " << dims(w.thread2.block_idx) << " blockDim " << dims(w.block_dim)
        << " gridDim " << dims(w.grid_dim) << " index " << w.index << (w.validated ? " (validated)" : "");
     for (const auto &[p, v] : w.params) os << " " << p << "=" << v;
-    for (const auto &[l, v] : w.loops) os << " " << l << "=" << v;
+    for (const analysis::LoopIteration &l : w.loops) os << " " << l.name() << "=" << l.iteration;
     os << "\n";
   }
   return os.str();

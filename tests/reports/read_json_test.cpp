@@ -55,7 +55,7 @@ class ReadJsonTest : public ::testing::Test {
     race.witness.block_dim = {2, 4, 1};
     race.witness.grid_dim = {1, 3, 1};
     race.witness.params = {{"n", "4"}, {"m", "-1"}};
-    race.witness.loops = {{"thread 2: k (loop at 3:3)", "1"}, {"thread 1: k (loop at 3:3)", "0"}};
+    race.witness.loops = {{2, "k (loop at 3:3)", 1}, {1, "k (loop at 3:3)", 0}};
     race.witness.index = "1";
     race.witness.validated = true;
     kv::analysis::Finding oob = race;
@@ -163,7 +163,10 @@ TEST_F(ReadJsonTest, PairsKeepTheirOrder) {
   EXPECT_EQ(w.params[0].first, "n");
   EXPECT_EQ(w.params[1], (std::pair<std::string, std::string>{"m", "-1"}));
   ASSERT_EQ(w.loops.size(), 2u);
-  EXPECT_EQ(w.loops[0].first, "thread 2: k (loop at 3:3)");
+  EXPECT_EQ(w.loops[0].thread, 2u);
+  EXPECT_EQ(w.loops[0].loop, "k (loop at 3:3)");
+  EXPECT_EQ(w.loops[0].iteration, 1u);
+  EXPECT_EQ(w.loops[1].name(), "thread 1: k (loop at 3:3)");
 }
 
 TEST(ReadJson, WhatIsNotAReportIsAnErrorNotACrash) {

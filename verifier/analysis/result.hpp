@@ -83,13 +83,23 @@ struct MemoryValue {
   int64_t value = 0;  // as the element's type reads it (an unsigned 64-bit one above 2^63 wraps)
 };
 
+// The iteration of an enclosing loop at which a witness's thread makes its access.
+struct LoopIteration {
+  unsigned thread = 0;  // 1 or 2: whose (0: the witness has one thread, as for oob)
+  std::string loop;     // "k (loop at 12:3)"
+  uint64_t iteration = 0;
+  std::string name() const {  // as the text report shows it: "thread 1: k (loop at 12:3)"
+    return thread ? "thread " + std::to_string(thread) + ": " + loop : loop;
+  }
+};
+
 // A concrete counterexample read off the solver's model.
 struct Witness {
   ThreadCoords thread1, thread2;  // thread2 is unused for oob
   std::array<uint64_t, 3> block_dim{};
   std::array<uint64_t, 3> grid_dim{};
   std::vector<std::pair<std::string, std::string>> params;  // parameter -> value
-  std::vector<std::pair<std::string, std::string>> loops;   // "k (loop at 12:3)" -> value
+  std::vector<LoopIteration> loops;
   std::string index;       // the colliding (race) or out-of-range (oob) element index
   std::vector<MemoryValue> memory;  // the integer loads from parameters' memory it reads
   bool validated = false;  // re-evaluated at the model and confirmed

@@ -34,11 +34,8 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
                                       : signedStr(v, p.type.bits, p.type.is_signed));
   }
   for (size_t i = 0; i < loops.size(); ++i)
-    for (const LoopRef &l : *loops[i]) {
-      std::string name = l.label;
-      if (two) name = "thread " + std::to_string(which[i]) + ": " + name;
-      w.loops.emplace_back(name, std::to_string(num(m, l.k)));
-    }
+    for (const LoopRef &l : *loops[i])
+      w.loops.push_back({two ? static_cast<unsigned>(which[i]) : 0u, l.label, num(m, l.k)});
   w.index = signedStr(num(m, index), 64, true);
   // the values its threads load from parameters' memory, at the iterations of the model
   for (const Thread *T : {&*T1, two ? &*T2 : nullptr}) {
