@@ -183,7 +183,7 @@ void phases_and_assumptions(std::ostringstream& os, SourceCache& sources,
   }
   if (!k.assumptions.empty()) {
     os << "<div class=\"assumed\"><b>This verdict assumes:</b><ul>";
-    for (const auto& a : k.assumptions) os << "<li>" << esc(a) << "</li>";
+    for (const analysis::Assumption& a : k.assumptions) os << "<li>" << esc(a.display()) << "</li>";
     os << "</ul></div>";
   }
 }

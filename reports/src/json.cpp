@@ -125,7 +125,8 @@ Value kernel_json(const analysis::KernelResult& k) {
   for (const auto& d : k.diagnostics)
     diagnostics.push_back(
         range_fields(Object{{"severity", d.severity}, {"message", d.message}}, d.range));
-  for (const auto& a : k.assumptions) assumptions.push_back(a);
+  for (const analysis::Assumption& a : k.assumptions)
+    assumptions.push_back(Object{{"kind", analysis::assumptionKindName(a.kind)}, {"text", a.text}});
   Array phases;
   for (const auto& p : k.phases)
     phases.push_back(Object{{"begin", range_fields(Object{}, p.begin)},

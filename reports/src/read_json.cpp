@@ -146,7 +146,13 @@ bool kernel(const Object& o, analysis::KernelResult& k, std::string& error) {
       k.phases.push_back({range(object(*po, "begin")), range(object(*po, "end")),
                           number(*po, "accesses")});
   for (const Value& a : list(o, "assumptions"))
-    k.assumptions.push_back(a.getAsString().value_or("").str());
+    if (const Object* ao = a.getAsObject()) {
+      analysis::Assumption as{analysis::Assumption::Kind::Premise, text(*ao, "text")};
+      for (auto kind : {analysis::Assumption::Kind::Launch, analysis::Assumption::Kind::Assumed,
+                        analysis::Assumption::Kind::NotChecked})
+        if (text(*ao, "kind") == analysis::assumptionKindName(kind)) as.kind = kind;
+      k.assumptions.push_back(as);
+    }
   for (const Value& u : list(o, "unsupported"))
     if (const Object* uo = u.getAsObject())
       k.unsupported.push_back({text(*uo, "construct"), text(*uo, "detail"), range(*uo)});

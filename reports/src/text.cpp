@@ -84,8 +84,8 @@ class TextWriter {
       os_ << style_.note() << " if this code is dead on purpose, say so with --allow-unreachable "
           << "(or in a // kverify: comment)\n";
     // annotations read but not checked (GPUVerify's __assert, ...): the verdict does not cover them
-    for (const auto& a : k.assumptions)
-      if (a.rfind("not checked: ", 0) == 0) diagnostic(k.range, style_.note(), a + " in " + who);
+    for (const analysis::Assumption& a : k.assumptions)
+      if (a.kind == analysis::Assumption::Kind::NotChecked) diagnostic(k.range, style_.note(), a.display() + " in " + who);
   }
 
   std::string str() const { return os_.str(); }

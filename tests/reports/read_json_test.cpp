@@ -11,6 +11,7 @@
 #include "kverify/reports/render.hpp"
 
 namespace kv = kverify;
+using kv::analysis::Assumption;
 using kv::analysis::Verdict;
 
 namespace {
@@ -74,7 +75,10 @@ class ReadJsonTest : public ::testing::Test {
     divergence.accesses = {{"barrier", at(5, 3, 17), "__syncthreads()", {}}};
     racy.findings = {race, oob, divergence};
     racy.phases = {{at(1, 17, 17), at(5, 3, 17), 2}, {at(5, 3, 17), at(6, 1, 1), 0}};
-    racy.assumptions = {"distinct pointer parameters do not alias", "not checked: __assert at 2:3"};
+    racy.assumptions = {{Assumption::Kind::Premise, "distinct pointer parameters do not alias"},
+                        {Assumption::Kind::NotChecked, "__assert at 2:3"},
+                        {Assumption::Kind::Assumed, "n < 4"},
+                        {Assumption::Kind::Launch, "blockDim = (2, 4, 1)"}};
     kv::analysis::UnreachableRef unreached;
     unreached.kind = "write", unreached.range = at(4, 5, 22), unreached.text = "s[threadIdx.x + i]";
     racy.unreachable = {unreached};

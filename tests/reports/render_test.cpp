@@ -63,7 +63,7 @@ class RenderTest : public ::testing::Test {
     f.witness.index = "1";
     f.witness.validated = true;
     racy.findings.push_back(f);
-    racy.assumptions = {"distinct pointer parameters do not alias"};
+    racy.assumptions = {{kverify::analysis::Assumption::Kind::Premise, "distinct pointer parameters do not alias"}};
     racy.phases = {{at(1, 17, 22), at(3, 3, 20), 2}, {at(3, 3, 20), at(5, 1, 1), 0}};
 
     kv::analysis::KernelResult ok;

@@ -544,7 +544,9 @@ TEST(KverifyCliFrontEnd, GpuVerifyAnnotationsParseWithTheFlag) {
   CliRun gv = kverify("--gpuverify --format=json frontend/gpuverify_annotations_no_header.cu");
   EXPECT_EQ(gv.status, 0) << gv.err;
   EXPECT_TRUE(has(gv.out, "\"verified\"")) << gv.out;
-  EXPECT_TRUE(has(gv.out, "not checked: __invariant at 6:5")) << gv.out;
+  EXPECT_TRUE(has(gv.out, "\"kind\": \"not-checked\",\n          \"text\": \"__invariant at 6:5")) << gv.out;
+  CliRun text = kverify("--gpuverify frontend/gpuverify_annotations_no_header.cu");
+  EXPECT_TRUE(has(text.out, "note: not checked: __invariant at 6:5")) << text.out;
 }
 
 // GPUVerify's header line gives the launch: its blockDim is the witness's.

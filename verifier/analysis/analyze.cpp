@@ -95,11 +95,12 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       }
       R.out_of_time = budget.ranOut();  // the queries it cut short are undecided
       R.rules = E.rules;
-      R.assumptions = E.assumptions;
-      if (!config.launch.empty()) R.assumptions.push_back(config.launch);
-      for (const std::string &a : options.assumes) R.assumptions.push_back("assumed: " + a);
+      using Kind = Assumption::Kind;
+      for (const std::string &a : E.assumptions) R.assumptions.push_back({Kind::Premise, a});
+      if (!config.launch.empty()) R.assumptions.push_back({Kind::Launch, config.launch});
+      for (const std::string &a : options.assumes) R.assumptions.push_back({Kind::Assumed, a});
       for (const model::Unsupported &u : kernel.unchecked)
-        R.assumptions.push_back("not checked: " + u.construct + " at " + loc(u.range) + " (" + u.detail + ")");
+        R.assumptions.push_back({Kind::NotChecked, u.construct + " at " + loc(u.range) + " (" + u.detail + ")"});
       if (!R.premise_error.empty()) {
         R.verdict = Verdict::Error;
         R.diagnostics.push_back({"error", R.premise_error, kernel.range});

@@ -136,6 +136,31 @@ struct Finding {
   Confirmation confirmation;
 };
 
+// What a verdict rests on beyond the source, as the report states it.
+struct Assumption {
+  enum class Kind {
+    Premise,     // an assumption kverify makes (no aliasing, a rule's premise), or a checked launch fact
+    Launch,      // the launch the kernel was analysed under ("blockDim = (256, 1, 1) ...")
+    Assumed,     // the user's --assume or // kverify: assume
+    NotChecked,  // an annotation read but not checked (GPUVerify's __assert, __invariant)
+  };
+  Kind kind = Kind::Premise;
+  std::string text;
+  std::string display() const {  // as the reports show it
+    return kind == Kind::Assumed ? "assumed: " + text : kind == Kind::NotChecked ? "not checked: " + text : text;
+  }
+};
+
+inline const char *assumptionKindName(Assumption::Kind k) {
+  switch (k) {
+    case Assumption::Kind::Premise: return "premise";
+    case Assumption::Kind::Launch: return "launch";
+    case Assumption::Kind::Assumed: return "assumed";
+    case Assumption::Kind::NotChecked: return "not-checked";
+  }
+  return "premise";
+}
+
 // Code between two consecutive barriers, for the report.
 struct Phase {
   model::SourceRange begin, end;  // the barriers (or kernel entry/exit) that bound it
@@ -219,7 +244,7 @@ struct KernelResult {
   double time_ms = 0;
   std::vector<Finding> findings;
   std::vector<Phase> phases;
-  std::vector<std::string> assumptions;     // stated in the output, e.g. no aliasing
+  std::vector<Assumption> assumptions;      // stated in the output, e.g. no aliasing
   std::vector<model::Unsupported> unsupported;
   std::string unknown_query;                // which query timed out / returned unknown
   std::vector<std::string> undecided;       // every query the solver did not decide

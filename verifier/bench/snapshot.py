@@ -22,6 +22,14 @@ def where(a):
     return "%s:%s:%s %s" % (os.path.basename(a.get("file", "")), a.get("line"), a.get("col"), a.get("kind", ""))
 
 
+def assumption(a):
+    """As the text report shows it (a report before assumptions were typed has strings)."""
+    if isinstance(a, str):
+        return a
+    prefix = {"assumed": "assumed: ", "not-checked": "not checked: "}.get(a.get("kind"), "")
+    return prefix + a.get("text", "")
+
+
 def kernel_view(k):
     return {
         "verdict": k["verdict"],
@@ -34,7 +42,7 @@ def kernel_view(k):
         "unsupported": sorted(u.get("construct", "") + ": " + u.get("detail", "") for u in k.get("unsupported", [])),
         "diagnostics": sorted(d.get("severity", "") + ": " + d.get("message", "") for d in k.get("diagnostics", [])),
         "phases": ["%s-%s %d" % (where(p["begin"]), where(p["end"]), p["accesses"]) for p in k.get("phases", [])],
-        "assumptions": k.get("assumptions", []),
+        "assumptions": [assumption(a) for a in k.get("assumptions", [])],
     }
 
 
