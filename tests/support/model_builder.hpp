@@ -21,7 +21,7 @@ struct KB {
   model::Kernel k;
   unsigned next_id = 1;
   KB() {
-    k.name = "k";
+    k.name = k.function = "k";
     k.file = "test.cu";
     k.range = {"test.cu", 1, 1, 1, 1};
   }

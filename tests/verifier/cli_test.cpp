@@ -96,6 +96,11 @@ TEST(KverifyCli, EachHostLaunchShapeIsVerified) {
   EXPECT_TRUE(has(r.out, "launch read from host code at 15:5: gridDim=(16,1,1) blockDim=(16,16,1)")) << r.out;
   EXPECT_TRUE(has(r.out, "\"verified\": 1")) << r.out;
   EXPECT_TRUE(has(r.out, "\"race\": 1")) << r.out;
+  // --kernel names the function (every launch) or one launch
+  CliRun both = kverify("--kernel=reverse_tiles frontend/two_launch_shapes.cu");
+  EXPECT_TRUE(has(both.out, "2 kernels in 1 file")) << both.out;
+  CliRun one = kverify("'--kernel=reverse_tiles (launch at two_launch_shapes.cu:14:5)' frontend/two_launch_shapes.cu");
+  EXPECT_TRUE(has(one.out, "1 kernel in 1 file")) << one.out;
 }
 
 // An option that states the launch wins over the file's launches.

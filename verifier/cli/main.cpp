@@ -190,10 +190,9 @@ static cl::opt<std::string> shard_flag(
 static bool kernelSelected(const model::Kernel &k) {
   if (kernel_filter.empty())
     return true;
-  // "reduce<256>", an overload "fill(int *)" and, for a kernel launched several ways,
-  // "scan (launch at 40:5)"
-  std::string base = k.name.substr(0, std::min({k.name.find('<'), k.name.find('('), k.name.find(" (launch at ")}));
-  return k.name == kernel_filter || base == kernel_filter;
+  // "reduce<256>", an overload "fill(int *)", or each launch of a kernel verified per launch
+  std::string base = k.function.substr(0, std::min(k.function.find('<'), k.function.find('(')));
+  return k.name == kernel_filter || k.function == kernel_filter || base == kernel_filter;
 }
 
 // Each kernel of a parsed file analysed, under the options of the command line and of the

@@ -32,8 +32,8 @@ Tool toolFor(const Finding &f) {
   }
 }
 
-std::string kernelExpression(const std::string &kernel_name) {
-  std::string name = kernel_name.substr(0, kernel_name.find(" (launch at "));
+std::string kernelExpression(const std::string &function) {
+  std::string name = function;
   // members of an anonymous namespace are found by their unqualified name in the file
   for (size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;)
     name.erase(at, 23);
@@ -208,7 +208,7 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
     p.not_run = std::move(why);
     return p;
   };
-  std::string callee = kernelExpression(k.name);
+  std::string callee = kernelExpression(k.function);
   if (callee.empty()) return notRun("the kernel '" + k.name + "' cannot be named from outside its file");
   const analysis::Witness &w = f.witness;
   std::map<std::string, std::string> values(w.params.begin(), w.params.end());

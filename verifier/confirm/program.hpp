@@ -32,8 +32,9 @@ Tool toolFor(const analysis::Finding &f);
 ReplayProgram makeProgram(const model::Kernel &kernel, const analysis::Finding &finding,
                           const std::string &source);
 
-// The C++ expression that names the kernel in the program: "scan", "reduce<256>",
-// "static_cast<void (*)(int *)>(&fill)" for an overload; empty where it cannot be named.
-std::string kernelExpression(const std::string &kernel_name);
+// The C++ expression that names the kernel function (model::Kernel::function) in the
+// program: "scan", "reduce<256>", "static_cast<void (*)(int *)>(&fill)" for an overload;
+// empty where it cannot be named.
+std::string kernelExpression(const std::string &function);
 
 }  // namespace kverify::confirm

@@ -34,14 +34,16 @@ std::string firstExecutable(const std::vector<std::string> &candidates) {
   return "";
 }
 
-// A name for one finding's folder: the file's stem, the kernel, the finding's number, and a
-// hash of the path (two files of one name in different folders).
-std::string folderName(const std::string &file, const std::string &kernel, size_t n) {
-  std::string name = fs::path(file).stem().string() + "-" + kernel.substr(0, kernel.find(" (launch at "));
+// A name for one finding's folder: the file's stem, the kernel function, the finding's
+// number, and a hash of the path and the kernel's name (two files of one name in different
+// folders, two launches of one kernel).
+std::string folderName(const model::Kernel &kernel, size_t n) {
+  const std::string &file = kernel.file;
+  std::string name = fs::path(file).stem().string() + "-" + kernel.function;
   for (char &c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
   char hash[16];
-  std::snprintf(hash, sizeof hash, "%06zx", std::hash<std::string>()(file + "\n" + kernel) & 0xffffff);
+  std::snprintf(hash, sizeof hash, "%06zx", std::hash<std::string>()(file + "\n" + kernel.name) & 0xffffff);
   return name.substr(0, 80) + "-" + hash + "-" + std::to_string(n);
 }
 
@@ -126,7 +128,7 @@ Replayer::~Replayer() {
 void Replayer::confirm(analysis::KernelResult &result, const model::Kernel &kernel) const {
   for (size_t i = 0; i < result.findings.size(); ++i) {
     analysis::Finding &f = result.findings[i];
-    f.confirmation = confirmOne(kernel, f, folderName(kernel.file, kernel.name, i + 1));
+    f.confirmation = confirmOne(kernel, f, folderName(kernel, i + 1));
     if (temporary_) f.confirmation.program.clear();  // removed at exit
   }
 }

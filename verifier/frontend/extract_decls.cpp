@@ -685,6 +685,7 @@ static void addPerLaunch(model::Kernel k, const std::vector<model::HostLaunch> &
     return any(l.block) || any(l.grid) || !l.block_facts.empty() || !l.grid_facts.empty() ||
            !l.arg_facts.empty();
   };
+  k.function = k.name;
   // one launch in the kernel's own file: the kernel's name; else the launch's place
   if (launches.size() == 0 || (launches.size() == 1 && launches[0].at.file == k.file)) {
     if (!launches.empty() && known(launches.front())) k.launch = launches.front();

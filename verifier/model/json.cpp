@@ -178,6 +178,7 @@ Value toJSON(const Kernel &k) {
     unsupported.push_back(Object{
         {"construct", u.construct}, {"detail", u.detail}, {"range", toJSON(u.range)}});
   return Object{{"name", k.name},
+                {"function", k.function},
                 {"file", k.file},
                 {"range", toJSON(k.range)},
                 {"options", k.options},

@@ -324,7 +324,10 @@ struct GeneratedSource {
 };
 
 struct Kernel {
-  std::string name;  // with template arguments for instantiations: "reduce<256>"
+  // with template arguments for instantiations: "reduce<256>"; a kernel verified once per
+  // launch says which: "scan (launch at host.cu:40:5)"
+  std::string name;
+  std::string function;  // the kernel function alone, as C++ names it: "reduce<256>", "fill(int *)"
   std::string file;
   SourceRange range;
   std::vector<Param> params;

@@ -42,7 +42,7 @@ model::TranslationUnitModel unreadable(const std::string &path, const EmbeddedSo
   tu.file = path;
   tu.parsed = true;
   model::Kernel k;
-  k.name = e.api + "@" + std::to_string(e.at.line);
+  k.name = k.function = e.api + "@" + std::to_string(e.at.line);
   k.file = path;
   k.range = rangeOf(path, e.at, e.end);
   k.unsupported.push_back({"embedded source", e.api + ": " + e.unsupported, k.range});

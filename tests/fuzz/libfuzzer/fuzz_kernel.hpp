@@ -8,7 +8,7 @@ namespace kverify::fuzz {
 
 inline model::Kernel fuzzKernel() {
   model::Kernel k;
-  k.name = "k";
+  k.name = k.function = "k";
   k.file = "fuzz.cu";
   auto scalar = [&](const char *name, model::Type t) {
     model::Param p;
