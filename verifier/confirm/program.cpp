@@ -143,20 +143,19 @@ std::string instrument(std::string &source, const Finding &f, const std::string 
 // The source with a shared out-of-bounds access checked against its array's bytes,
 // KVR_WITHIN(array, access): where the access names its array (`tile[i]`, `atomicAdd(&s[b],
 // 1)`) and the array has a size. memcheck sees only accesses outside the block's whole
-// shared window; this sees one past the array into its neighbour too. Returns whether it did.
-bool boundsCheck(std::string &source, const model::Kernel &k, const Finding &f) {
+// shared window; this sees one past the array into its neighbour too.
+void boundsCheck(std::string &source, const model::Kernel &k, const Finding &f) {
   auto array = std::find_if(k.arrays.begin(), k.arrays.end(), [&](const model::Array &a) { return a.name == f.array; });
   Site s;
   if (f.space != "shared" || f.accesses.empty() || array == k.arrays.end() || array->is_extern ||
       !locate(source, f.accesses[0].range, k.file, s).empty())
-    return false;
+    return;
   size_t name = source.find_first_not_of("&( \t", s.begin);
   if (name == std::string::npos || source.compare(name, f.array.size(), f.array) != 0 ||
       identifierChar(source[name + f.array.size()]))
-    return false;
+    return;
   source.insert(s.end, ")");
   source.insert(s.begin, (s.pointer ? "KVR_WITHIN_POINTER(" : "KVR_WITHIN(") + f.array + ", ");
-  return true;
 }
 
 std::string cString(const std::string &s) {

@@ -88,17 +88,16 @@ __device__ inline T *within(A &, T *p) {
 }
 
 // After a launch: did an access fall outside its array? Says so on stdout when one did.
-inline bool reportOutside() {
+inline void reportOutside() {
   unsigned long long count = 0;
   KVR_CHECK(cudaMemcpyFromSymbol(&count, outside_count, sizeof count));
-  if (count == 0) return false;
+  if (count == 0) return;
   Outside o{};
   KVR_CHECK(cudaMemcpyFromSymbol(&o, first_outside, sizeof o));
   std::printf("kverify-replay: out of bounds: block (%u, %u, %u) thread (%u, %u, %u) accessed %llu bytes at byte "
               "offset %lld of a %llu-byte array (%llu such accesses)\n",
               o.block[0], o.block[1], o.block[2], o.thread[0], o.thread[1], o.thread[2], o.bytes, o.offset,
               o.array_bytes, count);
-  return true;
 }
 
 // An element of a buffer the witness reads: stored before each launch.
