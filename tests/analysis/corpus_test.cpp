@@ -1,5 +1,7 @@
 // The fixture corpus (tests/fixtures/verifier) end to end through the kverify binary:
 // verdicts against the `// expect:` headers, soundness, and every witness re-checked.
+#include "../support/fixture_header.hpp"
+
 #include "llvm/Support/JSON.h"
 
 #include <gtest/gtest.h>
@@ -9,7 +11,6 @@
 #include <dirent.h>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
@@ -24,92 +25,10 @@ std::string slurp(const std::string &path) {
   return ss.str();
 }
 
-// One pinned finding (README.md: `// at:`): alternatives, each the finding's access
-// locations ("line:col", sorted) or, with `any`, locations each access is among.
-struct PinAlt {
-  bool any = false;
-  std::vector<std::string> locs;
-};
-using Pin = std::vector<PinAlt>;
+using kverify_test::Expect;
+using kverify_test::matchesPins;
 
-struct Expect {
-  std::string kernel, verdict, array;
-  std::vector<Pin> pins;  // one per expected finding
-};
-
-std::vector<std::string> words(const std::string &text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
-
-std::vector<std::string> split(const std::string &text, char sep) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, sep);) out.push_back(part);
-  return out;
-}
-
-std::vector<Pin> parsePins(const std::string &text) {
-  std::vector<Pin> pins;
-  for (const std::string &finding : split(text, ';')) {
-    Pin pin;
-    for (const std::string &alt : split(finding, '|')) {
-      PinAlt a;
-      a.locs = words(alt);
-      if (a.locs.size() > 2 && a.locs[0] == "any" && a.locs[1] == "of") {
-        a.any = true;
-        a.locs.erase(a.locs.begin(), a.locs.begin() + 2);
-      }
-      std::sort(a.locs.begin(), a.locs.end());
-      pin.push_back(a);
-    }
-    pins.push_back(pin);
-  }
-  return pins;
-}
-
-std::vector<Expect> expectations(const std::string &path) {
-  std::vector<Expect> out;
-  std::ifstream in(path);
-  std::string line;
-  std::regex re(R"(//\s*expect:\s*(?:(\S+):\s+)?([\w-]+)(?:\s+on\s+(\S+))?)");
-  std::regex at(R"(//\s*at:\s*(?:([A-Za-z_]\w*):\s+)?(.*))");
-  while (std::getline(in, line) && line.rfind("//", 0) == 0) {
-    std::smatch m;
-    if (std::regex_search(line, m, re)) out.push_back({m[1], m[2], m[3], {}});
-    else if (std::regex_search(line, m, at))
-      for (Expect &e : out)
-        if (e.kernel == m[1].str()) e.pins = parsePins(m[2]);
-  }
-  return out;
-}
-
-// Whether the reported findings (each its sorted access locations) are exactly the
-// pinned ones: one alternative of each pin, every pin used once.
-bool matchesPins(std::vector<std::vector<std::string>> reported, const std::vector<Pin> &pins) {
-  if (reported.size() != pins.size()) return false;
-  std::vector<bool> used(pins.size(), false);
-  for (const std::vector<std::string> &r : reported) {
-    bool found = false;
-    for (size_t i = 0; i < pins.size() && !found; ++i) {
-      if (used[i]) continue;
-      for (const PinAlt &a : pins[i]) {
-        bool ok = a.any ? std::all_of(r.begin(), r.end(), [&](const std::string &l) {
-                            return std::find(a.locs.begin(), a.locs.end(), l) != a.locs.end();
-                          })
-                        : r == a.locs;
-        if (ok) {
-          used[i] = found = true;
-          break;
-        }
-      }
-    }
-    if (!found) return false;
-  }
-  return true;
-}
+std::vector<Expect> expectations(const std::string &path) { return kverify_test::readHeader(path, "//"); }
 
 std::vector<std::string> fixtures() {
   std::vector<std::string> out;
@@ -326,3 +245,30 @@ TEST(Corpus, KernelTimeoutGivesUnknownNotAPass) {
 }
 
 }  // namespace
+
+// The one header parser the C++ and Python fixture tests share.
+TEST(FixtureHeader, ReadsKernelsVerdictsArraysAndPins) {
+  std::string path = testing::TempDir() + "fixture_header_" + std::to_string(getpid()) + ".py";
+  std::ofstream(path) << "# expect: race on tile\n"
+                         "# expect: scan (launch at x.py:3:4): oob on s\n"
+                         "# at: 12:5 14:3 | 14:3 12:6; any of 1:1 2:2\n"
+                         "# at: scan (launch at x.py:3:4): 7:9\n"
+                         "# at: 9:9\n"
+                         "import x\n"
+                         "# expect: verified\n";
+  std::vector<Expect> e = kverify_test::readHeader(path, "#");
+  std::remove(path.c_str());
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].kernel, "");
+  EXPECT_EQ(e[0].verdict, "race");
+  EXPECT_EQ(e[0].array, "tile");
+  ASSERT_EQ(e[0].pins.size(), 3u);  // two findings on one line, a third on another
+  EXPECT_EQ(e[0].pins[0][1].locations, (std::vector<std::string>{"12:6", "14:3"}));
+  EXPECT_TRUE(e[0].pins[1][0].any);
+  EXPECT_EQ(e[1].kernel, "scan (launch at x.py:3:4)");
+  EXPECT_EQ(e[1].array, "s");
+  ASSERT_EQ(e[1].pins.size(), 1u);
+  EXPECT_TRUE(matchesPins({{"12:5", "14:3"}, {"1:1"}, {"9:9"}}, e[0].pins));
+  EXPECT_FALSE(matchesPins({{"12:5", "14:3"}, {"12:5", "14:3"}, {"9:9"}}, e[0].pins));  // a pin used twice
+  EXPECT_FALSE(matchesPins({{"12:5", "14:3"}, {"1:1", "3:3"}, {"9:9"}}, e[0].pins));
+}

@@ -2,6 +2,7 @@
 // kernel's verdict against the `# expect:` header, the pinned locations (`# at:`), and every
 // location of the JSON report in the .py file, its excerpt the Python text.
 #include "run_kverify.hpp"
+#include "../support/fixture_header.hpp"
 
 #include "llvm/Support/JSON.h"
 
@@ -9,7 +10,6 @@
 
 #include <algorithm>
 #include <dirent.h>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -18,49 +18,13 @@ namespace {
 using kverify_cli::runKverify;
 using kverify_cli::slurp;
 
-struct Expect {
-  std::string kernel, verdict, array;
-  std::vector<std::vector<std::string>> pins;  // per finding: sorted "line:col" (alternatives joined by |)
-  std::vector<std::string> pin_text;
-};
+using kverify_test::Expect;
 
 std::vector<std::string> lines(const std::string &text) {
   std::vector<std::string> out;
   std::istringstream in(text);
   for (std::string l; std::getline(in, l);) out.push_back(l);
   return out;
-}
-
-std::vector<Expect> header(const std::string &path) {
-  std::vector<Expect> out;
-  std::regex expect(R"(#\s*expect:\s*(?:(.+?):\s+)?([\w-]+)(?:\s+on\s+(\S+))?\s*)");
-  std::regex at(R"(#\s*at:\s*(?:(.+?):\s+)?((?:\d+:\d+[ ;|]*)+))");
-  for (const std::string &l : lines(slurp(path))) {
-    if (l.rfind("#", 0) != 0) break;
-    std::smatch m;
-    if (std::regex_match(l, m, expect)) out.push_back({m[1], m[2], m[3], {}, {}});
-    else if (std::regex_match(l, m, at)) {
-      for (Expect &e : out)
-        if (e.kernel == std::string(m[1])) e.pin_text.push_back(m[2]);
-    }
-  }
-  return out;
-}
-
-// "L:C L:C | L:C L:C" -> each alternative sorted
-std::vector<std::string> alternatives(const std::string &pin) {
-  std::vector<std::string> alts;
-  std::istringstream in(pin);
-  for (std::string alt; std::getline(in, alt, '|');) {
-    std::istringstream words(alt);
-    std::vector<std::string> locs;
-    for (std::string w; words >> w;) locs.push_back(w);
-    std::sort(locs.begin(), locs.end());
-    std::string joined;
-    for (const std::string &w : locs) joined += w + " ";
-    alts.push_back(joined);
-  }
-  return alts;
 }
 
 std::vector<std::string> fixtures() {
@@ -111,7 +75,7 @@ TEST(PythonFixtures, VerdictsLocationsAndPins) {
   ASSERT_GE(files.size(), 10u);
   for (const std::string &name : files) {
     SCOPED_TRACE(name);
-    std::vector<Expect> expects = header(std::string(KVERIFY_PY_FIXTURES) + "/" + name);
+    std::vector<Expect> expects = kverify_test::readHeader(std::string(KVERIFY_PY_FIXTURES) + "/" + name, "#");
     ASSERT_FALSE(expects.empty()) << "no '# expect:' header";
     kverify_cli::CliRun r = runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache --format=json " + name,
                                        std::string(KVERIFY_PY_OUT) + "/" + name);
@@ -130,7 +94,7 @@ TEST(PythonFixtures, VerdictsLocationsAndPins) {
         if (!e.kernel.empty() && kname != e.kernel) continue;
         found = true;
         EXPECT_EQ(k.getString("verdict")->str(), e.verdict) << kname << "\n" << r.err;
-        std::vector<std::string> reported;
+        std::vector<std::vector<std::string>> reported;
         std::set<std::string> arrays;
         for (const llvm::json::Value &fv : *k.getArray("findings")) {
           const llvm::json::Object &f = *fv.getAsObject();
@@ -141,30 +105,22 @@ TEST(PythonFixtures, VerdictsLocationsAndPins) {
             locs.push_back(std::to_string(*av.getAsObject()->getInteger("line")) + ":" +
                            std::to_string(*av.getAsObject()->getInteger("col")));
           std::sort(locs.begin(), locs.end());
-          std::string joined;
-          for (const std::string &l : locs) joined += l + " ";
-          reported.push_back(joined);
+          reported.push_back(locs);
         }
         if (!e.array.empty()) {
           EXPECT_TRUE(arrays.count(e.array)) << "no finding on " << e.array;
         }
         if (e.verdict == "race" || e.verdict == "oob" || e.verdict == "divergence") {
-          if (e.pin_text.empty()) {  // the other fixtures are still checked
+          if (e.pins.empty()) {  // the other fixtures are still checked
             ADD_FAILURE() << "a '# at:' line is required";
             continue;
           }
-          std::vector<std::string> pins;
-          for (const std::string &p : e.pin_text) {
-            std::istringstream in(p);
-            for (std::string one; std::getline(in, one, ';');) pins.push_back(one);
+          std::string got;
+          for (const auto &r : reported) {
+            got += got.empty() ? "" : "; ";
+            for (const std::string &l : r) got += l + " ";
           }
-          EXPECT_EQ(reported.size(), pins.size());
-          for (const std::string &rep : reported) {
-            bool matched = false;
-            for (const std::string &pin : pins)
-              for (const std::string &alt : alternatives(pin)) matched |= alt == rep;
-            EXPECT_TRUE(matched) << "reported at " << rep << " is not pinned";
-          }
+          EXPECT_TRUE(kverify_test::matchesPins(reported, e.pins)) << "findings at " << got << "do not match the # at: pins";
         }
       }
       EXPECT_TRUE(found) << "kernel not reported";
