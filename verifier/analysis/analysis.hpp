@@ -3,7 +3,7 @@
 // Clang-free and Z3-free interface; the Z3 encoding behind it: exec*.cpp (symbolic
 // traces), *_check.cpp (the checks), checker.cpp (queries), witness.cpp, analyze.cpp.
 //
-// Passes (Faial-style, see DESIGN.md), each in its own file with its own tests:
+// Passes (Faial-style, see docs/ARCHITECTURE.md), each in its own file with its own tests:
 //   0. configuration (configure.hpp): the options one kernel is analysed under;
 //      uniformity (uniformity.hpp); alignment (phases.hpp: the barrier phases the reports
 //      show and --dump-phases prints);
