@@ -41,6 +41,9 @@ namespace detail {
 // Strips the wrappers that do not change what an expression computes (parentheses,
 // cleanups, constant-expression and temporary wrappers, default arguments).
 const clang::Expr *strip(const clang::Expr *e);
+// The i64 constant 0, and base + idx * scale (or base - idx * scale) in i64, constants folded.
+const model::ExprPtr &zero64();
+model::ExprPtr addIndex(model::ExprPtr base, model::ExprPtr idx, uint64_t scale, bool subtract = false);
 
 struct Binding;
 using BindingPtr = std::shared_ptr<Binding>;

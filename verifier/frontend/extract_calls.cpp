@@ -1,0 +1,677 @@
+// Calls: CUDA builtins and intrinsics, memcpy/memset, and device functions inlined at
+// their call sites (arguments bound, returns turned into values).
+#include "frontend/extractor.hpp"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
+
+#include <functional>
+
+namespace kverify::frontend::detail {
+
+using model::Expr;
+using model::ExprPtr;
+using model::Stmt;
+using model::Type;
+
+static ExprPtr bitCount(BuiltinKind kind, ExprPtr x, Type result) {
+  unsigned w = x->type.bits == 64 ? 64 : 32;
+  Type u = Type::integer(w, false);
+  x = Expr::cast(u, x);
+  auto bit = [&](unsigned i) {
+    ExprPtr shifted = Expr::binary(u, model::BinaryOp::Shr, x, Expr::intConst(u, i));
+    return Expr::binary(u, model::BinaryOp::BitAnd, shifted, Expr::intConst(u, 1));
+  };
+  auto set = [&](unsigned i) {
+    return Expr::binary(Type::boolean(), model::BinaryOp::Ne, bit(i), Expr::intConst(u, 0));
+  };
+  auto n = [&](int64_t v) { return Expr::intConst(result, v); };
+  ExprPtr r;
+  if (kind == BuiltinKind::PopCount) {
+    r = Expr::cast(result, bit(0));
+    for (unsigned i = 1; i < w; ++i)
+      r = Expr::binary(result, model::BinaryOp::Add, r, Expr::cast(result, bit(i)));
+  } else if (kind == BuiltinKind::LeadingZeros) {
+    r = n(w);  // x == 0; a higher set bit decides over a lower one
+    for (unsigned i = 0; i < w; ++i)
+      r = Expr::select(set(i), n(w - 1 - i), r);
+  } else {
+    r = n(0);  // x == 0; a lower set bit decides over a higher one
+    for (unsigned i = w; i-- > 0;)
+      r = Expr::select(set(i), n(i + 1), r);
+  }
+  return r;
+}
+
+// --- structs ---------------------------------------------------------------------------
+
+
+static bool takesPointers(const clang::FunctionDecl *fn, const clang::CallExpr *c) {
+  auto pointerish = [](clang::QualType t) { return t->isPointerType() || t->isReferenceType() || t->isArrayType(); };
+  for (const clang::ParmVarDecl *p : fn->parameters())
+    if (pointerish(p->getType())) return true;
+  for (const clang::Expr *a : c->arguments())
+    if (pointerish(a->getType())) return true;
+  return false;
+}
+
+// A writable variable in device memory (a non-const __device__ or __managed__ variable)
+// declared in the user's code: a function kverify cannot see could write it.
+static bool declaresDeviceVariable(const clang::DeclContext *dc, const KernelExtractor &x) {
+  for (const clang::Decl *d : dc->decls()) {
+    if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d))
+      if (v->hasGlobalStorage() && !x.inPrelude(v) && !v->getType().isConstQualified() &&
+          (v->hasAttr<clang::CUDADeviceAttr>() || v->hasAttr<clang::HIPManagedAttr>()) &&
+          !v->hasAttr<clang::CUDAConstantAttr>())
+        return true;
+    if (const auto *inner = llvm::dyn_cast<clang::DeclContext>(d))
+      if (llvm::isa<clang::NamespaceDecl>(d) || llvm::isa<clang::LinkageSpecDecl>(d))
+        if (declaresDeviceVariable(inner, x))
+          return true;
+  }
+  return false;
+}
+
+BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
+  clang::SourceRange where = c->getSourceRange();
+  if (llvm::isa<clang::CUDAKernelCallExpr>(c)) {
+    unsupported("dynamic parallelism", "kernel launch from device code: " + textOf(where),
+                where);
+    return nullptr;
+  }
+  const clang::FunctionDecl *fn = c->getDirectCallee();
+  if (!fn)
+    return callThroughPointer(c);
+  // Assignment of structs is a call of the implicit operator=.
+  if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(c);
+      op && op->getOperator() == clang::OO_Equal) {
+    const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(fn);
+    if (method && (method->isTrivial() || method->isDefaulted()) && c->getNumArgs() == 2) {
+      LValue lv = lvalue(c->getArg(0));
+      if (lv.kind == LValue::Kind::Struct) {
+        assignStruct(lv.binding, c->getArg(1));
+        auto b = std::make_shared<Binding>();
+        b->kind = Binding::Kind::Ref;
+        b->ref = lv;
+        return b;
+      }
+      BindingPtr scratch = freshStruct(c->getArg(1)->getType(), "value");
+      assignStruct(scratch, c->getArg(1));
+      store(lv, opaque(c->getType(), "struct"), c->getArg(0));
+      return nullptr;
+    }
+  }
+  // before clang's builtins (__syncthreads is both); __kverify_assume_forall has a body
+  // only so that clang accepts a lambda's type as its argument
+  if (inPrelude(fn) && (!fn->hasBody() || classifyBuiltin(fn->getName().str()).kind == BuiltinKind::AssumeForall))
+    return builtin(c, fn);
+  if (fn->getBuiltinID() != 0) {
+    if (fn->getBuiltinID() == clang::Builtin::BI__builtin_expect && c->getNumArgs() == 2)
+      return valueBinding(rvalue(c->getArg(0)));
+    if (unsigned id = fn->getBuiltinID(); id == clang::Builtin::BI__builtin_memcpy ||
+        id == clang::Builtin::BImemcpy || id == clang::Builtin::BI__builtin_memset ||
+        id == clang::Builtin::BImemset)
+      return copyOrFill(c, id == clang::Builtin::BI__builtin_memset || id == clang::Builtin::BImemset);
+    if (takesPointers(fn, c)) {
+      unsupported("builtin function with pointer arguments", fn->getNameAsString(), where);
+      return nullptr;
+    }
+    for (const clang::Expr *a : c->arguments())
+      discard(a);
+    return fn->getReturnType()->isVoidType()
+               ? nullptr
+               : valueBinding(opaque(fn->getReturnType(), "call of " + fn->getNameAsString()));
+  }
+  const clang::FunctionDecl *def = nullptr;
+  if (fn->hasBody(def))
+    return inlineCall(c, def);
+  if (takesPointers(fn, c)) {
+    unsupported("unknown external function with pointer arguments",
+                "'" + fn->getQualifiedNameAsString() + "' has no body kverify can see",
+                where);
+    return nullptr;
+  }
+  if (declaresDeviceVariable(ctx_.getTranslationUnitDecl(), *this)) {
+    unsupported("unknown external function",
+                "'" + fn->getQualifiedNameAsString() +
+                    "' has no body kverify can see, and could write the file's __device__ variables",
+                where);
+    return nullptr;
+  }
+  for (const clang::Expr *a : c->arguments())
+    discard(a);
+  if (fn->getReturnType()->isVoidType())
+    return nullptr;
+  return valueBinding(opaque(fn->getReturnType(), "call of " + fn->getNameAsString()));
+}
+
+BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
+  std::string name = fn->getNameAsString();
+  clang::SourceRange where = c->getSourceRange();
+  if (!frames_.empty() && frames_.back().site.isValid())
+    where = frames_.back().site;  // a builtin called by prelude code: report the user's call
+  BuiltinInfo info = classifyBuiltin(name);
+  clang::QualType ret = fn->getReturnType();
+  auto arg = [&](unsigned i) { return c->getArg(i); };
+  auto barrier = [&](model::BarrierKind kind, ExprPtr mask, ExprPtr pred) {
+    emit(Stmt{rangeOf(where), model::stmt::Barrier{kind, name, std::move(mask), std::move(pred)}});
+  };
+  auto memoryAccess = [&](model::AccessKind kind, const clang::Expr *ptr, ExprPtr operand = nullptr,
+                          ExprPtr order = nullptr) -> std::optional<unsigned> {
+    std::optional<Pointer> p = pointer(ptr);
+    if (!p)
+      return std::nullopt;
+    if (p->kind == Pointer::Kind::Local) {  // e.g. sincosf(x, &s, &c)
+      if (kind != model::AccessKind::Read)
+        emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
+      return std::nullopt;
+    }
+    return emitAccess(kind, p->array, p->offset, p->scale, where,
+                      kind == model::AccessKind::Atomic ? &info : nullptr, std::move(operand),
+                      std::move(order));
+  };
+  auto twoInts = [&](ExprPtr &a, ExprPtr &b) {
+    Type t = typeOf(ret);
+    a = snapshot(Expr::cast(t, rvalue(arg(0))), name + ".a", where);
+    b = snapshot(Expr::cast(t, rvalue(arg(1))), name + ".b", where);
+  };
+  switch (info.kind) {
+  case BuiltinKind::BlockBarrier:
+    barrier(model::BarrierKind::Block, nullptr, nullptr);
+    return nullptr;
+  case BuiltinKind::PredicateBarrier:
+    barrier(model::BarrierKind::Block, nullptr, condition(arg(0)));
+    return valueBinding(Expr::opaque(typeOf(ret), newId(), "result of " + name, /*per_block=*/true));
+  case BuiltinKind::WarpBarrier:
+    barrier(model::BarrierKind::Warp, Expr::cast(Type::u32(), rvalue(arg(0))), nullptr);
+    return nullptr;
+  case BuiltinKind::GridBarrier:
+    name = "grid_group::sync";  // reports name the barrier as users write it
+    barrier(model::BarrierKind::Grid, nullptr, nullptr);
+    return nullptr;
+  case BuiltinKind::Fence: {
+    emit(Stmt{rangeOf(where), model::stmt::Fence{info.scope, name}});
+    return nullptr;
+  }
+  case BuiltinKind::Assume:
+    emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
+    return nullptr;
+  case BuiltinKind::AssumeForall:
+    assumeForall(c, where);
+    return nullptr;
+  case BuiltinKind::Requires:
+    if (frames_.size() == 1) {  // the kernel's own precondition: an assumption at entry
+      emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
+    } else {
+      k_.unchecked.push_back({"__requires", "a precondition of a called function, not assumed: " + textOf(where),
+                              rangeOf(where)});
+    }
+    return nullptr;
+  case BuiltinKind::Unchecked:
+  case BuiltinKind::Unsupported: {
+    const auto *lit = llvm::dyn_cast<clang::StringLiteral>(arg(0)->IgnoreParenImpCasts());
+    std::string what = lit ? lit->getString().str() : name;
+    if (info.kind == BuiltinKind::Unsupported)
+      unsupported(what, textOf(where), where);
+    else
+      k_.unchecked.push_back({what, textOf(where), rangeOf(where)});
+    return nullptr;
+  }
+  case BuiltinKind::Atomic: {
+    // <cuda/atomic>'s operations end in the memory order and the object's scope
+    unsigned args = c->getNumArgs();
+    ExprPtr order;
+    if (name.rfind("__kverify_atomic_", 0) == 0 && args >= 3) {
+      order = rvalue(arg(args - 2));
+      clang::Expr::EvalResult scope;
+      if (!arg(args - 1)->EvaluateAsInt(scope, ctx_)) {
+        unsupported("atomic scope that is not a constant", textOf(where), where);
+        return nullptr;
+      }
+      int64_t s = scope.Val.getInt().getExtValue();  // cuda::thread_scope
+      info.scope = s == 0 ? model::Scope::System : s == 1 ? model::Scope::Device : model::Scope::Block;
+      args -= 2;
+    }
+    // The operand of an atomicAdd (a positive constant: the counter hands out tickets)
+    // and the value an exchange or store writes (a flag's value: message passing).
+    using Op = model::AtomicOp;
+    const bool keep = info.atomic == Op::Add || info.atomic == Op::Exch || info.atomic == Op::Store;
+    ExprPtr operand;
+    for (unsigned i = 1; i < args; ++i)
+      if (i == 1 && keep && arg(1)->getType()->isIntegerType())
+        operand = rvalue(arg(1));
+      else
+        discard(arg(i));
+    std::optional<unsigned> id = memoryAccess(model::AccessKind::Atomic, arg(0), operand, order);
+    if (ret->isVoidType())  // __kverify_atomic_store
+      return nullptr;
+    return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "result of " + name) : opaque(ret, "result of " + name));
+  }
+  case BuiltinKind::Ldg: {
+    std::optional<unsigned> id = memoryAccess(model::AccessKind::Read, arg(0));
+    if (id)
+      return valueBinding(Expr::opaque(typeOf(ret), *id, "load via __ldg"));
+    return valueBinding(opaque(ret, "load via __ldg"));
+  }
+  case BuiltinKind::Min:
+  case BuiltinKind::Max:
+    if (typeOf(ret).kind == Type::Kind::Int) {
+      ExprPtr a, b;
+      twoInts(a, b);
+      auto lt = Expr::binary(Type::boolean(), model::BinaryOp::Lt, a, b);
+      return valueBinding(info.kind == BuiltinKind::Min ? Expr::select(lt, a, b)
+                                                        : Expr::select(lt, b, a));
+    }
+    break;
+  case BuiltinKind::Abs:
+    if (typeOf(ret).kind == Type::Kind::Int) {
+      Type t = typeOf(ret);
+      ExprPtr x = snapshot(Expr::cast(t, rvalue(arg(0))), name + ".x", where);
+      auto neg = Expr::binary(Type::boolean(), model::BinaryOp::Lt, x, Expr::intConst(t, 0));
+      return valueBinding(Expr::select(neg, Expr::unary(t, model::UnaryOp::Neg, x), x));
+    }
+    break;
+  case BuiltinKind::Mul24: {
+    // The product of the sign-extended low 24 bits of each operand.
+    ExprPtr a, b;
+    twoInts(a, b);
+    auto eight = Expr::intConst(Type::i32(), 8);
+    auto sext24 = [&](ExprPtr x) {
+      return Expr::binary(Type::i32(), model::BinaryOp::Shr,
+                          Expr::binary(Type::i32(), model::BinaryOp::Shl, x, eight), eight);
+    };
+    return valueBinding(Expr::binary(Type::i32(), model::BinaryOp::Mul, sext24(a), sext24(b)));
+  }
+  case BuiltinKind::UMul24: {
+    ExprPtr a, b;
+    twoInts(a, b);
+    auto low = Expr::intConst(Type::u32(), 0xffffff);
+    return valueBinding(Expr::binary(
+        Type::u32(), model::BinaryOp::Mul,
+        Expr::binary(Type::u32(), model::BinaryOp::BitAnd, a, low),
+        Expr::binary(Type::u32(), model::BinaryOp::BitAnd, b, low)));
+  }
+  case BuiltinKind::BitReverse: {
+    Type t = typeOf(ret);
+    return valueBinding(Expr::unary(t, model::UnaryOp::BitReverse, Expr::cast(t, rvalue(arg(0)))));
+  }
+  case BuiltinKind::PopCount:
+  case BuiltinKind::LeadingZeros:
+  case BuiltinKind::FirstSet:
+    return valueBinding(bitCount(info.kind, rvalue(arg(0)), typeOf(ret)));
+  case BuiltinKind::SurfaceWrite:
+    unsupported("surface write", textOf(where), where);
+    return nullptr;
+  case BuiltinKind::TextureRead:
+    for (unsigned i = 1; i < c->getNumArgs(); ++i)  // the coordinates
+      discard(arg(i));
+    return valueBinding(opaque(ret, "texture fetch " + name));
+  case BuiltinKind::DeviceHeap:
+    if (name == "memcpy" || name == "memset")
+      return copyOrFill(c, name == "memset");
+    unsupported("device memory function", name + ": " + textOf(where), where);
+    return nullptr;
+  case BuiltinKind::MakeVector: {
+    BindingPtr b = freshStruct(ret, name);
+    assignStruct(b, c);
+    return b;
+  }
+  case BuiltinKind::NoEffect:
+    return nullptr;
+  case BuiltinKind::Opaque:
+    break;
+  }
+  // Opaque: math, conversions, shuffles, votes, texture reads, printf. Pointer
+  // arguments (other than string literals) are out-parameters or reads.
+  for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+    const clang::Expr *a = arg(i);
+    if (llvm::isa<clang::StringLiteral>(a->IgnoreParenImpCasts()))
+      continue;
+    if (a->getType()->isPointerType()) {
+      bool read_only = a->getType()->getPointeeType().isConstQualified();
+      memoryAccess(read_only ? model::AccessKind::Read : model::AccessKind::Write, a);
+    } else {
+      discard(a);
+    }
+  }
+  if (ret->isVoidType())
+    return nullptr;
+  return valueBinding(opaque(ret, "call of " + name));
+}
+
+// Whether every use of `var` in `s` reads its value (none assigns it, takes its address
+// or binds a reference to it).
+static bool onlyRead(const clang::Stmt *s, const clang::VarDecl *var) {
+  if (!s)
+    return true;
+  if (const auto *ic = llvm::dyn_cast<clang::ImplicitCastExpr>(s);
+      ic && ic->getCastKind() == clang::CK_LValueToRValue)
+    if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(ic->getSubExpr()->IgnoreParens());
+        d && d->getDecl() == var)
+      return true;
+  if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(s); d && d->getDecl() == var)
+    return false;
+  for (const clang::Stmt *c : s->children())
+    if (!onlyRead(c, var))
+      return false;
+  return true;
+}
+
+// The value of length `n` when it is known at compile time: a constant expression, or a
+// local of the current function that is never written after its constant initializer
+// (`size_t len = 4;`).
+std::optional<uint64_t> KernelExtractor::constantLength(const clang::Expr *n) {
+  clang::Expr::EvalResult r;
+  if (!n->isValueDependent() && n->EvaluateAsInt(r, ctx_))
+    return r.Val.getInt().getZExtValue();
+  const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(n->IgnoreParenImpCasts());
+  const auto *var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || llvm::isa<clang::ParmVarDecl>(var) || !var->hasLocalStorage() ||
+      !var->getType()->isIntegerType() || !var->getInit() ||
+      !onlyRead(frames_.back().fn->getBody(), var))
+    return std::nullopt;
+  if (!var->getInit()->EvaluateAsInt(r, ctx_) || r.Val.getInt().isNegative())
+    return std::nullopt;
+  return r.Val.getInt().getZExtValue();
+}
+
+// memcpy(d, s, n) and memset(d, v, n) with `n` known at compile time: a read of the
+// elements of s that the n bytes cover, then a write of those of d (in each array's own
+// elements, a partly covered last element counting whole). The result is not modelled.
+BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
+  clang::SourceRange where = c->getSourceRange();
+  std::string name = is_fill ? "memset" : "memcpy";
+  if (c->getNumArgs() != 3) {
+    unsupported(name, textOf(where), where);
+    return nullptr;
+  }
+  // `&s` with s a struct variable (a bit cast through memcpy, as llm.c's Packed128 does):
+  // copying into it leaves its fields unknown, copying from it reads no shared memory
+  auto structAt = [&](const clang::Expr *a) -> std::pair<BindingPtr, uint64_t> {
+    const auto *u = llvm::dyn_cast<clang::UnaryOperator>(strip(a)->IgnoreParenImpCasts());
+    if (!u || u->getOpcode() != clang::UO_AddrOf || !u->getSubExpr()->getType()->isRecordType())
+      return {};
+    LValue lv = lvalue(u->getSubExpr());
+    if (lv.kind != LValue::Kind::Struct) return {};
+    return {lv.binding, sizeOf(u->getSubExpr()->getType())};
+  };
+  auto [dst_struct, dst_size] = structAt(c->getArg(0));
+  std::optional<Pointer> dst = dst_struct ? std::nullopt : pointer(c->getArg(0)), src;
+  std::pair<BindingPtr, uint64_t> src_struct;
+  if (is_fill)
+    discard(c->getArg(1));
+  else if (src_struct = structAt(c->getArg(1)); !src_struct.first)
+    src = pointer(c->getArg(1));
+  std::optional<uint64_t> bytes = constantLength(c->getArg(2));
+  if (!bytes) {
+    discard(c->getArg(2));
+    unsupported(name, "a length kverify cannot compute at compile time: " +
+                          textOf(c->getArg(2)->getSourceRange()), where);
+    return nullptr;
+  }
+  if ((dst_struct && *bytes > dst_size) || (src_struct.first && *bytes > src_struct.second)) {
+    unsupported(name, "more bytes than the struct holds: " + textOf(where), where);
+    return nullptr;
+  }
+  if (dst_struct)
+    havocStruct(dst_struct, "written by " + name, where);
+  auto touch = [&](model::AccessKind kind, const std::optional<Pointer> &p) {
+    if (!p || *bytes == 0)
+      return;  // pointer() has said why it has no target
+    if (p->kind == Pointer::Kind::Local) {  // a scalar local: its new value is unknown
+      if (kind == model::AccessKind::Write)
+        emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
+      return;
+    }
+    uint64_t es = std::max<uint64_t>(1, k_.arrays[p->array].elem_size);
+    uint64_t count = *bytes / es + (*bytes % es != 0);
+    if (count > (1u << 30)) {
+      unsupported(name, "a length of " + std::to_string(*bytes) + " bytes", where);
+      return;
+    }
+    emitAccess(kind, p->array, p->offset, count, where);
+  };
+  if (!is_fill)
+    touch(model::AccessKind::Read, src);
+  touch(model::AccessKind::Write, dst);
+  return nullptr;
+}
+
+// `lv` as it designates now: its index (and which array a choice picks) snapshotted.
+LValue KernelExtractor::pinned(LValue lv, const std::string &name, clang::SourceRange where) {
+  if (lv.kind == LValue::Kind::Memory) {
+    lv.index = snapshot(lv.index, name + ".index", where);
+  } else if (lv.kind == LValue::Kind::Choice) {
+    lv.cond = snapshot(lv.cond, name + ".cond", where);
+    lv.then_lv = std::make_shared<const LValue>(pinned(*lv.then_lv, name, where));
+    lv.else_lv = std::make_shared<const LValue>(pinned(*lv.else_lv, name, where));
+  }
+  return lv;
+}
+
+// A reference bound to `lv`: it names the element the index had at binding time.
+BindingPtr KernelExtractor::referenceTo(LValue lv, const std::string &name, clang::SourceRange where) {
+  auto b = std::make_shared<Binding>();
+  b->kind = Binding::Kind::Ref;
+  b->ref = pinned(std::move(lv), name, where);
+  return b;
+}
+
+void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param,
+                                   const clang::Expr *arg) {
+  clang::QualType t = param->getType();
+  std::string name = frame.prefix + param->getNameAsString();
+  auto b = std::make_shared<Binding>();
+  clang::SourceRange where = arg->getSourceRange();
+  if (t->isReferenceType() && t->getPointeeType()->isRecordType()) {
+    LValue lv = lvalue(arg);
+    if (lv.kind == LValue::Kind::Struct) {
+      b = lv.binding;
+    } else if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+      b = referenceTo(lv, name, where);  // writes through it reach the element
+    } else {
+      b = freshStruct(t->getPointeeType(), name);
+      havocStruct(b, "struct argument", where);
+    }
+  } else if (t->isReferenceType()) {
+    b = referenceTo(lvalue(arg), name, where);
+  } else if (t->isPointerType() && !t->isFunctionPointerType()) {
+    b->kind = Binding::Kind::Pointer;
+    b->pointer.array = ~0u;
+    b->offset = newLocal(name + ".offset", Type::i64());
+    b->scope = b->home = out_.back();  // the inlined body
+    b->created_at = ++event_;
+    assignPointer(b, arg, where);
+  } else if (t->isRecordType()) {
+    b = freshStruct(t, name);
+    assignStruct(b, arg);
+  } else if (t->isScalarType()) {
+    b->kind = Binding::Kind::Local;
+    b->local = newLocal(name, typeOf(t));
+    emitAssign(b->local, rvalue(arg), where);
+  } else {
+    unsupported("parameter type", "'" + name + "' of type '" + t.getAsString() + "'", where);
+  }
+  frame.vars[param] = b;
+}
+
+// A constructor with a body kverify can see, inlined as a member call on `dst`: fields
+// start unknown, then the member initializers and the body run. False when it has no
+// body (the caller says so).
+bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXConstructExpr *ce) {
+  const clang::FunctionDecl *def = nullptr;
+  if (!ce->getConstructor()->hasBody(def) || def->getNumParams() != ce->getNumArgs())
+    return false;
+  const auto *ctor = llvm::cast<clang::CXXConstructorDecl>(def);
+  clang::SourceRange where = ce->getSourceRange();
+  for (const Frame &f : frames_)
+    if (f.fn && f.fn->getCanonicalDecl() == ctor->getCanonicalDecl()) {
+      unsupported("recursion", "'" + ctor->getQualifiedNameAsString() + "' calls itself", where);
+      return true;
+    }
+  if (tooManyInlined(where)) return true;
+  Frame frame;
+  frame.fn = ctor;
+  frame.prefix = ctor->getParent()->getNameAsString() + ".";
+  frame.this_object = dst;
+  frame.site = !frames_.empty() && frames_.back().site.isValid() ? frames_.back().site
+               : inPrelude(ctor)                                  ? where
+                                                                  : clang::SourceRange();
+  model::stmt::Inlined inl;
+  inl.function = ctor->getQualifiedNameAsString();
+  inl.body = nested([&] {
+    for (unsigned i = 0; i < ctor->getNumParams(); ++i)  // in the caller's frame
+      bindArgument(frame, ctor->getParamDecl(i), ce->getArg(i));
+    frames_.push_back(frame);
+    auto uninitialized = std::make_shared<Binding>(*dst);  // the fields no initializer sets
+    for (const clang::CXXCtorInitializer *init : ctor->inits())
+      if (init->getMember())
+        uninitialized->fields.erase(init->getMember());
+    havocStruct(uninitialized, "uninitialized", where);
+    for (const clang::CXXCtorInitializer *init : ctor->inits()) {
+      const clang::FieldDecl *f = init->getMember();
+      auto it = f ? dst->fields.find(f) : dst->fields.end();
+      if (it == dst->fields.end()) {  // a base class, a delegating or indirect initializer
+        unsupported("constructor initializer", textOf(init->getSourceRange()), where);
+        continue;
+      }
+      const BindingPtr &leaf = it->second;
+      const clang::Expr *value = init->getInit();
+      if (leaf->kind == Binding::Kind::Struct)
+        assignStruct(leaf, value);
+      else if (leaf->kind == Binding::Kind::Local)
+        emitAssign(leaf->local, rvalue(value), init->getSourceRange());
+      else if (leaf->kind == Binding::Kind::Ref)
+        leaf->ref = lvalue(value);
+      else if (leaf->kind == Binding::Kind::Pointer && leaf->offset)
+        assignPointer(leaf, value, init->getSourceRange());
+      else
+        discard(value);  // an array field: its element values are not tracked
+    }
+    if (shallowEnough(ctor->getBody()))
+      stmt(ctor->getBody());
+    frames_.pop_back();
+  });
+  emit(Stmt{rangeOf(where), std::move(inl)});
+  return true;
+}
+
+bool KernelExtractor::tooManyInlined(clang::SourceRange where) {
+  if (++inlined_ <= kMaxInlined) return false;
+  if (inlined_ == kMaxInlined + 1)
+    unsupported("call tree", "more than " + std::to_string(kMaxInlined) +
+                                 " calls inlined into the kernel (a call tree that grows exponentially?)",
+                where);
+  return true;
+}
+
+// The function's body ends in its only return statement: every call that returns
+// returns that statement's value.
+static bool onlyReturnIsLast(const clang::FunctionDecl *fn) {
+  struct Returns : clang::RecursiveASTVisitor<Returns> {
+    unsigned count = 0;
+    bool VisitReturnStmt(clang::ReturnStmt *) { return ++count, true; }
+    bool TraverseLambdaExpr(clang::LambdaExpr *) { return true; }  // their own returns
+  } returns;
+  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(fn->getBody());
+  if (!body || body->body_empty() || !llvm::isa<clang::ReturnStmt>(body->body_back()))
+    return false;
+  returns.TraverseStmt(const_cast<clang::CompoundStmt *>(body));
+  return returns.count == 1;
+}
+
+BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
+  clang::SourceRange where = c->getSourceRange();
+  for (const Frame &f : frames_) {
+    if (f.fn && f.fn->getCanonicalDecl() == fn->getCanonicalDecl()) {
+      unsupported("recursion", "'" + fn->getQualifiedNameAsString() + "' calls itself", where);
+      return nullptr;
+    }
+  }
+  if (tooManyInlined(where)) return nullptr;
+  Frame frame;
+  frame.fn = fn;
+  frame.prefix = fn->getNameAsString() + ".";
+  if (!frames_.empty() && frames_.back().site.isValid())
+    frame.site = frames_.back().site;
+  else if (inPrelude(fn))
+    frame.site = where;
+  model::stmt::Inlined inl;
+  inl.function = fn->getQualifiedNameAsString();
+  inl.body = nested([&] {
+    // Arguments are evaluated in the caller's frame.
+    unsigned first = 0;
+    const clang::Expr *object = nullptr;
+    if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(c)) {
+      object = mc->getImplicitObjectArgument();
+    } else if (llvm::isa<clang::CXXOperatorCallExpr>(c) && llvm::isa<clang::CXXMethodDecl>(fn)) {
+      object = c->getArg(0);
+      first = 1;
+    }
+    if (object) {
+      const clang::Expr *o = strip(object)->IgnoreImpCasts();
+      if (llvm::isa<clang::CXXThisExpr>(o)) {
+        frame.this_object = frames_.back().this_object;
+        frame.this_memory = frames_.back().this_memory;
+      } else {
+        LValue lv;
+        if (!object->getType()->isPointerType())
+          lv = lvalue(object);
+        else if (std::optional<Pointer> p = pointer(object); p && p->kind == Pointer::Kind::Memory)
+          lv = pointee(p, nullptr, object);
+        if (lv.kind == LValue::Kind::Struct)
+          frame.this_object = lv.binding;
+        else if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice)
+          frame.this_memory = pinned(lv, frame.prefix + "this", where);  // its fields are memory
+      }
+      if (!frame.this_object && frame.this_memory.kind == LValue::Kind::Invalid) {
+        const auto *rd = llvm::cast<clang::CXXMethodDecl>(fn)->getParent();
+        if (!rd->field_empty())
+          unsupported("member call on an object kverify does not model", textOf(where), where);
+        frame.this_object = std::make_shared<Binding>();
+        frame.this_object->kind = Binding::Kind::Struct;
+      }
+    }
+    if (c->getNumArgs() - first > fn->getNumParams())
+      unsupported("variadic function", fn->getQualifiedNameAsString(), where);
+    for (unsigned i = 0; i < fn->getNumParams() && first + i < c->getNumArgs(); ++i)
+      bindArgument(frame, fn->getParamDecl(i), c->getArg(first + i));
+    clang::QualType ret = fn->getReturnType();
+    if (ret->isRecordType()) {
+      frame.result = freshStruct(ret, frame.prefix + "result");
+    } else if (ret->isPointerType() && !ret->isFunctionPointerType()) {  // a pointer variable its returns assign
+      frame.result = std::make_shared<Binding>();
+      frame.result->kind = Binding::Kind::Pointer;
+      frame.result->pointer.array = ~0u;
+      frame.result->offset = newLocal(frame.prefix + "result.offset", Type::i64());
+      frame.result->home = out_.back();  // the inlined body
+      frame.result->created_at = ++event_;
+    } else if (ret->isReferenceType()) {
+      // the lvalue of its one return (an accessor: `T &operator[](int i) { return v[i]; }`)
+      if (!onlyReturnIsLast(fn))
+        unsupported("function returning a reference from more than one return",
+                    "'" + fn->getQualifiedNameAsString() + "'", where);
+      frame.result = std::make_shared<Binding>();
+      frame.result->kind = Binding::Kind::Ref;
+    } else if (!ret->isVoidType()) {
+      frame.result = std::make_shared<Binding>();
+      frame.result->kind = Binding::Kind::Local;
+      frame.result->local = newLocal(frame.prefix + "result", typeOf(ret));
+    }
+    if (const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(fn->getBody());
+        body && !body->body_empty())
+      frame.last = body->body_back();
+    frames_.push_back(frame);
+    if (shallowEnough(fn->getBody()))
+      stmt(fn->getBody());
+    frame.result = frames_.back().result;
+    frames_.pop_back();
+  });
+  emit(Stmt{rangeOf(where), std::move(inl)});
+  return frame.result;
+}
+
+}  // namespace kverify::frontend::detail

@@ -1,0 +1,465 @@
+// Pointers: what a pointer expression points into (an array and an offset, or a selector
+// over several arrays), pointer assignment and arithmetic.
+#include "frontend/extractor.hpp"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
+
+#include <functional>
+
+namespace kverify::frontend::detail {
+
+using model::Expr;
+using model::ExprPtr;
+using model::Stmt;
+using model::Type;
+
+uint64_t KernelExtractor::scaleOf(unsigned array, clang::QualType pointee,
+                                  const clang::Expr *where) {
+  pointee = pointee.getNonReferenceType();
+  if (pointee->isVoidType())
+    return 1;
+  uint64_t es = k_.arrays[array].elem_size, s = sizeOf(pointee);
+  if (es == 0 || s % es != 0) {
+    unsupported("pointer cast to a smaller element type",
+                "'" + k_.arrays[array].name + "' has " + std::to_string(es) +
+                    "-byte elements, accessed as '" + pointee.getAsString() + "' (" +
+                    std::to_string(s) + " bytes)",
+                where->getSourceRange());
+    return 1;
+  }
+  return s / es;
+}
+
+// The address `p` holds, as a u64: an unknown base per array, the same for every thread,
+// plus the offset in bytes; null where kverify has no such value. The base of a
+// parameter's buffer is one for the grid, that of a __shared__ array one for the block
+// (`in_block`: only threads of one block compare it).
+ExprPtr KernelExtractor::addressOf(const std::optional<Pointer> &p, bool in_block) const {
+  if (!p)
+    return nullptr;
+  Type u64 = Type::integer(64, false);
+  if (p->kind == Pointer::Kind::Choice) {
+    ExprPtr a = addressOf(*p->then_p, in_block), b = addressOf(*p->else_p, in_block);
+    return a && b ? Expr::select(p->cond, a, b) : nullptr;
+  }
+  if (p->kind != Pointer::Kind::Memory || p->array >= k_.arrays.size())
+    return nullptr;
+  const model::Array &a = k_.arrays[p->array];
+  if (a.origin != model::ArrayOrigin::Param &&
+      !(in_block && a.space == model::AddressSpace::Shared))
+    return nullptr;
+  ExprPtr address = Expr::address(p->array, a.name);
+  if (!p->offset)
+    return address;
+  ExprPtr bytes = Expr::binary(u64, model::BinaryOp::Mul, Expr::cast(u64, p->offset),
+                               Expr::intConst(u64, static_cast<int64_t>(a.elem_size)));
+  return Expr::binary(u64, model::BinaryOp::Add, address, bytes);
+}
+
+// The pointer variable `b` at offset `offset`: a choice over its arrays by its selector.
+Pointer KernelExtractor::pointerAt(const BindingPtr &b, ExprPtr offset) const {
+  Pointer p = Pointer::memory(b->pointer.array, offset, b->pointer.scale);
+  for (size_t i = 0; i < b->more.size(); ++i) {
+    Pointer alt = Pointer::memory(b->more[i], offset, b->pointer.scale);
+    Pointer c;
+    c.kind = Pointer::Kind::Choice;
+    c.cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
+                          Expr::intConst(b->selector->type, static_cast<int64_t>(i + 1)));
+    c.then_p = std::make_shared<const Pointer>(std::move(alt));
+    c.else_p = std::make_shared<const Pointer>(std::move(p));
+    c.from = b;
+    p = std::move(c);
+  }
+  return p;
+}
+
+std::optional<Pointer> KernelExtractor::pointerOfBinding(const BindingPtr &b) {
+  if (!b || b->kind != Binding::Kind::Pointer)
+    return std::nullopt;
+  b->read_at = ++event_;
+  if (b->pointer.kind != Pointer::Kind::Memory)
+    return b->pointer;
+  if (!b->unknown.empty() || b->pointer.array == ~0u) {
+    return Pointer::unknown(b->unknown.empty() ? "pointer used before it is assigned" : b->unknown);
+  }
+  return pointerAt(b, b->offset ? Expr::local(*b->offset) : b->pointer.offset);
+}
+
+std::optional<Pointer> KernelExtractor::decay(const LValue &lv, clang::QualType pointee,
+                                              const clang::Expr *e) {
+  if (lv.kind == LValue::Kind::Memory)
+    return Pointer::memory(lv.array, lv.index, scaleOf(lv.array, pointee, e));
+  if (lv.kind != LValue::Kind::Invalid)
+    unsupported("array", textOf(e->getSourceRange()), e->getSourceRange());
+  return std::nullopt;
+}
+
+void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *src,
+                                    clang::SourceRange where) {
+  assignPointer(dst, pointerValue(src), where);
+}
+
+// Whether `b` may gain an array (or become unknown) here: no loop being translated
+// that began after `b` was created has read it, since that read runs again after this.
+bool KernelExtractor::widenable(const BindingPtr &b) const {
+  for (unsigned start : loop_starts_)
+    if (start > b->created_at && start < b->read_at)
+      return false;
+  return b->home != nullptr;
+}
+
+// Gives `b` a selector. Where an assignment under a branch (`widened`) makes it
+// point into a second array, the selector is 0 (its first array) from the start of the
+// list it was created in: every value it held so far points into that array. Otherwise
+// the assignment that follows sets it on every path on.
+bool KernelExtractor::startSelector(const BindingPtr &b, bool widened, clang::SourceRange where) {
+  if (b->selector)
+    return true;
+  if (widened && std::find(out_.begin(), out_.end(), b->home) == out_.end()) {
+    unsupported("pointer that may point into different arrays", textOf(where), where);
+    return false;
+  }
+  std::string name = b->offset->name;  // "p.offset": the selector is "p.array"
+  name = name.substr(0, name.rfind(".offset")) + ".array";
+  b->selector = newLocal(name, Type::integer(32, false));
+  if (widened)
+    b->home->insert(b->home->begin(),
+                    Stmt{rangeOf(where), model::stmt::Assign{*b->selector, Expr::intConst(
+                                                                 b->selector->type, 0)}});
+  return true;
+}
+
+// The Memory pointers a (choice of) pointer(s) may be.
+static void arms(const Pointer &p, std::vector<const Pointer *> &out) {
+  if (p.kind == Pointer::Kind::Choice) {
+    arms(*p.then_p, out);
+    arms(*p.else_p, out);
+  } else {
+    out.push_back(&p);
+  }
+}
+
+static bool sameArrays(const Binding &a, const Binding &b) {
+  return a.pointer.array == b.pointer.array && a.more == b.more;
+}
+
+// The value of `b`'s selector, or offset, once it holds `p` (whose arrays it has).
+static ExprPtr selectorOf(const Pointer &p, const Binding &b) {
+  if (p.from && sameArrays(*p.from, b))
+    return Expr::local(*p.from->selector);  // a copy (double buffers' swaps)
+  if (p.kind == Pointer::Kind::Choice)
+    return Expr::select(p.cond, selectorOf(*p.then_p, b), selectorOf(*p.else_p, b));
+  auto it = std::find(b.more.begin(), b.more.end(), p.array);
+  int64_t i = p.array == b.pointer.array ? 0 : it - b.more.begin() + 1;
+  return Expr::intConst(b.selector->type, i);
+}
+
+static ExprPtr offsetOf(const Pointer &p) {
+  if (p.from)  // every arm at one offset
+    return offsetOf(*p.else_p);
+  if (p.kind != Pointer::Kind::Choice)
+    return p.offset;
+  ExprPtr a = offsetOf(*p.then_p), b = offsetOf(*p.else_p);
+  const auto *ca = a->as<model::expr::Const>(), *cb = b->as<model::expr::Const>();
+  if (a == b || (ca && cb && ca->int_value == cb->int_value))
+    return a;  // `c ? A : B`: both at their start
+  return Expr::select(p.cond, a, b);
+}
+
+void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<Pointer> &p,
+                                    clang::SourceRange where) {
+  if (!p)
+    return;
+  bool unset = dst->pointer.kind == Pointer::Kind::Memory && dst->pointer.array == ~0u &&
+               dst->unknown.empty();
+  // Straight-line code of the variable's own scope: every path on assigns it (no branch
+  // merges another target), so re-binding it to another object is exact.
+  bool rebind = dst->scope && dst->scope == out_.back();
+  bool widen = !unset && !rebind;
+  if (widen && !dst->unknown.empty())
+    return;  // unknown on some path already: every use is an error
+  if (p->kind == Pointer::Kind::Unknown) {
+    if (widen && !widenable(dst)) {
+      unsupported(p->why, textOf(where), where);
+      return;
+    }
+    dst->pointer = Pointer{};
+    dst->pointer.array = ~0u;
+    dst->more.clear();
+    dst->unknown = p->why;
+    return;
+  }
+  if (p->kind == Pointer::Kind::Local || p->kind == Pointer::Kind::Var) {
+    if (widen) {
+      unsupported("pointer to a local variable reassigned", textOf(where), where);
+      return;
+    }
+    dst->pointer = *p;
+    dst->more.clear();
+    dst->unknown.clear();
+    return;
+  }
+  std::vector<const Pointer *> ps;
+  arms(*p, ps);
+  for (const Pointer *a : ps) {
+    if (a->kind != Pointer::Kind::Memory || a->scale != ps[0]->scale) {
+      unsupported("pointer that may point into different kinds of object", textOf(where), where);
+      return;
+    }
+  }
+  if (!widen) {  // the arrays of `p`, in the order of the variable it copies
+    std::vector<unsigned> more = p->from ? p->from->more : std::vector<unsigned>{};
+    dst->pointer = Pointer::memory(p->from ? p->from->pointer.array : ps[0]->array, zero64(),
+                                   ps[0]->scale);
+    dst->more = std::move(more);
+    dst->unknown.clear();
+  } else if (dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.scale != ps[0]->scale) {
+    unsupported("pointer that may point into different kinds of object", textOf(where), where);
+    return;
+  }
+  for (const Pointer *a : ps) {
+    if (a->array == dst->pointer.array ||
+        std::find(dst->more.begin(), dst->more.end(), a->array) != dst->more.end())
+      continue;
+    if (widen && !widenable(dst)) {
+      unsupported("pointer that may point into different arrays",
+                  textOf(where) + " (a loop reads it before this assignment)", where);
+      return;
+    }
+    dst->more.push_back(a->array);
+  }
+  if (!dst->offset) {
+    unsupported("pointer assignment", textOf(where), where);
+    return;
+  }
+  if (!dst->more.empty() && !startSelector(dst, widen, where))
+    return;
+  if (dst->selector)
+    emitAssign(*dst->selector, selectorOf(*p, *dst), where);
+  emitAssign(*dst->offset, offsetOf(*p), where);
+}
+
+std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
+  std::optional<Pointer> p = pointerValue(e);
+  if (!p)
+    return p;
+  clang::SourceRange where = e->getSourceRange();
+  if (p->kind == Pointer::Kind::Unknown)
+    unsupported(p->why, textOf(where), where);
+  else if (p->kind == Pointer::Kind::Choice)
+    unsupported("pointer that may point into different arrays", textOf(where), where);
+  else if (p->kind == Pointer::Kind::Var)
+    unsupported("pointer to a pointer variable", textOf(where), where);
+  else
+    return p;
+  return std::nullopt;
+}
+
+// `p + k` (`p - k`), for each array p may point into.
+std::optional<Pointer> KernelExtractor::shifted(const Pointer &p, const ExprPtr &k,
+                                                bool subtract, const clang::Expr *where) {
+  if (p.kind == Pointer::Kind::Choice) {
+    std::optional<Pointer> a = shifted(*p.then_p, k, subtract, where);
+    std::optional<Pointer> b = a ? shifted(*p.else_p, k, subtract, where) : std::nullopt;
+    if (!b)
+      return std::nullopt;
+    Pointer c = p;
+    c.then_p = std::make_shared<const Pointer>(std::move(*a));
+    c.else_p = std::make_shared<const Pointer>(std::move(*b));
+    return c;
+  }
+  if (p.kind != Pointer::Kind::Memory) {
+    unsupported(p.kind == Pointer::Kind::Unknown ? p.why : "arithmetic on a pointer to a local",
+                textOf(where->getSourceRange()), where->getSourceRange());
+    return std::nullopt;
+  }
+  Pointer q = p;
+  q.offset = addIndex(p.offset, k, p.scale, subtract);
+  return q;
+}
+
+// `p` converted to a pointer to `pointee`: its scale, in each array it may point into.
+Pointer KernelExtractor::rescaled(const Pointer &p, clang::QualType pointee, const clang::Expr *e) {
+  Pointer q = p;
+  if (p.kind == Pointer::Kind::Memory) {
+    q.scale = scaleOf(p.array, pointee, e);
+  } else if (p.kind == Pointer::Kind::Choice) {
+    q.then_p = std::make_shared<const Pointer>(rescaled(*p.then_p, pointee, e));
+    q.else_p = std::make_shared<const Pointer>(rescaled(*p.else_p, pointee, e));
+  }
+  return q;
+}
+
+// `p` moved on by `bytes` (a base-class part's offset), in each array it may point into.
+std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes, const clang::Expr *e) {
+  if (bytes == 0 || (p.kind != Pointer::Kind::Memory && p.kind != Pointer::Kind::Choice))
+    return p;
+  if (p.kind == Pointer::Kind::Choice) {
+    std::optional<Pointer> a = movedBy(*p.then_p, bytes, e);
+    std::optional<Pointer> b = a ? movedBy(*p.else_p, bytes, e) : std::nullopt;
+    if (!b)
+      return std::nullopt;
+    Pointer q = p;
+    q.then_p = std::make_shared<const Pointer>(std::move(*a));
+    q.else_p = std::make_shared<const Pointer>(std::move(*b));
+    return q;
+  }
+  uint64_t unit = std::max(1u, k_.arrays[p.array].elem_size);
+  if (bytes % unit != 0) {
+    unsupported("base class at an offset inside an element of its array", textOf(e->getSourceRange()),
+                e->getSourceRange());
+    return std::nullopt;
+  }
+  Pointer q = p;
+  q.offset = addIndex(p.offset, Expr::intConst(Type::i64(), static_cast<int64_t>(bytes / unit)), 1);
+  return q;
+}
+
+std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
+  Nested level(*this);
+  if (tooDeep(e->getSourceRange())) return std::nullopt;
+  e = strip(e);
+  clang::SourceRange where = e->getSourceRange();
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) {
+    const clang::Expr *sub = c->getSubExpr();
+    switch (c->getCastKind()) {
+    case clang::CK_ArrayToPointerDecay:
+      return decay(lvalue(sub), e->getType()->getPointeeType(), e);
+    case clang::CK_LValueToRValue: {
+      if (llvm::isa<clang::ConditionalOperator>(strip(sub)))
+        return pointerValue(sub);  // `c ? p : q` of pointer lvalues
+      LValue lv = lvalue(sub);
+      if (lv.kind == LValue::Kind::PointerVar)
+        return pointerOfBinding(lv.binding);
+      if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+        load(lv, sub);  // the read happens; what it reads is not followed
+        return Pointer::unknown("pointer loaded from memory");
+      } else if (lv.kind != LValue::Kind::Invalid) {
+        unsupported("pointer value", textOf(where), where);
+      }
+      return std::nullopt;
+    }
+    case clang::CK_NoOp:
+    case clang::CK_BitCast:
+    case clang::CK_UncheckedDerivedToBase:
+    case clang::CK_DerivedToBase: {
+      std::optional<Pointer> p = pointerValue(sub);
+      clang::QualType pointee = e->getType()->getPointeeType();
+      if (p && (c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+                c->getCastKind() == clang::CK_DerivedToBase)) {
+        std::optional<uint64_t> offset = baseOffset(c);
+        p = offset ? movedBy(*p, *offset, e) : std::nullopt;
+      }
+      if (p && !pointee->isVoidType())
+        p = rescaled(*p, pointee, e);
+      return p;
+    }
+    case clang::CK_FunctionToPointerDecay:
+      unsupported("function pointer", textOf(where), where);
+      return std::nullopt;
+    case clang::CK_UserDefinedConversion:  // operator T*() (the SDK's SharedMemory<T>)
+      return pointerValue(sub);
+    default:
+      unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where),
+                  where);
+      return std::nullopt;
+    }
+  }
+  if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+    if (u->getOpcode() == clang::UO_AddrOf) {
+      LValue lv = lvalue(u->getSubExpr());
+      if (lv.kind == LValue::Kind::Memory)
+        return Pointer::memory(lv.array, lv.index,
+                       scaleOf(lv.array, u->getSubExpr()->getType(), e));
+      if (lv.kind == LValue::Kind::Local)
+        return Pointer::toLocal(lv.local);
+      if (lv.kind == LValue::Kind::PointerVar) {
+        return Pointer::toVar(lv.binding);
+      }
+      if (lv.kind != LValue::Kind::Invalid)
+        unsupported("address of", textOf(where), where);
+      return std::nullopt;
+    }
+    if (u->isIncrementDecrementOp()) {
+      LValue lv = lvalue(u->getSubExpr());
+      std::optional<Pointer> p =
+          lv.kind == LValue::Kind::PointerVar ? pointerOfBinding(lv.binding) : std::nullopt;
+      if (!p || (p->kind != Pointer::Kind::Memory && p->kind != Pointer::Kind::Choice) ||
+          !lv.binding->offset) {
+        unsupported("pointer increment", textOf(where), where);
+        return std::nullopt;
+      }
+      const BindingPtr &v = lv.binding;
+      ExprPtr old = Expr::local(*v->offset);
+      if (u->isPostfix())
+        old = snapshot(old, "old", where);
+      ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->pointer.scale,
+                                 u->isDecrementOp());
+      emitAssign(*v->offset, updated, where);
+      return u->isPostfix() ? pointerAt(v, old) : pointerOfBinding(v);
+    }
+  }
+  if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+    if (b->isAdditiveOp()) {
+      bool ptr_left = b->getLHS()->getType()->isPointerType();
+      std::optional<Pointer> p = pointerValue(ptr_left ? b->getLHS() : b->getRHS());
+      ExprPtr k = rvalue(ptr_left ? b->getRHS() : b->getLHS());
+      if (!p)
+        return std::nullopt;
+      return shifted(*p, k, b->getOpcode() == clang::BO_Sub, e);
+    }
+    if (b->getOpcode() == clang::BO_Comma) {
+      discard(b->getLHS());
+      return pointerValue(b->getRHS());
+    }
+  }
+  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
+    ExprPtr cond = condition(c->getCond());
+    std::optional<Pointer> a, b;
+    std::vector<Stmt> then_effects = nested([&] { a = pointerValue(c->getTrueExpr()); });
+    std::vector<Stmt> else_effects = nested([&] { b = pointerValue(c->getFalseExpr()); });
+    cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
+    if (!a || !b)
+      return std::nullopt;
+    if (a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory &&
+        a->array == b->array && a->scale == b->scale)
+      return Pointer::memory(a->array, Expr::select(cond, a->offset, b->offset),
+                     a->scale);
+    if (a->kind == Pointer::Kind::Local || a->kind == Pointer::Kind::Var ||
+        b->kind == Pointer::Kind::Local || b->kind == Pointer::Kind::Var) {
+      unsupported("pointer that may point to different variables", textOf(where), where);
+      return std::nullopt;
+    }
+    Pointer choice;  // an unknown arm stays unknown where the choice is used
+    choice.kind = Pointer::Kind::Choice;
+    choice.cond = cond;
+    choice.then_p = std::make_shared<const Pointer>(std::move(*a));
+    choice.else_p = std::make_shared<const Pointer>(std::move(*b));
+    return choice;
+  }
+  if (llvm::isa<clang::CallExpr>(e)) {
+    BindingPtr b = call(llvm::cast<clang::CallExpr>(e));
+    if (b && b->kind == Binding::Kind::Pointer)  // an inlined function's result
+      return pointerOfBinding(b);
+    unsupported("call returning a pointer", textOf(where), where);
+    return std::nullopt;
+  }
+  if (e->isGLValue()) {  // e.g. a pointer variable used as an lvalue of pointer type
+    LValue lv = lvalue(e);
+    if (lv.kind == LValue::Kind::PointerVar)
+      return pointerOfBinding(lv.binding);
+    return std::nullopt;
+  }
+  unsupported("pointer expression", std::string(e->getStmtClassName()) + " " + textOf(where),
+              where);
+  return std::nullopt;
+}
+
+// __popc, __clz, __ffs of `x` (its width: 32 or 64 bits) as `result` type: the sum of
+// its bits; the bit count above the highest set bit; one past the lowest set bit.
+
+}  // namespace kverify::frontend::detail

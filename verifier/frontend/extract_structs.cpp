@@ -1,0 +1,226 @@
+// Structs: copies, assignments and havoc of struct values, field by field.
+#include "frontend/extractor.hpp"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
+
+#include <functional>
+
+namespace kverify::frontend::detail {
+
+using model::Expr;
+using model::ExprPtr;
+using model::Stmt;
+using model::Type;
+
+static ExprPtr leafValue(const BindingPtr &b) {
+  if (b->kind == Binding::Kind::Local)
+    return Expr::local(b->local);
+  if (b->kind == Binding::Kind::Value)
+    return b->value;
+  return nullptr;
+}
+
+void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what,
+                                  clang::SourceRange where) {
+  for (auto &[field, leaf] : dst->fields) {
+    if (leaf->kind == Binding::Kind::Struct)
+      havocStruct(leaf, what, where);
+    else if (leaf->kind == Binding::Kind::Local)
+      emitAssign(leaf->local, Expr::opaque(leaf->local.type, newId(), what), where);
+    else if (leaf->kind == Binding::Kind::Ref)
+      leaf->ref = LValue{};  // unknown referent: a use is unsupported
+    else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && leaf->scope == out_.back())
+      assignPointer(leaf, Pointer::unknown("pointer field set to an unknown value"), where);
+    else if (leaf->kind == Binding::Kind::Pointer && leaf->offset)
+      unsupported("pointer field set to an unknown value", what, where);
+  }
+}
+
+void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src,
+                                 clang::SourceRange where) {
+  for (auto &[field, leaf] : dst->fields) {
+    auto it = src->fields.find(field);
+    if (it == src->fields.end()) {
+      unsupported("struct copy between different types", textOf(where), where);
+      return;
+    }
+    if (leaf->kind == Binding::Kind::Struct)
+      copyStruct(leaf, it->second, where);
+    else if (leaf->kind == Binding::Kind::Local) {
+      if (ExprPtr v = leafValue(it->second))
+        emitAssign(leaf->local, v, where);
+    } else if (leaf->kind == Binding::Kind::Ref && it->second->kind == Binding::Kind::Ref) {
+      leaf->ref = it->second->ref;  // a copy refers to the same object
+    } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset) {  // a pointer field
+      std::optional<Pointer> p = pointerOfBinding(it->second);
+      if (!p)
+        unsupported("pointer used before it is assigned", textOf(where), where);
+      assignPointer(leaf, p, where);
+    }
+  }
+}
+
+// A constructor whose body is empty and whose member initializers only bind reference
+// fields to reference parameters (`explicit atomic_ref(T &obj) : ref(obj) {}`): the
+// fields refer to the arguments' objects. Anything else is left to the caller.
+bool KernelExtractor::bindReferenceFields(const BindingPtr &dst,
+                                          const clang::CXXConstructExpr *ce) {
+  const clang::CXXConstructorDecl *ctor = ce->getConstructor();
+  const clang::FunctionDecl *def = nullptr;
+  if (!ctor->hasBody(def))
+    return false;
+  const auto *cdef = llvm::cast<clang::CXXConstructorDecl>(def);
+  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(cdef->getBody());
+  if (!body || !body->body_empty() || cdef->getNumParams() != ce->getNumArgs())
+    return false;
+  std::map<const clang::FieldDecl *, unsigned> bound;  // field -> parameter index
+  for (const clang::CXXCtorInitializer *init : cdef->inits()) {
+    const clang::FieldDecl *f = init->getMember();
+    if (!f || !f->getType()->isReferenceType())
+      return false;
+    const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(init->getInit())->IgnoreImpCasts());
+    const auto *parm = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+    if (!parm || !parm->getType()->isReferenceType())
+      return false;
+    bound[f] = parm->getFunctionScopeIndex();
+  }
+  if (bound.empty() || bound.size() != dst->fields.size())
+    return false;
+  std::vector<LValue> args(ce->getNumArgs());
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+    if (cdef->getParamDecl(i)->getType()->isReferenceType())
+      args[i] = lvalue(ce->getArg(i));
+    else
+      discard(ce->getArg(i));
+  }
+  for (auto &[field, leaf] : dst->fields) {
+    auto it = bound.find(field);
+    if (it == bound.end() || leaf->kind != Binding::Kind::Ref)
+      return false;
+    leaf->ref = args[it->second];
+  }
+  return true;
+}
+
+// Assigns `values` (in field order) to the leaves of `dst`, recursing into sub-structs.
+static std::vector<const clang::FieldDecl *> fieldsOf(clang::QualType t) {
+  std::vector<const clang::FieldDecl *> out;
+  if (const clang::RecordDecl *rd = t->getAsRecordDecl(); rd && rd->getDefinition())
+    for (const clang::FieldDecl *f : rd->getDefinition()->fields())
+      out.push_back(f);
+  return out;
+}
+
+void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src) {
+  src = strip(src);
+  clang::SourceRange where = src->getSourceRange();
+  if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(src))
+    return assignStruct(dst, m->getSubExpr());
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(src);
+      c && (c->getCastKind() == clang::CK_NoOp ||
+            c->getCastKind() == clang::CK_ConstructorConversion ||
+            llvm::isa<clang::CXXFunctionalCastExpr>(c)))
+    return assignStruct(dst, c->getSubExpr());
+  if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(src)) {
+    const clang::CXXConstructorDecl *ctor = ce->getConstructor();
+    if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1)
+      return assignStruct(dst, ce->getArg(0));
+    if (ctor->isDefaultConstructor() && ctor->isTrivial())
+      return havocStruct(dst, "uninitialized", where);
+    if (dst->fields.empty()) {  // an empty class (a cooperative group): nothing to model
+      for (const clang::Expr *a : ce->arguments())
+        discard(a);
+      return;
+    }
+    if (bindReferenceFields(dst, ce))
+      return;
+    if (inPrelude(ctor) && !ctor->hasBody()) {  // a conversion (__nv_bfloat16(float)): a value
+      for (const clang::Expr *a : ce->arguments())  // by value: the prelude's take no pointers
+        discard(a);
+      return havocStruct(dst, "value of " + ctor->getParent()->getName().str(), where);
+    }
+    if (inlineConstructor(dst, ce))
+      return;
+    unsupported("constructor call", textOf(where), where);
+    return havocStruct(dst, "unsupported constructor", where);
+  }
+  if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(src)) {
+    std::vector<const clang::FieldDecl *> fields = fieldsOf(src->getType());
+    // C++17 aggregates: an initializer per base class first; `dst` holds its fields too
+    unsigned bases = 0;
+    if (const auto *cxx = src->getType()->getAsCXXRecordDecl(); cxx && cxx->hasDefinition())
+      for (; bases < cxx->getNumBases() && bases < il->getNumInits(); ++bases)
+        assignStruct(dst, il->getInit(bases));
+    for (size_t i = 0; i < fields.size(); ++i) {
+      BindingPtr leaf = dst->fields[fields[i]];
+      const clang::Expr *init = bases + i < il->getNumInits() ? il->getInit(bases + i) : nullptr;
+      if (leaf->kind == Binding::Kind::Struct) {
+        if (init)
+          assignStruct(leaf, init);
+        else
+          havocStruct(leaf, "zero", where);
+      } else if (leaf->kind == Binding::Kind::Local) {
+        emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0),
+                   where);
+      } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && init) {
+        assignPointer(leaf, init, where);
+      } else if (init) {
+        // an array field (element values untracked) or a reference: the initializer's
+        // loads and calls still happen
+        discard(init);
+      }
+    }
+    return;
+  }
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(src)) {
+    const clang::FunctionDecl *fn = c->getDirectCallee();
+    if (fn && inPrelude(fn) && !fn->hasBody() &&
+        classifyBuiltin(fn->getName().str()).kind == BuiltinKind::MakeVector) {
+      std::vector<const clang::FieldDecl *> fields = fieldsOf(src->getType());
+      for (size_t i = 0; i < fields.size() && i < c->getNumArgs(); ++i)
+        if (BindingPtr leaf = dst->fields[fields[i]]; leaf->kind == Binding::Kind::Local)
+          emitAssign(leaf->local, rvalue(c->getArg(i)), where);
+      return;
+    }
+    BindingPtr result = call(c);
+    if (result && result->kind == Binding::Kind::Struct)
+      return copyStruct(dst, result, where);
+    if (result && result->kind == Binding::Kind::Ref && result->ref.binding)
+      return copyStruct(dst, result->ref.binding, where);
+    return havocStruct(dst, "result of " + textOf(where), where);
+  }
+  if (src->isGLValue()) {
+    LValue lv = lvalue(src);
+    if (lv.kind == LValue::Kind::Struct)
+      return copyStruct(dst, lv.binding, where);
+    if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+      load(lv, src);
+      return havocStruct(dst, "load of " + textOf(where), where);
+    }
+    return havocStruct(dst, "unsupported", where);
+  }
+  unsupported("struct value", std::string(src->getStmtClassName()) + " " + textOf(where), where);
+  havocStruct(dst, "unsupported", where);
+}
+
+// --- calls ---------------------------------------------------------------------------
+
+ExprPtr KernelExtractor::bindingValue(const BindingPtr &b, const clang::Expr *where) {
+  if (b) {
+    if (ExprPtr v = leafValue(b))
+      return v;
+    if (b->kind == Binding::Kind::Ref)
+      return load(b->ref, where);
+  }
+  return opaque(where->getType(), "value of " + textOf(where->getSourceRange()));
+}
+
+// Whether a builtin's parameters, or the arguments of this call of it, include a pointer,
+// reference or array: it may then touch memory kverify cannot see. (Type-generic builtins
+// such as __builtin_isnan are declared variadic: their arguments tell.)
+
+}  // namespace kverify::frontend::detail
