@@ -223,6 +223,91 @@ static std::unique_ptr<cli::ResultCache> openCache(const analysis::Options &base
   return std::make_unique<cli::ResultCache>(dir, *build + cli::optionsKey(base, options, kernel_filter));
 }
 
+// The analysis options of the command line; nullopt (and a message) where one is wrong.
+static std::optional<analysis::Options> analysisOptions() {
+  analysis::Options base;
+  base.timeout_s = timeout;
+  base.kernel_timeout_s = kernel_timeout;
+  if (confirm_flag) base.witness_seconds = 3;  // a launch small enough to replay
+  base.assumes.assign(assumes.begin(), assumes.end());
+  base.assume_no_alias = !no_alias_assumption;
+  base.assume_grid_fits_32_bits = !no_grid_size_assumption;
+  base.allow_unreachable = allow_unreachable;
+  base.zero_init.assign(zero_init.begin(), zero_init.end());
+  auto dims = [&](const std::string &v, const char *flag,
+                  std::array<std::optional<uint64_t>, 3> &out) {
+    if (!v.empty() && !analysis::parseDims(v, out)) {
+      llvm::errs() << "kverify: error: bad value for --" << flag << ": '" << v << "'\n";
+      return false;
+    }
+    return true;
+  };
+  if (!dims(block_dim, "block-dim", base.block_dim) || !dims(block_dim_gv, "blockDim", base.block_dim) ||
+      !dims(grid_dim, "grid-dim", base.grid_dim) || !dims(grid_dim_gv, "gridDim", base.grid_dim))
+    return std::nullopt;
+  if (std::string limit = analysis::launchLimitError(base); !limit.empty()) {
+    llvm::errs() << "kverify: error: " << limit << "\n";
+    return std::nullopt;
+  }
+  if (timeout <= 0 || kernel_timeout <= 0) {
+    llvm::errs() << "kverify: error: --timeout and --kernel-timeout must be positive\n";
+    return std::nullopt;
+  }
+  return base;
+}
+
+// The report in --format on stdout or in --output, and the --html and --json copies; false
+// (and a message) where one cannot be written.
+static bool writeReports(const analysis::RunResult &run) {
+  bool to_file = !output.empty();
+  std::string text;
+  if (format == "json") text = reports::render_json(run);
+  else if (format == "sarif") text = reports::render_sarif(run);
+  else if (format == "junit") text = reports::render_junit(run);
+  else text = reports::render_text(run, !to_file && isatty(1)) + reports::render_summary(run) + "\n";
+  if (to_file) {
+    std::ofstream out(output);
+    out << text;
+    if (!out) {
+      llvm::errs() << "kverify: error: cannot write '" << output << "'\n";
+      return false;
+    }
+  } else {
+    llvm::outs() << text;
+    llvm::outs().flush();
+  }
+  if (!html.empty()) {
+    std::ofstream out(html);
+    out << reports::render_html(run);
+    if (!out) {
+      llvm::errs() << "kverify: error: cannot write '" << html << "'\n";
+      return false;
+    }
+  }
+  if (!json_file.empty()) {
+    std::ofstream out(json_file);
+    out << reports::render_json(run);
+    if (!out) {
+      llvm::errs() << "kverify: error: cannot write '" << json_file << "'\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// --dump-model, --dump-model-text, --dump-phases: what the front end understood.
+static void dumpModels(const std::vector<model::TranslationUnitModel> &models) {
+  if (dump_model) {
+    llvm::outs() << llvm::formatv("{0:2}", model::toJSON(models)) << "\n";
+    return;
+  }
+  for (const model::TranslationUnitModel &tu : models) {
+    if (dump_model_text) llvm::outs() << model::toText(tu);
+    else
+      for (const model::Kernel &k : tu.kernels) llvm::outs() << analysis::toText(analysis::alignPhases(k));
+  }
+}
+
 int main(int argc, char **argv) {
   cli::installCrashReport();
   // Arguments after `--` go to clang, as with clang tools.
@@ -284,34 +369,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   analysis::setDebugOptions({debug_queries, dump_queries, all_assumptions});
-  analysis::Options base;
-  base.timeout_s = timeout;
-  base.kernel_timeout_s = kernel_timeout;
-  if (confirm_flag) base.witness_seconds = 3;  // a launch small enough to replay
-  base.assumes.assign(assumes.begin(), assumes.end());
-  base.assume_no_alias = !no_alias_assumption;
-  base.assume_grid_fits_32_bits = !no_grid_size_assumption;
-  base.allow_unreachable = allow_unreachable;
-  base.zero_init.assign(zero_init.begin(), zero_init.end());
-  auto dims = [&](const std::string &v, const char *flag,
-                  std::array<std::optional<uint64_t>, 3> &out) {
-    if (!v.empty() && !analysis::parseDims(v, out)) {
-      llvm::errs() << "kverify: error: bad value for --" << flag << ": '" << v << "'\n";
-      return false;
-    }
-    return true;
-  };
-  if (!dims(block_dim, "block-dim", base.block_dim) || !dims(block_dim_gv, "blockDim", base.block_dim) ||
-      !dims(grid_dim, "grid-dim", base.grid_dim) || !dims(grid_dim_gv, "gridDim", base.grid_dim))
-    return 2;
-  if (std::string limit = analysis::launchLimitError(base); !limit.empty()) {
-    llvm::errs() << "kverify: error: " << limit << "\n";
-    return 2;
-  }
-  if (timeout <= 0 || kernel_timeout <= 0) {
-    llvm::errs() << "kverify: error: --timeout and --kernel-timeout must be positive\n";
-    return 2;
-  }
+  std::optional<analysis::Options> parsed_base = analysisOptions();
+  if (!parsed_base) return 2;
+  const analysis::Options &base = *parsed_base;
   unsigned workers = std::max(1u, static_cast<unsigned>(jobs));  // files, then each file's kernels
   if (std::string why; !cli::limitMemory(max_memory, uint64_t(workers) * kWorkerStackBytes, why)) {
     llvm::errs() << "kverify: error: cannot limit memory to " << max_memory << " MiB: " << why << "\n";
@@ -442,19 +502,8 @@ int main(int argc, char **argv) {
       llvm::errs() << "kverify: note: no kernels in '" << files[i] << "'\n";
     }
   }
-  if (dump_model) {
-    llvm::outs() << llvm::formatv("{0:2}", model::toJSON(models)) << "\n";
-    return status;
-  }
-  if (dump_model_text) {
-    for (const model::TranslationUnitModel &tu : models)
-      llvm::outs() << model::toText(tu);
-    return status;
-  }
-  if (dump_phases) {
-    for (const model::TranslationUnitModel &tu : models)
-      for (const model::Kernel &k : tu.kernels)
-        llvm::outs() << analysis::toText(analysis::alignPhases(k));
+  if (!analyse) {
+    dumpModels(models);
     return status;
   }
 
@@ -474,39 +523,7 @@ int main(int argc, char **argv) {
     if (r.verdict == analysis::Verdict::Error) status = 2;
   bool fails = cli::fails(*gate, run);
 
-  bool to_file = !output.empty();
-  std::string text;
-  if (format == "json") text = reports::render_json(run);
-  else if (format == "sarif") text = reports::render_sarif(run);
-  else if (format == "junit") text = reports::render_junit(run);
-  else text = reports::render_text(run, !to_file && isatty(1)) + reports::render_summary(run) + "\n";
-  if (to_file) {
-    std::ofstream out(output);
-    out << text;
-    if (!out) {
-      llvm::errs() << "kverify: error: cannot write '" << output << "'\n";
-      return 2;
-    }
-  } else {
-    llvm::outs() << text;
-    llvm::outs().flush();
-  }
-  if (!html.empty()) {
-    std::ofstream out(html);
-    out << reports::render_html(run);
-    if (!out) {
-      llvm::errs() << "kverify: error: cannot write '" << html << "'\n";
-      return 2;
-    }
-  }
-  if (!json_file.empty()) {
-    std::ofstream out(json_file);
-    out << reports::render_json(run);
-    if (!out) {
-      llvm::errs() << "kverify: error: cannot write '" << json_file << "'\n";
-      return 2;
-    }
-  }
+  if (!writeReports(run)) return 2;
   if (status == 0 && fails) status = 1;
   return status;
 }
