@@ -255,6 +255,15 @@ private:
   std::optional<Pointer> decay(const LValue &lv, clang::QualType pointee, const clang::Expr *e);
   uint64_t scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where);
   BindingPtr builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  std::optional<unsigned> builtinAccess(model::AccessKind kind, const clang::Expr *ptr, const std::string &name,
+                                        clang::SourceRange where, const BuiltinInfo *atomic = nullptr,
+                                        model::ExprPtr operand = nullptr, model::ExprPtr order = nullptr);
+  BindingPtr atomicBuiltin(const clang::CallExpr *c, const std::string &name, clang::QualType ret, BuiltinInfo info,
+                           clang::SourceRange where);
+  std::optional<BindingPtr> integerBuiltin(const clang::CallExpr *c, const std::string &name, clang::QualType ret,
+                                           BuiltinKind kind, clang::SourceRange where);
+  BindingPtr opaqueCall(const clang::CallExpr *c, const std::string &name, clang::QualType ret,
+                        clang::SourceRange where);
   BindingPtr inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn);
   bool inlineConstructor(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
   model::ExprPtr armEffects(const clang::ConditionalOperator *c, model::ExprPtr cond,
