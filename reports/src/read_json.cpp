@@ -72,8 +72,6 @@ std::vector<std::pair<std::string, std::string>> pairs(const Object& values, con
   return out;
 }
 
-std::optional<analysis::Verdict> verdict(llvm::StringRef name) { return analysis::verdictFromName(name.str()); }
-
 analysis::AccessRef access(const Object& o) {
   analysis::AccessRef a{text(o, "kind"), range(o), text(o, "text"), {}};
   for (const Value& c : list(o, "called_from"))
@@ -114,7 +112,7 @@ analysis::Confirmation confirmation(const Object& o) {
 }
 
 bool finding(const Object& o, analysis::Finding& f, std::string& error) {
-  std::optional<analysis::Verdict> kind = verdict(text(o, "kind"));
+  std::optional<analysis::Verdict> kind = analysis::verdictFromName(text(o, "kind"));
   if (!kind) return error = "a finding without a known kind", false;
   f.kind = *kind;
   f.array = text(o, "array");
@@ -129,7 +127,7 @@ bool finding(const Object& o, analysis::Finding& f, std::string& error) {
 }
 
 bool kernel(const Object& o, analysis::KernelResult& k, std::string& error) {
-  std::optional<analysis::Verdict> v = verdict(text(o, "verdict"));
+  std::optional<analysis::Verdict> v = analysis::verdictFromName(text(o, "verdict"));
   if (!o.getString("name") || !v) return error = "a kernel without a name or a known verdict", false;
   k.file = text(o, "file");
   k.name = text(o, "name");

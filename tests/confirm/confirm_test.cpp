@@ -44,7 +44,7 @@ Replay replayOf(const std::string &name, analysis::Options base = {}) {
   r.result = analysis::analyzeKernel(r.kernel, analysis::configure(base, tu.options, r.kernel));
   EXPECT_FALSE(r.result.findings.empty()) << name;
   if (!r.result.findings.empty())
-    r.program = confirm::makeProgram(r.kernel, r.result.findings.front(), kverify_cli::slurp(r.kernel.file));
+    r.program = confirm::makeProgram(r.kernel, r.result.findings.front(), {r.kernel.file, kverify_cli::slurp(r.kernel.file)});
   return r;
 }
 
@@ -125,15 +125,15 @@ TEST(ConfirmProgram, RefusesWhatItCannotSetUp) {
   k.params.push_back(field);
   analysis::Finding f;
   f.kind = analysis::Verdict::Divergence;
-  EXPECT_TRUE(has(confirm::makeProgram(k, f, "").not_run, "struct"));
+  EXPECT_TRUE(has(confirm::makeProgram(k, f, {}).not_run, "struct"));
   k.params[0].name = "pp";
   k.params[0].c_type = "float **";
   k.params[0].type.kind = model::Type::Kind::Pointer;
-  EXPECT_TRUE(has(confirm::makeProgram(k, f, "").not_run, "points to pointers"));
+  EXPECT_TRUE(has(confirm::makeProgram(k, f, {}).not_run, "points to pointers"));
   k.params.clear();
   f.witness.grid_dim = {1u << 31, 65535, 65535};
   f.witness.block_dim = {1024, 1, 1};
-  EXPECT_TRUE(has(confirm::makeProgram(k, f, "").not_run, "more than a replay runs"));
+  EXPECT_TRUE(has(confirm::makeProgram(k, f, {}).not_run, "more than a replay runs"));
 }
 
 // What kverify --confirm writes builds with nvcc (for sm_90, as no GPU is here to ask).

@@ -554,6 +554,15 @@ TEST(KverifyCliFrontEnd, GpuVerifyAnnotationsParseWithTheFlag) {
   EXPECT_TRUE(has(text.out, "note: not checked: __invariant at 6:5")) << text.out;
 }
 
+// A report that cannot be written is an error that names the file (exit 2).
+TEST(KverifyCli, AnUnwritableReportIsAnError) {
+  for (const char *flag : {"--output", "--html", "--json"}) {
+    CliRun r = kverify(std::string(flag) + "=/nonexistent-dir/report verifier/shared_oob_neighbor_read.cu");
+    EXPECT_EQ(r.status, 2) << flag;
+    EXPECT_TRUE(has(r.err, "kverify: error: cannot write '/nonexistent-dir/report'")) << flag << ": " << r.err;
+  }
+}
+
 // GPUVerify's header line gives the launch: its blockDim is the witness's.
 TEST(KverifyCliFrontEnd, GpuVerifyHeaderGivesTheLaunch) {
   CliRun r = kverify("verifier/gpuverify_requires_missing_race.cu");

@@ -1,4 +1,5 @@
 #include "cli/confirm_command.hpp"
+#include "cli/write_file.hpp"
 
 #include "confirm/replay.hpp"
 #include "kverify/reports/read_json.hpp"
@@ -28,13 +29,6 @@ cl::opt<std::string> json_out("json", cl::sub(confirm_command), cl::value_desc("
 cl::opt<std::string> html_out("html", cl::sub(confirm_command), cl::value_desc("FILE"),
                               cl::desc("Write the report as an HTML page to FILE"));
 
-bool write(const std::string &path, const std::string &text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) llvm::errs() << "kverify confirm: error: cannot write '" << path << "'\n";
-  return static_cast<bool>(out);
-}
-
 }  // namespace
 
 int runConfirm() {
@@ -54,8 +48,8 @@ int runConfirm() {
     llvm::errs() << "kverify confirm: note: no finding in '" << report
                  << "' names a replay program (write them with kverify --confirm --confirm-dir=DIR)\n";
   llvm::outs() << reports::render_text(*run, false) << reports::render_summary(*run) << "\n";
-  if ((!json_out.empty() && !write(json_out, reports::render_json(*run))) ||
-      (!html_out.empty() && !write(html_out, reports::render_html(*run))))
+  if ((!json_out.empty() && !writeFile(json_out, reports::render_json(*run), "kverify confirm")) ||
+      (!html_out.empty() && !writeFile(html_out, reports::render_html(*run), "kverify confirm")))
     return 2;
   for (const analysis::KernelResult &k : run->kernels)
     for (const analysis::Finding &f : k.findings)

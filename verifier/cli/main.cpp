@@ -14,6 +14,7 @@
 #include "cli/result_cache.hpp"
 #include "cli/shard.hpp"
 #include "cli/task_pool.hpp"
+#include "cli/write_file.hpp"
 #include "confirm/replay.hpp"
 #include "frontend/frontend.hpp"
 #include "kverify/reports/render.hpp"
@@ -32,7 +33,6 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -266,33 +266,13 @@ static bool writeReports(const analysis::RunResult &run) {
   else if (format == "junit") text = reports::render_junit(run);
   else text = reports::render_text(run, !to_file && isatty(1)) + reports::render_summary(run) + "\n";
   if (to_file) {
-    std::ofstream out(output);
-    out << text;
-    if (!out) {
-      llvm::errs() << "kverify: error: cannot write '" << output << "'\n";
-      return false;
-    }
+    if (!cli::writeFile(output, text, "kverify")) return false;
   } else {
     llvm::outs() << text;
     llvm::outs().flush();
   }
-  if (!html.empty()) {
-    std::ofstream out(html);
-    out << reports::render_html(run);
-    if (!out) {
-      llvm::errs() << "kverify: error: cannot write '" << html << "'\n";
-      return false;
-    }
-  }
-  if (!json_file.empty()) {
-    std::ofstream out(json_file);
-    out << reports::render_json(run);
-    if (!out) {
-      llvm::errs() << "kverify: error: cannot write '" << json_file << "'\n";
-      return false;
-    }
-  }
-  return true;
+  return (html.empty() || cli::writeFile(html, reports::render_html(run), "kverify")) &&
+         (json_file.empty() || cli::writeFile(json_file, reports::render_json(run), "kverify"));
 }
 
 // --dump-model, --dump-model-text, --dump-phases: what the front end understood.

@@ -1,4 +1,5 @@
 #include "cli/merge_report.hpp"
+#include "cli/write_file.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -48,12 +49,7 @@ int runMergeReport() {
   }
   for (const std::string& w : merged.warnings)
     llvm::errs() << "kverify merge-report: warning: " << w << "\n";
-  std::ofstream out(merge_html);
-  out << reports::render_html(merged.run, merged.properties);
-  if (!out) {
-    llvm::errs() << "kverify merge-report: error: cannot write '" << merge_html << "'\n";
-    return 2;
-  }
+  if (!writeFile(merge_html, reports::render_html(merged.run, merged.properties), "kverify merge-report")) return 2;
   llvm::errs() << "kverify merge-report: " << merged.run.kernels.size() << " kernels and "
                << merged.properties.size() << " tests from " << merge_inputs.size()
                << " inputs in '" << merge_html << "'\n";

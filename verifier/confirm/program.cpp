@@ -144,11 +144,11 @@ std::string instrument(std::string &source, const Finding &f, const std::string 
 // KVR_WITHIN(array, access): where the access names its array (`tile[i]`, `atomicAdd(&s[b],
 // 1)`) and the array has a size. memcheck sees only accesses outside the block's whole
 // shared window; this sees one past the array into its neighbour too.
-void boundsCheck(std::string &source, const model::Kernel &k, const Finding &f) {
+void boundsCheck(std::string &source, const model::Kernel &k, const Finding &f, const std::string &file) {
   auto array = std::find_if(k.arrays.begin(), k.arrays.end(), [&](const model::Array &a) { return a.name == f.array; });
   Site s;
   if (f.space != "shared" || f.accesses.empty() || array == k.arrays.end() || array->is_extern ||
-      !locate(source, f.accesses[0].range, k.file, s).empty())
+      !locate(source, f.accesses[0].range, file, s).empty())
     return;
   size_t name = source.find_first_not_of("&( \t", s.begin);
   if (name == std::string::npos || source.compare(name, f.array.size(), f.array) != 0 ||
@@ -200,7 +200,7 @@ uint64_t bufferElements(const Finding &f) {
 
 }  // namespace
 
-ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::string &source) {
+ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const ReplaySource &source) {
   ReplayProgram p;
   p.tool = toolFor(f);
   auto notRun = [&](std::string why) {
@@ -262,19 +262,19 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
 
   // a race's two accesses logged: the evidence for a global race, and for a shared one
   // between threads of one warp (racecheck does not see conflicts within a warp's instruction)
-  std::string body = source;
+  std::string body = source.text;
   unsigned sites[2] = {0, 0};
   bool log = false;
   if (f.kind == Verdict::Race || f.kind == Verdict::BenignRace) {
     std::string why =
-        f.accesses.size() < 2 ? "the race names fewer than two accesses" : instrument(body, f, k.file, sites);
+        f.accesses.size() < 2 ? "the race names fewer than two accesses" : instrument(body, f, source.file, sites);
     if (!why.empty() && p.tool == Tool::AccessLog) return notRun(why);
     log = why.empty();  // (instrument leaves the text as it is where it refuses)
   }
-  if (f.kind == Verdict::Oob) boundsCheck(body, k, f);
+  if (f.kind == Verdict::Oob) boundsCheck(body, k, f, source.file);
   bool dynamic_shared = std::any_of(k.arrays.begin(), k.arrays.end(), [](const model::Array &a) { return a.is_extern; });
   // cooperative groups' grid.sync() needs a cooperative launch (else the launch fails)
-  bool cooperative = source.find("this_grid") != std::string::npos;
+  bool cooperative = source.text.find("this_grid") != std::string::npos;
 
   std::ostringstream o;
   o << "// kverify --confirm: the witness of \"" << f.message << "\" in kernel '" << k.name << "'\n"
@@ -288,7 +288,7 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const std::s
     << "// of what the witness leaves open (zeros, ones, small values, minus ones)\n"
     << kReplayRuntime << "\n"
     << "#define main kverify_replaced_main\n"
-    << "#line 1 " << cString(k.file) << "\n"
+    << "#line 1 " << cString(source.file) << "\n"
     << body << (body.empty() || body.back() == '\n' ? "" : "\n")
     << "#undef main\n\n"
     << "int main(int argc, char **argv) {\n"

@@ -28,9 +28,15 @@ struct ReplayProgram {
 // an out-of-bounds access by memcheck, barrier divergence by synccheck (or a hang).
 Tool toolFor(const analysis::Finding &f);
 
-// `source`: the bytes of kernel.file, as the front end read them.
+// The text a replay builds the kernel from, and the file name it stands under: the kernel's
+// own file as the front end read it, or, for a kernel embedded in Python, the CUDA text
+// kverify extracted (the finding's ranges then point into it).
+struct ReplaySource {
+  std::string file, text;
+};
+
 ReplayProgram makeProgram(const model::Kernel &kernel, const analysis::Finding &finding,
-                          const std::string &source);
+                          const ReplaySource &source);
 
 // The C++ expression that names the kernel function (model::Kernel::function) in the
 // program: "scan", "reduce<256>", "static_cast<void (*)(int *)>(&fill)" for an overload;

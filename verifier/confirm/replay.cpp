@@ -188,25 +188,21 @@ model::SourceRange inGenerated(const model::GeneratedSource &g, const model::Sou
 
 }  // namespace
 
-Confirmation Replayer::confirmOne(const model::Kernel &file_kernel, const analysis::Finding &file_finding,
+Confirmation Replayer::confirmOne(const model::Kernel &kernel, const analysis::Finding &file_finding,
                                   const std::string &name) const {
-  std::string source;
-  model::Kernel generated;  // a Python-embedded kernel: its generated text is what runs
+  ReplaySource source;
   analysis::Finding f = file_finding;
-  if (file_kernel.generated) {
-    generated = file_kernel;
-    generated.file = file_kernel.generated->name;
-    source = file_kernel.generated->text;
+  if (kernel.generated) {  // a Python-embedded kernel: its generated text is what runs
+    source = {kernel.generated->name, kernel.generated->text};
     for (analysis::AccessRef &a : f.accesses)
-      if (a.range.file == file_kernel.file) a.range = inGenerated(*file_kernel.generated, a.range);
+      if (a.range.file == kernel.file) a.range = inGenerated(*kernel.generated, a.range);
   } else {
-    std::ifstream in(file_kernel.file, std::ios::binary);
+    std::ifstream in(kernel.file, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    if (!in) return notRun("cannot read '" + file_kernel.file + "'");
-    source = text.str();
+    if (!in) return notRun("cannot read '" + kernel.file + "'");
+    source = {kernel.file, text.str()};
   }
-  const model::Kernel &kernel = file_kernel.generated ? generated : file_kernel;
   ReplayProgram program = makeProgram(kernel, f, source);
   if (!program.not_run.empty()) return notRun(program.not_run);
   if (dir_.empty()) return notRun(tools_.unavailable.empty() ? "cannot create a folder for the program" : tools_.unavailable);
@@ -216,7 +212,7 @@ Confirmation Replayer::confirmOne(const model::Kernel &file_kernel, const analys
   std::ofstream(folder / "replay.cu") << program.text;
   if (!options_.user_header.empty())
     fs::copy_file(options_.user_header, folder / "kverify.h", fs::copy_options::overwrite_existing, ec);
-  std::vector<std::string> args = {"-I" + fs::absolute(kernel.file).parent_path().string()};
+  std::vector<std::string> args = {"-I" + fs::absolute(source.file).parent_path().string()};
   for (const std::string &a : nvccArguments(options_.compiler_args)) args.push_back(a);
   writeScripts(folder, program.tool, args);
   std::ofstream(folder / "finding.txt") << describeFinding(f);

@@ -281,12 +281,7 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
     return false;
   const auto *ctor = llvm::cast<clang::CXXConstructorDecl>(def);
   clang::SourceRange where = ce->getSourceRange();
-  for (const Frame &f : frames_)
-    if (f.fn && f.fn->getCanonicalDecl() == ctor->getCanonicalDecl()) {
-      unsupported("recursion", "'" + ctor->getQualifiedNameAsString() + "' calls itself", where);
-      return true;
-    }
-  if (tooManyInlined(where)) return true;
+  if (cannotInline(ctor, where)) return true;
   Frame frame;
   frame.fn = ctor;
   frame.prefix = ctor->getParent()->getNameAsString() + ".";
@@ -333,7 +328,12 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
   return true;
 }
 
-bool KernelExtractor::tooManyInlined(clang::SourceRange where) {
+bool KernelExtractor::cannotInline(const clang::FunctionDecl *fn, clang::SourceRange where) {
+  for (const Frame &f : frames_)
+    if (f.fn && f.fn->getCanonicalDecl() == fn->getCanonicalDecl()) {
+      unsupported("recursion", "'" + fn->getQualifiedNameAsString() + "' calls itself", where);
+      return true;
+    }
   if (++inlined_ <= kMaxInlined) return false;
   if (inlined_ == kMaxInlined + 1)
     unsupported("call tree", "more than " + std::to_string(kMaxInlined) +
@@ -359,13 +359,7 @@ static bool onlyReturnIsLast(const clang::FunctionDecl *fn) {
 
 BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
   clang::SourceRange where = c->getSourceRange();
-  for (const Frame &f : frames_) {
-    if (f.fn && f.fn->getCanonicalDecl() == fn->getCanonicalDecl()) {
-      unsupported("recursion", "'" + fn->getQualifiedNameAsString() + "' calls itself", where);
-      return nullptr;
-    }
-  }
-  if (tooManyInlined(where)) return nullptr;
+  if (cannotInline(fn, where)) return nullptr;
   Frame frame;
   frame.fn = fn;
   frame.prefix = fn->getNameAsString() + ".";

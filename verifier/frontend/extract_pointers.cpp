@@ -259,19 +259,25 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
   return std::nullopt;
 }
 
+// A choice between two pointers with `f` applied to each arm (the then-arm first); none
+// where an arm gives none.
+template <class F>
+static std::optional<Pointer> eachArm(const Pointer &p, F f) {
+  std::optional<Pointer> a = f(*p.then_p);
+  std::optional<Pointer> b = a ? f(*p.else_p) : std::nullopt;
+  if (!b)
+    return std::nullopt;
+  Pointer q = p;
+  q.then_p = std::make_shared<const Pointer>(std::move(*a));
+  q.else_p = std::make_shared<const Pointer>(std::move(*b));
+  return q;
+}
+
 // `p + k` (`p - k`), for each array p may point into.
 std::optional<Pointer> KernelExtractor::shifted(const Pointer &p, const ExprPtr &k,
                                                 bool subtract, const clang::Expr *where) {
-  if (p.kind == Pointer::Kind::Choice) {
-    std::optional<Pointer> a = shifted(*p.then_p, k, subtract, where);
-    std::optional<Pointer> b = a ? shifted(*p.else_p, k, subtract, where) : std::nullopt;
-    if (!b)
-      return std::nullopt;
-    Pointer c = p;
-    c.then_p = std::make_shared<const Pointer>(std::move(*a));
-    c.else_p = std::make_shared<const Pointer>(std::move(*b));
-    return c;
-  }
+  if (p.kind == Pointer::Kind::Choice)
+    return eachArm(p, [&](const Pointer &arm) { return shifted(arm, k, subtract, where); });
   if (p.kind != Pointer::Kind::Memory) {
     unsupported(p.kind == Pointer::Kind::Unknown ? p.why : "arithmetic on a pointer to a local",
                 textOf(where->getSourceRange()), where->getSourceRange());
@@ -298,16 +304,8 @@ Pointer KernelExtractor::rescaled(const Pointer &p, clang::QualType pointee, con
 std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes, const clang::Expr *e) {
   if (bytes == 0 || (p.kind != Pointer::Kind::Memory && p.kind != Pointer::Kind::Choice))
     return p;
-  if (p.kind == Pointer::Kind::Choice) {
-    std::optional<Pointer> a = movedBy(*p.then_p, bytes, e);
-    std::optional<Pointer> b = a ? movedBy(*p.else_p, bytes, e) : std::nullopt;
-    if (!b)
-      return std::nullopt;
-    Pointer q = p;
-    q.then_p = std::make_shared<const Pointer>(std::move(*a));
-    q.else_p = std::make_shared<const Pointer>(std::move(*b));
-    return q;
-  }
+  if (p.kind == Pointer::Kind::Choice)
+    return eachArm(p, [&](const Pointer &arm) { return movedBy(arm, bytes, e); });
   uint64_t unit = std::max(1u, k_.arrays[p.array].elem_size);
   if (bytes % unit != 0) {
     unsupported("base class at an offset inside an element of its array", textOf(e->getSourceRange()),

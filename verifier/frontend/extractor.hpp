@@ -347,7 +347,9 @@ private:
   // inline 2^30 bodies).
   unsigned inlined_ = 0;
   static constexpr unsigned kMaxInlined = 10000;
-  bool tooManyInlined(clang::SourceRange where);  // true once past it (said once)
+  // True (and `unsupported`) where `fn` is being inlined already (recursion), or once the
+  // kernel is past kMaxInlined calls (said once); else counts the call.
+  bool cannotInline(const clang::FunctionDecl *fn, clang::SourceRange where);
   struct Nested {
     KernelExtractor &x;
     explicit Nested(KernelExtractor &e) : x(e) { ++x.nesting_; }
