@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
+#include <list>
 #include <map>
 #include <set>
 #include <sstream>
@@ -43,24 +44,27 @@ std::vector<std::string> fixtures() {
   return out;
 }
 
+// kverify's JSON report of `args` run in the corpus directory.
+llvm::json::Value runKverify(const std::string &args) {
+  // Per process: concurrent test runs must not share the report file.
+  std::string out = testing::TempDir() + "kverify_corpus_" + std::to_string(getpid()) + ".json";
+  std::string cmd = std::string("cd " KVERIFY_CORPUS " && " KVERIFY_BIN " --format=json --timeout=10 ") + args +
+                    " >" + out + " 2>/dev/null";
+  int raw = std::system(cmd.c_str());
+  int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  EXPECT_TRUE(status == 0 || status == 1 || status == 2) << status;
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(slurp(out));
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    ADD_FAILURE() << "kverify did not print JSON";
+    return llvm::json::Value(llvm::json::Object{});
+  }
+  return std::move(*v);
+}
+
 // One kverify run over the whole corpus, shared by the tests.
 const llvm::json::Object &report() {
-  static llvm::json::Value value = [] {
-    // Per process: concurrent test runs must not share the report file.
-    std::string out = testing::TempDir() + "kverify_corpus_" + std::to_string(getpid()) + ".json";
-    std::string cmd = std::string("cd " KVERIFY_CORPUS " && " KVERIFY_BIN
-                                  " --format=json --timeout=10 . >") + out + " 2>/dev/null";
-    int raw = std::system(cmd.c_str());
-    int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    EXPECT_TRUE(status == 0 || status == 1 || status == 2) << status;
-    llvm::Expected<llvm::json::Value> v = llvm::json::parse(slurp(out));
-    if (!v) {
-      llvm::consumeError(v.takeError());
-      ADD_FAILURE() << "kverify did not print JSON";
-      return llvm::json::Value(llvm::json::Object{});
-    }
-    return std::move(*v);
-  }();
+  static llvm::json::Value value = runKverify(".");
   return *value.getAsObject();
 }
 
@@ -100,7 +104,22 @@ TEST(Corpus, VerdictsMatchHeadersAndAreSound) {
     by_file[base(k.getAsObject()->getString("file").value_or("").str())].push_back(k.getAsObject());
   auto gaps = knownGaps();
   unsigned match = 0, mismatch = 0;
+  std::list<llvm::json::Value> reruns;
   for (const std::string &f : fixtures()) {
+    // `unknown` (a query out of its time) depends on the machine, not only on the kernel:
+    // a file with an unknown kernel and no gap listed is analysed once more alone, and the
+    // second answer counts; the first is printed so that a pattern can be seen.
+    for (const llvm::json::Object *k : by_file[f]) {
+      if (k->getString("verdict").value_or("") != "unknown" || gaps.count(f)) continue;
+      std::printf("note: %s: %s unknown in the corpus run (%s); analysed again alone\n", f.c_str(),
+                  k->getString("name").value_or("").str().c_str(),
+                  k->getString("unknown_query").value_or("").str().c_str());
+      const llvm::json::Array *again = reruns.emplace_back(runKverify("--no-cache " + f)).getAsObject()->getArray("kernels");
+      by_file[f].clear();
+      if (again)
+        for (const llvm::json::Value &kv : *again) by_file[f].push_back(kv.getAsObject());
+      break;
+    }
     for (const Expect &e : expectations(std::string(KVERIFY_CORPUS) + "/" + f)) {
       std::set<std::string> verdicts, arrays;
       std::vector<std::vector<std::string>> located;  // the expected kind's findings
