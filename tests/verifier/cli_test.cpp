@@ -225,6 +225,27 @@ TEST(KverifyCli, ALaunchDimensionWithAnErrorIsNoFact) {
   EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file: 1 race")) << r.out << r.err;
 }
 
+// Ten loops with barriers nested in each other multiply the candidates for the last barrier
+// (about 4x per level: minutes and gigabytes): the kernel is `unsupported` in a second or
+// two, naming the loop where the bound was passed; five levels are still analysed.
+TEST(KverifyCli, DeeplyNestedBarrierLoopsAreUnsupportedNotUnbounded) {
+  auto nested = [](int depth) {
+    std::string path = testing::TempDir() + "kverify_barrier_loops_" + std::to_string(depth) + ".cu";
+    std::ofstream out(path);
+    out << "// kverify: --block-dim=64\n__global__ void k(int *a, int n) {\n  __shared__ int s[64];\n";
+    for (int i = 0; i < depth; ++i) out << "  for (int i" << i << " = 0; i" << i << " < n; ++i" << i << ")\n";
+    out << "  { s[threadIdx.x] = 1; __syncthreads(); a[threadIdx.x] += s[0]; __syncthreads(); }\n}\n";
+    return path;
+  };
+  CliRun deep = withKernelTimeoutOf2s(nested(10));
+  EXPECT_EQ(deep.status, 0) << deep.out << deep.err;  // (unsupported fails a gate only with --fail-on)
+  EXPECT_TRUE(has(deep.out, "unsupported construct: barrier structure (barrier loops nested too deep in this loop"))
+      << deep.out;
+  CliRun five = withKernelTimeoutOf2s(nested(5));
+  EXPECT_FALSE(has(five.out, "barrier structure")) << five.out;
+  EXPECT_TRUE(has(five.out + five.err, "kverify: 1 kernel in 1 file")) << five.out << five.err;
+}
+
 // -j runs the kernels of one file in parallel: the report lists them in source order with
 // the verdicts of a run one kernel at a time.
 TEST(KverifyCli, KernelsOfOneFileInParallelKeepTheirOrderAndVerdicts) {

@@ -118,6 +118,10 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       } else {
         R.verdict = Verdict::Verified;
       }
+    } catch (const BarrierStateTooLarge &e) {
+      R.findings.clear(), R.unreachable.clear();
+      R.verdict = Verdict::Unsupported;
+      R.unsupported.push_back({"barrier structure", e.what, e.range});
     } catch (const z3::exception &e) {
       R.verdict = Verdict::Unknown;
       R.out_of_memory = std::string_view(e.msg()) == "out of memory";  // Z3's memory_max_size

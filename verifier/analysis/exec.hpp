@@ -16,6 +16,14 @@
 #include <vector>
 
 namespace kverify::analysis::detail {
+// Thrown by the symbolic execution where the kernel's barrier structure grows past what it
+// models in bounded time and memory: barrier loops nested deep multiply the candidates for
+// the last barrier (about 4x per level) and the inner trip-count facts (3x). The kernel is
+// `unsupported`, naming the loop.
+struct BarrierStateTooLarge {
+  std::string what;
+  model::SourceRange range;
+};
 
 class Encoder;
 
@@ -154,6 +162,7 @@ private:
   void loopExit(LoopRun &L);
   z3::expr returnsInside(LoopRun &L);
   void loopAfterCandidates(LoopRun &L);
+  void boundBarrierState(const LoopRun &L);
   Type localType(unsigned id) const;
   Env stateAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side);
   std::optional<z3::expr> closedFormAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j,
