@@ -246,6 +246,22 @@ TEST(KverifyCli, DeeplyNestedBarrierLoopsAreUnsupportedNotUnbounded) {
   EXPECT_TRUE(has(five.out + five.err, "kverify: 1 kernel in 1 file")) << five.out << five.err;
 }
 
+// Found by scripts/fuzz.py: 10,000 conditional statements in a loop that swaps two
+// pointers kept the pass splitting locals into webs busy for minutes, before any budget
+// was looked at; it now stops at the kernel's time with the others.
+TEST(KverifyCli, KernelTimeoutBoundsThePassesBeforeTheQueries) {
+  std::string path = testing::TempDir() + "kverify_many_conditionals.cu";
+  std::ofstream out(path);
+  out << "__global__ void k(const float *in, float *out) {\n  __shared__ float ping[256], pong[256];\n"
+      << "  unsigned t = threadIdx.x;\n  float *src = ping, *dst = pong;\n  src[t] = in[t];\n  __syncthreads();\n"
+      << "  for (unsigned d = 1; d < 256; d *= 2) {\n";
+  for (int i = 0; i < 10000; ++i) out << "    dst[t] = t >= d ? src[t - d] + src[t] : src[t];\n";
+  out << "    __syncthreads();\n    float *tmp = src; src = dst; dst = tmp;\n  }\n  out[t] = src[t];\n}\n";
+  out.close();
+  CliRun r = withKernelTimeoutOf2s(path);
+  EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
+}
+
 // -j runs the kernels of one file in parallel: the report lists them in source order with
 // the verdicts of a run one kernel at a time.
 TEST(KverifyCli, KernelsOfOneFileInParallelKeepTheirOrderAndVerdicts) {

@@ -118,6 +118,11 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       } else {
         R.verdict = Verdict::Verified;
       }
+    } catch (const KernelTimeSpent &) {  // before the symbolic execution: in the model's passes
+      R.findings.clear(), R.unreachable.clear();
+      R.verdict = Verdict::Unknown;
+      R.out_of_time = true;
+      R.unknown_query = "the preparation of the kernel's model (its locals' webs)";
     } catch (const BarrierStateTooLarge &e) {
       R.findings.clear(), R.unreachable.clear();
       R.verdict = Verdict::Unsupported;

@@ -1,5 +1,6 @@
 // Locals split into webs (see local_webs.hpp).
 #include "analysis/local_webs.hpp"
+#include "analysis/solve.hpp"
 #include "model/walk.hpp"
 
 #include <algorithm>
@@ -126,6 +127,7 @@ private:
   }
 
   void stmt(const Stmt &s, State &state) {
+    if (kernelTimeSpent()) throw KernelTimeSpent{};  // (10,000 conditionals in a loop: minutes)
     if (!s.is<st::Loop>())  // a loop reads its condition at each head (loop())
       for (const Expr *e : model::expressions(s)) reads(*e, state, s);
     if (const auto *a = s.as<st::Assign>()) {
