@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <set>
 
-
 namespace kverify::analysis::detail {
 
 // `q` has no model under the launch constraints, shown within 0.1 s (an invariant's step).
@@ -155,7 +154,6 @@ void Exec::loop(const Stmt &s) {
     dead_ = at + " never starts an iteration: its condition is false at the start";
   loopBody(L);
   dead_ = dead0;
-  if (kernelTimeSpent()) throw KernelTimeSpent{};  // (what follows rewrites the body's terms)
   T.label(at + ": the ranges its locals keep from one iteration to the next (by induction)");
   if (L.bi.part) repeatTripFacts(L);
   T.label(at + ": the trip counts of the barrier loops inside it, at every iteration");
@@ -165,28 +163,6 @@ void Exec::loop(const Stmt &s) {
                "induction variables do not wrap around");
   loopAfterCandidates(L);
   boundBarrierState(L);
-}
-
-// The last-barrier candidates of one access and the trip facts stay within bounds that
-// hand-written kernels stay far below (five barrier loops deep: under 1,000 candidates,
-// 121 facts); past them the next level would take minutes and gigabytes.
-void Exec::boundBarrierState(const LoopRun &L) {
-  constexpr size_t kMaxCandidates = 4096, kMaxTripFacts = 4096;
-  size_t candidates = 0;
-  for (int p = 0; p < kPhaseKinds; ++p) {
-    candidates = std::max(candidates, lb[p].size());
-    for (size_t i = L.firstAccess; i < T.accesses.size(); ++i)
-      candidates = std::max(candidates, T.accesses[i].lb[p].size());
-  }
-  const std::string why = candidates > kMaxCandidates
-                              ? std::to_string(candidates) + " candidates for the last barrier of one access (at most " +
-                                    std::to_string(kMaxCandidates) + " are modelled)"
-                          : tripFacts.size() > kMaxTripFacts
-                              ? std::to_string(tripFacts.size()) + " trip-count facts of inner barrier loops (at most " +
-                                    std::to_string(kMaxTripFacts) + " are modelled)"
-                              : "";
-  if (!why.empty())
-    throw BarrierStateTooLarge{"barrier loops nested too deep in this loop: " + why, L.s.range};
 }
 
 // The loop's shape (what it assigns, how, whether it can be left early), its counter k

@@ -228,4 +228,27 @@ void Exec::inlined(const Stmt &s) {
   ret_loop_depth.pop_back();
 }
 
+// The last-barrier candidates of one access and the trip facts stay within bounds that
+// hand-written kernels stay far below (five barrier loops deep: under 1,000 candidates,
+// 121 facts); past them the next level would take minutes and gigabytes.
+void Exec::boundBarrierState(const LoopRun &L) {
+  if (kernelTimeSpent()) throw KernelTimeSpent{};  // (a loop's rewrites past the budget)
+  constexpr size_t kMaxCandidates = 4096, kMaxTripFacts = 4096;
+  size_t candidates = 0;
+  for (int p = 0; p < kPhaseKinds; ++p) {
+    candidates = std::max(candidates, lb[p].size());
+    for (size_t i = L.firstAccess; i < T.accesses.size(); ++i)
+      candidates = std::max(candidates, T.accesses[i].lb[p].size());
+  }
+  const std::string why = candidates > kMaxCandidates
+                              ? std::to_string(candidates) + " candidates for the last barrier of one access (at most " +
+                                    std::to_string(kMaxCandidates) + " are modelled)"
+                          : tripFacts.size() > kMaxTripFacts
+                              ? std::to_string(tripFacts.size()) + " trip-count facts of inner barrier loops (at most " +
+                                    std::to_string(kMaxTripFacts) + " are modelled)"
+                              : "";
+  if (!why.empty())
+    throw BarrierStateTooLarge{"barrier loops nested too deep in this loop: " + why, L.s.range};
+}
+
 }  // namespace kverify::analysis::detail
