@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace kverify::analysis::detail {
+
 // Thrown by the symbolic execution where the kernel's barrier structure grows past what it
 // models in bounded time and memory: barrier loops nested deep multiply the candidates for
 // the last barrier (about 4x per level) and the inner trip-count facts (3x). The kernel is
