@@ -118,8 +118,7 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       } else {
         R.verdict = Verdict::Verified;
       }
-    } catch (const KernelTimeSpent &) {  // before the symbolic execution: in the model's passes
-      R.findings.clear(), R.unreachable.clear();
+    } catch (const KernelTimeSpent &) {  // before the checks (the symbolic execution's is caught above)
       R.verdict = Verdict::Unknown;
       R.out_of_time = true;
       R.unknown_query = "the preparation of the kernel's model (its locals' webs)";

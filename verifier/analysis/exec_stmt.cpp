@@ -240,15 +240,14 @@ void Exec::boundBarrierState(const LoopRun &L) {
     for (size_t i = L.firstAccess; i < T.accesses.size(); ++i)
       candidates = std::max(candidates, T.accesses[i].lb[p].size());
   }
-  const std::string why = candidates > kMaxCandidates
-                              ? std::to_string(candidates) + " candidates for the last barrier of one access (at most " +
-                                    std::to_string(kMaxCandidates) + " are modelled)"
-                          : tripFacts.size() > kMaxTripFacts
-                              ? std::to_string(tripFacts.size()) + " trip-count facts of inner barrier loops (at most " +
-                                    std::to_string(kMaxTripFacts) + " are modelled)"
-                              : "";
-  if (!why.empty())
-    throw BarrierStateTooLarge{"barrier loops nested too deep in this loop: " + why, L.s.range};
+  auto tooMany = [&](size_t n, const char *what, size_t most) {
+    if (n > most)
+      throw BarrierStateTooLarge{"barrier loops nested too deep in this loop: " + std::to_string(n) + " " + what +
+                                     " (at most " + std::to_string(most) + " are modelled)",
+                                 L.s.range};
+  };
+  tooMany(candidates, "candidates for the last barrier of one access", kMaxCandidates);
+  tooMany(tripFacts.size(), "trip-count facts of inner barrier loops", kMaxTripFacts);
 }
 
 }  // namespace kverify::analysis::detail
