@@ -54,6 +54,7 @@ class TextWriter {
       case Verdict::Vacuous:  // the unreachable code, below
         break;
       case Verdict::Unknown:
+        for (const auto& f : k.findings) finding(k, f);  // benign races: the undecided query may hide a race
         diagnostic(k.range, style_.warning(),
                    who + ": the solver could not decide" +
                        (k.unknown_query.empty() ? "" : " " + k.unknown_query) +

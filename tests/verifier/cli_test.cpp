@@ -262,6 +262,22 @@ TEST(KverifyCli, KernelTimeoutBoundsThePassesBeforeTheQueries) {
   EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
 }
 
+// A benign race claims the kernel is race-free otherwise: with a race query undecided (here
+// factoring a 64-bit semiprime, beyond any solver in 0.3 s) the verdict is unknown, and the
+// benign race is still shown.
+TEST(KverifyCli, BenignRaceBesideAnUndecidedQueryIsUnknown) {
+  std::string path = testing::TempDir() + "kverify_benign_beside_undecided.cu";
+  std::ofstream out(path);
+  out << "// kverify: --block-dim=32 --grid-dim=1\n__global__ void k(unsigned x, unsigned y) {\n"
+      << "  __shared__ int s[32];\n  s[1] = 1;\n"
+      << "  if (x > 1 && y > 1 && (unsigned long long)x * y == 7339223103602040923ull) s[0] = threadIdx.x;\n}\n";
+  out.close();
+  CliRun r = kverify("--no-cache --timeout=0.3 " + path);
+  EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file: 1 unknown")) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "could not decide race on 's'")) << r.out;
+  EXPECT_TRUE(has(r.out, "4:3")) << r.out;  // the benign race on s[1], shown beside
+}
+
 // -j runs the kernels of one file in parallel: the report lists them in source order with
 // the verdicts of a run one kernel at a time.
 TEST(KverifyCli, KernelsOfOneFileInParallelKeepTheirOrderAndVerdicts) {

@@ -108,7 +108,8 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
         launchShapeNotes(kernel, options, R.findings);
         Verdict v = Verdict::Verified;
         for (const Finding &f : R.findings) v = std::max(v, f.kind);
-        R.verdict = v;
+        // A benign race says the kernel is otherwise race-free: an undecided query denies that.
+        R.verdict = v == Verdict::BenignRace && !R.unknown_query.empty() ? Verdict::Unknown : v;
       } else if (!R.unknown_query.empty()) {
         R.verdict = Verdict::Unknown;
       } else if (!options.allow_unreachable &&
