@@ -40,4 +40,13 @@ inline CliRun runKverify(const std::string &kverify, const std::string &dir, con
   return r;
 }
 
+// kverify `args` on `path`, killed after 120 s: `timeout` only guards the test (a run that
+// long fails it), the budgets under test are kverify's own.
+inline CliRun runGuarded(const std::string &kverify, const std::string &dir, const std::string &args,
+                         const std::string &path) {
+  CliRun r = runKverify("timeout 120 " + kverify, dir, args + " " + path, path + ".run");
+  EXPECT_NE(r.status, 124) << "still running after 120 s";
+  return r;
+}
+
 }  // namespace kverify_cli

@@ -61,8 +61,7 @@ bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::o
                 "' is reached): undefined behaviour";
   int64_t v = static_cast<int64_t>(num(*m, a.index));
   bool ok = m->eval(a.pc, true).is_true() &&
-            (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size));
-  for (auto &sd : C.T1->side) ok = ok && m->eval(sd, true).is_true();
+            (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size)) && satisfiesAll(*m, C.T1->side);
   f.witness.validated = ok;
   if (!ok) {
     C.notValidated("bounds of '" + arr.name + "'");

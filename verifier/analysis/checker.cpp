@@ -63,18 +63,56 @@ uint64_t num(const z3::model &m, const z3::expr &e) {
   return 0;
 }
 
+bool satisfiesAll(const z3::model &m, const std::vector<z3::expr> &facts) {
+  z3::expr_vector all(m.ctx());
+  for (const z3::expr &f : facts) all.push_back(f);
+  return m.eval(z3::mk_and(all), true).is_true();
+}
+
+// The facts' truth under m, read from one evaluation of one term: a bit per fact (an
+// evaluation remembers shared subterms only within itself, and a kernel can have 10^5 facts
+// about one big term: an evaluation per fact, or per group, is quadratic there).
+static std::vector<bool> truths(const z3::model &m, const std::vector<z3::expr> &facts) {
+  z3::context &c = m.ctx();
+  std::vector<z3::expr> level;
+  for (const z3::expr &f : facts) level.push_back(z3::ite(f, c.bv_val(1, 1), c.bv_val(0, 1)));
+  while (level.size() > 1) {  // a balanced concatenation: fact 0 in the highest bit
+    std::vector<z3::expr> up;
+    for (size_t i = 0; i + 1 < level.size(); i += 2) up.push_back(z3::concat(level[i], level[i + 1]));
+    if (level.size() % 2) up.push_back(level.back());
+    level = std::move(up);
+  }
+  std::vector<bool> out(facts.size(), false);
+  if (level.empty()) return out;
+  z3::expr v = m.eval(level[0], true);
+  if (!v.is_numeral()) {  // (some fact has no value under m: one at a time)
+    for (size_t i = 0; i < facts.size(); ++i) out[i] = m.eval(facts[i], true).is_true();
+    return out;
+  }
+  const std::string bits = Z3_get_numeral_binary_string(c, v);  // no leading zeros
+  for (size_t i = 0; i < facts.size(); ++i) {
+    const size_t p = facts.size() - 1 - i;  // fact i's bit, from the lowest
+    out[i] = p < bits.size() && bits[bits.size() - 1 - p] == '1';
+  }
+  return out;
+}
+
+bool markBroken(const z3::model &m, const std::vector<z3::expr> &facts, std::vector<bool> &used) {
+  std::vector<size_t> unused;
+  std::vector<z3::expr> asked;
+  for (size_t i = 0; i < facts.size(); ++i)
+    if (!used[i]) unused.push_back(i), asked.push_back(facts[i]);
+  const std::vector<bool> hold = truths(m, asked);
+  bool broken = false;
+  for (size_t j = 0; j < unused.size(); ++j)
+    if (!hold[j]) used[unused[j]] = broken = true;
+  return broken;
+}
+
 std::string signedStr(uint64_t v, unsigned bits, bool is_signed) {
   if (!is_signed || bits == 0) return std::to_string(v);
   if (bits < 64 && (v >> (bits - 1)) & 1) v |= ~uint64_t(0) << bits;
   return std::to_string(static_cast<int64_t>(v));
-}
-
-// The uninterpreted constants and functions an expression mentions.
-void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::string> &out) {
-  forEachTerm({root}, seen, [&](const z3::expr &e) {
-    if (e.decl().decl_kind() == Z3_OP_UNINTERPRETED) out.insert(e.decl().name().str());
-    return true;
-  });
 }
 
 z3::check_result Checker::check(const z3::expr &q, const std::string &name,
@@ -92,15 +130,11 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
   // Assumptions only restrict: start with those about the query's symbols (dropping
   // others is sound, it only adds behaviours); a model that breaks one left out is no
   // witness: add the broken ones and ask again.
-  std::set<unsigned> seen;
-  std::set<std::string> qs;
-  symbols(q, seen, qs);
+  const SymbolSets::Set qs = symbols.of(q);
   const bool all_sides = debugOptions().all_assumptions;
   std::vector<bool> used(side.size(), all_sides);
   for (size_t i = 0; i < side.size(); ++i)
-    used[i] = used[i] || isPremise[i] || std::all_of(sideSymbols[i].begin(), sideSymbols[i].end(), [&](const std::string &sym) {
-                return qs.count(sym) || launchSymbols.count(sym);
-              });
+    used[i] = used[i] || isPremise[i] || SymbolSets::covered(sideSymbols[i], qs, launchSymbols);
   z3::check_result r = z3::unknown;
   const char *how = "";
   for (int round = 0;; ++round) {
@@ -116,10 +150,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
-    bool broken = false;
-    for (size_t i = 0; i < side.size(); ++i)
-      if (!used[i] && !m->eval(side[i], true).is_true()) used[i] = broken = true;
-    if (!broken) break;
+    if (!markBroken(*m, side, used)) break;
     how = "refined";
     if (round == 8) {  // not converging: no verdict
       r = z3::unknown;
@@ -173,8 +204,9 @@ void Checker::useThreads(bool shared_trips) {
   if (launch.empty()) {
     for (auto &b : E.base) launch.push_back(b);
     launch_why = E.base_why;
-    std::set<unsigned> seen;
-    for (auto &b : launch) symbols(b, seen, launchSymbols);
+    z3::expr_vector all(E.c);
+    for (auto &b : launch) all.push_back(b);
+    launchSymbols = symbols.of(z3::mk_and(all));
   }
   side.clear();
   side_why.clear();
@@ -187,9 +219,7 @@ void Checker::useThreads(bool shared_trips) {
       side.push_back(b);
       isPremise.push_back(std::any_of(T->premises.begin(), T->premises.end(),
                                       [&](const auto &p) { return z3::eq(p.second, b); }));
-      std::set<unsigned> seen;
-      sideSymbols.emplace_back();
-      symbols(b, seen, sideSymbols.back());
+      sideSymbols.push_back(symbols.of(b));
     }
   }
   // facts about values read (each says why); all but the tickets' hold only where the
@@ -214,9 +244,7 @@ void Checker::useThreads(bool shared_trips) {
   for (const z3::expr &b : extra) {
     side.push_back(b);
     isPremise.push_back(false);
-    std::set<unsigned> seen;
-    sideSymbols.emplace_back();
-    symbols(b, seen, sideSymbols.back());
+    sideSymbols.push_back(symbols.of(b));
   }
 }
 
@@ -294,53 +322,69 @@ std::vector<z3::expr> Checker::sharedReads() {
 // This is what tells `if (s[y][x] == 0 && s[k][x] != 0)` that s[k][x] is s[y][x] at k == y.
 std::vector<z3::expr> Checker::rereads(const Thread &T) {
   std::vector<z3::expr> out;
-  auto comparable = [&](const LoadEv &l1, const LoadEv &l2) {
-    const AccessEv &a = T.accesses[l1.access], &b = T.accesses[l2.access];
+  const WritesIndex writes(T);
+  // The loads in trace order (a load is recorded where its value is used, which can be
+  // later): a write of b's array between a and b is also between any earlier load and b, so
+  // a scan away from b stops at the first such a, as no pair past it can be comparable.
+  // Linear where every statement writes what the next one reads.
+  std::vector<const LoadEv *> loads;
+  for (const LoadEv &l : T.loads) loads.push_back(&l);
+  auto ev = [&](size_t i) -> const AccessEv & { return T.accesses[loads[i]->access]; };
+  std::stable_sort(loads.begin(), loads.end(), [&](const LoadEv *x, const LoadEv *y) {
+    return T.accesses[x->access].seq < T.accesses[y->access].seq;
+  });
+  auto comparable = [&](size_t i, size_t j) {
+    const AccessEv &a = ev(i), &b = ev(j);
     return &a != &b && a.access().array == b.access().array && a.access().count == b.access().count &&
-           z3::eq(l1.value.get_sort(), l2.value.get_sort()) && sameIterations(a.loops, b.loops) &&
-           !writesBetween(T, a, b);
+           z3::eq(loads[i]->value.get_sort(), loads[j]->value.get_sort()) && sameIterations(a.loops, b.loops) &&
+           !writes.between(a, b);
   };
   // A read repeating an earlier one exactly (its path, index and last barriers the same
   // terms: no barrier between them) reads its value; it is linked to it alone, and the
   // earlier read's facts with the others hold for it through the link (a statement
   // repeated 1,000 times is 999 facts, not half a million).
-  std::vector<size_t> rep(T.loads.size());
-  for (size_t j = 0; j < T.loads.size(); ++j) {
+  std::vector<size_t> rep(loads.size());
+  for (size_t j = 0; j < loads.size(); ++j) {
     rep[j] = j;
-    const AccessEv &b = T.accesses[T.loads[j].access];
-    for (size_t i = j; i-- > 0;) {
-      const AccessEv &a = T.accesses[T.loads[i].access];
+    const AccessEv &b = ev(j);
+    for (size_t i = j; i-- > 0 && !writes.between(b.access().array, ev(i), b);) {
+      const AccessEv &a = ev(i);
       if (z3::eq(a.pc, b.pc) && z3::eq(a.index, b.index) && sameLB(a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
-          sameLB(a.lb[kAnyPhase], b.lb[kAnyPhase]) && comparable(T.loads[i], T.loads[j])) {
+          sameLB(a.lb[kAnyPhase], b.lb[kAnyPhase]) && comparable(i, j)) {
         rep[j] = rep[i];
-        out.push_back(z3::implies(b.pc, T.loads[i].value == T.loads[j].value));
+        out.push_back(z3::implies(b.pc, loads[i]->value == loads[j]->value));
         E.rules.note(Rule::Reread);
         break;
       }
     }
   }
-  for (size_t i = 0; i < T.loads.size(); ++i)
-    for (size_t j = i + 1; j < T.loads.size(); ++j) {
-      if (rep[i] != i || rep[j] != j || !comparable(T.loads[i], T.loads[j])) continue;
-      const LoadEv &l1 = T.loads[i], &l2 = T.loads[j];
-      const AccessEv &a = T.accesses[l1.access], &b = T.accesses[l2.access];
+  for (size_t i = 0; i < loads.size(); ++i) {
+    const AccessEv &a = ev(i);
+    for (size_t j = i + 1; rep[i] == i && j < loads.size() && !writes.between(a.access().array, a, ev(j)); ++j) {
+      if (rep[j] != j || !comparable(i, j)) continue;
+      const AccessEv &b = ev(j);
       z3::expr same = a.pc && b.pc && a.index == b.index && samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
                       samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
-      out.push_back(z3::implies(same, l1.value == l2.value));
+      out.push_back(z3::implies(same, loads[i]->value == loads[j]->value));
       E.rules.note(Rule::Reread);
     }
+  }
   return out;
 }
 
-// Two events of one thread in the same loops, at the same iterations (the body is executed
-// symbolically once: the same counters), where trace order is program order.
-// Whether T may write a's array between a and b (in trace order; on any path).
-bool Checker::writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b) {
-  int lo = std::min(a.seq, b.seq), hi = std::max(a.seq, b.seq);
-  return std::any_of(T.accesses.begin(), T.accesses.end(), [&](const AccessEv &w) {
-    return w.access().kind != AccessKind::Read && w.access().array == a.access().array && w.seq > lo &&
-           w.seq < hi;
-  });
+Checker::WritesIndex::WritesIndex(const Thread &T) {
+  for (const AccessEv &w : T.accesses)
+    if (w.access().kind != AccessKind::Read) seqs[w.access().array].push_back(w.seq);
+  for (auto &[array, s] : seqs) std::sort(s.begin(), s.end());
+}
+
+// A write (or atomic) of `array` in the thread's trace strictly between a and b.
+bool Checker::WritesIndex::between(unsigned array, const AccessEv &a, const AccessEv &b) const {
+  auto it = seqs.find(array);
+  if (it == seqs.end()) return false;
+  const int lo = std::min(a.seq, b.seq), hi = std::max(a.seq, b.seq);
+  auto first = std::upper_bound(it->second.begin(), it->second.end(), lo);
+  return first != it->second.end() && *first < hi;
 }
 
 namespace {

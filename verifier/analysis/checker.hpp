@@ -3,6 +3,7 @@
 // the witnesses of what they find.
 #include "analysis/exec.hpp"
 #include "analysis/solve.hpp"
+#include "analysis/symbol_sets.hpp"
 
 #include <map>
 #include <optional>
@@ -16,8 +17,10 @@ std::string accessText(const st::Access &a, const Kernel &k);
 AccessRef refOf(const Stmt &s, const Kernel &k);
 uint64_t num(const z3::model &m, const z3::expr &e);  // a model's value of a bit-vector or bool
 std::string signedStr(uint64_t v, unsigned bits, bool is_signed);
-// The uninterpreted constants and functions an expression mentions.
-void symbols(const z3::expr &root, std::set<unsigned> &seen, std::set<std::string> &out);
+// Marks in `used` the facts not used yet that m breaks; true when there is one.
+bool markBroken(const z3::model &m, const std::vector<z3::expr> &facts, std::vector<bool> &used);
+// m satisfies every fact: one evaluation of their conjunction, which visits shared subterms once.
+bool satisfiesAll(const z3::model &m, const std::vector<z3::expr> &facts);
 
 // The two symbolic threads every query is about, their facts, and one query under them:
 // what the checks share. run() builds the threads and runs the checks in order.
@@ -84,15 +87,22 @@ public:
   double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
 
 private:
-  std::vector<std::set<std::string>> sideSymbols;
+  SymbolSets symbols;
+  std::vector<SymbolSets::Set> sideSymbols;
   std::vector<bool> isPremise;
   bool linear_first = false;  // the last query was decided by the linear abstraction (decide)
-  std::set<std::string> launchSymbols;
+  SymbolSets::Set launchSymbols;
   void useThreads(bool shared_trips);
   bool premisesHold();
   std::vector<z3::expr> sharedReads();
   std::vector<z3::expr> rereads(const Thread &T);
-  bool writesBetween(const Thread &T, const AccessEv &a, const AccessEv &b);
+  // The seqs of each array's writes in one thread's trace, sorted.
+  struct WritesIndex {
+    explicit WritesIndex(const Thread &T);
+    std::map<unsigned, std::vector<int>> seqs;
+    bool between(unsigned array, const AccessEv &a, const AccessEv &b) const;
+    bool between(const AccessEv &a, const AccessEv &b) const { return between(a.access().array, a, b); }
+  };
   std::vector<z3::expr> tickets();
   std::vector<z3::expr> blockTickets();
 };
@@ -173,7 +183,6 @@ private:
   };
   Facts facts() const;
   std::vector<z3::expr> hints() const;
-  bool refine(Facts &F, const z3::model &m) const;
   bool batches(Facts &F, std::map<const Stmt *, z3::expr> &pending);
   bool oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending);
   void explain(const Facts &F, const std::vector<const Stmt *> &dead,

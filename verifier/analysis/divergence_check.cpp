@@ -25,8 +25,7 @@ bool DivergenceCheck::laneOutsideMask(const SyncEv &a) {
   f.accesses.push_back(refOf(*a.s, C.E.K));
   f.witness = C.witness(*m, {}, {}, C.E.c.bv_val(0, 64), false);
   f.witness.index.clear();
-  f.witness.validated = m->eval(q, true).is_true();
-  for (auto &sd : C.side) f.witness.validated = f.witness.validated && m->eval(sd, true).is_true();
+  f.witness.validated = m->eval(q, true).is_true() && satisfiesAll(*m, C.side);
   if (!f.witness.validated) return false;
   C.R.findings.push_back(f);
   return true;
@@ -120,8 +119,7 @@ Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, con
   f.witness.index.clear();
   // validate: the two path conditions really differ at the model
   f.witness.validated = m.eval(a.pc, true).is_true() != m.eval(b.pc, true).is_true() &&
-                        m.eval(a.guard && b.guard, true).is_true();
-  for (auto &sd : C.side) f.witness.validated = f.witness.validated && m.eval(sd, true).is_true();
+                        m.eval(a.guard && b.guard, true).is_true() && satisfiesAll(m, C.side);
   if (!f.witness.validated && debugOptions().queries) {
     std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s\n", m.eval(a.pc, true).to_string().c_str(),
                  m.eval(b.pc, true).to_string().c_str(), m.eval(a.guard && b.guard, true).to_string().c_str());

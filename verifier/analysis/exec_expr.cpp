@@ -163,6 +163,8 @@ z3::expr Exec::evalUnary(const Expr &e) {
     for (unsigned i = 1; i < ty.bits; ++i) r = z3::concat(r, v.extract(i, i));
     return r;
   }
+  if (v.is_numeral() && (!ty.is_signed || z3::bvneg_no_overflow(v).simplify().is_true()))
+    return (-v).simplify();  // a constant (see evalArith)
   if (ty.is_signed) ub(z3::bvneg_no_overflow(v), "no signed overflow of unary '-'");
   return -v;
 }
@@ -248,7 +250,12 @@ z3::expr Exec::evalArith(const Expr &e) {
   a = resize(a, w, A.type.is_signed);
   b = resize(b, w, B.type.is_signed);
   bool sg = ty.is_signed;
+  // Operations on constants fold (an --assume's `8192 + 8192 + ...` is one number, not
+  // 50,000 terms with a fact each); one whose UB is certain keeps its false fact.
+  const bool constant = a.is_numeral() && b.is_numeral();
+  auto fold = [&](const z3::expr &r) { return constant ? r.simplify() : r; };
   auto signedOp = [&](const z3::expr &r, const z3::expr &fits) {
+    if (constant && (!sg || fits.simplify().is_true())) return r.simplify();
     if (sg) ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'"), E.signedOp(r, pc());
     return r;
   };
@@ -259,16 +266,19 @@ z3::expr Exec::evalArith(const Expr &e) {
     return signedOp(a - b, z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true));
   case BinaryOp::Mul: return signedOp(a * b, signedMulFits(a, b));
   case BinaryOp::Div:
-  case BinaryOp::Rem:
-    ub(b != c.bv_val(0, w), std::string("no division by zero in '") + model::binaryOpName(op) + "'");
-    if (sg) ub(z3::bvsdiv_no_overflow(a, b), std::string("no signed overflow of '") + model::binaryOpName(op) + "'");
-    if (op == BinaryOp::Div) return sg ? a / b : z3::udiv(a, b);
-    return sg ? z3::srem(a, b) : z3::urem(a, b);
-  case BinaryOp::Shl: return z3::shl(a, b);
-  case BinaryOp::Shr: return sg ? z3::ashr(a, b) : z3::lshr(a, b);
-  case BinaryOp::BitAnd: return a & b;
-  case BinaryOp::BitOr: return a | b;
-  case BinaryOp::BitXor: return a ^ b;
+  case BinaryOp::Rem: {
+    z3::expr r = op == BinaryOp::Div ? (sg ? a / b : z3::udiv(a, b)) : (sg ? z3::srem(a, b) : z3::urem(a, b));
+    z3::expr nonzero = b != c.bv_val(0, w), fits = sg ? z3::bvsdiv_no_overflow(a, b) : c.bool_val(true);
+    if (constant && (nonzero && fits).simplify().is_true()) return r.simplify();
+    ub(nonzero, std::string("no division by zero in '") + model::binaryOpName(op) + "'");
+    if (sg) ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'");
+    return r;
+  }
+  case BinaryOp::Shl: return fold(z3::shl(a, b));
+  case BinaryOp::Shr: return fold(sg ? z3::ashr(a, b) : z3::lshr(a, b));
+  case BinaryOp::BitAnd: return fold(a & b);
+  case BinaryOp::BitOr: return fold(a | b);
+  case BinaryOp::BitXor: return fold(a ^ b);
   default: return fresh(ty, "val");
   }
 }

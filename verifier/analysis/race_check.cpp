@@ -453,8 +453,7 @@ bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3:
   for (int d = 0; d < 3; ++d)
     ok = ok && w.thread1.thread_idx[d] < w.block_dim[d] && w.thread2.thread_idx[d] < w.block_dim[d] &&
          w.thread1.block_idx[d] < w.grid_dim[d] && w.thread2.block_idx[d] < w.grid_dim[d];
-  for (auto &sd : C.T1->side) ok = ok && m.eval(sd, true).is_true();
-  for (auto &sd : C.T2->side) ok = ok && m.eval(sd, true).is_true();
+  ok = ok && satisfiesAll(m, C.T1->side) && satisfiesAll(m, C.T2->side);
   if (!ok && debugOptions().queries) {
     std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
                  (int)m.eval(used, true).is_true(), (int)m.eval(a.pc, true).is_true(),

@@ -66,14 +66,6 @@ UnreachableCode::Facts UnreachableCode::facts() const {
   return F;
 }
 
-// Adds the facts `m` breaks; false when it breaks none (a model of the whole query).
-bool UnreachableCode::refine(Facts &F, const z3::model &m) const {
-  bool broken = false;
-  for (size_t i = 0; i < F.used.size(); ++i)
-    if (!F.used[i] && !m.eval(F.fact[i], true).is_true()) F.used[i] = broken = true;
-  return broken;
-}
-
 // Every access and barrier some thread may execute is retired by a model that executes it;
 // those left are unreachable. First cheaply, in batches (one query retires many); what the
 // batches leave undecided, one statement at a time with the full --timeout: undecided
@@ -209,7 +201,7 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
     }
     if (d.result == z3::unknown) return false;
     if (d.result == z3::unsat) return true;
-    if (refine(F, *d.model)) continue;
+    if (markBroken(*d.model, F.fact, F.used)) continue;
     for (auto it = pending.begin(); it != pending.end();)
       it = d.model->eval(it->second, true).is_true() ? pending.erase(it) : std::next(it);
   }
@@ -247,7 +239,7 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
         else break;
         continue;
       }
-      if (refine(F, *d.model)) {
+      if (markBroken(*d.model, F.fact, F.used)) {
         r = z3::unknown;  // (not converged: asked again)
         continue;
       }

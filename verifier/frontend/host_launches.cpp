@@ -3,6 +3,7 @@
 // which CUDA turns into dim3(n, 1, 1): even where the value is unknown, the block is 1-D.
 #include "frontend/host_launches.hpp"
 #include "frontend/compile_errors.hpp"
+#include "frontend/host_variable_uses.hpp"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -19,69 +20,6 @@ namespace kverify::frontend {
 namespace {
 
 using Dims = std::array<std::optional<uint64_t>, 3>;
-
-const clang::Expr *skipWrappers(const clang::Expr *e) {
-  for (;;) {
-    e = e->IgnoreParens();
-    if (const auto *c = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) e = c->getSubExpr();
-    else if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
-    else if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e)) e = w->getSubExpr();
-    else if (const auto *f = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
-    else return e;
-  }
-}
-
-// `w.x`, `w.y`, `w.z` of the variable w: 0, 1, 2 (and the reference to w in `ref`); else -1.
-int dim3Field(const clang::Expr *e, const clang::VarDecl *w, const clang::DeclRefExpr **ref = nullptr) {
-  const auto *m = llvm::dyn_cast<clang::MemberExpr>(e->IgnoreParenImpCasts());
-  const auto *r = m ? llvm::dyn_cast<clang::DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
-  if (ref) *ref = r;
-  if (!r || r->getDecl() != w) return -1;
-  llvm::StringRef name = m->getMemberDecl()->getName();
-  return name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
-}
-
-// The uses of a dim3 variable other than a launch's grid or block. Reading a field
-// (`block.x * sizeof(int)`) is not one; assigning one (`grid.x = n / 64;`) is not one
-// either, but that field is then unknown. (The visitor sees a parent before its children.)
-struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
-  const clang::ASTContext *ctx = nullptr;
-  const clang::VarDecl *var;
-  std::set<const clang::Expr *> config_reads;
-  std::set<const clang::Expr *> harmless;  // field reads and field assignments
-  std::array<std::vector<const clang::BinaryOperator *>, 3> assignments;  // per field
-  // per field: every value assigned to it is this constant (`threads.y = 1;`), or nothing
-  std::array<std::optional<uint64_t>, 3> only_value{};
-  std::array<bool, 3> other_value{};
-  bool found = false;
-  bool VisitBinaryOperator(clang::BinaryOperator *op) {
-    const clang::DeclRefExpr *ref;
-    int i = op->isAssignmentOp() ? dim3Field(op->getLHS(), var, &ref) : -1;
-    if (i < 0) return true;
-    assignments[i].push_back(op);
-    harmless.insert(ref);
-    clang::Expr::EvalResult r;
-    const clang::Expr *rhs = op->getRHS();
-    if (op->getOpcode() == clang::BO_Assign && !rhs->isValueDependent() &&
-        rhs->EvaluateAsInt(r, *ctx) && !r.Val.getInt().isNegative() &&
-        (!only_value[i] || *only_value[i] == r.Val.getInt().getZExtValue()))
-      only_value[i] = r.Val.getInt().getZExtValue();
-    else
-      other_value[i] = true;
-    return true;
-  }
-  bool VisitImplicitCastExpr(clang::ImplicitCastExpr *c) {
-    const clang::DeclRefExpr *ref;
-    if (c->getCastKind() == clang::CK_LValueToRValue && dim3Field(c->getSubExpr(), var, &ref) >= 0)
-      harmless.insert(ref);
-    return true;
-  }
-  bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
-    if (e->getDecl() == var && !config_reads.count(e) && !harmless.count(e)) found = true;
-    return !found;
-  }
-};
 
 class LaunchReader : public clang::RecursiveASTVisitor<LaunchReader> {
 public:
@@ -289,7 +227,7 @@ private:
     } else if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
       const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
       if (!var || depth > 0 || !var->hasLocalStorage() || !var->getInit() || !function_) return c;
-      OtherUses uses = otherUses(var);
+      const DimUses &uses = otherUses(var);
       if (uses.found) return c;
       c = components(var->getInit(), depth + 1);
       c.declared = true;
@@ -435,7 +373,7 @@ private:
   // stored, or, with none, the declaration's value. Anything else: unknown.
   std::optional<uint64_t> fieldAt(const clang::VarDecl *var, int i, const clang::Stmt *at, int depth) const {
     if (!at || depth > 8 || !var->hasLocalStorage() || !var->getInit()) return std::nullopt;
-    OtherUses uses = otherUses(var);
+    const DimUses &uses = otherUses(var);
     if (uses.found) return std::nullopt;
     const std::vector<const clang::BinaryOperator *> &assignments = uses.assignments[i];
     const clang::Stmt *decl = parentOf(var);
@@ -508,49 +446,21 @@ private:
   // Every use of `var` in the function reads its value (none writes it, takes its address
   // or binds a reference to it).
   bool onlyRead(const clang::VarDecl *var) const {
-    struct Uses : clang::RecursiveASTVisitor<Uses> {
-      const clang::VarDecl *var;
-      std::set<const clang::Expr *> reads;
-      bool other = false;
-      bool VisitImplicitCastExpr(clang::ImplicitCastExpr *c) {
-        if (c->getCastKind() == clang::CK_LValueToRValue) reads.insert(c->getSubExpr()->IgnoreParens());
-        return true;
-      }
-      bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
-        if (e->getDecl() == var && !reads.count(e)) other = true;
-        return !other;
-      }
-    } uses;
-    uses.var = var;
     const auto *f = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
-    if (f && f->getBody()) uses.TraverseStmt(f->getBody());
-    return f && f->getBody() && !uses.other;
+    if (!f || !f->getBody()) return false;
+    auto [at, fresh] = not_only_read_.try_emplace(f);
+    if (fresh) at->second = variablesNotOnlyRead(f->getBody());
+    return !at->second.count(var);
   }
 
   // How `var` is used other than as a launch's grid or block (then its value at the launch
   // may differ from its initializer's): field assignments, and whether anything else.
-  OtherUses otherUses(const clang::VarDecl *var) const {
-    struct Configs : clang::RecursiveASTVisitor<Configs> {
-      std::set<const clang::Expr *> reads;
-      bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *e) {
-        if (const clang::CallExpr *c = e->getConfig())
-          for (unsigned i = 0; i < 2 && i < c->getNumArgs(); ++i) {
-            const clang::Expr *a = skipWrappers(c->getArg(i));
-            if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(a);
-                ce && ce->getNumArgs() == 1)
-              a = skipWrappers(ce->getArg(0));
-            reads.insert(a);
-          }
-        return true;
-      }
-    } configs;
-    configs.TraverseStmt(function_->getBody());
-    OtherUses uses;
-    uses.ctx = &ctx_;
-    uses.var = var;
-    uses.config_reads = std::move(configs.reads);
-    uses.TraverseStmt(function_->getBody());
-    return uses;
+  const DimUses &otherUses(const clang::VarDecl *var) const {
+    auto [at, fresh] = other_uses_.try_emplace(function_);
+    if (fresh) at->second = dim3Uses(function_->getBody(), ctx_);
+    static const DimUses none;
+    auto it = at->second.find(var);
+    return it == at->second.end() ? none : it->second;
   }
 
   clang::ASTContext &ctx_;
@@ -560,6 +470,9 @@ private:
   std::set<const clang::DeclRefExpr *> seen_;  // kernel references that launch or inspect
   mutable std::set<std::string> premises_;      // of the launch being read (parameterValue)
   mutable std::unique_ptr<CallSites> call_sites_;
+  // per function, walked once: the variables not only read, the dim3 variables' uses
+  mutable std::map<const clang::FunctionDecl *, std::set<const clang::VarDecl *>> not_only_read_;
+  mutable std::map<const clang::FunctionDecl *, std::map<const clang::VarDecl *, DimUses>> other_uses_;
 };
 
 bool sameLaunch(const model::HostLaunch &a, const model::HostLaunch &b) {

@@ -1,0 +1,76 @@
+// Inputs whose size once made kverify's work grow faster than the input (found by
+// scripts/fuzz.py): each must end, with a verdict, inside the budget it is given.
+#include <gtest/gtest.h>
+
+#include "run_kverify.hpp"
+
+#include <fstream>
+#include <string>
+
+namespace {
+
+using kverify_cli::CliRun;
+using kverify_cli::has;
+
+std::string writeSource(const std::string &name, const std::string &text) {
+  std::string path = testing::TempDir() + "kverify_scaling_" + name + ".cu";
+  std::ofstream(path) << text;
+  return path;
+}
+
+CliRun run(const std::string &args, const std::string &path) {
+  return kverify_cli::runGuarded(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache " + args, path);
+}
+
+// A kernel whose launch is assumed to satisfy `n <= (term + term + ...)`.
+std::string underDeepAssumption(const std::string &term, int terms) {
+  std::string sum = term;
+  for (int i = 1; i < terms; ++i) sum += " + " + term;
+  return "// kverify: --block-dim=64 --grid-dim=4 --assume='n >= 1 && n <= (" + sum + ")'\n"
+         "__global__ void k(float *out, int n, int m) {\n  __shared__ float s[64];\n  int t = threadIdx.x;\n"
+         "  s[t] = n;\n  __syncthreads();\n  if (t < n && t > 0) out[blockIdx.x * 64 + t] = s[t - 1];\n}\n";
+}
+
+// Each `+` of a deep sum is a no-overflow fact whose term holds the whole sum before it:
+// 6,000 facts over one deep term. Deciding which facts a model breaks took an evaluation
+// per fact (each walking the deep term again: unknown at 5 s of CPU); it takes one.
+TEST(KverifyScaling, ThousandsOfFactsAboutOneDeepTermAreEvaluatedOnce) {
+  CliRun r = run("--kernel-timeout=5", writeSource("deep_sum", underDeepAssumption("m", 3000)));
+  EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file: 1 verified")) << r.out << r.err;
+}
+
+// A sum of 50,000 constants is one number, not 50,000 terms with a fact each.
+TEST(KverifyScaling, AnAssumptionOverConstantsFoldsToOneNumber) {
+  CliRun r = run("--kernel-timeout=5", writeSource("constant_sum", underDeepAssumption("8192", 50000)));
+  EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file: 1 verified")) << r.out << r.err;
+}
+
+// 10,000 read-modify-writes in one barrier interval: a read's earlier equal reads are looked
+// for back to the nearest write between (not among all pairs of reads, each asking about
+// every access between them: cubic, minutes).
+TEST(KverifyScaling, ThousandsOfReadModifyWritesEndWithinTheBudget) {
+  std::string body;
+  for (int i = 0; i < 10000; ++i) body += "      s[t] += s[t + i];\n";
+  CliRun r = run("--kernel-timeout=2",
+                 writeSource("read_modify_writes",
+                             "// kverify: --block-dim=32 --grid-dim=4\n__global__ void k(const int *in, int *out) {\n"
+                             "  __shared__ int s[64];\n  int t = threadIdx.x;\n  s[t] = in[blockIdx.x * 32 + t];\n"
+                             "  s[t + 32] = 0;\n  __syncthreads();\n  for (int i = 16; i > 0; i /= 2) {\n"
+                             "    if (t < i) {\n" + body + "    }\n    __syncthreads();\n  }\n"
+                             "  if (t == 0) out[blockIdx.x] = s[0];\n}\n"));
+  EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file")) << r.out << r.err;
+}
+
+// 20,000 launches, each with its own dim3 variables, in one host function: each variable's
+// uses are read from one walk of the function (a walk per launch was quadratic: minutes).
+TEST(KverifyScaling, ThousandsOfHostLaunchesAreReadInOneWalk) {
+  std::string src = "__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\nvoid host(int *a) {\n";
+  for (int i = 0; i < 20000; ++i) {
+    std::string n = std::to_string(i);
+    src += "  dim3 g" + n + "(" + std::to_string(i % 7 + 1) + "), b" + n + "(64);\n  k<<<g" + n + ", b" + n + ">>>(a);\n";
+  }
+  CliRun r = run("", writeSource("launches", src + "}\n"));
+  EXPECT_TRUE(has(r.out, "kverify: 7 kernels in 1 file: 7 verified")) << r.out << r.err;  // one per grid size
+}
+
+}  // namespace
