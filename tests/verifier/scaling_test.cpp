@@ -61,6 +61,18 @@ TEST(KverifyScaling, ThousandsOfReadModifyWritesEndWithinTheBudget) {
   EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file")) << r.out << r.err;
 }
 
+// 2,000 barrier intervals, each with a benign race on s (every thread writes one value to
+// s[threadIdx.x], which a 2-D block writes from two threads): the array's benign race is
+// shown once, and the witness search runs for that one only (not once per interval: 12 ms
+// each, past the budget).
+TEST(KverifyScaling, ThousandsOfBenignRacesSearchOneWitness) {
+  std::string src = "__global__ void k(int *a) {\n  __shared__ int s[256];\n";
+  for (int i = 0; i < 2000; ++i) src += "  s[threadIdx.x] = " + std::to_string(i) + "; __syncthreads();\n";
+  CliRun r = run("--kernel-timeout=10", writeSource("benign_races", src + "  a[threadIdx.x] = s[0];\n}\n"));
+  EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file: 1 oob")) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "benign data race on 's'")) << r.out;
+}
+
 // 20,000 launches, each with its own dim3 variables, in one host function: each variable's
 // uses are read from one walk of the function (a walk per launch was quadratic: minutes).
 TEST(KverifyScaling, ThousandsOfHostLaunchesAreReadInOneWalk) {

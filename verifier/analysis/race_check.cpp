@@ -259,6 +259,10 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
     benign = "both threads write the same value";
   else if ((ownValue = readsOwnValue(a, b, both && (intra || inter), qname, m, used)))
     benign = "the reading thread wrote that same value there first";
+  if (!benign.empty() && benign_) {  // the array's benign race to show is found: this pair is no real one
+    C.E.rules.note(ownValue ? Rule::BenignOwnValue : Rule::BenignSameValue);
+    return false;
+  }
   std::vector<z3::expr> counters;
   for (const auto *loops : {&a.loops, &b.loops})
     for (const LoopRef &l : *loops) counters.push_back(l.k);
