@@ -288,6 +288,235 @@ static void dumpModels(const std::vector<model::TranslationUnitModel> &models) {
   }
 }
 
+// What a run needs from its command line, read and checked once.
+struct Settings {
+  frontend::Options frontend;
+  analysis::Options base;
+  cli::Gate gate;
+  std::vector<std::string> files;
+  unsigned workers = 1;  // files, then each file's kernels
+  bool analyse = true;   // (false: a dump)
+  std::unique_ptr<confirm::Replayer> replayer;
+  int status = 0;  // 2 where an input could not be read (the others still run)
+};
+
+// The parsed command line checked, the inputs listed; nullopt after a usage error (said).
+static std::optional<Settings> readSettings(frontend::Options frontend_options) {
+  Settings s;
+  s.frontend = std::move(frontend_options);
+  frontend::Options &options = s.frontend;
+  if (inputs.empty()) {
+    llvm::errs() << "kverify: error: no input files (kverify --help for usage)\n";
+    return std::nullopt;
+  }
+  options.compile_commands_dir = compile_commands;
+  options.gpuverify = gpuverify;
+  if (std::string dir = cache_dir.empty() ? cli::defaultCacheDir() : std::string(cache_dir); !dir.empty())
+    options.pch_dir = dir + "/pch";
+  std::vector<std::string> input_errors;
+  s.files = frontend::collectSources(inputs, input_errors);
+  for (const std::string &e : input_errors) {
+    llvm::errs() << "kverify: error: " << e << "\n";
+    s.status = 2;
+  }
+  if (shard_flag.getNumOccurrences() > 0) {
+    std::optional<cli::Shard> shard = cli::parseShard(shard_flag);
+    if (!shard) {
+      llvm::errs() << "kverify: error: --shard must be K/N with 1 <= K <= N, not '" << shard_flag
+                   << "'\n";
+      return std::nullopt;
+    }
+    s.files = cli::filesInShard(s.files, *shard);
+  }
+  if (!dump_queries.empty() && !std::filesystem::is_directory(std::string(dump_queries))) {
+    llvm::errs() << "kverify: error: --dump-queries: '" << dump_queries << "' is not a directory\n";
+    return std::nullopt;
+  }
+  analysis::setDebugOptions({debug_queries, dump_queries, all_assumptions});
+  std::optional<analysis::Options> base = analysisOptions();
+  if (!base) return std::nullopt;
+  s.base = *base;
+  s.workers = std::max(1u, static_cast<unsigned>(jobs));
+  if (std::string why; !cli::limitMemory(max_memory, uint64_t(s.workers) * kWorkerStackBytes, why)) {
+    llvm::errs() << "kverify: error: cannot limit memory to " << max_memory << " MiB: " << why << "\n";
+    return std::nullopt;
+  }
+  std::string gate_error;
+  std::optional<cli::Gate> gate = cli::parseFailOn(fail_on, gate_error);
+  if (!gate || (!baseline.empty() && !cli::readBaseline(baseline, *gate, gate_error))) {
+    llvm::errs() << "kverify: error: " << gate_error << "\n";
+    return std::nullopt;
+  }
+  s.gate = *gate;
+  if (format != "text" && format != "json" && format != "sarif" && format != "junit") {
+    llvm::errs() << "kverify: error: --format must be text, json, sarif or junit\n";
+    return std::nullopt;
+  }
+  s.analyse = !dump_model && !dump_model_text && !dump_phases;
+  if (s.gate.confirmed && !confirm_flag) {
+    llvm::errs() << "kverify: error: --fail-on=confirmed needs --confirm\n";
+    return std::nullopt;
+  }
+  if (confirm_flag && s.analyse) {
+    confirm::Toolchain tools = confirm::findToolchain();
+    if (!tools.unavailable.empty())
+      llvm::errs() << "kverify: note: --confirm: " << tools.unavailable << ": findings are not replayed\n";
+    s.replayer = std::make_unique<confirm::Replayer>(
+        confirm::ReplayOptions{confirm_dir, confirm_timeout, options.extra_args,
+                               frontend::locatePrelude() + "/include/kverify.h"}, std::move(tools));
+  }
+  return s;
+}
+
+// Each file parsed (or its results read from the cache) and its kernels analysed, files
+// and kernels in parallel on the workers; the results by file, in input order.
+class FileRuns {
+public:
+  explicit FileRuns(const Settings &s)
+      : s(s), models(s.files.size()), results(s.files.size()), parse_ms(s.files.size()),
+        keys(s.files.size()), pending(s.files.size()),
+        progress(s.analyse && s.files.size() > 1 && isatty(2)) {
+    if (s.analyse) cache = openCache(s.base, s.frontend);
+  }
+
+  // Each worker (one also for -j1) runs on a thread with a deep stack: Clang's parser and
+  // the passes after it recurse over expressions as deep as the source nests them
+  // (`- - - ... x`, `a + a + ... + a`), far deeper than the default 8 MiB allows.
+  void run() {
+    cli::TaskPool pool;
+    for (size_t i = 0; i < s.files.size(); ++i) pool.add([this, i](cli::TaskPool &p) { parse(i, p); });
+    pool.run(s.workers, kWorkerStackBytes, cli::prepareThreadForCrashReport);
+    if (progress) llvm::errs() << "\r\033[K";
+    if (from_cache > 0)
+      llvm::errs() << "kverify: " << from_cache << " of " << s.files.size() << " files from cache\n";
+  }
+
+  const Settings &s;
+  std::vector<model::TranslationUnitModel> models;
+  std::vector<std::vector<analysis::KernelResult>> results;
+  std::vector<double> parse_ms;
+
+private:
+  std::unique_ptr<cli::ResultCache> cache;
+  std::vector<std::optional<cli::ResultCache::Key>> keys;
+  std::vector<std::atomic<size_t>> pending;  // kernels of each file left to analyse
+  std::atomic<size_t> done{0}, from_cache{0};
+  std::mutex mu;
+  bool progress;
+
+  // A file is done once its last kernel is: its results are cached (for exactly the bytes
+  // the parse read) and counted.
+  void fileDone(size_t i) {
+    const model::TranslationUnitModel &tu = models[i];
+    if (keys[i] && cli::cacheable(tu, results[i]) && cli::ResultCache::sameSources(*keys[i], tu))
+      cache->store(keys[i]->hash, analysis::RunResult{results[i], tu.skipped, {}, {}});
+    size_t d = ++done;
+    if (progress) {
+      std::lock_guard<std::mutex> lock(mu);
+      const std::string &file = s.files[i];
+      std::string name = file.size() > 50 ? "..." + file.substr(file.size() - 47) : file;
+      llvm::errs() << "\r\033[K[" << d << "/" << s.files.size() << "] " << name;
+      llvm::errs().flush();
+    }
+  }
+
+  void analyseKernel(size_t i, size_t k) {
+    cli::ReadingFile reading(s.files[i].c_str());
+    const model::Kernel &kernel = models[i].kernels[k];
+    results[i][k] = analysis::analyzeKernel(kernel, analysis::configure(s.base, models[i].options, kernel));
+    if (s.replayer) s.replayer->confirm(results[i][k], kernel);
+    if (--pending[i] == 0) fileDone(i);
+  }
+
+  static void keepSelectedKernels(model::TranslationUnitModel &tu) {
+    tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
+                                    [](const model::Kernel &k) { return !kernelSelected(k); }),
+                     tu.kernels.end());
+  }
+
+  void parse(size_t i, cli::TaskPool &pool) {
+    const std::string &file = s.files[i];
+    cli::ReadingFile reading(file.c_str());
+    // .py files are not cached: their key would need each embedded source preprocessed
+    bool python = kverify::python::isPythonSource(file);
+    keys[i] = cache && !python ? cache->key(file, s.frontend) : std::nullopt;
+    std::optional<analysis::RunResult> cached = keys[i] ? cache->load(keys[i]->hash) : std::nullopt;
+    if (cached) {
+      results[i] = std::move(cached->kernels);
+      models[i].file = file;
+      models[i].parsed = true;
+      models[i].skipped = std::move(cached->skipped);
+      keys[i].reset();  // nothing to store
+      ++from_cache;
+      fileDone(i);
+    } else if (python) {
+      // each embedded source is its own unit (its own file and kernel options)
+      std::vector<model::TranslationUnitModel> units = kverify::python::parsePythonFile(file, s.frontend);
+      for (model::TranslationUnitModel &tu : units) {
+        keepSelectedKernels(tu);
+        if (!s.analyse) continue;
+        std::vector<analysis::KernelResult> unit = analyseUnit(tu, s.base);
+        for (size_t k = 0; s.replayer && tu.parsed && k < unit.size(); ++k) s.replayer->confirm(unit[k], tu.kernels[k]);
+        for (analysis::KernelResult &r : unit) results[i].push_back(std::move(r));
+      }
+      models[i] = kverify::python::mergeUnits(file, std::move(units));
+      fileDone(i);
+    } else {
+      double t0 = analysis::threadSeconds();
+      model::TranslationUnitModel tu = frontend::parseFile(file, s.frontend);
+      parse_ms[i] = (analysis::threadSeconds() - t0) * 1000;
+      keepSelectedKernels(tu);
+      models[i] = std::move(tu);
+      size_t kernels = s.analyse && models[i].parsed ? models[i].kernels.size() : 0;
+      if (s.analyse && !models[i].parsed) results[i] = analyseUnit(models[i], s.base);  // the parse error
+      if (kernels == 0) return fileDone(i);
+      // each kernel its own task: a file's kernels are analysed in parallel
+      results[i].resize(kernels);
+      pending[i] = kernels;
+      for (size_t k = 0; k < kernels; ++k) pool.add([this, i, k](cli::TaskPool &) { analyseKernel(i, k); }, true);
+    }
+  }
+};
+
+// What the runs found, reported: notes per file, the dump or the reports, the exit status.
+static int report(FileRuns &runs) {
+  const Settings &s = runs.s;
+  int status = s.status;
+  for (size_t i = 0; i < s.files.size(); ++i) {
+    const model::TranslationUnitModel &tu = runs.models[i];
+    for (const model::Diagnostic &n : tu.notes)
+      llvm::errs() << "kverify: " << n.severity << ": " << s.files[i] << ": " << n.message << " ("
+                   << n.range.file << ":" << n.range.line << ")\n";
+    if (!tu.parsed) {
+      llvm::errs() << "kverify: error: '" << s.files[i] << "' does not parse\n";
+      status = 2;
+    } else if ((s.analyse ? runs.results[i].empty() : tu.kernels.empty()) && tu.skipped.empty()) {
+      llvm::errs() << "kverify: note: no kernels in '" << s.files[i] << "'\n";
+    }
+  }
+  if (!s.analyse) {
+    dumpModels(runs.models);
+    return status;
+  }
+  analysis::RunResult run;
+  for (size_t i = 0; i < s.files.size(); ++i) {
+    for (analysis::KernelResult &r : runs.results[i]) run.kernels.push_back(std::move(r));
+    for (const model::SkippedKernel &sk : runs.models[i].skipped) run.skipped.push_back(sk);
+    for (const model::Diagnostic &n : runs.models[i].notes) run.notes.push_back(n);
+    if (statsWanted()) run.file_stats.push_back({s.files[i], runs.parse_ms[i]});
+  }
+  if (statsWanted()) llvm::errs() << reports::render_stats(run);
+  else
+    for (analysis::KernelResult &k : run.kernels) k.stats.clear();
+  // an error (bad kverify: comment, contradictory premises) is a usage error
+  for (const analysis::KernelResult &r : run.kernels)
+    if (r.verdict == analysis::Verdict::Error) status = 2;
+  bool fails = cli::fails(s.gate, run);
+  if (!writeReports(run)) return 2;
+  if (status == 0 && fails) status = 1;
+  return status;
+}
+
 int main(int argc, char **argv) {
   cli::installCrashReport();
   // Arguments after `--` go to clang, as with clang tools.
@@ -319,191 +548,9 @@ int main(int argc, char **argv) {
   if (cli::confirm_command) return cli::runConfirm();
   // A run that stops early leaves no report behind that an earlier run wrote.
   if (!json_file.empty()) std::remove(json_file.c_str());
-  if (inputs.empty()) {
-    llvm::errs() << "kverify: error: no input files (kverify --help for usage)\n";
-    return 2;
-  }
-  options.compile_commands_dir = compile_commands;
-  options.gpuverify = gpuverify;
-  if (std::string dir = cache_dir.empty() ? cli::defaultCacheDir() : std::string(cache_dir); !dir.empty())
-    options.pch_dir = dir + "/pch";
-
-  int status = 0;
-  std::vector<std::string> input_errors;
-  std::vector<std::string> files = frontend::collectSources(inputs, input_errors);
-  for (const std::string &e : input_errors) {
-    llvm::errs() << "kverify: error: " << e << "\n";
-    status = 2;
-  }
-  if (shard_flag.getNumOccurrences() > 0) {
-    std::optional<cli::Shard> shard = cli::parseShard(shard_flag);
-    if (!shard) {
-      llvm::errs() << "kverify: error: --shard must be K/N with 1 <= K <= N, not '" << shard_flag
-                   << "'\n";
-      return 2;
-    }
-    files = cli::filesInShard(files, *shard);
-  }
-  if (!dump_queries.empty() && !std::filesystem::is_directory(std::string(dump_queries))) {
-    llvm::errs() << "kverify: error: --dump-queries: '" << dump_queries << "' is not a directory\n";
-    return 2;
-  }
-  analysis::setDebugOptions({debug_queries, dump_queries, all_assumptions});
-  std::optional<analysis::Options> parsed_base = analysisOptions();
-  if (!parsed_base) return 2;
-  const analysis::Options &base = *parsed_base;
-  unsigned workers = std::max(1u, static_cast<unsigned>(jobs));  // files, then each file's kernels
-  if (std::string why; !cli::limitMemory(max_memory, uint64_t(workers) * kWorkerStackBytes, why)) {
-    llvm::errs() << "kverify: error: cannot limit memory to " << max_memory << " MiB: " << why << "\n";
-    return 2;
-  }
-  std::string gate_error;
-  std::optional<cli::Gate> gate = cli::parseFailOn(fail_on, gate_error);
-  if (!gate || (!baseline.empty() && !cli::readBaseline(baseline, *gate, gate_error))) {
-    llvm::errs() << "kverify: error: " << gate_error << "\n";
-    return 2;
-  }
-  if (format != "text" && format != "json" && format != "sarif" && format != "junit") {
-    llvm::errs() << "kverify: error: --format must be text, json, sarif or junit\n";
-    return 2;
-  }
-  bool analyse = !dump_model && !dump_model_text && !dump_phases;
-  if (gate->confirmed && !confirm_flag) {
-    llvm::errs() << "kverify: error: --fail-on=confirmed needs --confirm\n";
-    return 2;
-  }
-  std::unique_ptr<confirm::Replayer> replayer;
-  if (confirm_flag && analyse) {
-    confirm::Toolchain tools = confirm::findToolchain();
-    if (!tools.unavailable.empty())
-      llvm::errs() << "kverify: note: --confirm: " << tools.unavailable << ": findings are not replayed\n";
-    replayer = std::make_unique<confirm::Replayer>(
-        confirm::ReplayOptions{confirm_dir, confirm_timeout, options.extra_args,
-                               frontend::locatePrelude() + "/include/kverify.h"}, std::move(tools));
-  }
-
-  std::unique_ptr<cli::ResultCache> cache = analyse ? openCache(base, options) : nullptr;
-
-  std::vector<model::TranslationUnitModel> models(files.size());
-  std::vector<std::vector<analysis::KernelResult>> results(files.size());
-  std::vector<std::optional<cli::ResultCache::Key>> keys(files.size());
-  std::vector<std::atomic<size_t>> pending(files.size());  // kernels of each file left to analyse
-  std::vector<double> parse_ms(files.size());
-  std::atomic<size_t> done{0}, from_cache{0};
-  std::mutex mu;
-  bool progress = analyse && files.size() > 1 && isatty(2);
-  // A file is done once its last kernel is: its results are cached (for exactly the bytes
-  // the parse read) and counted.
-  auto fileDone = [&](size_t i) {
-    const model::TranslationUnitModel &tu = models[i];
-    if (keys[i] && cli::cacheable(tu, results[i]) && cli::ResultCache::sameSources(*keys[i], tu))
-      cache->store(keys[i]->hash, analysis::RunResult{results[i], tu.skipped, {}, {}});
-    size_t d = ++done;
-    if (progress) {
-      std::lock_guard<std::mutex> lock(mu);
-      const std::string &file = files[i];
-      std::string name = file.size() > 50 ? "..." + file.substr(file.size() - 47) : file;
-      llvm::errs() << "\r\033[K[" << d << "/" << files.size() << "] " << name;
-      llvm::errs().flush();
-    }
-  };
-  auto analyseKernel = [&](size_t i, size_t k) {
-    cli::ReadingFile reading(files[i].c_str());
-    const model::Kernel &kernel = models[i].kernels[k];
-    results[i][k] = analysis::analyzeKernel(kernel, analysis::configure(base, models[i].options, kernel));
-    if (replayer) replayer->confirm(results[i][k], kernel);
-    if (--pending[i] == 0) fileDone(i);
-  };
-  auto parseFile = [&](size_t i, cli::TaskPool &pool) {
-    const std::string &file = files[i];
-    cli::ReadingFile reading(file.c_str());
-    // .py files are not cached: their key would need each embedded source preprocessed
-    bool python = kverify::python::isPythonSource(file);
-    keys[i] = cache && !python ? cache->key(file, options) : std::nullopt;
-    std::optional<analysis::RunResult> cached = keys[i] ? cache->load(keys[i]->hash) : std::nullopt;
-    if (cached) {
-      results[i] = std::move(cached->kernels);
-      models[i].file = file;
-      models[i].parsed = true;
-      models[i].skipped = std::move(cached->skipped);
-      keys[i].reset();  // nothing to store
-      ++from_cache;
-      fileDone(i);
-    } else if (python) {
-      // each embedded source is its own unit (its own file and kernel options)
-      std::vector<model::TranslationUnitModel> units = kverify::python::parsePythonFile(file, options);
-      for (model::TranslationUnitModel &tu : units) {
-        tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
-                                        [](const model::Kernel &k) { return !kernelSelected(k); }),
-                         tu.kernels.end());
-        if (!analyse) continue;
-        std::vector<analysis::KernelResult> unit = analyseUnit(tu, base);
-        for (size_t k = 0; replayer && tu.parsed && k < unit.size(); ++k) replayer->confirm(unit[k], tu.kernels[k]);
-        for (analysis::KernelResult &r : unit) results[i].push_back(std::move(r));
-      }
-      models[i] = kverify::python::mergeUnits(file, std::move(units));
-      fileDone(i);
-    } else {
-      double t0 = analysis::threadSeconds();
-      model::TranslationUnitModel tu = frontend::parseFile(file, options);
-      parse_ms[i] = (analysis::threadSeconds() - t0) * 1000;
-      tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
-                                      [](const model::Kernel &k) { return !kernelSelected(k); }),
-                       tu.kernels.end());
-      models[i] = std::move(tu);
-      size_t kernels = analyse && models[i].parsed ? models[i].kernels.size() : 0;
-      if (analyse && !models[i].parsed) results[i] = analyseUnit(models[i], base);  // the parse error
-      if (kernels == 0) return fileDone(i);
-      // each kernel its own task: a file's kernels are analysed in parallel
-      results[i].resize(kernels);
-      pending[i] = kernels;
-      for (size_t k = 0; k < kernels; ++k) pool.add([&, i, k](cli::TaskPool &) { analyseKernel(i, k); }, true);
-    }
-  };
-  // Each worker (one also for -j1) runs on a thread with a deep stack: Clang's parser and
-  // the passes after it recurse over expressions as deep as the source nests them
-  // (`- - - ... x`, `a + a + ... + a`), far deeper than the default 8 MiB allows.
-  cli::TaskPool pool;
-  for (size_t i = 0; i < files.size(); ++i) pool.add([&, i](cli::TaskPool &p) { parseFile(i, p); });
-  pool.run(workers, kWorkerStackBytes, cli::prepareThreadForCrashReport);
-  if (progress) llvm::errs() << "\r\033[K";
-  if (from_cache > 0)
-    llvm::errs() << "kverify: " << from_cache << " of " << files.size() << " files from cache\n";
-
-  for (size_t i = 0; i < files.size(); ++i) {
-    const model::TranslationUnitModel &tu = models[i];
-    for (const model::Diagnostic &n : tu.notes)
-      llvm::errs() << "kverify: " << n.severity << ": " << files[i] << ": " << n.message << " ("
-                   << n.range.file << ":" << n.range.line << ")\n";
-    if (!tu.parsed) {
-      llvm::errs() << "kverify: error: '" << files[i] << "' does not parse\n";
-      status = 2;
-    } else if ((analyse ? results[i].empty() : tu.kernels.empty()) && tu.skipped.empty()) {
-      llvm::errs() << "kverify: note: no kernels in '" << files[i] << "'\n";
-    }
-  }
-  if (!analyse) {
-    dumpModels(models);
-    return status;
-  }
-
-  analysis::RunResult run;
-  for (size_t i = 0; i < files.size(); ++i) {
-    for (analysis::KernelResult &r : results[i]) run.kernels.push_back(std::move(r));
-    for (const model::SkippedKernel &sk : models[i].skipped) run.skipped.push_back(sk);
-    for (const model::Diagnostic &n : models[i].notes) run.notes.push_back(n);
-    if (statsWanted()) run.file_stats.push_back({files[i], parse_ms[i]});
-  }
-  if (statsWanted()) llvm::errs() << reports::render_stats(run);
-  else
-    for (analysis::KernelResult &k : run.kernels) k.stats.clear();
-
-  // an error (bad kverify: comment, contradictory premises) is a usage error
-  for (const analysis::KernelResult &r : run.kernels)
-    if (r.verdict == analysis::Verdict::Error) status = 2;
-  bool fails = cli::fails(*gate, run);
-
-  if (!writeReports(run)) return 2;
-  if (status == 0 && fails) status = 1;
-  return status;
+  std::optional<Settings> settings = readSettings(std::move(options));
+  if (!settings) return 2;
+  FileRuns runs(*settings);
+  runs.run();
+  return report(runs);
 }
