@@ -1,5 +1,5 @@
 // The oracle's entry point: checks the launch, runs every thread of the blocks asked for
-// (interpret.cpp), and reads the hazards off their traces (hazards.cpp).
+// (interpret.cpp), and reads the hazards off their traces (hazards.cpp, races.cpp).
 // The first thread (blocks in Launch::blocks order, threads in linear order) that does not
 // run to its end decides the status; findings are only reported for Ok runs.
 #include "oracle/trace.hpp"
