@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the oracle: one thread's run (interpret.cpp) and the hazards read off the
-// traces of a block (hazards.cpp: divergence; races.cpp: races, out-of-bounds accesses). Not for other components: use oracle.hpp.
+// traces (hazards.cpp: divergence; races.cpp: races, out-of-bounds accesses). Not for other
+// components: use oracle.hpp.
 
 #include "oracle/oracle.hpp"
 
