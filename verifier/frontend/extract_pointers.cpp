@@ -317,89 +317,130 @@ std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes
   return q;
 }
 
+// A pointer conversion: an array decaying, a pointer loaded, casts that keep or rescale it.
+std::optional<Pointer> KernelExtractor::castPointer(const clang::CastExpr *c) {
+  const clang::Expr *e = c;
+  clang::SourceRange where = e->getSourceRange();
+  const clang::Expr *sub = c->getSubExpr();
+  switch (c->getCastKind()) {
+  case clang::CK_ArrayToPointerDecay:
+    return decay(lvalue(sub), e->getType()->getPointeeType(), e);
+  case clang::CK_LValueToRValue: {
+    if (llvm::isa<clang::ConditionalOperator>(strip(sub)))
+      return pointerValue(sub);  // `c ? p : q` of pointer lvalues
+    LValue lv = lvalue(sub);
+    if (lv.kind == LValue::Kind::PointerVar)
+      return pointerOfBinding(lv.binding);
+    if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+      load(lv, sub);  // the read happens; what it reads is not followed
+      return Pointer::unknown("pointer loaded from memory");
+    } else if (lv.kind != LValue::Kind::Invalid) {
+      unsupported("pointer value", textOf(where), where);
+    }
+    return std::nullopt;
+  }
+  case clang::CK_NoOp:
+  case clang::CK_BitCast:
+  case clang::CK_UncheckedDerivedToBase:
+  case clang::CK_DerivedToBase: {
+    std::optional<Pointer> p = pointerValue(sub);
+    clang::QualType pointee = e->getType()->getPointeeType();
+    if (p && (c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+              c->getCastKind() == clang::CK_DerivedToBase)) {
+      std::optional<uint64_t> offset = baseOffset(c);
+      p = offset ? movedBy(*p, *offset, e) : std::nullopt;
+    }
+    if (p && !pointee->isVoidType())
+      p = rescaled(*p, pointee, e);
+    return p;
+  }
+  case clang::CK_FunctionToPointerDecay:
+    unsupported("function pointer", textOf(where), where);
+    return std::nullopt;
+  case clang::CK_UserDefinedConversion:  // operator T*() (the SDK's SharedMemory<T>)
+    return pointerValue(sub);
+  default:
+    unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where),
+                where);
+    return std::nullopt;
+  }
+}
+
+// `&x`: a pointer into memory, to a local, or to a pointer variable.
+std::optional<Pointer> KernelExtractor::addressOf(const clang::UnaryOperator *u) {
+  const clang::Expr *e = u;
+  clang::SourceRange where = e->getSourceRange();
+  LValue lv = lvalue(u->getSubExpr());
+  if (lv.kind == LValue::Kind::Memory)
+    return Pointer::memory(lv.array, lv.index,
+                   scaleOf(lv.array, u->getSubExpr()->getType(), e));
+  if (lv.kind == LValue::Kind::Local)
+    return Pointer::toLocal(lv.local);
+  if (lv.kind == LValue::Kind::PointerVar) {
+    return Pointer::toVar(lv.binding);
+  }
+  if (lv.kind != LValue::Kind::Invalid)
+    unsupported("address of", textOf(where), where);
+  return std::nullopt;
+}
+
+// `p++`, `--p`: the pointer variable's offset updated; the old or the new pointer is the value.
+std::optional<Pointer> KernelExtractor::incrementedPointer(const clang::UnaryOperator *u) {
+  clang::SourceRange where = u->getSourceRange();
+  LValue lv = lvalue(u->getSubExpr());
+  std::optional<Pointer> p =
+      lv.kind == LValue::Kind::PointerVar ? pointerOfBinding(lv.binding) : std::nullopt;
+  if (!p || (p->kind != Pointer::Kind::Memory && p->kind != Pointer::Kind::Choice) ||
+      !lv.binding->offset) {
+    unsupported("pointer increment", textOf(where), where);
+    return std::nullopt;
+  }
+  const BindingPtr &v = lv.binding;
+  ExprPtr old = Expr::local(*v->offset);
+  if (u->isPostfix())
+    old = snapshot(old, "old", where);
+  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->pointer.scale,
+                             u->isDecrementOp());
+  emitAssign(*v->offset, updated, where);
+  return u->isPostfix() ? pointerAt(v, old) : pointerOfBinding(v);
+}
+
+// `c ? p : q`: one pointer where both arms point into one array, else a choice of the two.
+std::optional<Pointer> KernelExtractor::chosenPointer(const clang::ConditionalOperator *c) {
+  clang::SourceRange where = c->getSourceRange();
+  ExprPtr cond = condition(c->getCond());
+  std::optional<Pointer> a, b;
+  std::vector<Stmt> then_effects = nested([&] { a = pointerValue(c->getTrueExpr()); });
+  std::vector<Stmt> else_effects = nested([&] { b = pointerValue(c->getFalseExpr()); });
+  cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
+  if (!a || !b)
+    return std::nullopt;
+  if (a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory &&
+      a->array == b->array && a->scale == b->scale)
+    return Pointer::memory(a->array, Expr::select(cond, a->offset, b->offset),
+                   a->scale);
+  if (a->kind == Pointer::Kind::Local || a->kind == Pointer::Kind::Var ||
+      b->kind == Pointer::Kind::Local || b->kind == Pointer::Kind::Var) {
+    unsupported("pointer that may point to different variables", textOf(where), where);
+    return std::nullopt;
+  }
+  Pointer choice;  // an unknown arm stays unknown where the choice is used
+  choice.kind = Pointer::Kind::Choice;
+  choice.cond = cond;
+  choice.then_p = std::make_shared<const Pointer>(std::move(*a));
+  choice.else_p = std::make_shared<const Pointer>(std::move(*b));
+  return choice;
+}
+
 std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
   Nested level(*this);
   if (tooDeep(e->getSourceRange())) return std::nullopt;
   e = strip(e);
   clang::SourceRange where = e->getSourceRange();
-  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) {
-    const clang::Expr *sub = c->getSubExpr();
-    switch (c->getCastKind()) {
-    case clang::CK_ArrayToPointerDecay:
-      return decay(lvalue(sub), e->getType()->getPointeeType(), e);
-    case clang::CK_LValueToRValue: {
-      if (llvm::isa<clang::ConditionalOperator>(strip(sub)))
-        return pointerValue(sub);  // `c ? p : q` of pointer lvalues
-      LValue lv = lvalue(sub);
-      if (lv.kind == LValue::Kind::PointerVar)
-        return pointerOfBinding(lv.binding);
-      if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
-        load(lv, sub);  // the read happens; what it reads is not followed
-        return Pointer::unknown("pointer loaded from memory");
-      } else if (lv.kind != LValue::Kind::Invalid) {
-        unsupported("pointer value", textOf(where), where);
-      }
-      return std::nullopt;
-    }
-    case clang::CK_NoOp:
-    case clang::CK_BitCast:
-    case clang::CK_UncheckedDerivedToBase:
-    case clang::CK_DerivedToBase: {
-      std::optional<Pointer> p = pointerValue(sub);
-      clang::QualType pointee = e->getType()->getPointeeType();
-      if (p && (c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
-                c->getCastKind() == clang::CK_DerivedToBase)) {
-        std::optional<uint64_t> offset = baseOffset(c);
-        p = offset ? movedBy(*p, *offset, e) : std::nullopt;
-      }
-      if (p && !pointee->isVoidType())
-        p = rescaled(*p, pointee, e);
-      return p;
-    }
-    case clang::CK_FunctionToPointerDecay:
-      unsupported("function pointer", textOf(where), where);
-      return std::nullopt;
-    case clang::CK_UserDefinedConversion:  // operator T*() (the SDK's SharedMemory<T>)
-      return pointerValue(sub);
-    default:
-      unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where),
-                  where);
-      return std::nullopt;
-    }
-  }
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) return castPointer(c);
   if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
-    if (u->getOpcode() == clang::UO_AddrOf) {
-      LValue lv = lvalue(u->getSubExpr());
-      if (lv.kind == LValue::Kind::Memory)
-        return Pointer::memory(lv.array, lv.index,
-                       scaleOf(lv.array, u->getSubExpr()->getType(), e));
-      if (lv.kind == LValue::Kind::Local)
-        return Pointer::toLocal(lv.local);
-      if (lv.kind == LValue::Kind::PointerVar) {
-        return Pointer::toVar(lv.binding);
-      }
-      if (lv.kind != LValue::Kind::Invalid)
-        unsupported("address of", textOf(where), where);
-      return std::nullopt;
-    }
-    if (u->isIncrementDecrementOp()) {
-      LValue lv = lvalue(u->getSubExpr());
-      std::optional<Pointer> p =
-          lv.kind == LValue::Kind::PointerVar ? pointerOfBinding(lv.binding) : std::nullopt;
-      if (!p || (p->kind != Pointer::Kind::Memory && p->kind != Pointer::Kind::Choice) ||
-          !lv.binding->offset) {
-        unsupported("pointer increment", textOf(where), where);
-        return std::nullopt;
-      }
-      const BindingPtr &v = lv.binding;
-      ExprPtr old = Expr::local(*v->offset);
-      if (u->isPostfix())
-        old = snapshot(old, "old", where);
-      ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->pointer.scale,
-                                 u->isDecrementOp());
-      emitAssign(*v->offset, updated, where);
-      return u->isPostfix() ? pointerAt(v, old) : pointerOfBinding(v);
-    }
+    if (u->getOpcode() == clang::UO_AddrOf) return addressOf(u);
+    if (u->isIncrementDecrementOp()) return incrementedPointer(u);
   }
   if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
     if (b->isAdditiveOp()) {
@@ -415,30 +456,7 @@ std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
       return pointerValue(b->getRHS());
     }
   }
-  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
-    ExprPtr cond = condition(c->getCond());
-    std::optional<Pointer> a, b;
-    std::vector<Stmt> then_effects = nested([&] { a = pointerValue(c->getTrueExpr()); });
-    std::vector<Stmt> else_effects = nested([&] { b = pointerValue(c->getFalseExpr()); });
-    cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
-    if (!a || !b)
-      return std::nullopt;
-    if (a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory &&
-        a->array == b->array && a->scale == b->scale)
-      return Pointer::memory(a->array, Expr::select(cond, a->offset, b->offset),
-                     a->scale);
-    if (a->kind == Pointer::Kind::Local || a->kind == Pointer::Kind::Var ||
-        b->kind == Pointer::Kind::Local || b->kind == Pointer::Kind::Var) {
-      unsupported("pointer that may point to different variables", textOf(where), where);
-      return std::nullopt;
-    }
-    Pointer choice;  // an unknown arm stays unknown where the choice is used
-    choice.kind = Pointer::Kind::Choice;
-    choice.cond = cond;
-    choice.then_p = std::make_shared<const Pointer>(std::move(*a));
-    choice.else_p = std::make_shared<const Pointer>(std::move(*b));
-    return choice;
-  }
+  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) return chosenPointer(c);
   if (llvm::isa<clang::CallExpr>(e)) {
     BindingPtr b = call(llvm::cast<clang::CallExpr>(e));
     if (b && b->kind == Binding::Kind::Pointer)  // an inlined function's result
@@ -456,8 +474,5 @@ std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
               where);
   return std::nullopt;
 }
-
-// __popc, __clz, __ffs of `x` (its width: 32 or 64 bits) as `result` type: the sum of
-// its bits; the bit count above the highest set bit; one past the lowest set bit.
 
 }  // namespace kverify::frontend::detail

@@ -205,6 +205,10 @@ public:
   // handle choices, pointers to pointer variables and unknown values).
   std::optional<Pointer> pointer(const clang::Expr *e);
   std::optional<Pointer> pointerValue(const clang::Expr *e);
+  std::optional<Pointer> castPointer(const clang::CastExpr *c);  // (pointerValue's parts)
+  std::optional<Pointer> addressOf(const clang::UnaryOperator *u);
+  std::optional<Pointer> incrementedPointer(const clang::UnaryOperator *u);
+  std::optional<Pointer> chosenPointer(const clang::ConditionalOperator *c);
   model::ExprPtr load(const LValue &lv, const clang::Expr *where);
   void store(const LValue &lv, model::ExprPtr value, const clang::Expr *where);
   // Initialises or assigns struct `dst` from `src`.
