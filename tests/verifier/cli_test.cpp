@@ -263,12 +263,11 @@ TEST(KverifyCli, KernelTimeoutBoundsThePassesBeforeTheQueries) {
 // factoring a 64-bit semiprime, beyond any solver in 0.3 s) the verdict is unknown, and the
 // benign race is still shown.
 TEST(KverifyCli, BenignRaceBesideAnUndecidedQueryIsUnknown) {
-  std::string path = testing::TempDir() + "kverify_benign_beside_undecided.cu";
-  std::ofstream out(path);
-  out << "// kverify: --block-dim=32 --grid-dim=1\n__global__ void k(unsigned x, unsigned y) {\n"
-      << "  __shared__ int s[32];\n  s[1] = 1;\n"
-      << "  if (x > 1 && y > 1 && (unsigned long long)x * y == 7339223103602040923ull) s[0] = threadIdx.x;\n}\n";
-  out.close();
+  std::string path = kverify_cli::writeSource(
+      "benign_beside_undecided",
+      "// kverify: --block-dim=32 --grid-dim=1\n__global__ void k(unsigned x, unsigned y) {\n"
+      "  __shared__ int s[32];\n  s[1] = 1;\n"
+      "  if (x > 1 && y > 1 && (unsigned long long)x * y == 7339223103602040923ull) s[0] = threadIdx.x;\n}\n");
   CliRun r = kverify("--no-cache --timeout=0.3 " + path);
   EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file: 1 unknown")) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "could not decide race on 's'")) << r.out;

@@ -40,6 +40,13 @@ inline CliRun runKverify(const std::string &kverify, const std::string &dir, con
   return r;
 }
 
+// `text` written as the test's source file `name`.cu in the test temp directory; its path.
+inline std::string writeSource(const std::string &name, const std::string &text) {
+  std::string path = testing::TempDir() + "kverify_" + name + ".cu";
+  std::ofstream(path) << text;
+  return path;
+}
+
 // kverify `args` on `path`, killed after 120 s: `timeout` only guards the test (a run that
 // long fails it), the budgets under test are kverify's own.
 inline CliRun runGuarded(const std::string &kverify, const std::string &dir, const std::string &args,

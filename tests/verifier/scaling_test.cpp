@@ -11,12 +11,7 @@ namespace {
 
 using kverify_cli::CliRun;
 using kverify_cli::has;
-
-std::string writeSource(const std::string &name, const std::string &text) {
-  std::string path = testing::TempDir() + "kverify_scaling_" + name + ".cu";
-  std::ofstream(path) << text;
-  return path;
-}
+using kverify_cli::writeSource;
 
 CliRun run(const std::string &args, const std::string &path) {
   return kverify_cli::runGuarded(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache " + args, path);

@@ -333,11 +333,11 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
   std::stable_sort(loads.begin(), loads.end(), [&](const LoadEv *x, const LoadEv *y) {
     return T.accesses[x->access].seq < T.accesses[y->access].seq;
   });
+  // (and no write of the array between them: each scan below stops at the first one)
   auto comparable = [&](size_t i, size_t j) {
     const AccessEv &a = ev(i), &b = ev(j);
     return &a != &b && a.access().array == b.access().array && a.access().count == b.access().count &&
-           z3::eq(loads[i]->value.get_sort(), loads[j]->value.get_sort()) && sameIterations(a.loops, b.loops) &&
-           !writes.between(a, b);
+           z3::eq(loads[i]->value.get_sort(), loads[j]->value.get_sort()) && sameIterations(a.loops, b.loops);
   };
   // A read repeating an earlier one exactly (its path, index and last barriers the same
   // terms: no barrier between them) reads its value; it is linked to it alone, and the

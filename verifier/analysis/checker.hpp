@@ -101,7 +101,6 @@ private:
     explicit WritesIndex(const Thread &T);
     std::map<unsigned, std::vector<int>> seqs;
     bool between(unsigned array, const AccessEv &a, const AccessEv &b) const;
-    bool between(const AccessEv &a, const AccessEv &b) const { return between(a.access().array, a, b); }
   };
   std::vector<z3::expr> tickets();
   std::vector<z3::expr> blockTickets();
