@@ -12,6 +12,7 @@ PACKAGES=(
   python3-jsonschema                     # SARIF output checked against its schema
   libexpat1-dev                          # JUnit XML read by kverify merge-report
   libclang-rt-19-dev                     # libFuzzer and sanitizer runtimes (scripts/libfuzz.sh)
+  clang-format-19                        # the sources' layout (scripts/check_format.sh)
   chromium                               # the HTML report rendered in a browser test
 )
 

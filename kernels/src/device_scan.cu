@@ -17,14 +17,14 @@ std::size_t device_scan_temp_bytes(std::size_t n) {
 }
 
 template <class T, class Op>
-void device_scan(ScanKind kind, const T* in, T* out, std::size_t n, void* temp,
-                 std::size_t temp_bytes, cudaStream_t stream) {
-  device::lookback_scan<T, Op, device::DefaultLookbackPolicy<T>>(kind == ScanKind::Exclusive, in,
-                                                                 out, n, temp, temp_bytes, stream);
+void device_scan(ScanKind kind, const T *in, T *out, std::size_t n, void *temp, std::size_t temp_bytes,
+                 cudaStream_t stream) {
+  device::lookback_scan<T, Op, device::DefaultLookbackPolicy<T>>(kind == ScanKind::Exclusive, in, out, n,
+                                                                 temp, temp_bytes, stream);
 }
 
 template <class T, class Op>
-void device_scan(ScanKind kind, const rt::DeviceBuffer<T>& in, rt::DeviceBuffer<T>& out,
+void device_scan(ScanKind kind, const rt::DeviceBuffer<T> &in, rt::DeviceBuffer<T> &out,
                  cudaStream_t stream) {
   if (out.size() != in.size()) rt::throw_size_mismatch("device_scan output", in.size(), out.size());
   if (in.empty()) return;
@@ -44,13 +44,13 @@ std::size_t device_scan_depth(std::size_t i) {
   return bound < i ? bound : i;
 }
 
-#define KV_DEVICE_SCAN(T, OP)                                                                  \
-  template void device_scan<T, OP>(ScanKind, const T*, T*, std::size_t, void*, std::size_t,    \
-                                   cudaStream_t);                                              \
-  template void device_scan<T, OP>(ScanKind, const rt::DeviceBuffer<T>&, rt::DeviceBuffer<T>&, \
+#define KV_DEVICE_SCAN(T, OP)                                                                    \
+  template void device_scan<T, OP>(ScanKind, const T *, T *, std::size_t, void *, std::size_t,   \
+                                   cudaStream_t);                                                \
+  template void device_scan<T, OP>(ScanKind, const rt::DeviceBuffer<T> &, rt::DeviceBuffer<T> &, \
                                    cudaStream_t);
-#define KV_DEVICE_SCAN_TYPE(T)                                        \
-  template std::size_t device_scan_temp_bytes<T>(std::size_t);       \
+#define KV_DEVICE_SCAN_TYPE(T)                                 \
+  template std::size_t device_scan_temp_bytes<T>(std::size_t); \
   KV_DEVICE_SCAN(T, Sum) KV_DEVICE_SCAN(T, Max)
 KV_DEVICE_SCAN_TYPE(std::int32_t)
 KV_DEVICE_SCAN_TYPE(std::uint32_t)

@@ -12,7 +12,8 @@ namespace {
 
 void validate_block(BlockReduceAlgorithm algo, unsigned threads) {
   std::string why;
-  if (threads < 2 || threads > 1024) why = "must be in [2, 1024]";
+  if (threads < 2 || threads > 1024)
+    why = "must be in [2, 1024]";
   else if (algo == BlockReduceAlgorithm::WarpShuffle && threads % 32 != 0)
     why = "must be a multiple of 32 for the warp-shuffle reduction";
   if (!why.empty())
@@ -21,7 +22,7 @@ void validate_block(BlockReduceAlgorithm algo, unsigned threads) {
 }
 
 template <BlockReduceAlgorithm A, class T, class Op>
-void reduce_tiles(const T* in, T* out, std::size_t n, unsigned threads, cudaStream_t stream) {
+void reduce_tiles(const T *in, T *out, std::size_t n, unsigned threads, cudaStream_t stream) {
   const std::size_t smem = (A == BlockReduceAlgorithm::SharedTree ? threads : 32) * sizeof(T);
   rt::launch("reduce_tiles_kernel", device::reduce_tiles_kernel<A, T, Op>,
              rt::config_for(n, threads, smem, stream), in, out, n);
@@ -41,12 +42,12 @@ unsigned ceil_log2(std::size_t x) {
 
 }  // namespace
 
-const char* name(BlockReduceAlgorithm a) {
+const char *name(BlockReduceAlgorithm a) {
   return a == BlockReduceAlgorithm::SharedTree ? "shared_tree" : "warp_shuffle";
 }
 
 template <class T, class Op>
-T tiled_reduce(BlockReduceAlgorithm algo, const rt::DeviceBuffer<T>& in, unsigned block_threads,
+T tiled_reduce(BlockReduceAlgorithm algo, const rt::DeviceBuffer<T> &in, unsigned block_threads,
                cudaStream_t stream) {
   validate_block(algo, block_threads);
   if (in.empty()) return Op::template identity<T>();
@@ -54,8 +55,8 @@ T tiled_reduce(BlockReduceAlgorithm algo, const rt::DeviceBuffer<T>& in, unsigne
   std::size_t n = in.size();
   rt::DeviceBuffer<T> a(rt::blocks_for(n, block_threads));
   rt::DeviceBuffer<T> b(rt::blocks_for(a.size(), block_threads));
-  const T* src = in.data();
-  T* dst = a.data();
+  const T *src = in.data();
+  T *dst = a.data();
   for (;;) {
     if (algo == BlockReduceAlgorithm::SharedTree)
       reduce_tiles<BlockReduceAlgorithm::SharedTree, T, Op>(src, dst, n, block_threads, stream);
@@ -78,14 +79,13 @@ std::size_t device_reduce_temp_bytes(std::size_t n) {
 }
 
 template <class T, class Op>
-void device_reduce(const T* in, std::size_t n, T* out, void* temp, std::size_t temp_bytes,
+void device_reduce(const T *in, std::size_t n, T *out, void *temp, std::size_t temp_bytes,
                    cudaStream_t stream) {
   const unsigned blocks = stream_blocks(n);
   if (temp == nullptr || temp_bytes < blocks * sizeof(T))
-    throw std::invalid_argument("device_reduce: temporary storage of " +
-                                std::to_string(temp_bytes) + " bytes, need " +
-                                std::to_string(blocks * sizeof(T)));
-  T* partials = static_cast<T*>(temp);
+    throw std::invalid_argument("device_reduce: temporary storage of " + std::to_string(temp_bytes) +
+                                " bytes, need " + std::to_string(blocks * sizeof(T)));
+  T *partials = static_cast<T *>(temp);
   rt::LaunchConfig cfg;
   cfg.grid = dim3(blocks);
   cfg.block = dim3(device::kReduceThreads);
@@ -94,11 +94,11 @@ void device_reduce(const T* in, std::size_t n, T* out, void* temp, std::size_t t
   rt::launch("reduce_stream_kernel", device::reduce_stream_kernel<T, Op>, cfg, in, n, partials);
   cfg.grid = dim3(1);
   rt::launch("reduce_partials_kernel", device::reduce_partials_kernel<T, Op>, cfg,
-             static_cast<const T*>(partials), blocks, out);
+             static_cast<const T *>(partials), blocks, out);
 }
 
 template <class T, class Op>
-T device_reduce(const rt::DeviceBuffer<T>& in, cudaStream_t stream) {
+T device_reduce(const rt::DeviceBuffer<T> &in, cudaStream_t stream) {
   const std::size_t bytes = device_reduce_temp_bytes<T>(in.size());
   rt::DeviceBuffer<unsigned char> temp(bytes);
   rt::DeviceBuffer<T> out(1);
@@ -110,8 +110,7 @@ T device_reduce(const rt::DeviceBuffer<T>& in, cudaStream_t stream) {
 }
 
 std::size_t tiled_reduce_depth(BlockReduceAlgorithm algo, std::size_t n, unsigned block_threads) {
-  const std::size_t per_level =
-      algo == BlockReduceAlgorithm::SharedTree ? ceil_log2(block_threads) : 10;
+  const std::size_t per_level = algo == BlockReduceAlgorithm::SharedTree ? ceil_log2(block_threads) : 10;
   std::size_t levels = 1;
   for (std::size_t m = n; m > block_threads; m = (m + block_threads - 1) / block_threads) ++levels;
   const std::size_t bound = levels * per_level;
@@ -124,17 +123,15 @@ std::size_t device_reduce_depth(std::size_t n) {
   // the partials.
   const std::size_t blocks = stream_blocks(n);
   const std::size_t threads = blocks * std::size_t{device::kReduceThreads};
-  const std::size_t bound =
-      (n + threads - 1) / threads + 5 + 10 + (blocks + device::kReduceThreads - 1) / device::kReduceThreads + 10;
+  const std::size_t bound = (n + threads - 1) / threads + 5 + 10 +
+                            (blocks + device::kReduceThreads - 1) / device::kReduceThreads + 10;
   return n == 0 ? 0 : bound < n - 1 ? bound : n - 1;
 }
 
-#define KV_REDUCE(T, OP)                                                                      \
-  template T tiled_reduce<T, OP>(BlockReduceAlgorithm, const rt::DeviceBuffer<T>&, unsigned, \
-                                 cudaStream_t);                                               \
-  template void device_reduce<T, OP>(const T*, std::size_t, T*, void*, std::size_t,          \
-                                     cudaStream_t);                                           \
-  template T device_reduce<T, OP>(const rt::DeviceBuffer<T>&, cudaStream_t);
+#define KV_REDUCE(T, OP)                                                                                     \
+  template T tiled_reduce<T, OP>(BlockReduceAlgorithm, const rt::DeviceBuffer<T> &, unsigned, cudaStream_t); \
+  template void device_reduce<T, OP>(const T *, std::size_t, T *, void *, std::size_t, cudaStream_t);        \
+  template T device_reduce<T, OP>(const rt::DeviceBuffer<T> &, cudaStream_t);
 #define KV_REDUCE_TYPE(T)                                        \
   template std::size_t device_reduce_temp_bytes<T>(std::size_t); \
   KV_REDUCE(T, Sum) KV_REDUCE(T, Max)

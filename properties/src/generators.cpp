@@ -7,7 +7,7 @@
 namespace kverify::prop::gen {
 namespace {
 
-std::uint64_t splitmix64(std::uint64_t& state) {
+std::uint64_t splitmix64(std::uint64_t &state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -30,12 +30,16 @@ T draw_int(std::uint64_t bits) {
       return static_cast<T>(v);
     }
     case 1: {
-      const T edges[] = {T(0), T(1), static_cast<T>(-1), L::min(), L::max(),
-                         static_cast<T>(L::min() + 1), static_cast<T>(L::max() - 1)};
+      const T edges[] = {T(0),
+                         T(1),
+                         static_cast<T>(-1),
+                         L::min(),
+                         L::max(),
+                         static_cast<T>(L::min() + 1),
+                         static_cast<T>(L::max() - 1)};
       return edges[rest % 7];
     }
-    default:
-      return static_cast<T>(rest >> 8);  // uniform over the 32 bits
+    default: return static_cast<T>(rest >> 8);  // uniform over the 32 bits
   }
 }
 
@@ -50,17 +54,13 @@ T draw_float(std::uint64_t bits, FloatRange range) {
   const U mant = static_cast<U>(r & ((U(1) << kMant) - 1));
   T v;
   switch (bits & 7) {
-    case 0:
-      v = T(0);
-      break;
+    case 0: v = T(0); break;
     case 1: {  // subnormal: exponent field 0, mantissa non-zero
       U b = mant ? mant : U(1);
       std::memcpy(&v, &b, sizeof v);
       break;
     }
-    case 2:
-      v = static_cast<T>(zigzag(r % 201));
-      break;
+    case 2: v = static_cast<T>(zigzag(r % 201)); break;
     default: {
       const std::uint64_t span = static_cast<std::uint64_t>(range.max_exp - range.min_exp + 1);
       std::uint64_t mix = bits;  // the exponent needs more bits than r has left
@@ -75,26 +75,42 @@ T draw_float(std::uint64_t bits, FloatRange range) {
 }  // namespace
 
 template <>
-FloatRange default_range<float>() { return {-126, 40}; }
+FloatRange default_range<float>() {
+  return {-126, 40};
+}
 template <>
-FloatRange default_range<double>() { return {-1022, 300}; }
+FloatRange default_range<double>() {
+  return {-1022, 300};
+}
 template <>
-FloatRange default_range<std::int32_t>() { return {0, 0}; }
+FloatRange default_range<std::int32_t>() {
+  return {0, 0};
+}
 template <>
-FloatRange default_range<std::uint32_t>() { return {0, 0}; }
+FloatRange default_range<std::uint32_t>() {
+  return {0, 0};
+}
 
 template <>
-std::int32_t draw(std::uint64_t bits, FloatRange) { return draw_int<std::int32_t>(bits); }
+std::int32_t draw(std::uint64_t bits, FloatRange) {
+  return draw_int<std::int32_t>(bits);
+}
 template <>
-std::uint32_t draw(std::uint64_t bits, FloatRange) { return draw_int<std::uint32_t>(bits); }
+std::uint32_t draw(std::uint64_t bits, FloatRange) {
+  return draw_int<std::uint32_t>(bits);
+}
 template <>
-float draw(std::uint64_t bits, FloatRange range) { return draw_float<float>(bits, range); }
+float draw(std::uint64_t bits, FloatRange range) {
+  return draw_float<float>(bits, range);
+}
 template <>
-double draw(std::uint64_t bits, FloatRange range) { return draw_float<double>(bits, range); }
+double draw(std::uint64_t bits, FloatRange range) {
+  return draw_float<double>(bits, range);
+}
 
 template <class T>
-void fill(std::vector<T>& out, std::uint64_t seed, FloatRange range) {
-  for (T& v : out) v = draw<T>(splitmix64(seed), range);
+void fill(std::vector<T> &out, std::uint64_t seed, FloatRange range) {
+  for (T &v : out) v = draw<T>(splitmix64(seed), range);
 }
 
 rc::Gen<std::size_t> sizes(std::size_t block, std::size_t large) {
@@ -128,12 +144,10 @@ rc::Gen<std::vector<T>> arrays(rc::Gen<std::size_t> size, FloatRange range) {
 rc::Gen<unsigned> block_sizes(kernels::BlockScanAlgorithm algo) {
   using kernels::BlockScanAlgorithm;
   switch (algo) {
-    case BlockScanAlgorithm::Blelloch:
-      return pick<unsigned>({2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
+    case BlockScanAlgorithm::Blelloch: return pick<unsigned>({2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
     case BlockScanAlgorithm::WarpShuffle:
       return rc::gen::map(rc::gen::inRange(1u, 33u), [](unsigned w) { return 32 * w; });
-    default:
-      return block_sizes(2, 1024);
+    default: return block_sizes(2, 1024);
   }
 }
 
@@ -150,9 +164,9 @@ rc::Gen<unsigned> block_sizes(unsigned lo, unsigned hi) {
   });
 }
 
-#define KV_GEN(T)                                                                      \
-  template void fill<T>(std::vector<T>&, std::uint64_t, FloatRange);                   \
-  template rc::Gen<std::vector<T>> arrays<T>(std::size_t, FloatRange);                 \
+#define KV_GEN(T)                                                      \
+  template void fill<T>(std::vector<T> &, std::uint64_t, FloatRange);  \
+  template rc::Gen<std::vector<T>> arrays<T>(std::size_t, FloatRange); \
   template rc::Gen<std::vector<T>> arrays<T>(rc::Gen<std::size_t>, FloatRange);
 KV_GEN(std::int32_t)
 KV_GEN(std::uint32_t)

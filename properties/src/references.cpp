@@ -48,7 +48,7 @@ long double upward(long double s, std::size_t terms) {
 }  // namespace
 
 template <class T>
-SumReference prefix_sums(const std::vector<T>& x, bool exclusive) {
+SumReference prefix_sums(const std::vector<T> &x, bool exclusive) {
   SumReference r;
   r.value.resize(x.size());
   r.abs_sum.resize(x.size());
@@ -68,12 +68,12 @@ SumReference prefix_sums(const std::vector<T>& x, bool exclusive) {
     }
   }
   // abs_sum was rounded to double: nudge it up one ulp to stay an upper bound.
-  for (double& v : r.abs_sum) v = std::nextafter(v, INFINITY);
+  for (double &v : r.abs_sum) v = std::nextafter(v, INFINITY);
   return r;
 }
 
 template <class T>
-SumReference total_sum(const std::vector<T>& x) {
+SumReference total_sum(const std::vector<T> &x) {
   SumReference r;
   r.rel_error = 0x1p-53;
   ExactSum s;
@@ -87,7 +87,7 @@ SumReference total_sum(const std::vector<T>& x) {
   return r;
 }
 
-std::vector<std::uint32_t> histogram(const std::vector<std::uint32_t>& values, std::size_t bins) {
+std::vector<std::uint32_t> histogram(const std::vector<std::uint32_t> &values, std::size_t bins) {
   std::vector<std::uint32_t> out(bins, 0);
   for (std::uint32_t v : values) ++out[v % bins];
   return out;
@@ -103,8 +103,8 @@ long double ld_dot_error(std::size_t terms) {
 }  // namespace
 
 template <class T>
-DotReference matmul(const std::vector<T>& a, const std::vector<T>& b, std::size_t m,
-                    std::size_t k, std::size_t n) {
+DotReference matmul(const std::vector<T> &a, const std::vector<T> &b, std::size_t m, std::size_t k,
+                    std::size_t n) {
   DotReference r;
   r.value.assign(m * n, 0);
   r.abs_value.assign(m * n, 0);
@@ -125,7 +125,7 @@ DotReference matmul(const std::vector<T>& a, const std::vector<T>& b, std::size_
 }
 
 template <class T>
-DotReference saxpy(T a, const std::vector<T>& x, const std::vector<T>& y) {
+DotReference saxpy(T a, const std::vector<T> &x, const std::vector<T> &y) {
   DotReference r;
   r.length = 2;
   r.rel_error = ld_dot_error(2);
@@ -139,7 +139,7 @@ DotReference saxpy(T a, const std::vector<T>& x, const std::vector<T>& y) {
   return r;
 }
 
-std::vector<std::uint8_t> blur3x3(const std::vector<std::uint8_t>& in, std::size_t width,
+std::vector<std::uint8_t> blur3x3(const std::vector<std::uint8_t> &in, std::size_t width,
                                   std::size_t height) {
   std::vector<std::uint8_t> out(in.size());
   for (std::size_t y = 0; y < height; ++y)
@@ -155,7 +155,7 @@ std::vector<std::uint8_t> blur3x3(const std::vector<std::uint8_t>& in, std::size
   return out;
 }
 
-std::vector<std::uint8_t> rgb_to_gray(const std::vector<std::uint8_t>& rgb, std::size_t width,
+std::vector<std::uint8_t> rgb_to_gray(const std::vector<std::uint8_t> &rgb, std::size_t width,
                                       std::size_t height) {
   std::vector<std::uint8_t> out(width * height);
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -172,15 +172,15 @@ std::vector<std::uint8_t> rgb_to_gray(const std::vector<std::uint8_t>& rgb, std:
   return out;
 }
 
-template SumReference prefix_sums<float>(const std::vector<float>&, bool);
-template SumReference prefix_sums<double>(const std::vector<double>&, bool);
-template SumReference total_sum<float>(const std::vector<float>&);
-template SumReference total_sum<double>(const std::vector<double>&);
-template DotReference matmul<float>(const std::vector<float>&, const std::vector<float>&,
-                                    std::size_t, std::size_t, std::size_t);
-template DotReference matmul<double>(const std::vector<double>&, const std::vector<double>&,
-                                     std::size_t, std::size_t, std::size_t);
-template DotReference saxpy<float>(float, const std::vector<float>&, const std::vector<float>&);
-template DotReference saxpy<double>(double, const std::vector<double>&, const std::vector<double>&);
+template SumReference prefix_sums<float>(const std::vector<float> &, bool);
+template SumReference prefix_sums<double>(const std::vector<double> &, bool);
+template SumReference total_sum<float>(const std::vector<float> &);
+template SumReference total_sum<double>(const std::vector<double> &);
+template DotReference matmul<float>(const std::vector<float> &, const std::vector<float> &, std::size_t,
+                                    std::size_t, std::size_t);
+template DotReference matmul<double>(const std::vector<double> &, const std::vector<double> &, std::size_t,
+                                     std::size_t, std::size_t);
+template DotReference saxpy<float>(float, const std::vector<float> &, const std::vector<float> &);
+template DotReference saxpy<double>(double, const std::vector<double> &, const std::vector<double> &);
 
 }  // namespace kverify::prop::ref

@@ -19,7 +19,7 @@ double gamma(std::size_t d, double u) {
 namespace {
 
 template <class Bits, class T>
-std::string with_bits(const char* fmt, T v) {
+std::string with_bits(const char *fmt, T v) {
   Bits bits;
   std::memcpy(&bits, &v, sizeof bits);
   char buf[96];
@@ -66,7 +66,7 @@ std::uint64_t ulp_distance(T a, T b) {
 template std::uint64_t ulp_distance<float>(float, float);
 template std::uint64_t ulp_distance<double>(double, double);
 
-std::string describe_bound(long double err, long double bound, const std::string& how) {
+std::string describe_bound(long double err, long double bound, const std::string &how) {
   char buf[128];
   std::snprintf(buf, sizeof buf, "|error| %.6Lg > bound %.6Lg = ", err, bound);
   return buf + how;
@@ -80,8 +80,8 @@ void Explainer::size_mismatch(std::size_t got, std::size_t expected) {
 
 Verdict Explainer::finish() {
   if (!verdict_.ok)
-    verdict_.message = "model " + model_ + ": " + first_ + " (" + std::to_string(verdict_.failures) +
-                       " of " + std::to_string(count_) + " elements outside the model)";
+    verdict_.message = "model " + model_ + ": " + first_ + " (" + std::to_string(verdict_.failures) + " of " +
+                       std::to_string(count_) + " elements outside the model)";
   return verdict_;
 }
 

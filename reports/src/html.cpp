@@ -16,7 +16,7 @@ using analysis::Verdict;
 using html::badge;
 using html::esc;
 
-const char* const kStyle = R"(
+const char *const kStyle = R"(
 *{box-sizing:border-box}
 body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:68rem;color:#1b1f24;padding:1rem 1.25rem 3rem}
 h1{font-size:1.6rem;margin:.2rem 0}h2{font-size:1.25rem;margin:2rem 0 .6rem;border-bottom:1px solid #d8dee4;padding-bottom:.2rem}
@@ -79,50 +79,46 @@ int severity_rank(Verdict v) {
 
 // The radio buttons (before everything they filter, for CSS's `~`) and the rules that
 // hide what the checked one does not select.
-void filter_inputs(std::ostringstream& os, const std::map<Verdict, unsigned>& verdicts,
-                   const std::map<std::string, unsigned>& outcomes) {
+void filter_inputs(std::ostringstream &os, const std::map<Verdict, unsigned> &verdicts,
+                   const std::map<std::string, unsigned> &outcomes) {
   os << "<input type=\"radio\" class=\"filter\" name=\"verdict\" id=\"show-all\" checked "
         "aria-label=\"all kernels\">\n";
   std::ostringstream rules;
-  for (const auto& [v, n] : verdicts) {
+  for (const auto &[v, n] : verdicts) {
     const std::string name = analysis::verdictName(v);
-    os << "<input type=\"radio\" class=\"filter\" name=\"verdict\" id=\"show-" << name
-       << "\" aria-label=\"" << name << " kernels\">\n";
-    rules << "#show-" << name << ":checked~main [data-v]:not([data-v=" << name
-          << "]),#show-" << name << ":checked~main .file:not(.has-" << name
-          << "){display:none}\n#show-" << name << ":checked~header label[for=show-" << name
-          << "]{outline:2px solid #0969da}\n";
+    os << "<input type=\"radio\" class=\"filter\" name=\"verdict\" id=\"show-" << name << "\" aria-label=\""
+       << name << " kernels\">\n";
+    rules << "#show-" << name << ":checked~main [data-v]:not([data-v=" << name << "]),#show-" << name
+          << ":checked~main .file:not(.has-" << name << "){display:none}\n#show-" << name
+          << ":checked~header label[for=show-" << name << "]{outline:2px solid #0969da}\n";
   }
   os << "<input type=\"radio\" class=\"filter\" name=\"outcome\" id=\"tests-all\" checked "
         "aria-label=\"all tests\">\n";
-  for (const auto& [o, n] : outcomes) {
-    os << "<input type=\"radio\" class=\"filter\" name=\"outcome\" id=\"tests-" << o
-       << "\" aria-label=\"" << o << " tests\">\n";
-    rules << "#tests-" << o << ":checked~main [data-o]:not([data-o=" << o
-          << "]){display:none}\n#tests-" << o << ":checked~header label[for=tests-" << o
-          << "]{outline:2px solid #0969da}\n";
+  for (const auto &[o, n] : outcomes) {
+    os << "<input type=\"radio\" class=\"filter\" name=\"outcome\" id=\"tests-" << o << "\" aria-label=\""
+       << o << " tests\">\n";
+    rules << "#tests-" << o << ":checked~main [data-o]:not([data-o=" << o << "]){display:none}\n#tests-" << o
+          << ":checked~header label[for=tests-" << o << "]{outline:2px solid #0969da}\n";
   }
   rules << "#show-all:checked~header label[for=show-all],#tests-all:checked~header "
            "label[for=tests-all]{outline:2px solid #0969da}\n";
   os << "<style>" << rules.str() << "</style>\n";
 }
 
-void summary_cards(std::ostringstream& os, const RunResult& run,
-                   const std::map<Verdict, unsigned>& verdicts,
-                   const std::map<std::string, unsigned>& outcomes, std::size_t tests) {
+void summary_cards(std::ostringstream &os, const RunResult &run, const std::map<Verdict, unsigned> &verdicts,
+                   const std::map<std::string, unsigned> &outcomes, std::size_t tests) {
   os << "<div class=\"cards\"><section class=\"card\"><h2>Kernels by verdict</h2><div "
         "class=\"chips\"><label class=\"all\" for=\"show-all\">all <b>"
      << run.kernels.size() << "</b></label>";
-  for (const auto& [v, n] : verdicts)
-    os << "<label for=\"show-" << analysis::verdictName(v) << "\">"
-       << badge(analysis::verdictName(v)) << "<b>" << n << "</b></label>";
+  for (const auto &[v, n] : verdicts)
+    os << "<label for=\"show-" << analysis::verdictName(v) << "\">" << badge(analysis::verdictName(v))
+       << "<b>" << n << "</b></label>";
   os << "</div></section><section class=\"card\"><h2>Property tests by outcome</h2>";
   if (tests == 0) {
     os << "<p class=\"muted\">None in the inputs.</p>";
   } else {
-    os << "<div class=\"chips\"><label class=\"all\" for=\"tests-all\">all <b>" << tests
-       << "</b></label>";
-    for (const auto& [o, n] : outcomes)
+    os << "<div class=\"chips\"><label class=\"all\" for=\"tests-all\">all <b>" << tests << "</b></label>";
+    for (const auto &[o, n] : outcomes)
       os << "<label for=\"tests-" << o << "\">" << badge(o) << "<b>" << n << "</b></label>";
     os << "</div>";
   }
@@ -130,7 +126,7 @@ void summary_cards(std::ostringstream& os, const RunResult& run,
         "those.</p>\n";
 }
 
-void findings_section(std::ostringstream& os, SourceCache& sources, const RunResult& run) {
+void findings_section(std::ostringstream &os, SourceCache &sources, const RunResult &run) {
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < run.kernels.size(); ++i)
     if (run.kernels[i].verdict != Verdict::Verified) order.push_back(i);
@@ -145,7 +141,7 @@ void findings_section(std::ostringstream& os, SourceCache& sources, const RunRes
 }
 
 // What a kernel's row says about it besides the verdict.
-std::string why(const analysis::KernelResult& k) {
+std::string why(const analysis::KernelResult &k) {
   if (!k.findings.empty())
     return std::to_string(k.findings.size()) + (k.findings.size() == 1 ? " finding" : " findings");
   if (!k.unsupported.empty()) return esc(k.unsupported.front().construct);
@@ -155,7 +151,7 @@ std::string why(const analysis::KernelResult& k) {
   return "";
 }
 
-void kernel_row(std::ostringstream& os, SourceCache& sources, const analysis::KernelResult& k,
+void kernel_row(std::ostringstream &os, SourceCache &sources, const analysis::KernelResult &k,
                 std::size_t index) {
   const std::string v = analysis::verdictName(k.verdict);
   os << "<li data-v=\"" << esc(v) << "\">";
@@ -166,28 +162,28 @@ void kernel_row(std::ostringstream& os, SourceCache& sources, const analysis::Ke
     html::phases_and_assumptions(os, sources, k);
     os << "</details>";
   } else {
-    os << "<a href=\"#" << html::kernel_anchor(k, index) << "\"><code class=\"name\">"
-       << esc(k.name) << "</code></a> " << badge(v) << " <span class=\"muted\">" << why(k)
-       << " &middot; " << html::duration(k.time_ms) << "</span>";
+    os << "<a href=\"#" << html::kernel_anchor(k, index) << "\"><code class=\"name\">" << esc(k.name)
+       << "</code></a> " << badge(v) << " <span class=\"muted\">" << why(k) << " &middot; "
+       << html::duration(k.time_ms) << "</span>";
   }
   os << "</li>";
 }
 
-void files_section(std::ostringstream& os, SourceCache& sources, const RunResult& run) {
+void files_section(std::ostringstream &os, SourceCache &sources, const RunResult &run) {
   std::map<std::string, std::vector<std::size_t>> by_file;
   for (std::size_t i = 0; i < run.kernels.size(); ++i) by_file[run.kernels[i].file].push_back(i);
-  os << "<section id=\"files\"><h2>Kernels by file: " << run.kernels.size() << " in "
-     << by_file.size() << (by_file.size() == 1 ? " file" : " files") << "</h2>\n";
-  for (const auto& [file, indices] : by_file) {
+  os << "<section id=\"files\"><h2>Kernels by file: " << run.kernels.size() << " in " << by_file.size()
+     << (by_file.size() == 1 ? " file" : " files") << "</h2>\n";
+  for (const auto &[file, indices] : by_file) {
     std::map<Verdict, unsigned> counts;
     for (std::size_t i : indices) ++counts[run.kernels[i].verdict];
     const unsigned verified = counts.count(Verdict::Verified) ? counts[Verdict::Verified] : 0;
     std::string classes = "file";
-    for (const auto& [v, n] : counts) classes += std::string(" has-") + analysis::verdictName(v);
+    for (const auto &[v, n] : counts) classes += std::string(" has-") + analysis::verdictName(v);
     os << "<details class=\"" << classes << "\"" << (verified < indices.size() ? " open" : "")
-       << "><summary><code class=\"name\">" << esc(file) << "</code><span class=\"muted\">"
-       << indices.size() << (indices.size() == 1 ? " kernel" : " kernels");
-    for (const auto& [v, n] : counts) os << " &middot; " << n << " " << analysis::verdictName(v);
+       << "><summary><code class=\"name\">" << esc(file) << "</code><span class=\"muted\">" << indices.size()
+       << (indices.size() == 1 ? " kernel" : " kernels");
+    for (const auto &[v, n] : counts) os << " &middot; " << n << " " << analysis::verdictName(v);
     os << "</span></summary><ul class=\"list\">";
     for (std::size_t i : indices)
       if (run.kernels[i].verdict != Verdict::Verified) kernel_row(os, sources, run.kernels[i], i);
@@ -213,11 +209,11 @@ void files_section(std::ostringstream& os, SourceCache& sources, const RunResult
 
 }  // namespace
 
-std::string render_html(const RunResult& run, const std::vector<PropertyOutcome>& properties) {
+std::string render_html(const RunResult &run, const std::vector<PropertyOutcome> &properties) {
   SourceCache sources;
   const std::map<Verdict, unsigned> verdicts = verdict_counts(run);
   std::map<std::string, unsigned> outcomes;
-  for (const auto& p : properties) ++outcomes[p.status];
+  for (const auto &p : properties) ++outcomes[p.status];
 
   std::ostringstream os;
   os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -225,8 +221,7 @@ std::string render_html(const RunResult& run, const std::vector<PropertyOutcome>
      << "<title>kverify report</title><style>" << kStyle << "</style></head><body>\n";
   filter_inputs(os, verdicts, outcomes);
   os << "<header><h1>kverify report</h1><p class=\"muted\">" << esc(render_summary(run))
-     << (properties.empty() ? "" : "; " + std::to_string(properties.size()) + " property tests")
-     << "</p>";
+     << (properties.empty() ? "" : "; " + std::to_string(properties.size()) + " property tests") << "</p>";
   summary_cards(os, run, verdicts, outcomes, properties.size());
   os << "<nav class=\"jump\"><a href=\"#findings\">Findings</a>"
      << (properties.empty() ? "" : " &middot; <a href=\"#tests\">Property tests</a>")

@@ -9,16 +9,16 @@
 
 namespace kverify::reports {
 
-std::string render_junit(const RunResult& run) {
-  std::map<std::string, std::vector<const analysis::KernelResult*>> by_file;
-  for (const auto& k : run.kernels) by_file[k.file].push_back(&k);
+std::string render_junit(const RunResult &run) {
+  std::map<std::string, std::vector<const analysis::KernelResult *>> by_file;
+  for (const auto &k : run.kernels) by_file[k.file].push_back(&k);
 
   std::ostringstream os;
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"kverify\">\n";
-  for (const auto& [file, kernels] : by_file) {
+  for (const auto &[file, kernels] : by_file) {
     unsigned failures = 0, errors = 0, skipped = 0;
     double seconds = 0;
-    for (const auto* k : kernels) {
+    for (const auto *k : kernels) {
       seconds += k->time_ms / 1000;
       switch (k->verdict) {
         case analysis::Verdict::Race:
@@ -32,28 +32,27 @@ std::string render_junit(const RunResult& run) {
         case analysis::Verdict::BenignRace: break;  // a warning: it passes
       }
     }
-    os << "  <testsuite name=\"" << xml_escape(file) << "\" tests=\"" << kernels.size()
-       << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped
-       << "\" time=\"" << seconds << "\">\n";
-    for (const auto* k : kernels) {
+    os << "  <testsuite name=\"" << xml_escape(file) << "\" tests=\"" << kernels.size() << "\" failures=\""
+       << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\"" << seconds
+       << "\">\n";
+    for (const auto *k : kernels) {
       os << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(k->name)
          << "\" time=\"" << k->time_ms / 1000 << "\">";
-      const char* verdict = analysis::verdictName(k->verdict);
+      const char *verdict = analysis::verdictName(k->verdict);
       switch (k->verdict) {
         case analysis::Verdict::Verified: break;
         case analysis::Verdict::BenignRace:
-          for (const auto& f : k->findings)
-            os << "\n      <system-out>" << xml_escape("warning: " + f.message + "; witness: " + witness_line(f))
-               << "</system-out>";
+          for (const auto &f : k->findings)
+            os << "\n      <system-out>"
+               << xml_escape("warning: " + f.message + "; witness: " + witness_line(f)) << "</system-out>";
           os << "\n    ";
           break;
         case analysis::Verdict::Race:
         case analysis::Verdict::Divergence:
         case analysis::Verdict::Oob:
-          for (const auto& f : k->findings) {
-            os << "\n      <failure type=\"" << verdict << "\" message=\"" << xml_escape(f.message)
-               << "\">";
-            for (const auto& a : f.accesses)
+          for (const auto &f : k->findings) {
+            os << "\n      <failure type=\"" << verdict << "\" message=\"" << xml_escape(f.message) << "\">";
+            for (const auto &a : f.accesses)
               os << xml_escape(location(a.range) + ": " + a.kind + ": " + a.text) << "\n";
             os << xml_escape("witness: " + witness_line(f)) << "</failure>";
           }
@@ -61,18 +60,18 @@ std::string render_junit(const RunResult& run) {
           break;
         case analysis::Verdict::Vacuous: {
           std::string text;
-          for (const auto& u : k->unreachable)
+          for (const auto &u : k->unreachable)
             if (makes_vacuous(*k, u))
-              text += location(u.range) + ": " + unreachable_message(*k, u) + " (because: " +
-                      unreachable_because(u) + ")\n";
+              text += location(u.range) + ": " + unreachable_message(*k, u) +
+                      " (because: " + unreachable_because(u) + ")\n";
           os << "\n      <failure type=\"vacuous\" message=\""
-             << xml_escape("code no thread reaches: a proof about it is vacuous") << "\">"
-             << xml_escape(text) << "</failure>\n    ";
+             << xml_escape("code no thread reaches: a proof about it is vacuous") << "\">" << xml_escape(text)
+             << "</failure>\n    ";
           break;
         }
         case analysis::Verdict::Error: {
           std::string text;
-          for (const auto& d : k->diagnostics)
+          for (const auto &d : k->diagnostics)
             text += location(d.range) + ": " + d.severity + ": " + d.message + "\n";
           os << "\n      <error type=\"error\" message=\"does not parse\">" << xml_escape(text)
              << "</error>\n    ";
@@ -83,7 +82,7 @@ std::string render_junit(const RunResult& run) {
           std::string why = k->verdict == analysis::Verdict::Unknown
                                 ? "unknown: solver could not decide " + k->unknown_query
                                 : "unsupported";
-          for (const auto& u : k->unsupported) why += ": " + u.construct + " at " + location(u.range);
+          for (const auto &u : k->unsupported) why += ": " + u.construct + " at " + location(u.range);
           os << "\n      <skipped message=\"" << xml_escape(why) << "\"/>\n    ";
           break;
         }

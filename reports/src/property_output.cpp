@@ -15,25 +15,26 @@ constexpr llvm::StringLiteral kRecordPrefix = "kverify-property-failure: ";
 
 std::string trim(llvm::StringRef s) { return s.trim().str(); }
 
-bool parse_record_json(llvm::StringRef json, PropertyFailure& f, std::string& error) {
+bool parse_record_json(llvm::StringRef json, PropertyFailure &f, std::string &error) {
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(json);
   if (!v) {
     error = "malformed property failure record: " + llvm::toString(v.takeError());
     return false;
   }
-  const llvm::json::Object* o = v->getAsObject();
+  const llvm::json::Object *o = v->getAsObject();
   if (!o || !o->getString("property") || !o->getString("message") || !o->getString("reproduce") ||
       !o->getArray("counterexample")) {
-    error = "malformed property failure record: needs property, message, counterexample and "
-            "reproduce";
+    error =
+        "malformed property failure record: needs property, message, counterexample and "
+        "reproduce";
     return false;
   }
   f.property = o->getString("property")->str();
   f.passed_cases = static_cast<int>(o->getInteger("passed_cases").value_or(0));
   f.message = o->getString("message")->str();
   f.reproduce = o->getString("reproduce")->str();
-  for (const llvm::json::Value& item : *o->getArray("counterexample")) {
-    const llvm::json::Object* c = item.getAsObject();
+  for (const llvm::json::Value &item : *o->getArray("counterexample")) {
+    const llvm::json::Object *c = item.getAsObject();
     if (!c || !c->getString("type") || !c->getString("value")) {
       error = "malformed property failure record: a counterexample value without type and value";
       return false;
@@ -56,12 +57,11 @@ llvm::StringRef test_body(llvm::StringRef output, llvm::StringRef result) {
 
 }  // namespace
 
-std::optional<PropertyFailure> parse_failure_record(const std::string& output, std::string& error) {
+std::optional<PropertyFailure> parse_failure_record(const std::string &output, std::string &error) {
   error.clear();
   llvm::StringRef rest(output);
   std::optional<PropertyFailure> last;
-  for (size_t at = rest.find(kRecordPrefix); at != llvm::StringRef::npos;
-       at = rest.find(kRecordPrefix)) {
+  for (size_t at = rest.find(kRecordPrefix); at != llvm::StringRef::npos; at = rest.find(kRecordPrefix)) {
     llvm::StringRef line = rest.substr(at + kRecordPrefix.size());
     line = line.take_until([](char c) { return c == '\n'; });
     rest = rest.substr(at + kRecordPrefix.size() + line.size());
@@ -72,7 +72,7 @@ std::optional<PropertyFailure> parse_failure_record(const std::string& output, s
   return last;
 }
 
-std::string rapidcheck_reproduce(const std::string& output) {
+std::string rapidcheck_reproduce(const std::string &output) {
   constexpr llvm::StringLiteral kSetting = "RC_PARAMS=\"reproduce=";
   size_t at = llvm::StringRef(output).rfind(kSetting);
   if (at == llvm::StringRef::npos) return "";
@@ -81,11 +81,9 @@ std::string rapidcheck_reproduce(const std::string& output) {
   return close == llvm::StringRef::npos ? "" : rest.take_front(close + 1).str();
 }
 
-std::string gtest_failure_text(const std::string& output) {
-  return trim(test_body(output, "[  FAILED  ]"));
-}
+std::string gtest_failure_text(const std::string &output) { return trim(test_body(output, "[  FAILED  ]")); }
 
-std::string gtest_skip_reason(const std::string& output) {
+std::string gtest_skip_reason(const std::string &output) {
   llvm::StringRef body = test_body(output, "[  SKIPPED ]");
   std::string reason;
   llvm::SmallVector<llvm::StringRef, 8> lines;

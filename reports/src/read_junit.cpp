@@ -26,12 +26,12 @@ struct Parser {
   XML_Parser handle = nullptr;
   std::vector<PropertyOutcome> outcomes;
   std::optional<Case> current;
-  std::string* text = nullptr;  // where character data goes now
+  std::string *text = nullptr;  // where character data goes now
   int depth = 0;
   std::string error;
 };
 
-std::string attribute(const XML_Char** attrs, const char* name) {
+std::string attribute(const XML_Char **attrs, const char *name) {
   for (int i = 0; attrs[i]; i += 2)
     if (std::string(attrs[i]) == name) return attrs[i + 1];
   return "";
@@ -39,7 +39,7 @@ std::string attribute(const XML_Char** attrs, const char* name) {
 
 // "Suite.Name" (CTest names GoogleTest's tests so; classname repeats it) or a
 // GoogleTest report's classname "Suite" with name "Name".
-void split_name(const Case& c, PropertyOutcome& o) {
+void split_name(const Case &c, PropertyOutcome &o) {
   if (!c.classname.empty() && c.classname != c.name) {
     o.suite = c.classname;
     o.name = c.name;
@@ -50,7 +50,7 @@ void split_name(const Case& c, PropertyOutcome& o) {
   o.name = dot == std::string::npos ? c.name : c.name.substr(dot + 1);
 }
 
-bool finish(Parser& p, const Case& c, std::string& error) {
+bool finish(Parser &p, const Case &c, std::string &error) {
   PropertyOutcome o;
   split_name(c, o);
   o.time_s = c.time_s;
@@ -69,8 +69,7 @@ bool finish(Parser& p, const Case& c, std::string& error) {
       if (o.message.empty()) o.message = !c.result_text.empty() ? c.result_text : c.result_message;
       o.reproduce = rapidcheck_reproduce(all);
     }
-  } else if (c.skipped || c.status == "notrun" || c.status == "disabled" ||
-             c.status == "skipped") {
+  } else if (c.skipped || c.status == "notrun" || c.status == "disabled" || c.status == "skipped") {
     o.status = "skipped";
     o.message = gtest_skip_reason(c.output);
     if (o.message.empty()) o.message = c.result_message;
@@ -82,17 +81,16 @@ bool finish(Parser& p, const Case& c, std::string& error) {
 }
 
 // Stops at the first error: the rest of the file is not read.
-void stop(Parser& p, std::string error) {
+void stop(Parser &p, std::string error) {
   p.error = std::move(error);
   XML_StopParser(p.handle, XML_FALSE);
 }
 
-void on_start(void* data, const XML_Char* element, const XML_Char** attrs) {
-  auto& p = *static_cast<Parser*>(data);
+void on_start(void *data, const XML_Char *element, const XML_Char **attrs) {
+  auto &p = *static_cast<Parser *>(data);
   const std::string name = element;
   if (p.depth++ == 0 && name != "testsuites" && name != "testsuite")
-    return stop(p, "the root element is <" + name +
-                       ">, not <testsuites> or <testsuite>");
+    return stop(p, "the root element is <" + name + ">, not <testsuites> or <testsuite>");
   if (name == "testcase") {
     p.current.emplace();
     p.current->name = attribute(attrs, "name");
@@ -115,8 +113,8 @@ void on_start(void* data, const XML_Char* element, const XML_Char** attrs) {
   }
 }
 
-void on_end(void* data, const XML_Char* element) {
-  auto& p = *static_cast<Parser*>(data);
+void on_end(void *data, const XML_Char *element) {
+  auto &p = *static_cast<Parser *>(data);
   --p.depth;
   p.text = nullptr;
   if (std::string(element) == "testcase" && p.current) {
@@ -126,16 +124,15 @@ void on_end(void* data, const XML_Char* element) {
   }
 }
 
-void on_text(void* data, const XML_Char* s, int len) {
-  auto& p = *static_cast<Parser*>(data);
+void on_text(void *data, const XML_Char *s, int len) {
+  auto &p = *static_cast<Parser *>(data);
   if (p.text) p.text->append(s, static_cast<size_t>(len));
 }
 
 }  // namespace
 
-std::optional<std::vector<PropertyOutcome>> read_junit(const std::string& xml, std::string& error) {
-  std::unique_ptr<XML_ParserStruct, void (*)(XML_Parser)> parser(XML_ParserCreate("UTF-8"),
-                                                                 XML_ParserFree);
+std::optional<std::vector<PropertyOutcome>> read_junit(const std::string &xml, std::string &error) {
+  std::unique_ptr<XML_ParserStruct, void (*)(XML_Parser)> parser(XML_ParserCreate("UTF-8"), XML_ParserFree);
   Parser p;
   p.handle = parser.get();
   XML_SetUserData(parser.get(), &p);

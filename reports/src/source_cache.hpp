@@ -8,13 +8,13 @@
 namespace kverify::reports {
 
 class SourceCache {
- public:
+public:
   // Line `line` (1-based) of `file` without its newline; empty if unreadable.
-  const std::string& line(const std::string& file, unsigned line);
-  unsigned line_count(const std::string& file);
+  const std::string &line(const std::string &file, unsigned line);
+  unsigned line_count(const std::string &file);
 
- private:
-  const std::vector<std::string>& lines(const std::string& file);
+private:
+  const std::vector<std::string> &lines(const std::string &file);
   std::map<std::string, std::vector<std::string>> files_;
 };
 

@@ -6,9 +6,9 @@
 
 namespace kverify::rt {
 
-void* device_allocate(std::size_t bytes) {
+void *device_allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
-  void* p = nullptr;
+  void *p = nullptr;
   cudaError_t err = cudaMalloc(&p, bytes);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();  // not sticky: clear it so the process carries on cleanly
@@ -19,16 +19,15 @@ void* device_allocate(std::size_t bytes) {
   return p;
 }
 
-void device_free(void* p) noexcept {
+void device_free(void *p) noexcept {
   // A destructor must not throw; a failing cudaFree here means the context is
   // already broken, which the next checked call reports.
   if (p) cudaFree(p);
 }
 
-void throw_size_mismatch(const char* what, std::size_t expected, std::size_t got) {
+void throw_size_mismatch(const char *what, std::size_t expected, std::size_t got) {
   std::ostringstream os;
-  os << "DeviceBuffer::" << what << ": buffer holds " << expected << " elements, host side has "
-     << got;
+  os << "DeviceBuffer::" << what << ": buffer holds " << expected << " elements, host side has " << got;
   throw std::length_error(os.str());
 }
 

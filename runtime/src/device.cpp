@@ -44,8 +44,8 @@ DeviceQuery query_devices() {
     q.unavailable_reason = err == cudaErrorInsufficientDriver
                                ? "no CUDA driver, or one older than this CUDA runtime "
                                  "(cudaErrorInsufficientDriver)"
-                               : std::string("no usable CUDA device: ") + cudaGetErrorName(err) +
-                                     " (" + cudaGetErrorString(err) + ")";
+                               : std::string("no usable CUDA device: ") + cudaGetErrorName(err) + " (" +
+                                     cudaGetErrorString(err) + ")";
     return q;
   }
   if (count == 0) {
@@ -56,7 +56,7 @@ DeviceQuery query_devices() {
   return q;
 }
 
-const DeviceLimits& current_device_limits() {
+const DeviceLimits &current_device_limits() {
   static std::mutex mu;
   static std::map<int, DeviceLimits> cache;
   int ordinal = 0;
@@ -73,7 +73,7 @@ MemoryInfo memory_info() {
   return m;
 }
 
-std::string describe(const DeviceInfo& d) {
+std::string describe(const DeviceInfo &d) {
   std::ostringstream os;
   const double gib = 1024.0 * 1024.0 * 1024.0;
   os << "device " << d.ordinal << ": " << d.name << "\n"
@@ -84,10 +84,10 @@ std::string describe(const DeviceInfo& d) {
      << "  memory bus          " << d.memory_bus_bits << " bits\n"
      << "  L2 cache            " << d.l2_bytes / 1024 << " KiB\n"
      << "  max threads/block   " << d.limits.max_threads_per_block << "\n"
-     << "  max block dims      " << d.limits.max_block_dim[0] << " x " << d.limits.max_block_dim[1]
-     << " x " << d.limits.max_block_dim[2] << "\n"
-     << "  max grid dims       " << d.limits.max_grid_dim[0] << " x " << d.limits.max_grid_dim[1]
-     << " x " << d.limits.max_grid_dim[2] << "\n"
+     << "  max block dims      " << d.limits.max_block_dim[0] << " x " << d.limits.max_block_dim[1] << " x "
+     << d.limits.max_block_dim[2] << "\n"
+     << "  max grid dims       " << d.limits.max_grid_dim[0] << " x " << d.limits.max_grid_dim[1] << " x "
+     << d.limits.max_grid_dim[2] << "\n"
      << "  shared mem/block    " << d.limits.shared_bytes_per_block / 1024 << " KiB ("
      << d.limits.shared_bytes_per_block_optin / 1024 << " KiB opt-in)\n"
      << "  warp size           " << d.limits.warp_size << "\n";

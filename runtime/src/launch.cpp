@@ -5,9 +5,9 @@
 namespace kverify::rt {
 namespace {
 
-const char* const kAxis[3] = {"x", "y", "z"};
+const char *const kAxis[3] = {"x", "y", "z"};
 
-unsigned long long dim_at(const dim3& d, int i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
+unsigned long long dim_at(const dim3 &d, int i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
 
 }  // namespace
 
@@ -23,8 +23,7 @@ LaunchConfig config_for(std::size_t n, unsigned block, std::size_t dynamic_share
   if (blocks > static_cast<std::size_t>(defaults.max_grid_dim[0])) {
     std::ostringstream os;
     os << n << " elements with blocks of " << block << " need " << blocks
-       << " blocks, more than a grid holds (" << defaults.max_grid_dim[0]
-       << "); use a grid-stride kernel";
+       << " blocks, more than a grid holds (" << defaults.max_grid_dim[0] << "); use a grid-stride kernel";
     throw LaunchConfigError(os.str());
   }
   LaunchConfig cfg;
@@ -35,12 +34,10 @@ LaunchConfig config_for(std::size_t n, unsigned block, std::size_t dynamic_share
   return cfg;
 }
 
-bool is_empty(const LaunchConfig& cfg) {
-  return cfg.grid.x == 0 || cfg.grid.y == 0 || cfg.grid.z == 0;
-}
+bool is_empty(const LaunchConfig &cfg) { return cfg.grid.x == 0 || cfg.grid.y == 0 || cfg.grid.z == 0; }
 
-std::string validation_error(const LaunchConfig& cfg, const DeviceLimits& device,
-                             const KernelLimits& kernel) {
+std::string validation_error(const LaunchConfig &cfg, const DeviceLimits &device,
+                             const KernelLimits &kernel) {
   std::ostringstream os;
   for (int i = 0; i < 3; ++i) {
     const auto b = dim_at(cfg.block, i);
@@ -59,40 +56,38 @@ std::string validation_error(const LaunchConfig& cfg, const DeviceLimits& device
       return os.str();
     }
     if (g > static_cast<unsigned long long>(device.max_grid_dim[i])) {
-      os << "gridDim." << kAxis[i] << " = " << g << " exceeds the device limit of "
-         << device.max_grid_dim[i];
+      os << "gridDim." << kAxis[i] << " = " << g << " exceeds the device limit of " << device.max_grid_dim[i];
       return os.str();
     }
   }
-  const unsigned long long threads =
-      static_cast<unsigned long long>(cfg.block.x) * cfg.block.y * cfg.block.z;
+  const unsigned long long threads = static_cast<unsigned long long>(cfg.block.x) * cfg.block.y * cfg.block.z;
   if (threads > static_cast<unsigned long long>(device.max_threads_per_block)) {
-    os << "block of " << threads << " threads exceeds the device limit of "
-       << device.max_threads_per_block << " threads per block";
+    os << "block of " << threads << " threads exceeds the device limit of " << device.max_threads_per_block
+       << " threads per block";
     return os.str();
   }
   if (threads > static_cast<unsigned long long>(kernel.max_threads_per_block)) {
-    os << "block of " << threads << " threads exceeds this kernel's limit of "
-       << kernel.max_threads_per_block << " threads per block (register usage)";
+    os << "block of " << threads << " threads exceeds this kernel's limit of " << kernel.max_threads_per_block
+       << " threads per block (register usage)";
     return os.str();
   }
   const std::size_t shared = kernel.static_shared_bytes + cfg.dynamic_shared_bytes;
   if (shared > device.shared_bytes_per_block_optin) {
-    os << "shared memory of " << shared << " bytes (" << kernel.static_shared_bytes
-       << " static + " << cfg.dynamic_shared_bytes << " dynamic) exceeds the device limit of "
+    os << "shared memory of " << shared << " bytes (" << kernel.static_shared_bytes << " static + "
+       << cfg.dynamic_shared_bytes << " dynamic) exceeds the device limit of "
        << device.shared_bytes_per_block_optin << " bytes per block";
     return os.str();
   }
   return {};
 }
 
-void validate(const char* kernel_name, const LaunchConfig& cfg, const DeviceLimits& device,
-              const KernelLimits& kernel) {
+void validate(const char *kernel_name, const LaunchConfig &cfg, const DeviceLimits &device,
+              const KernelLimits &kernel) {
   std::string err = validation_error(cfg, device, kernel);
   if (!err.empty()) throw LaunchConfigError(std::string(kernel_name) + ": " + err);
 }
 
-KernelLimits kernel_limits(const void* kernel) {
+KernelLimits kernel_limits(const void *kernel) {
   cudaFuncAttributes attr{};
   KV_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
   KernelLimits k;
@@ -101,8 +96,8 @@ KernelLimits kernel_limits(const void* kernel) {
   return k;
 }
 
-void prepare_launch(const char* kernel_name, const void* kernel, const LaunchConfig& cfg) {
-  const DeviceLimits& device = current_device_limits();
+void prepare_launch(const char *kernel_name, const void *kernel, const LaunchConfig &cfg) {
+  const DeviceLimits &device = current_device_limits();
   const KernelLimits limits = kernel_limits(kernel);
   validate(kernel_name, cfg, device, limits);
   if (limits.static_shared_bytes + cfg.dynamic_shared_bytes > device.shared_bytes_per_block) {

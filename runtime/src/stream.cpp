@@ -11,8 +11,8 @@ Stream::Stream() { KV_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlo
 Stream::~Stream() {
   if (s_) cudaStreamDestroy(s_);
 }
-Stream::Stream(Stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
-Stream& Stream::operator=(Stream&& o) noexcept {
+Stream::Stream(Stream &&o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
+Stream &Stream::operator=(Stream &&o) noexcept {
   if (this != &o) {
     if (s_) cudaStreamDestroy(s_);
     s_ = std::exchange(o.s_, nullptr);
@@ -28,7 +28,7 @@ Event::~Event() {
 void Event::record(cudaStream_t stream) { KV_CUDA_CHECK(cudaEventRecord(e_, stream)); }
 void Event::synchronize() const { KV_CUDA_CHECK(cudaEventSynchronize(e_)); }
 
-float elapsed_ms(const Event& start, const Event& stop) {
+float elapsed_ms(const Event &start, const Event &stop) {
   stop.synchronize();
   float ms = 0;
   KV_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
@@ -47,8 +47,8 @@ TimingStats summarize(std::vector<float> samples_ms) {
   return t;
 }
 
-TimingStats time_on_stream(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
-                           int warmup, int repetitions) {
+TimingStats time_on_stream(const std::function<void(cudaStream_t)> &work, cudaStream_t stream, int warmup,
+                           int repetitions) {
   for (int i = 0; i < warmup; ++i) work(stream);
   Event start, stop;
   std::vector<float> samples;

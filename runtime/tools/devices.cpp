@@ -7,7 +7,7 @@
 
 #include "kverify/runtime/device.hpp"
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   const bool count_only = argc == 2 && std::strcmp(argv[1], "--count") == 0;
   if (argc > 1 && !count_only) {
     std::fprintf(stderr, "usage: kverify-devices [--count]\n");
@@ -24,9 +24,9 @@ int main(int argc, char** argv) {
                   q.unavailable_reason.c_str());
       return 0;
     }
-    for (const auto& d : q.devices) std::printf("%s", kverify::rt::describe(d).c_str());
+    for (const auto &d : q.devices) std::printf("%s", kverify::rt::describe(d).c_str());
     return 0;
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     std::fprintf(stderr, "kverify-devices: error: %s\n", e.what());
     return 1;
   }

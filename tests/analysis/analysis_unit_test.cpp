@@ -32,11 +32,12 @@ std::string describe(const KernelResult &r) {
   for (const Finding &f : r.findings) {
     s += "\n" + f.message + " t1=" + std::to_string(f.witness.thread1.thread_idx[0]) + "," +
          std::to_string(f.witness.thread1.thread_idx[1]) + " b" +
-         std::to_string(f.witness.thread1.block_idx[0]) + " t2=" +
-         std::to_string(f.witness.thread2.thread_idx[0]) + "," +
+         std::to_string(f.witness.thread1.block_idx[0]) +
+         " t2=" + std::to_string(f.witness.thread2.thread_idx[0]) + "," +
          std::to_string(f.witness.thread2.thread_idx[1]) + " b" +
          std::to_string(f.witness.thread2.block_idx[0]) + " idx=" + f.witness.index;
-    for (const analysis::LoopIteration &l : f.witness.loops) s += " [" + l.name() + "=" + std::to_string(l.iteration) + "]";
+    for (const analysis::LoopIteration &l : f.witness.loops)
+      s += " [" + l.name() + "=" + std::to_string(l.iteration) + "]";
     for (auto &[k, v] : f.witness.params) s += " " + k + "=" + v;
   }
   return s;
@@ -108,7 +109,8 @@ TEST(Analysis, WarpRaceHintFitsTheFinding) {
                 two.access(t, AccessKind::Read, bin(BinaryOp::BitXor, tid(), u(1)), 4)};
   r = analyzeKernel(two.k, fixedBlock(32, 1));
   ASSERT_EQ(r.verdict, Verdict::Race) << describe(r);
-  EXPECT_NE(r.findings[0].explanation.find("add __syncwarp() between"), std::string::npos) << r.findings[0].explanation;
+  EXPECT_NE(r.findings[0].explanation.find("add __syncwarp() between"), std::string::npos)
+      << r.findings[0].explanation;
 }
 
 TEST(Analysis, BarrierUnderUniformConditionIsFine) {
@@ -192,8 +194,7 @@ TEST(Analysis, GridStrideLoopIsVerified) {
   ExprPtr stride = Expr::cast(Type::i32(), bin(BinaryOp::Mul, bdim(), Expr::builtinVar(Builtin::GridDimX)));
   b.k.body = {KB::assign(i, start),
               KB::loop(bin(BinaryOp::Lt, L(i), n), {b.access(out, AccessKind::Write, L(i), 4)},
-                       {KB::assign(i, bin(BinaryOp::Add, L(i), stride))},
-                       3)};
+                       {KB::assign(i, bin(BinaryOp::Add, L(i), stride))}, 3)};
   KernelResult r = analyzeKernel(b.k, fixedBlock(128, 1000));
   EXPECT_EQ(r.verdict, Verdict::Verified) << describe(r);
 }
@@ -217,7 +218,8 @@ TEST(Options, Dims) {
   EXPECT_FALSE(parseDims("a,b", d));
   Options o;
   std::string err;
-  ASSERT_TRUE(applyOptionString("--blockDim=[64,1] --grid-dim=8 --assume='n == 2*blockDim.x'", o, err)) << err;
+  ASSERT_TRUE(applyOptionString("--blockDim=[64,1] --grid-dim=8 --assume='n == 2*blockDim.x'", o, err))
+      << err;
   EXPECT_EQ(*o.block_dim[0], 64u);
   EXPECT_EQ(*o.grid_dim[0], 8u);
   ASSERT_EQ(o.assumes.size(), 1u);

@@ -47,7 +47,7 @@ TEST(ClosedForm, RecognisesTheUpdatesItHasFormsFor) {
   auto set = formOf(x, op(BinaryOp::Mul, n, i(3)));
   ASSERT_TRUE(set);
   EXPECT_EQ(set->op, ClosedForm::Set);
-  EXPECT_FALSE(formOf(x, L(y), {{y.id, 1}}));  // a local the loop changes
+  EXPECT_FALSE(formOf(x, L(y), {{y.id, 1}}));                     // a local the loop changes
   EXPECT_FALSE(formOf(x, Expr::opaque(Type::i32(), 7, "load")));  // a load: new each time
   // no closed form: a step the loop changes, a factor that is not a power of two
   EXPECT_FALSE(formOf(x, op(BinaryOp::Add, L(x), L(y)), {{y.id, 1}}));
@@ -65,7 +65,8 @@ int64_t closed(const ClosedForm &cf, int64_t x0, int64_t step, uint64_t j, unsig
                : cf.op == ClosedForm::Affine                        ? affineAt(cf, x, d, k)
                                                                     : shiftedAt(cf, x, k);
   z3::expr r = v.simplify();
-  return w == 32 ? static_cast<int32_t>(r.get_numeral_uint64()) : static_cast<int64_t>(r.get_numeral_uint64());
+  return w == 32 ? static_cast<int32_t>(r.get_numeral_uint64())
+                 : static_cast<int64_t>(r.get_numeral_uint64());
 }
 
 TEST(ClosedForm, SignedHalvingRoundsTowardZeroLikeTheLoop) {
@@ -101,7 +102,8 @@ TEST(ClosedForm, AffineUpdatesMatchTheLoopModuloTheWidth) {
             uint32_t want = x0;
             for (uint64_t s = 0; s < j; ++s) want = (want << m) + (negate ? 0u - d : d);
             EXPECT_EQ(static_cast<uint32_t>(closed(cf, int32_t(x0), int32_t(d), j, 32)), want)
-                << "x = x * 2^" << m << (negate ? " - " : " + ") << d << " from " << x0 << ", " << j << " times";
+                << "x = x * 2^" << m << (negate ? " - " : " + ") << d << " from " << x0 << ", " << j
+                << " times";
           }
     }
 }
@@ -120,7 +122,8 @@ bool staysInRange(const ClosedForm &cf, int64_t x0, int64_t step, uint64_t j, un
 // The exact integer value of 32-bit x after j steps of `x += c` (or -=), c read as signed
 // or unsigned, and whether each step stayed in x's range.
 bool exactStaysInRange(int64_t x0, int64_t c, uint64_t j, bool sub, bool x_signed) {
-  __int128 lo = x_signed ? -(__int128(1) << 31) : 0, hi = x_signed ? (__int128(1) << 31) - 1 : (__int128(1) << 32) - 1;
+  __int128 lo = x_signed ? -(__int128(1) << 31) : 0,
+           hi = x_signed ? (__int128(1) << 31) - 1 : (__int128(1) << 32) - 1;
   __int128 v = __int128(x0) + (sub ? -1 : 1) * __int128(j) * c;
   return lo <= v && v <= hi;
 }
@@ -132,14 +135,17 @@ TEST(ClosedForm, WrapAroundIsDecidedExactlyForEveryMixOfSignedness) {
   for (bool sub : {false, true})
     for (bool op_signed : {false, true})
       for (bool x_signed : {false, true}) {
-        ClosedForm cf{sub ? ClosedForm::Sub : ClosedForm::Add, op_signed ? Type::i32() : Type::u32(), nullptr, 0};
-        for (int64_t x0 : {int64_t(-2147483648), int64_t(-64), int64_t(-8), int64_t(0), int64_t(5), int64_t(2147483647),
-                           int64_t(4294967295)}) {
+        ClosedForm cf{sub ? ClosedForm::Sub : ClosedForm::Add, op_signed ? Type::i32() : Type::u32(), nullptr,
+                      0};
+        for (int64_t x0 : {int64_t(-2147483648), int64_t(-64), int64_t(-8), int64_t(0), int64_t(5),
+                           int64_t(2147483647), int64_t(4294967295)}) {
           if (x_signed ? x0 > 2147483647 : x0 < 0) continue;
-          for (int64_t c : {int64_t(0), int64_t(1), int64_t(3), int64_t(64), int64_t(-1), int64_t(4294967295)}) {
+          for (int64_t c :
+               {int64_t(0), int64_t(1), int64_t(3), int64_t(64), int64_t(-1), int64_t(4294967295)}) {
             if (op_signed ? c > 2147483647 : c < 0) continue;
-            for (uint64_t j : {uint64_t(0), uint64_t(1), uint64_t(2), uint64_t(3), uint64_t(70), uint64_t(2147483647),
-                               uint64_t(2147483648), uint64_t(4294967295), uint64_t(4294967296), uint64_t(1) << 40})
+            for (uint64_t j :
+                 {uint64_t(0), uint64_t(1), uint64_t(2), uint64_t(3), uint64_t(70), uint64_t(2147483647),
+                  uint64_t(2147483648), uint64_t(4294967295), uint64_t(4294967296), uint64_t(1) << 40})
               EXPECT_EQ(staysInRange(cf, x0, c, j, 32, x_signed), exactStaysInRange(x0, c, j, sub, x_signed))
                   << x0 << (sub ? " - " : " + ") << j << " * " << c << (op_signed ? " (signed" : " (unsigned")
                   << " arithmetic, " << (x_signed ? "signed" : "unsigned") << " x)";
@@ -156,7 +162,8 @@ TEST(ClosedForm, ShiftsOutToZeroLikeTheLoopAndWrapOnlyThere) {
       uint32_t want = x0;
       bool fits = true;
       for (uint64_t s = 0; s < j; ++s) fits &= (want >> 31) == 0, want <<= 1;
-      EXPECT_EQ(static_cast<uint32_t>(closed(shl, int32_t(x0), 0, j, 32)), want) << x0 << " << 1, " << j << " times";
+      EXPECT_EQ(static_cast<uint32_t>(closed(shl, int32_t(x0), 0, j, 32)), want)
+          << x0 << " << 1, " << j << " times";
       EXPECT_EQ(staysInRange(shl, int32_t(x0), 0, j, 32, false), fits) << x0 << " << 1, " << j << " times";
     }
   // `int d = -1; d *= 2`: negative starts are legitimate; in range until below INT_MIN
@@ -168,9 +175,7 @@ TEST(ClosedForm, ShiftsOutToZeroLikeTheLoopAndWrapOnlyThere) {
       __int128 exact = __int128(x0) * (__int128(1) << j);
       bool fits = exact >= -(__int128(1) << 31) && exact < (__int128(1) << 31);
       EXPECT_EQ(staysInRange(twice, x0, 0, j, 32, true), fits) << x0 << " * 2, " << j << " times";
-      if (fits) {
-        EXPECT_EQ(closed(twice, x0, 0, j, 32), int64_t(exact)) << x0 << " * 2, " << j << " times";
-      }
+      if (fits) { EXPECT_EQ(closed(twice, x0, 0, j, 32), int64_t(exact)) << x0 << " * 2, " << j << " times"; }
     }
 }
 

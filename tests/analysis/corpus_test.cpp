@@ -48,8 +48,8 @@ std::vector<std::string> fixtures() {
 llvm::json::Value runKverify(const std::string &args) {
   // Per process: concurrent test runs must not share the report file.
   std::string out = testing::TempDir() + "kverify_corpus_" + std::to_string(getpid()) + ".json";
-  std::string cmd = std::string("cd " KVERIFY_CORPUS " && " KVERIFY_BIN " --format=json --timeout=10 ") + args +
-                    " >" + out + " 2>/dev/null";
+  std::string cmd = std::string("cd " KVERIFY_CORPUS " && " KVERIFY_BIN " --format=json --timeout=10 ") +
+                    args + " >" + out + " 2>/dev/null";
   int raw = std::system(cmd.c_str());
   int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   EXPECT_TRUE(status == 0 || status == 1 || status == 2) << status;
@@ -117,7 +117,8 @@ TEST(Corpus, VerdictsMatchHeadersAndAreSound) {
       std::printf("note: %s: %s unknown in the corpus run (%s); analysed again alone\n", f.c_str(),
                   (*unknown)->getString("name").value_or("").str().c_str(),
                   (*unknown)->getString("unknown_query").value_or("").str().c_str());
-      const llvm::json::Array *again = reruns.emplace_back(runKverify("--no-cache " + f)).getAsObject()->getArray("kernels");
+      const llvm::json::Array *again =
+          reruns.emplace_back(runKverify("--no-cache " + f)).getAsObject()->getArray("kernels");
       kernels.clear();
       if (again)
         for (const llvm::json::Value &kv : *again) kernels.push_back(kv.getAsObject());
@@ -127,8 +128,7 @@ TEST(Corpus, VerdictsMatchHeadersAndAreSound) {
       std::vector<std::vector<std::string>> located;  // the expected kind's findings
       for (const llvm::json::Object *k : by_file[f]) {
         std::string name = k->getString("name").value_or("").str();
-        if (!e.kernel.empty() && name != e.kernel && name.substr(0, name.find('<')) != e.kernel)
-          continue;
+        if (!e.kernel.empty() && name != e.kernel && name.substr(0, name.find('<')) != e.kernel) continue;
         verdicts.insert(k->getString("verdict").value_or("").str());
         if (const llvm::json::Array *fs = k->getArray("findings"))
           for (const llvm::json::Value &fv : *fs) {
@@ -146,8 +146,7 @@ TEST(Corpus, VerdictsMatchHeadersAndAreSound) {
             located.push_back(locs);
           }
       }
-      bool exact = verdicts == std::set<std::string>{e.verdict} &&
-                   (e.array.empty() || arrays.count(e.array));
+      bool exact = verdicts == std::set<std::string>{e.verdict} && (e.array.empty() || arrays.count(e.array));
       std::string got;
       for (const std::string &v : verdicts) got += v + " ";
       // soundness, never excused: racy never verified, race-free never with a finding
@@ -165,7 +164,8 @@ TEST(Corpus, VerdictsMatchHeadersAndAreSound) {
           got_at += got_at.empty() ? "" : "; ";
           for (const std::string &x : l) got_at += x + " ";
         }
-        EXPECT_TRUE(matchesPins(located, e.pins)) << f << ": findings at " << got_at << "do not match the // at: pins";
+        EXPECT_TRUE(matchesPins(located, e.pins))
+            << f << ": findings at " << got_at << "do not match the // at: pins";
       }
       if (exact) {
         ++match;
@@ -238,8 +238,9 @@ TEST(Corpus, SolverTimeoutGivesUnknownNotAPass) {
   for (const llvm::json::Value &k : *ks)
     EXPECT_EQ(k.getAsObject()->getString("verdict").value_or(""), "unknown");
   // and --fail-on=unknown turns it into exit status 1
-  std::string cmd2 = std::string("cd " KVERIFY_CORPUS " && " KVERIFY_BIN
-                                 " --timeout=0.001 --fail-on=race,unknown seed003_matrix_operation_2d_ok.cu >/dev/null 2>&1");
+  std::string cmd2 = std::string(
+      "cd " KVERIFY_CORPUS " && " KVERIFY_BIN
+      " --timeout=0.001 --fail-on=race,unknown seed003_matrix_operation_2d_ok.cu >/dev/null 2>&1");
   int raw2 = std::system(cmd2.c_str());
   EXPECT_EQ(WEXITSTATUS(raw2), 1);
 }

@@ -44,9 +44,10 @@ TEST(Phases, NestedBarrierLoopsEachAddTheirBackEdge) {
   KB b;
   unsigned s = b.shared("s", 64);
   auto i = b.local("i"), j = b.local("j");
-  Stmt inner = KB::loop(bin(BinaryOp::Lt, L(j), u(4)),
-                        {b.access(s, AccessKind::Write, tid(), 5), KB::sync(6), b.access(s, AccessKind::Read, tid(), 7)},
-                        {KB::assign(j, bin(BinaryOp::Add, L(j), u(1)))}, 4);
+  Stmt inner = KB::loop(
+      bin(BinaryOp::Lt, L(j), u(4)),
+      {b.access(s, AccessKind::Write, tid(), 5), KB::sync(6), b.access(s, AccessKind::Read, tid(), 7)},
+      {KB::assign(j, bin(BinaryOp::Add, L(j), u(1)))}, 4);
   b.k.body = {KB::loop(bin(BinaryOp::Lt, L(i), u(4)), {KB::assign(j, u(0)), inner, KB::sync(9)},
                        {KB::assign(i, bin(BinaryOp::Add, L(i), u(1)))}, 3)};
   PhasedKernel p = alignPhases(b.k);
@@ -56,8 +57,9 @@ TEST(Phases, NestedBarrierLoopsEachAddTheirBackEdge) {
   EXPECT_EQ(p.phases[4].loop, &b.k.body[0]);
   EXPECT_EQ(p.phases[4].accesses.size(), 1u);  // from 9 around to 6: the write at 5
   std::string text = toText(p);
-  EXPECT_NE(text.find("kernel k: 5 phases\nphase 1: entry -> 6:5 __syncthreads\n  5:5 write s[(i64)threadIdx.x]\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("kernel k: 5 phases\nphase 1: entry -> 6:5 __syncthreads\n  5:5 write s[(i64)threadIdx.x]\n"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("phase 4: 6:5 __syncthreads -> 6:5 __syncthreads (back edge of the loop at 4:3)\n"
                       "  7:5 read s[(i64)threadIdx.x]\n  5:5 write s[(i64)threadIdx.x]\n"),

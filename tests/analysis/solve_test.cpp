@@ -25,8 +25,7 @@ z3::check_result solveFor(const z3::expr &f, unsigned ms) {
 class RandomQuery {
 public:
   RandomQuery(z3::context &c, const std::vector<unsigned> &choices)
-      : c(c), ch(choices), vars{c.bv_const("x", 8), c.bv_const("y", 8), c.bv_const("z", 8)},
-        assumptions(c) {}
+      : c(c), ch(choices), vars{c.bv_const("x", 8), c.bv_const("y", 8), c.bv_const("z", 8)}, assumptions(c) {}
   z3::context &c;
   std::map<unsigned, z3::expr> noOverflow;
 
@@ -52,56 +51,57 @@ private:
   z3::expr atom() {
     z3::expr a = term(2), b = term(2);
     switch (next(7)) {
-    case 0: return z3::ult(a, b);
-    case 1: return z3::ule(a, b);
-    case 2: return a < b;  // signed
-    case 3: return a <= b;
-    case 4: return a == b;
-    case 5: return a != b;
-    default: return z3::ult(vars[next(3)], next(2) ? vars[next(3)] : constant());  // a bound fact
+      case 0: return z3::ult(a, b);
+      case 1: return z3::ule(a, b);
+      case 2: return a < b;  // signed
+      case 3: return a <= b;
+      case 4: return a == b;
+      case 5: return a != b;
+      default: return z3::ult(vars[next(3)], next(2) ? vars[next(3)] : constant());  // a bound fact
     }
   }
   z3::expr term(int depth) {
     if (depth == 0 || next(4) == 0) return next(3) == 2 ? constant() : vars[next(3)];
     z3::expr a = term(depth - 1), b = term(depth - 1);
     switch (next(19)) {
-    case 0: return a + b;
-    case 1: return a - b;
-    case 2: case 16: return a * b;  // twice as likely: products are what the abstraction is for
-    case 3: return -a;
-    case 4: return ~a;
-    case 5: return a & b;
-    case 6: return a | b;
-    case 7: return z3::shl(a, c.bv_val(next(9), 8));
-    case 8: return z3::lshr(a, c.bv_val(next(9), 8));
-    case 9: return z3::ashr(a, c.bv_val(next(9), 8));
-    case 10: return z3::udiv(a, next(2) ? constant() : b);
-    case 11: return z3::urem(a, next(2) ? constant() : b);
-    case 12: {
-      unsigned lo = next(8);
-      return z3::zext(a.extract(7, lo), lo);
-    }
-    case 13: return z3::sext(a.extract(3, 0), 4);
-    case 14: return z3::ite(z3::ult(a, b), a, b);
-    case 17: {  // the loop closed forms' no-wrap facts
-      unsigned op = next(3);
-      assumptions.push_back(op == 0   ? z3::bvmul_no_overflow(a, b, false)
-                            : op == 1 ? z3::bvmul_no_overflow(a, b, true)
-                                      : z3::bvmul_no_underflow(a, b));
-      return a * b;
-    }
-    case 15: {  // signed arithmetic the program does not let overflow
-      unsigned op = next(3);
-      z3::expr r = op == 0 ? a + b : op == 1 ? a - b : a * b;
-      z3::expr ok = op == 0   ? z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b)
-                    : op == 1 ? z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true)
-                              : signedMulFits(a, b);
-      z3::expr pc = next(2) ? c.bool_val(true) : z3::ult(vars[0], vars[1]);
-      noOverflow.emplace(r.id(), pc);
-      assumptions.push_back(z3::implies(pc, ok));
-      return r;
-    }
-    default: return term(depth - 1) * term(depth - 1);
+      case 0: return a + b;
+      case 1: return a - b;
+      case 2:
+      case 16: return a * b;  // twice as likely: products are what the abstraction is for
+      case 3: return -a;
+      case 4: return ~a;
+      case 5: return a & b;
+      case 6: return a | b;
+      case 7: return z3::shl(a, c.bv_val(next(9), 8));
+      case 8: return z3::lshr(a, c.bv_val(next(9), 8));
+      case 9: return z3::ashr(a, c.bv_val(next(9), 8));
+      case 10: return z3::udiv(a, next(2) ? constant() : b);
+      case 11: return z3::urem(a, next(2) ? constant() : b);
+      case 12: {
+        unsigned lo = next(8);
+        return z3::zext(a.extract(7, lo), lo);
+      }
+      case 13: return z3::sext(a.extract(3, 0), 4);
+      case 14: return z3::ite(z3::ult(a, b), a, b);
+      case 17: {  // the loop closed forms' no-wrap facts
+        unsigned op = next(3);
+        assumptions.push_back(op == 0   ? z3::bvmul_no_overflow(a, b, false)
+                              : op == 1 ? z3::bvmul_no_overflow(a, b, true)
+                                        : z3::bvmul_no_underflow(a, b));
+        return a * b;
+      }
+      case 15: {  // signed arithmetic the program does not let overflow
+        unsigned op = next(3);
+        z3::expr r = op == 0 ? a + b : op == 1 ? a - b : a * b;
+        z3::expr ok = op == 0   ? z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b)
+                      : op == 1 ? z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true)
+                                : signedMulFits(a, b);
+        z3::expr pc = next(2) ? c.bool_val(true) : z3::ult(vars[0], vars[1]);
+        noOverflow.emplace(r.id(), pc);
+        assumptions.push_back(z3::implies(pc, ok));
+        return r;
+      }
+      default: return term(depth - 1) * term(depth - 1);
     }
   }
 };
@@ -148,10 +148,10 @@ z3::expr injectivityQuery(z3::context &c, bool rightPitch, std::map<unsigned, z3
   z3::expr t = c.bool_val(true);
   for (const z3::expr &e : {p1, p2, i1, i2}) nov.emplace(e.id(), t);
   z3::expr zero = c.bv_val(0, 32);
-  return r1 >= zero && r2 >= zero && c1 >= zero && c2 >= zero && c1 < w && c2 < w && r1 < h &&
-         r2 < h && (r1 != r2 || c1 != c2) && i1 == i2 &&
-         z3::bvmul_no_overflow(r1, w, true) && z3::bvmul_no_overflow(r2, rightPitch ? w : h, true) &&
-         z3::bvadd_no_overflow(p1, c1, true) && z3::bvadd_no_overflow(p2, c2, true);
+  return r1 >= zero && r2 >= zero && c1 >= zero && c2 >= zero && c1 < w && c2 < w && r1 < h && r2 < h &&
+         (r1 != r2 || c1 != c2) && i1 == i2 && z3::bvmul_no_overflow(r1, w, true) &&
+         z3::bvmul_no_overflow(r2, rightPitch ? w : h, true) && z3::bvadd_no_overflow(p1, c1, true) &&
+         z3::bvadd_no_overflow(p2, c2, true);
 }
 
 TEST(IntegerAbstraction, LinearFormProvesRowMajorIndexInjective) {
@@ -210,9 +210,10 @@ namespace {
 // Factoring a 64-bit semiprime: far beyond a fraction of a second of bit-blasting.
 z3::expr hardQuery(z3::context &c) {
   z3::expr x = c.bv_const("x", 64), y = c.bv_const("y", 64);
-  return x * y == c.bv_val(uint64_t(4294967291u) * uint64_t(4294967279u), 64) && z3::ugt(x, c.bv_val(1, 64)) &&
-         z3::ugt(y, c.bv_val(1, 64)) && z3::ult(x, c.bv_val(uint64_t(1) << 32, 64)) &&
-         z3::ult(y, c.bv_val(uint64_t(1) << 32, 64)) && z3::ult(x, y);
+  return x * y == c.bv_val(uint64_t(4294967291u) * uint64_t(4294967279u), 64) &&
+         z3::ugt(x, c.bv_val(1, 64)) && z3::ugt(y, c.bv_val(1, 64)) &&
+         z3::ult(x, c.bv_val(uint64_t(1) << 32, 64)) && z3::ult(y, c.bv_val(uint64_t(1) << 32, 64)) &&
+         z3::ult(x, y);
 }
 
 TEST(CheckWithin, StopsAHardQueryNearTheDeadline) {

@@ -13,7 +13,10 @@ using kverify::analysis::Uniformity;
 
 namespace {
 
-template <class K> Stmt jump() { return Stmt{KB::at(4), K{}}; }
+template <class K>
+Stmt jump() {
+  return Stmt{KB::at(4), K{}};
+}
 
 Stmt inlined(std::vector<Stmt> body) { return KB::inlined("f", std::move(body)); }
 
@@ -36,9 +39,8 @@ TEST(Uniformity, BlockStrideLoopFromThreadIdIsVarying) {
   KB b;
   auto i = b.local("i");
   auto n = b.param("n", Type::u32());
-  b.k.body = {KB::assign(i, tid()),
-              KB::loop(bin(BinaryOp::Lt, L(i), n), {KB::sync(5)},
-                       {KB::assign(i, bin(BinaryOp::Add, L(i), bdim()))}, 3)};
+  b.k.body = {KB::assign(i, tid()), KB::loop(bin(BinaryOp::Lt, L(i), n), {KB::sync(5)},
+                                             {KB::assign(i, bin(BinaryOp::Add, L(i), bdim()))}, 3)};
   Uniformity U(b.k);
   EXPECT_FALSE(U.value(*L(i)));
   EXPECT_FALSE(U.loop(b.k.body[1]));
@@ -85,10 +87,11 @@ TEST(Uniformity, ContinueOfSomeThreadsKeepsTheTripCount) {
   KB b;
   auto k = b.local("k");
   auto n = b.param("n", Type::u32());
-  b.k.body = {KB::assign(k, u(0)),
-              KB::loop(bin(BinaryOp::Lt, L(k), n),
-                       {KB::iff(bin(BinaryOp::Eq, tid(), u(3)), {jump<model::stmt::Continue>()}), KB::sync(5)},
-                       {KB::assign(k, bin(BinaryOp::Add, L(k), u(1)))}, 3)};
+  b.k.body = {
+      KB::assign(k, u(0)),
+      KB::loop(bin(BinaryOp::Lt, L(k), n),
+               {KB::iff(bin(BinaryOp::Eq, tid(), u(3)), {jump<model::stmt::Continue>()}), KB::sync(5)},
+               {KB::assign(k, bin(BinaryOp::Add, L(k), u(1)))}, 3)};
   Uniformity U(b.k);
   EXPECT_TRUE(U.loop(b.k.body[1]));
   EXPECT_TRUE(U.value(*L(k)));
@@ -100,9 +103,10 @@ TEST(Uniformity, ContinueOfSomeThreadsKeepsTheTripCount) {
 TEST(Uniformity, ReturnInsideAnInlinedCallEndsThere) {
   KB b;
   auto r = b.local("result");
-  b.k.body = {inlined({KB::iff(bin(BinaryOp::Lt, tid(), u(2)), {KB::assign(r, u(5)), jump<model::stmt::Return>()}),
-                       KB::assign(r, u(7))}),
-              KB::sync(5)};
+  b.k.body = {
+      inlined({KB::iff(bin(BinaryOp::Lt, tid(), u(2)), {KB::assign(r, u(5)), jump<model::stmt::Return>()}),
+               KB::assign(r, u(7))}),
+      KB::sync(5)};
   Uniformity U(b.k);
   EXPECT_TRUE(U.control(b.k.body[1]));
   EXPECT_FALSE(U.value(*L(r)));

@@ -28,8 +28,9 @@ TEST(ConfirmOnGpu, EveryWrittenReplayIsConfirmed) {
   for (size_t i = 0; i < folders.size(); ++i) {
     const fs::path &folder = folders[i];
     const analysis::Confirmation &c = seen[i];
-    std::cout << folder.filename().string() << " | " << analysis::confirmationName(c.status) << " | " << c.tool
-              << " | " << c.detail.substr(0, c.detail.find('\n')) << "\n";
-    EXPECT_EQ(c.status, analysis::Confirmation::Status::Confirmed) << folder << ": " << c.detail << "\n" << c.output;
+    std::cout << folder.filename().string() << " | " << analysis::confirmationName(c.status) << " | "
+              << c.tool << " | " << c.detail.substr(0, c.detail.find('\n')) << "\n";
+    EXPECT_EQ(c.status, analysis::Confirmation::Status::Confirmed) << folder << ": " << c.detail << "\n"
+                                                                   << c.output;
   }
 }

@@ -44,7 +44,8 @@ Replay replayOf(const std::string &name, analysis::Options base = {}) {
   r.result = analysis::analyzeKernel(r.kernel, analysis::configure(base, tu.options, r.kernel));
   EXPECT_FALSE(r.result.findings.empty()) << name;
   if (!r.result.findings.empty())
-    r.program = confirm::makeProgram(r.kernel, r.result.findings.front(), {r.kernel.file, kverify_cli::slurp(r.kernel.file)});
+    r.program = confirm::makeProgram(r.kernel, r.result.findings.front(),
+                                     {r.kernel.file, kverify_cli::slurp(r.kernel.file)});
   return r;
 }
 
@@ -67,18 +68,22 @@ TEST(ConfirmProgram, SetsUpTheWitnessLaunch) {
   ASSERT_TRUE(r.program.not_run.empty()) << r.program.not_run;
   EXPECT_EQ(r.program.tool, confirm::Tool::Memcheck);
   const analysis::Witness &w = r.result.findings.front().witness;
-  for (const auto &[name, value] : w.params) EXPECT_TRUE(has(r.program.text, "{\"" + name + "\", " + value + "LL")) << name;
+  for (const auto &[name, value] : w.params)
+    EXPECT_TRUE(has(r.program.text, "{\"" + name + "\", " + value + "LL")) << name;
   std::ostringstream grid, block;
   grid << "dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2] << ")";
   block << "dim3(" << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << ")";
-  EXPECT_TRUE(has(r.program.text, "kvr::Launch launch{" + grid.str() + ", " + block.str() + ", false, false, -1, -1}"));
-  EXPECT_TRUE(has(r.program.text, "kvr::launch(histogram64, launch, args, watched, kvr::firstPattern(argc, argv));"));
+  EXPECT_TRUE(has(r.program.text,
+                  "kvr::Launch launch{" + grid.str() + ", " + block.str() + ", false, false, -1, -1}"));
+  EXPECT_TRUE(
+      has(r.program.text, "kvr::launch(histogram64, launch, args, watched, kvr::firstPattern(argc, argv));"));
   // the out-of-range bin is a value loaded from memory: the witness names it, the program stores it
   ASSERT_FALSE(w.memory.empty());
   for (const analysis::MemoryValue &v : w.memory)
-    EXPECT_TRUE(has(r.program.text, "{" + std::to_string(v.index) + "LL, " + std::to_string(v.value) + "LL}"));
+    EXPECT_TRUE(
+        has(r.program.text, "{" + std::to_string(v.index) + "LL, " + std::to_string(v.value) + "LL}"));
   EXPECT_EQ(w.memory.front().array, "bin");
-  EXPECT_EQ(w.memory.front().value, 64);  // one past the 64 bins
+  EXPECT_EQ(w.memory.front().value, 64);                                  // one past the 64 bins
   EXPECT_TRUE(has(r.program.text, "#line 1 \"" + r.kernel.file + "\""));  // reports name the user's lines
 }
 
@@ -89,7 +94,8 @@ TEST(ConfirmProgram, InstrumentsTheAccessesOfAGlobalRace) {
   small.grid_dim = {4, 1, 1};
   Replay plain = replayOf("counter_rmw_nonatomic_race.cu", small);
   EXPECT_EQ(plain.program.tool, confirm::Tool::AccessLog);
-  EXPECT_TRUE(has(plain.program.text, "KVR_AT(0, *count) += 1;")) << plain.program.text;  // one site: read and write
+  EXPECT_TRUE(has(plain.program.text, "KVR_AT(0, *count) += 1;"))
+      << plain.program.text;                                       // one site: read and write
   EXPECT_TRUE(has(plain.program.text, ", false, false, 0, 0};"));  // the log compares site 0 with site 0
   Replay atomic = replayOf("block_scoped_atomic_across_blocks_race.cu", small);
   EXPECT_TRUE(has(atomic.program.text, "atomicAdd_block(KVR_POINTER(0, total), 1);"))
@@ -150,13 +156,13 @@ TEST(ConfirmProgram, NvccBuildsTheWrittenPrograms) {
     files += " " + fixture(f);
   // a kernel embedded in Python: its generated CUDA text is what the program builds
   files += " " + std::string(KVERIFY_FIXTURES) + "/python/pycuda_tile_missing_barrier_race.py";
-  kverify_cli::CliRun run = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES,
-                                                    "--confirm --no-cache --confirm-dir=" + dir + files, dir + "-run");
+  kverify_cli::CliRun run = kverify_cli::runKverify(
+      KVERIFY_BIN, KVERIFY_FIXTURES, "--confirm --no-cache --confirm-dir=" + dir + files, dir + "-run");
   ASSERT_EQ(run.status, 1) << run.err;
   size_t built = 0;
   for (const fs::directory_entry &e : fs::directory_iterator(dir)) {
-    confirm::ProcessResult b =
-        confirm::runProcess({"env", "ARCH=sm_90", "NVCC=" + tools.nvcc, "sh", (e.path() / "build.sh").string()}, 300);
+    confirm::ProcessResult b = confirm::runProcess(
+        {"env", "ARCH=sm_90", "NVCC=" + tools.nvcc, "sh", (e.path() / "build.sh").string()}, 300);
     EXPECT_EQ(b.exit_code, 0) << e.path() << "\n" << b.output;
     EXPECT_TRUE(fs::exists(e.path() / "replay"));
     EXPECT_TRUE(fs::exists(e.path() / "finding.txt"));
@@ -247,13 +253,14 @@ const char *kQuiet =
 
 TEST(ConfirmOutput, ReadsRacecheckAtTheFindingsLines) {
   using analysis::Verdict;
-  analysis::Confirmation c =
-      confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11, 10}), ran(kRacecheck), 30);
+  analysis::Confirmation c = confirm::interpret(
+      confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11, 10}), ran(kRacecheck), 30);
   EXPECT_EQ(c.status, Status::Confirmed);
   EXPECT_TRUE(has(c.detail, "Race reported between Read access")) << c.detail;
   EXPECT_TRUE(has(c.detail, "\nand Write access")) << c.detail;  // the report's second line kept
   // a race elsewhere (line 110 is not line 11) does not confirm this one
-  c = confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {110}), ran(kRacecheck), 30);
+  c = confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {110}), ran(kRacecheck),
+                         30);
   EXPECT_EQ(c.status, Status::NotReproduced);
   EXPECT_TRUE(has(c.detail, "only elsewhere")) << c.detail;
   c = confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}), ran(kQuiet), 30);
@@ -280,12 +287,14 @@ TEST(ConfirmOutput, ReadsTheLogForAWarpsOwnConflict) {
 TEST(ConfirmOutput, ReadsDivergenceFromSynccheckOrAHang) {
   using analysis::Verdict;
   analysis::Finding f = findingAt(Verdict::Divergence, "", {14});
-  EXPECT_EQ(confirm::interpret(confirm::Tool::Synccheck, f, ran(kSynccheck, 4), 30).status, Status::Confirmed);
+  EXPECT_EQ(confirm::interpret(confirm::Tool::Synccheck, f, ran(kSynccheck, 4), 30).status,
+            Status::Confirmed);
   analysis::Confirmation hang = confirm::interpret(confirm::Tool::Synccheck, f, ran("", -1, true), 30);
   EXPECT_EQ(hang.status, Status::Confirmed);
   EXPECT_TRUE(has(hang.detail, "hung")) << hang.detail;
   // a race whose launch hangs is not confirmed by it
-  EXPECT_EQ(confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}), ran("", -1, true), 30)
+  EXPECT_EQ(confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}),
+                               ran("", -1, true), 30)
                 .status,
             Status::NotReproduced);
 }
@@ -298,13 +307,15 @@ TEST(ConfirmOutput, ReadsMemcheckAndTheAccessLog) {
       "broadcast_shared_without_barrier_race.cu:18\n"
       "=========     by thread (254,0,0) in block (15,0,0)\n"
       "=========     Address 0x100 is out of bounds\n";
-  EXPECT_EQ(confirm::interpret(confirm::Tool::Memcheck, findingAt(Verdict::Oob, "shared", {18}), ran(memcheck, 4), 30)
+  EXPECT_EQ(confirm::interpret(confirm::Tool::Memcheck, findingAt(Verdict::Oob, "shared", {18}),
+                               ran(memcheck, 4), 30)
                 .status,
             Status::Confirmed);
   // memcheck silent, the program's bounds check not
   analysis::Confirmation bounds = confirm::interpret(
       confirm::Tool::Memcheck, findingAt(Verdict::Oob, "shared", {12}),
-      ran("kverify-replay: launch 1 finished (...)\nkverify-replay: out of bounds: block (0, 0, 0) thread (255, 0, 0) "
+      ran("kverify-replay: launch 1 finished (...)\nkverify-replay: out of bounds: block (0, 0, 0) thread "
+          "(255, 0, 0) "
           "accessed 4 bytes at byte offset 1024 of a 1024-byte array (64 such accesses)\n"),
       30);
   EXPECT_EQ(bounds.status, Status::Confirmed);
@@ -315,10 +326,11 @@ TEST(ConfirmOutput, ReadsMemcheckAndTheAccessLog) {
                 .status,
             Status::NotReproduced);
   analysis::Finding global = findingAt(Verdict::Race, "global", {9, 9});
-  analysis::Confirmation c = confirm::interpret(
-      confirm::Tool::AccessLog, global,
-      ran("kverify-replay: launch 1 finished (...)\nkverify-replay: collision: both threads accessed total + 0 bytes\n"),
-      30);
+  analysis::Confirmation c =
+      confirm::interpret(confirm::Tool::AccessLog, global,
+                         ran("kverify-replay: launch 1 finished (...)\nkverify-replay: collision: both "
+                             "threads accessed total + 0 bytes\n"),
+                         30);
   EXPECT_EQ(c.status, Status::Confirmed);
   EXPECT_EQ(c.detail, "collision: both threads accessed total + 0 bytes");
   c = confirm::interpret(confirm::Tool::AccessLog, global,
@@ -328,11 +340,12 @@ TEST(ConfirmOutput, ReadsMemcheckAndTheAccessLog) {
   EXPECT_EQ(c.status, Status::NotReproduced);
   EXPECT_EQ(c.detail, "the two threads' accesses shared no byte in 4 launches");
   // no device: not run, with the program's reason
-  c = confirm::interpret(confirm::Tool::AccessLog, global,
-                         ran("kverify-replay: cudaGetDeviceCount(&devices): no CUDA-capable device is detected "
-                             "(cudaErrorNoDevice)\n",
-                             3),
-                         30);
+  c = confirm::interpret(
+      confirm::Tool::AccessLog, global,
+      ran("kverify-replay: cudaGetDeviceCount(&devices): no CUDA-capable device is detected "
+          "(cudaErrorNoDevice)\n",
+          3),
+      30);
   EXPECT_EQ(c.status, Status::NotRun);
   EXPECT_TRUE(has(c.detail, "no usable CUDA device")) << c.detail;
 }
@@ -341,16 +354,19 @@ TEST(ConfirmOutput, ReadsMemcheckAndTheAccessLog) {
 // other fills their launches; only when none finished is the replay not run.
 TEST(ConfirmOutput, ReadsFailedLaunches) {
   using analysis::Verdict;
-  const std::string failed = "kverify-replay: launch 1 failed (memory the witness leaves open: zeros): an illegal "
-                             "memory access was encountered (cudaErrorIllegalAddress)\n";
+  const std::string failed =
+      "kverify-replay: launch 1 failed (memory the witness leaves open: zeros): an illegal "
+      "memory access was encountered (cudaErrorIllegalAddress)\n";
   analysis::Confirmation some = confirm::interpret(
       confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}),
       ran(failed + "kverify-replay: launch 2 finished (memory the witness leaves open: ones)\n"), 30);
   EXPECT_EQ(some.status, Status::NotReproduced);
-  EXPECT_EQ(some.detail, "racecheck reported nothing in 1 launch; 1 failed, the first: launch 1 failed (memory the "
-                         "witness leaves open: zeros): an illegal memory access was encountered (cudaErrorIllegalAddress)");
-  analysis::Confirmation none =
-      confirm::interpret(confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}), ran(failed, 4), 30);
+  EXPECT_EQ(
+      some.detail,
+      "racecheck reported nothing in 1 launch; 1 failed, the first: launch 1 failed (memory the "
+      "witness leaves open: zeros): an illegal memory access was encountered (cudaErrorIllegalAddress)");
+  analysis::Confirmation none = confirm::interpret(
+      confirm::Tool::Racecheck, findingAt(Verdict::Race, "shared", {11}), ran(failed, 4), 30);
   EXPECT_EQ(none.status, Status::NotRun);
   EXPECT_TRUE(has(none.detail, "the replay failed: kverify-replay: launch 1 failed")) << none.detail;
 }
@@ -374,9 +390,12 @@ TEST(ConfirmProcess, KillsARunAtItsTimeLimit) {
 TEST(ConfirmCli, WithoutAGpuSaysSoOnceAndKeepsTheVerdicts) {
   if (confirm::findToolchain().unavailable.empty()) GTEST_SKIP() << "a GPU is here: the replays would run";
   std::string base = testing::TempDir() + "confirm_cli_no_gpu";
-  std::string files = fixture("counter_rmw_nonatomic_race.cu") + " " + fixture("barrier_in_both_branches_divergence.cu");
-  kverify_cli::CliRun with = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--confirm --no-cache " + files, base);
-  kverify_cli::CliRun without = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache " + files, base + "-2");
+  std::string files =
+      fixture("counter_rmw_nonatomic_race.cu") + " " + fixture("barrier_in_both_branches_divergence.cu");
+  kverify_cli::CliRun with =
+      kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--confirm --no-cache " + files, base);
+  kverify_cli::CliRun without =
+      kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache " + files, base + "-2");
   EXPECT_EQ(with.status, 1);
   EXPECT_EQ(with.status, without.status);
   size_t notes = 0;
@@ -384,15 +403,15 @@ TEST(ConfirmCli, WithoutAGpuSaysSoOnceAndKeepsTheVerdicts) {
   EXPECT_EQ(notes, 1u) << with.err;
   EXPECT_TRUE(has(with.out, "note: not run on the GPU: no GPU")) << with.out;
   // --fail-on=confirmed: nothing confirmed here, so nothing fails
-  kverify_cli::CliRun gate =
-      kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--confirm --fail-on=confirmed --no-cache " + files, base + "-3");
+  kverify_cli::CliRun gate = kverify_cli::runKverify(
+      KVERIFY_BIN, KVERIFY_FIXTURES, "--confirm --fail-on=confirmed --no-cache " + files, base + "-3");
   EXPECT_EQ(gate.status, 0) << gate.err;
 }
 
 TEST(ConfirmCli, FailOnConfirmedNeedsConfirm) {
-  kverify_cli::CliRun r = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES,
-                                                  "--fail-on=confirmed " + fixture("counter_rmw_nonatomic_race.cu"),
-                                                  testing::TempDir() + "confirm_cli_fail_on");
+  kverify_cli::CliRun r = kverify_cli::runKverify(
+      KVERIFY_BIN, KVERIFY_FIXTURES, "--fail-on=confirmed " + fixture("counter_rmw_nonatomic_race.cu"),
+      testing::TempDir() + "confirm_cli_fail_on");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.err, "--fail-on=confirmed needs --confirm")) << r.err;
 }
@@ -401,14 +420,16 @@ TEST(ConfirmCli, FailOnConfirmedNeedsConfirm) {
 TEST(ConfirmCli, ConfirmCommandReadsAReport) {
   std::string base = testing::TempDir() + "confirm_cli_report";
   kverify_cli::CliRun analysed = kverify_cli::runKverify(
-      KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache --json=" + base + ".json " + fixture("counter_rmw_nonatomic_race.cu"),
-      base + "-analyse");
+      KVERIFY_BIN, KVERIFY_FIXTURES,
+      "--no-cache --json=" + base + ".json " + fixture("counter_rmw_nonatomic_race.cu"), base + "-analyse");
   ASSERT_EQ(analysed.status, 1) << analysed.err;
-  kverify_cli::CliRun r = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "confirm " + base + ".json", base);
+  kverify_cli::CliRun r =
+      kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "confirm " + base + ".json", base);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.err, "names a replay program")) << r.err;
   EXPECT_TRUE(has(r.out, "data race on 'count'")) << r.out;
-  kverify_cli::CliRun bad = kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "confirm /nonexistent.json", base + "-bad");
+  kverify_cli::CliRun bad =
+      kverify_cli::runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "confirm /nonexistent.json", base + "-bad");
   EXPECT_EQ(bad.status, 2);
   EXPECT_TRUE(has(bad.err, "cannot read '/nonexistent.json'")) << bad.err;
 }
@@ -422,11 +443,13 @@ TEST(ConfirmProcess, AProgramThatDoesNotBuildIsNotRun) {
   fs::remove_all(folder);
   fs::create_directories(folder);
   std::ofstream(folder / "replay.cu") << "int main() { return undeclared_name; }\n";
-  std::ofstream(folder / "build.sh") << "cd \"$(dirname \"$0\")\" && exec \"$NVCC\" -arch=sm_90 replay.cu -o replay\n";
+  std::ofstream(folder / "build.sh")
+      << "cd \"$(dirname \"$0\")\" && exec \"$NVCC\" -arch=sm_90 replay.cu -o replay\n";
   std::ofstream(folder / "finding.txt") << "kind race\nspace shared\n";
   analysis::Confirmation c = confirm::replayFolder(folder.string(), tools, 30);
   EXPECT_EQ(c.status, Status::NotRun);
-  EXPECT_TRUE(has(c.detail, "nvcc could not build the replay: replay.cu(1): error: identifier \"undeclared_name\""))
+  EXPECT_TRUE(
+      has(c.detail, "nvcc could not build the replay: replay.cu(1): error: identifier \"undeclared_name\""))
       << c.detail;
 }
 
@@ -438,22 +461,27 @@ TEST(ConfirmProcess, AFailedLaunchRunsTheNextFillInANewProcess) {
   fs::remove_all(dir);
   kverify_cli::CliRun run = kverify_cli::runKverify(
       KVERIFY_BIN, KVERIFY_FIXTURES,
-      "--confirm --no-cache --confirm-dir=" + dir + " " + fixture("cg_tile16_exchange_race.cu"), dir + "-run");
+      "--confirm --no-cache --confirm-dir=" + dir + " " + fixture("cg_tile16_exchange_race.cu"),
+      dir + "-run");
   ASSERT_EQ(run.status, 1) << run.err;
   fs::path folder = fs::directory_iterator(dir)->path();
   std::ofstream(folder / "replay")
       << "#!/bin/sh\n"
          "echo \"started at $1\" >> runs.txt\n"
-         "if [ \"$1\" = 1 ]; then echo 'kverify-replay: launch 1 failed (memory the witness leaves open: zeros): an "
+         "if [ \"$1\" = 1 ]; then echo 'kverify-replay: launch 1 failed (memory the witness leaves open: "
+         "zeros): an "
          "illegal memory access was encountered (cudaErrorIllegalAddress)'; exit 5; fi\n"
-         "for n in $(seq \"$1\" 4); do echo \"kverify-replay: launch $n finished (memory the witness leaves open: x)\"; done\n";
-  std::ofstream(fs::path(dir) / "sanitizer") << "#!/bin/sh\nshift 4\nexec \"$@\"\n";  // --tool T --print-limit N
+         "for n in $(seq \"$1\" 4); do echo \"kverify-replay: launch $n finished (memory the witness leaves "
+         "open: x)\"; done\n";
+  std::ofstream(fs::path(dir) / "sanitizer")
+      << "#!/bin/sh\nshift 4\nexec \"$@\"\n";  // --tool T --print-limit N
   for (const fs::path &p : {folder / "replay", fs::path(dir) / "sanitizer"})
     fs::permissions(p, fs::perms::owner_all, fs::perm_options::add);
   confirm::Toolchain tools{"nvcc", (fs::path(dir) / "sanitizer").string(), ""};
   analysis::Confirmation c = confirm::replayFolder(folder.string(), tools, 30);
   EXPECT_EQ(kverify_cli::slurp((folder / "runs.txt").string()), "started at 1\nstarted at 2\n");
   EXPECT_EQ(c.status, Status::NotReproduced);
-  EXPECT_TRUE(has(c.detail, "reported nothing in 3 launches; 1 failed, the first: launch 1 failed")) << c.detail;
+  EXPECT_TRUE(has(c.detail, "reported nothing in 3 launches; 1 failed, the first: launch 1 failed"))
+      << c.detail;
   EXPECT_TRUE(has(kverify_cli::slurp((folder / "output.txt").string()), "launch 4 finished"));
 }

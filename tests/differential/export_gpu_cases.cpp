@@ -37,8 +37,10 @@ int main(int argc, char **argv) {
   int first = 0, last = -1;
   while (argc > 1 && std::string(argv[argc - 1]).rfind("--", 0) == 0) {
     std::string flag = argv[--argc];
-    if (flag == "--kernels-only") kernelsOnly = true;
-    else if (flag.rfind("--range=", 0) == 0 && std::sscanf(flag.c_str() + 8, "%d:%d", &first, &last) == 2) continue;
+    if (flag == "--kernels-only")
+      kernelsOnly = true;
+    else if (flag.rfind("--range=", 0) == 0 && std::sscanf(flag.c_str() + 8, "%d:%d", &first, &last) == 2)
+      continue;
     else {
       std::cerr << "unknown option " << flag << "\n";
       return 2;
@@ -107,16 +109,16 @@ int main(int argc, char **argv) {
       for (const auto &f : r.findings) hazards.insert(kverify::oracle::kindName(f.kind));
     }
     verdicts << file << "\t" << verdict << "\n";
-    manifest << "{\"file\":\"" << file << "\",\"kernel\":\"" << k.name << "\",\"block\":[" << k.block[0] << ","
-             << k.block[1] << "," << k.block[2] << "],\"grid\":[" << k.grid[0] << "," << k.grid[1] << ","
-             << k.grid[2] << "],\"params\":{";
+    manifest << "{\"file\":\"" << file << "\",\"kernel\":\"" << k.name << "\",\"block\":[" << k.block[0]
+             << "," << k.block[1] << "," << k.block[2] << "],\"grid\":[" << k.grid[0] << "," << k.grid[1]
+             << "," << k.grid[2] << "],\"params\":{";
     bool first = true;
     for (auto &[n, v] : k.params) {
       manifest << (first ? "" : ",") << "\"" << n << "\":" << v;
       first = false;
     }
-    manifest << "},\"data_dependent\":" << (k.data_dependent ? "true" : "false")
-             << ",\"kverify\":\"" << verdict << "\",\"oracle\":[";
+    manifest << "},\"data_dependent\":" << (k.data_dependent ? "true" : "false") << ",\"kverify\":\""
+             << verdict << "\",\"oracle\":[";
     first = true;
     for (const std::string &h : hazards) {
       manifest << (first ? "" : ",") << "\"" << h << "\"";
@@ -128,6 +130,7 @@ int main(int argc, char **argv) {
     std::cerr << "cannot write " << (out / "manifest.jsonl") << "\n";
     return 2;
   }
-  std::cout << "wrote programs " << first << ".." << last - 1 << " and manifest" << shard << ".jsonl to " << out << "\n";
+  std::cout << "wrote programs " << first << ".." << last - 1 << " and manifest" << shard << ".jsonl to "
+            << out << "\n";
   return 0;
 }

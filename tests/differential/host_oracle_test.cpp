@@ -75,8 +75,8 @@ std::string hostSource(const GenKernel &k) {
   std::string args = "(int *)g[0], (int *)g[1], p0, p1";
   for (const GlobalArray &a : extraGlobalArrays(k))
     args += std::string(", (") + (a.read_only ? "const " : "") + a.elem + " *)g[" + std::to_string(a.n) + "]";
-  return emitSource(k) + "\nextern \"C\" void kv_launch(void *const *g, int p0, int p1) { " + k.name + "(" + args +
-         "); }\n";
+  return emitSource(k) + "\nextern \"C\" void kv_launch(void *const *g, int p0, int p1) { " + k.name + "(" +
+         args + "); }\n";
 }
 
 std::map<ThreadKey, HostThread> parseHost(const std::string &out, bool &ok) {
@@ -113,7 +113,7 @@ char kindChar(model::AccessKind k) {
 }
 
 struct Counters {
-  std::map<std::string, long> outcome;  // exact, coarse, disagree, skipped.*
+  std::map<std::string, long> outcome;        // exact, coarse, disagree, skipped.*
   std::map<std::string, long> coarse_arrays;  // array names with coarse accesses
   long host_accesses = 0;
   std::string text() const {
@@ -145,27 +145,29 @@ std::string compare(const model::Kernel &m, const std::vector<oracle::AccessReco
   auto name = [&](const oracle::AccessRecord &r) { return m.arrays[r.array].name; };
   auto describe = [&](const M &x) {
     std::ostringstream os;
-    os << kindChar(x.r->kind) << " " << name(*x.r) << " element " << x.r->index << " (bytes " << int64_t(x.lo) << ".."
-       << int64_t(x.hi) << ") after " << x.r->barriers << " barriers at " << x.r->range.line << ":" << x.r->range.col;
+    os << kindChar(x.r->kind) << " " << name(*x.r) << " element " << x.r->index << " (bytes " << int64_t(x.lo)
+       << ".." << int64_t(x.hi) << ") after " << x.r->barriers << " barriers at " << x.r->range.line << ":"
+       << x.r->range.col;
     return os.str();
   };
   for (auto &[key, ht] : host) {
     auto &ms = byThread[key];
     std::string who = "thread (" + std::to_string(key[0]) + "," + std::to_string(key[1]) + "," +
-                      std::to_string(key[2]) + ") block (" + std::to_string(key[3]) + "," + std::to_string(key[4]) +
-                      "," + std::to_string(key[5]) + ")";
+                      std::to_string(key[2]) + ") block (" + std::to_string(key[3]) + "," +
+                      std::to_string(key[4]) + "," + std::to_string(key[5]) + ")";
     for (const HostAccess &h : ht.accesses) {
       ++compared;
       M *best = nullptr;
       for (M &x : ms) {
-        if (x.used || x.r->barriers != h.barriers || kindChar(x.r->kind) != h.kind || name(*x.r) != h.array) continue;
+        if (x.used || x.r->barriers != h.barriers || kindChar(x.r->kind) != h.kind || name(*x.r) != h.array)
+          continue;
         if (x.r->index < 0 || x.lo > h.lo || x.hi < h.hi) continue;
         if (!best || (x.lo == h.lo && x.hi == h.hi)) best = &x;
         if (x.lo == h.lo && x.hi == h.hi) break;
       }
       if (!best) {
-        why << who << ": the host's " << h.kind << " " << h.array << " bytes " << h.lo << ".." << h.hi << " after "
-            << h.barriers << " barriers is no access of the model\n";
+        why << who << ": the host's " << h.kind << " " << h.array << " bytes " << h.lo << ".." << h.hi
+            << " after " << h.barriers << " barriers is no access of the model\n";
         continue;
       }
       best->used = true;
@@ -183,7 +185,8 @@ std::string compare(const model::Kernel &m, const std::vector<oracle::AccessReco
       if (!ht.stopped) why << who << ": the model's " << describe(x) << " is no access of the host\n";
     }
     if (ht.stopped && !oobLeft)
-      why << who << ": the host stopped at an address outside every array; the model has no out-of-bounds access\n";
+      why << who
+          << ": the host stopped at an address outside every array; the model has no out-of-bounds access\n";
   }
   for (auto &[key, ms] : byThread)
     if (!host.count(key) && !ms.empty()) why << "a model thread the host did not run\n";
@@ -239,19 +242,19 @@ TEST(HostOracle, ModelAccessesAreTheCompiledKernels) {
     // seeded values (loads) only reach stored values here: the accesses do not depend on them
     fs::path cpp = tmp / ("k" + std::to_string(i) + ".cpp"), exe = tmp / ("k" + std::to_string(i));
     std::ofstream(cpp) << hostSource(k);
-    log = run(cxx + " -std=c++17 -O0 -w -fwrapv -fsanitize=thread -include " + dir + "/cuda_host.h -x c++ -c " +
-              cpp.string() + " -o " + exe.string() + ".o 2>&1 && " + cxx + " -no-pie " + exe.string() + ".o " +
-              driver + " -o " + exe.string() + " 2>&1");
+    log = run(cxx + " -std=c++17 -O0 -w -fwrapv -fsanitize=thread -include " + dir +
+              "/cuda_host.h -x c++ -c " + cpp.string() + " -o " + exe.string() + ".o 2>&1 && " + cxx +
+              " -no-pie " + exe.string() + ".o " + driver + " -o " + exe.string() + " 2>&1");
     if (log.find("#failed") != std::string::npos) {
       ++c.outcome["disagree"];
       disagreements.push_back("host compile failed:\n" + log + k.source);
       continue;
     }
-    std::string out = run("timeout 30 " + exe.string() + " " + std::to_string(k.block[0]) + " " +
-                          std::to_string(k.block[1]) + " " + std::to_string(k.block[2]) + " " +
-                          std::to_string(k.grid[0]) + " " + std::to_string(k.grid[1]) + " " +
-                          std::to_string(k.grid[2]) + " " + std::to_string(k.params.at("p0")) + " " +
-                          std::to_string(k.params.at("p1")));
+    std::string out =
+        run("timeout 30 " + exe.string() + " " + std::to_string(k.block[0]) + " " +
+            std::to_string(k.block[1]) + " " + std::to_string(k.block[2]) + " " + std::to_string(k.grid[0]) +
+            " " + std::to_string(k.grid[1]) + " " + std::to_string(k.grid[2]) + " " +
+            std::to_string(k.params.at("p0")) + " " + std::to_string(k.params.at("p1")));
     bool ok = true;
     auto host = parseHost(out, ok);
     if (!ok || out.find("#failed") != std::string::npos) {

@@ -22,13 +22,11 @@ template <typename T, typename F>
 rc::Shrinkable<T> addShrinks(rc::Shrinkable<T> s, F children) {
   T v = s.value();
   auto extra = rc::seq::map(rc::seq::fromContainer(children(v)), [children](T c) {
-    return rc::shrinkable::shrinkRecur(std::move(c), [children](const T &x) {
-      return rc::seq::fromContainer(children(x));
-    });
+    return rc::shrinkable::shrinkRecur(
+        std::move(c), [children](const T &x) { return rc::seq::fromContainer(children(x)); });
   });
-  auto orig = rc::seq::map(s.shrinks(), [children](rc::Shrinkable<T> x) {
-    return addShrinks(std::move(x), children);
-  });
+  auto orig = rc::seq::map(s.shrinks(),
+                           [children](rc::Shrinkable<T> x) { return addShrinks(std::move(x), children); });
   // The generator's own shrinks first; the structural ones when those are exhausted.
   return rc::shrinkable::just(std::move(v), rc::seq::concat(std::move(orig), std::move(extra)));
 }
@@ -58,28 +56,15 @@ bool isIntExpr(const GExpr &e) { return e.k != EK::Cmp && e.k != EK::Logic; }
 std::vector<GExpr> exprChildren(const GExpr &e) {
   std::vector<GExpr> out;
   switch (e.k) {
-  case EK::Bin:
-  case EK::Call:
-    out = {e.a[0], e.a[1]};
-    break;
-  case EK::Select:
-    out = {e.a[1], e.a[2]};
-    break;
-  case EK::Cast:
-    out = {e.a[0]};
-    break;
-  case EK::Load:
-  case EK::Field:
-    out = {GExpr{EK::Const, 1, 0, {}}};
-    break;
-  case EK::RoLoad:
-    out = {GExpr{EK::Const, 1, 0, {}}, e.a[0]};
-    break;
-  case EK::Logic:
-    out = e.a;
-    break;
-  default:
-    break;
+    case EK::Bin:
+    case EK::Call: out = {e.a[0], e.a[1]}; break;
+    case EK::Select: out = {e.a[1], e.a[2]}; break;
+    case EK::Cast: out = {e.a[0]}; break;
+    case EK::Load:
+    case EK::Field: out = {GExpr{EK::Const, 1, 0, {}}}; break;
+    case EK::RoLoad: out = {GExpr{EK::Const, 1, 0, {}}, e.a[0]}; break;
+    case EK::Logic: out = e.a; break;
+    default: break;
   }
   // Only same-sort replacements (an int for an int, a condition for a condition).
   std::vector<GExpr> same;
@@ -109,16 +94,16 @@ std::vector<std::vector<GStmt>> listChildren(const std::vector<GStmt> &v) {
         if (e.k == EK::LoopVar && e.v >= s.depth) ok = false;
         for (auto &a : e.a) ex(a);
       };
-      std::function<void(const std::vector<GStmt> &, bool)> st =
-          [&](const std::vector<GStmt> &b, bool nested) {
-            for (auto &x : b) {
-              if (!nested && (x.k == SK::Break || x.k == SK::Continue)) ok = false;
-              ex(x.idx), ex(x.val), ex(x.cond);
-              bool inner = nested || x.k == SK::For || x.k == SK::DoWhile || x.k == SK::Search;
-              st(x.body, inner);
-              st(x.els, inner);
-            }
-          };
+      std::function<void(const std::vector<GStmt> &, bool)> st = [&](const std::vector<GStmt> &b,
+                                                                     bool nested) {
+        for (auto &x : b) {
+          if (!nested && (x.k == SK::Break || x.k == SK::Continue)) ok = false;
+          ex(x.idx), ex(x.val), ex(x.cond);
+          bool inner = nested || x.k == SK::For || x.k == SK::DoWhile || x.k == SK::Search;
+          st(x.body, inner);
+          st(x.els, inner);
+        }
+      };
       st(s.body, false);
       if (ok) splice(s.body);
     }
@@ -174,9 +159,9 @@ Gen<GExpr> condExpr(Ctx c, int depth);
 
 // An index into shared array `arr` (size n), mostly kept in range.
 Gen<GExpr> sharedIndex(Ctx c, int depth, int arr) {
-  return gen::map(gen::pair(gen::weightedElement<int>({{6, WrapMask}, {3, WrapMod}, {2, WrapNone}}),
-                            intExpr(c, depth)),
-                  [arr](const std::pair<int, GExpr> &p) { return mk(EK::Index, arr, p.first, {p.second}); });
+  return gen::map(
+      gen::pair(gen::weightedElement<int>({{6, WrapMask}, {3, WrapMod}, {2, WrapNone}}), intExpr(c, depth)),
+      [arr](const std::pair<int, GExpr> &p) { return mk(EK::Index, arr, p.first, {p.second}); });
 }
 
 Gen<GExpr> load(Ctx c, int depth) {
@@ -198,7 +183,7 @@ Gen<GExpr> field(Ctx c, int depth, bool writable) {
   for (int site = 0; site < (writable ? int(CConf) : int(kStructSites)); ++site)
     sites.insert(sites.end(), site == SBox ? 3 : 1, site);
   return gen::mapcat(gen::elementOf(sites), [c, depth](int site) {
-    Gen<GExpr> index = site == GPair ? globalIndex(c)
+    Gen<GExpr> index = site == GPair   ? globalIndex(c)
                        : site == CConf ? gen::just(mk(EK::Const, 0))
                                        : intExpr(c, depth);
     return gen::map(gen::tuple(gen::inRange(0, kSiteFields[site]), index, intExpr(c, 0)),
@@ -219,19 +204,15 @@ Gen<GExpr> roLoad(Ctx c, int depth) {
 
 Gen<GExpr> rightOperand(int op, Ctx c, int depth) {
   switch (op) {
-  case Mul:
-    return pick<GExpr>({{4, constant(1, 9)}, {1, gen::just(mk(EK::BDim, 0))}});
-  case Shl:
-  case Shr:
-    return constant(0, 5);
-  case Mod:
-    return pick<GExpr>(
-        {{3, constant(1, 9)},
-         {2, gen::map(gen::inRange(0, 2), [](int p) {
-            return mk(EK::Bin, 0, Add, {mk(EK::Param, p), mk(EK::Const, 1)});
-          })}});
-  default:
-    return intExpr(c, depth);
+    case Mul: return pick<GExpr>({{4, constant(1, 9)}, {1, gen::just(mk(EK::BDim, 0))}});
+    case Shl:
+    case Shr: return constant(0, 5);
+    case Mod:
+      return pick<GExpr>({{3, constant(1, 9)}, {2, gen::map(gen::inRange(0, 2), [](int p) {
+                                                  return mk(EK::Bin, 0, Add,
+                                                            {mk(EK::Param, p), mk(EK::Const, 1)});
+                                                })}});
+    default: return intExpr(c, depth);
   }
 }
 
@@ -239,8 +220,9 @@ Gen<GExpr> intExpr(Ctx c, int depth) {
   if (depth <= 0) return leaf(c);
   Gen<GExpr> sub = gen::lazy([c, depth] { return intExpr(c, depth - 1); });
   Gen<GExpr> bin = gen::mapcat(gen::inRange(0, int(kBinOps)), [c, depth, sub](int op) {
-    return gen::map(gen::pair(sub, rightOperand(op, c, depth - 1)),
-                    [op](const std::pair<GExpr, GExpr> &p) { return mk(EK::Bin, 0, op, {p.first, p.second}); });
+    return gen::map(gen::pair(sub, rightOperand(op, c, depth - 1)), [op](const std::pair<GExpr, GExpr> &p) {
+      return mk(EK::Bin, 0, op, {p.first, p.second});
+    });
   });
   Gen<GExpr> sel = gen::map(gen::tuple(gen::lazy([c, depth] { return condExpr(c, depth - 1); }), sub, sub),
                             [](const std::tuple<GExpr, GExpr, GExpr> &t) {
@@ -279,30 +261,32 @@ Gen<GExpr> condExpr(Ctx c, int depth) {
   // threadIdx.x < C and friends
   Gen<GExpr> tidCmp = cmp(tid(), pick<GExpr>({{3, constant(0, 65)}, {1, gen::just(mk(EK::Param, 0))}}));
   // threadIdx.x % 2 == 0
-  Gen<GExpr> parity = gen::map(gen::tuple(tid(), gen::element(int(Mod), int(And)), constant(1, 5), constant(0, 2)),
-                               [](const std::tuple<GExpr, int, GExpr, GExpr> &t) {
-                                 return mk(EK::Cmp, 0, Eq,
-                                           {mk(EK::Bin, 0, std::get<1>(t), {std::get<0>(t), std::get<2>(t)}),
-                                            std::get<3>(t)});
-                               });
+  Gen<GExpr> parity = gen::map(
+      gen::tuple(tid(), gen::element(int(Mod), int(And)), constant(1, 5), constant(0, 2)),
+      [](const std::tuple<GExpr, int, GExpr, GExpr> &t) {
+        return mk(EK::Cmp, 0, Eq,
+                  {mk(EK::Bin, 0, std::get<1>(t), {std::get<0>(t), std::get<2>(t)}), std::get<3>(t)});
+      });
   Gen<GExpr> bidCmp = cmp(gen::just(mk(EK::Bid)), constant(0, 3));
   Gen<GExpr> paramCmp =
       cmp(gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::Param, v); }), constant(0, 9));
   std::vector<std::pair<std::size_t, Gen<GExpr>>> alts = {
-      {4, tidCmp}, {2, parity}, {1, bidCmp}, {2, paramCmp},
+      {4, tidCmp},
+      {2, parity},
+      {1, bidCmp},
+      {2, paramCmp},
   };
   if (depth > 0) {
     Gen<GExpr> sub = gen::lazy([c, depth] { return condExpr(c, depth - 1); });
     alts.push_back({3, cmp(intExpr(c, depth - 1), intExpr(c, depth - 1))});
     alts.push_back({1, cmp(gen::lazy([c, depth] { return load(c, depth - 1); }), constant(0, 3))});
-    alts.push_back({2, gen::map(gen::tuple(gen::inRange(0, 2), sub, sub),
-                                [](const std::tuple<int, GExpr, GExpr> &t) {
-                                  return mk(EK::Logic, 0, std::get<0>(t), {std::get<1>(t), std::get<2>(t)});
-                                })});
+    alts.push_back(
+        {2, gen::map(gen::tuple(gen::inRange(0, 2), sub, sub), [](const std::tuple<int, GExpr, GExpr> &t) {
+           return mk(EK::Logic, 0, std::get<0>(t), {std::get<1>(t), std::get<2>(t)});
+         })});
     alts.push_back({1, gen::map(sub, [](GExpr e) { return mk(EK::Logic, 0, 2, {e}); })});
   }
-  return withShrinks(pick<GExpr>(alts),
-                     exprChildren);
+  return withShrinks(pick<GExpr>(alts), exprChildren);
 }
 
 // A loop bound: constants, parameters, thread-dependent ones, or any expression, kept small.
@@ -350,36 +334,35 @@ Gen<GStmt> loopHead(Ctx c, int form) {
   };
   Gen<GExpr> none = gen::just(mk(EK::Const, 0));
   // bounds of blockDim-strided loops: constants around the arrays, or blockDim.x (unsigned)
-  Gen<GExpr> blockBound = pick<GExpr>({{2, loopBound(c)},
-                                       {2, gen::element(mk(EK::Const, 32), mk(EK::Const, 64), mk(EK::Const, 100))},
-                                       {1, gen::just(mk(EK::BDim, 0))}});
+  Gen<GExpr> blockBound =
+      pick<GExpr>({{2, loopBound(c)},
+                   {2, gen::element(mk(EK::Const, 32), mk(EK::Const, 64), mk(EK::Const, 100))},
+                   {1, gen::just(mk(EK::BDim, 0))}});
   Gen<GExpr> start = pick<GExpr>({{2, constant(1, 4)},
                                   {2, gen::just(mk(EK::Bin, 0, Add, {mk(EK::Tid, 0), mk(EK::Const, 1)}))},
                                   {1, gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::Param, v); })}});
   switch (form) {
-  case UpBlock:
-  case UpBlockU:
-    return gen::apply(make, blockBound, gen::element(0, 64, 100), none);
-  case DownBlock:
-    return gen::apply(make, blockBound, gen::just(1), none);
-  case ShlOut:
-    return gen::apply(make, none, gen::element(1, 2, 3), start);
-  case MulWrap:
-    return gen::apply(make, none, gen::element(2, 4, 6), start);
-  case MulNeg:
-    return gen::apply(make,
-                      pick<GExpr>({{2, loopBound(c)}, {2, gen::element(mk(EK::Const, 5), mk(EK::Const, 1000))}}),
-                      gen::just(2), pick<GExpr>({{2, constant(0, 3)}, {1, gen::just(mk(EK::Bin, 0, And, {mk(EK::Tid, 0), mk(EK::Const, 3)}))}}));
-  case ShrDown:
-    return gen::apply(make, pick<GExpr>({{2, loopBound(c)}, {1, blockBound}}), gen::element(1, 2), none);
-  default:
-    return gen::apply(make, loopBound(c), gen::weightedElement<int>({{4, 1}, {1, 2}}), none);
+    case UpBlock:
+    case UpBlockU: return gen::apply(make, blockBound, gen::element(0, 64, 100), none);
+    case DownBlock: return gen::apply(make, blockBound, gen::just(1), none);
+    case ShlOut: return gen::apply(make, none, gen::element(1, 2, 3), start);
+    case MulWrap: return gen::apply(make, none, gen::element(2, 4, 6), start);
+    case MulNeg:
+      return gen::apply(
+          make, pick<GExpr>({{2, loopBound(c)}, {2, gen::element(mk(EK::Const, 5), mk(EK::Const, 1000))}}),
+          gen::just(2),
+          pick<GExpr>({{2, constant(0, 3)},
+                       {1, gen::just(mk(EK::Bin, 0, And, {mk(EK::Tid, 0), mk(EK::Const, 3)}))}}));
+    case ShrDown:
+      return gen::apply(make, pick<GExpr>({{2, loopBound(c)}, {1, blockBound}}), gen::element(1, 2), none);
+    default: return gen::apply(make, loopBound(c), gen::weightedElement<int>({{4, 1}, {1, 2}}), none);
   }
 }
 
 Gen<GStmt> stmt(Ctx c, int depth) {
   Gen<GStmt> storeShared = gen::mapcat(gen::inRange(0, 2), [c](int arr) {
-    return gen::map(gen::tuple(sharedIndex(c, 2, arr), intExpr(c, 2), gen::weightedElement<int>({{8, 0}, {2, 1}, {1, 2}})),
+    return gen::map(gen::tuple(sharedIndex(c, 2, arr), intExpr(c, 2),
+                               gen::weightedElement<int>({{8, 0}, {2, 1}, {1, 2}})),
                     [arr](const std::tuple<GExpr, GExpr, int> &t) {
                       GStmt s = st(SK::StoreShared);
                       s.arr = arr;
@@ -407,20 +390,22 @@ Gen<GStmt> stmt(Ctx c, int depth) {
                       return s;
                     });
   });
-  Gen<GStmt> atomicGlobal = gen::map(gen::pair(gen::inRange(0, 2), globalIndex(c)), [](const std::pair<int, GExpr> &p) {
-    GStmt s = st(SK::AtomicGlobal);
-    s.arr = p.first;
-    s.idx = p.second;
-    return s;
-  });
-  Gen<GStmt> assign = gen::map(gen::tuple(gen::inRange(0, 4), intExpr(c, 2), gen::weightedElement<int>({{3, 1}, {1, 0}})),
-                               [](const std::tuple<int, GExpr, int> &t) {
-                                 GStmt s = st(SK::Assign);
-                                 s.var = std::get<0>(t);
-                                 s.val = std::get<1>(t);
-                                 s.op = std::get<2>(t);
-                                 return s;
-                               });
+  Gen<GStmt> atomicGlobal =
+      gen::map(gen::pair(gen::inRange(0, 2), globalIndex(c)), [](const std::pair<int, GExpr> &p) {
+        GStmt s = st(SK::AtomicGlobal);
+        s.arr = p.first;
+        s.idx = p.second;
+        return s;
+      });
+  Gen<GStmt> assign =
+      gen::map(gen::tuple(gen::inRange(0, 4), intExpr(c, 2), gen::weightedElement<int>({{3, 1}, {1, 0}})),
+               [](const std::tuple<int, GExpr, int> &t) {
+                 GStmt s = st(SK::Assign);
+                 s.var = std::get<0>(t);
+                 s.val = std::get<1>(t);
+                 s.op = std::get<2>(t);
+                 return s;
+               });
   Gen<GStmt> callStore = gen::mapcat(gen::inRange(0, 2), [c](int arr) {
     return gen::map(gen::pair(intExpr(c, 2), intExpr(c, 1)), [arr](const std::pair<GExpr, GExpr> &p) {
       GStmt s = st(SK::CallStore);
@@ -437,27 +422,27 @@ Gen<GStmt> stmt(Ctx c, int depth) {
       return s;
     });
   };
-  Gen<GStmt> storeField = gen::map(
-      gen::tuple(field(c, 2, true), intExpr(c, 2), gen::weightedElement<int>({{5, 0}, {1, 1}})),
-      [](const std::tuple<GExpr, GExpr, int> &t) {
-        GStmt s = st(SK::StoreField);
-        s.idx = std::get<0>(t);
-        s.val = std::get<1>(t);
-        s.op = std::get<2>(t);
-        return s;
-      });
+  Gen<GStmt> storeField =
+      gen::map(gen::tuple(field(c, 2, true), intExpr(c, 2), gen::weightedElement<int>({{5, 0}, {1, 1}})),
+               [](const std::tuple<GExpr, GExpr, int> &t) {
+                 GStmt s = st(SK::StoreField);
+                 s.idx = std::get<0>(t);
+                 s.val = std::get<1>(t);
+                 s.op = std::get<2>(t);
+                 return s;
+               });
   // Tickets from one counter element or several (the index), global or per block.
-  Gen<GStmt> ticket = gen::map(
-      gen::tuple(gen::inRange(0, 2), gen::inRange(0, 2),
-                 pick<GExpr>({{3, constant(0, 4)}, {2, intExpr(c, 1)}}), intExpr(c, 1)),
-      [](const std::tuple<int, int, GExpr, GExpr> &t) {
-        GStmt s = st(SK::Ticket);
-        s.op = std::get<0>(t);
-        s.arr = std::get<1>(t);
-        s.idx = std::get<2>(t);
-        s.val = std::get<3>(t);
-        return s;
-      });
+  Gen<GStmt> ticket =
+      gen::map(gen::tuple(gen::inRange(0, 2), gen::inRange(0, 2),
+                          pick<GExpr>({{3, constant(0, 4)}, {2, intExpr(c, 1)}}), intExpr(c, 1)),
+               [](const std::tuple<int, int, GExpr, GExpr> &t) {
+                 GStmt s = st(SK::Ticket);
+                 s.op = std::get<0>(t);
+                 s.arr = std::get<1>(t);
+                 s.idx = std::get<2>(t);
+                 s.val = std::get<3>(t);
+                 return s;
+               });
   Gen<GStmt> blockTicket = gen::map(gen::tuple(gen::inRange(0, 2), constant(0, 4), intExpr(c, 1)),
                                     [](const std::tuple<int, GExpr, GExpr> &t) {
                                       GStmt s = st(SK::BlockTicket);
@@ -474,16 +459,17 @@ Gen<GStmt> stmt(Ctx c, int depth) {
     if (form == UDiv) vars = {0, 2};
     if (form == URing) vars = {1};
     if (form == USwap || form == UCopy) vars = {0};
-    return gen::map(gen::pair(gen::elementOf(vars),
-                              pick<GExpr>({{3, constant(0, 9)},
-                                           {1, gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::Param, v); })}})),
-                    [form](const std::pair<int, GExpr> &p) {
-                      GStmt s = st(SK::Update);
-                      s.op = form;
-                      s.var = p.first;
-                      s.val = p.second;
-                      return s;
-                    });
+    return gen::map(
+        gen::pair(gen::elementOf(vars),
+                  pick<GExpr>({{3, constant(0, 9)},
+                               {1, gen::map(gen::inRange(0, 2), [](int v) { return mk(EK::Param, v); })}})),
+        [form](const std::pair<int, GExpr> &p) {
+          GStmt s = st(SK::Update);
+          s.op = form;
+          s.var = p.first;
+          s.val = p.second;
+          return s;
+        });
   });
   Gen<GStmt> publish = gen::map(gen::pair(gen::weightedElement<int>({{3, 0}, {1, 1}}), intExpr(c, 1)),
                                 [](const std::pair<int, GExpr> &p) {
@@ -526,7 +512,12 @@ Gen<GStmt> stmt(Ctx c, int depth) {
       {2, atomicShared},
       {1, atomicGlobal},
       {3, assign},
-      {1, gen::map(gen::inRange(0, 2), [](int op) { GStmt s = st(SK::SyncWarp); s.op = op; return s; })},
+      {1, gen::map(gen::inRange(0, 2),
+                   [](int op) {
+                     GStmt s = st(SK::SyncWarp);
+                     s.op = op;
+                     return s;
+                   })},
       {1, gen::just(st(SK::SyncWarpMask))},
       {1, callStore},
       {1, condStmt(SK::Return)},
@@ -537,8 +528,8 @@ Gen<GStmt> stmt(Ctx c, int depth) {
   }
   if (depth > 0) {
     alts.push_back({5, gen::map(gen::tuple(condExpr(c, 1), stmtList(c, depth - 1, 0.04),
-                                           pick<std::vector<GStmt>>(
-                                               {{3, gen::just(std::vector<GStmt>{})}, {1, stmtList(c, depth - 1, 0.03)}})),
+                                           pick<std::vector<GStmt>>({{3, gen::just(std::vector<GStmt>{})},
+                                                                     {1, stmtList(c, depth - 1, 0.03)}})),
                                 [](const std::tuple<GExpr, std::vector<GStmt>, std::vector<GStmt>> &t) {
                                   GStmt s = st(SK::If);
                                   s.cond = std::get<0>(t);
@@ -551,37 +542,39 @@ Gen<GStmt> stmt(Ctx c, int depth) {
       in.loops++;
       int level = c.loops;
       alts.push_back({6, gen::mapcat(gen::weightedElement<int>({{8, Up},
-                                                                 {2, UpBlock},
-                                                                 {2, UpBlockU},
-                                                                 {2, DownBlock},
-                                                                 {1, ShlOut},
-                                                                 {1, MulWrap},
-                                                                 {1, MulNeg},
-                                                                 {1, ShrDown}}),
+                                                                {2, UpBlock},
+                                                                {2, UpBlockU},
+                                                                {2, DownBlock},
+                                                                {1, ShlOut},
+                                                                {1, MulWrap},
+                                                                {1, MulNeg},
+                                                                {1, ShrDown}}),
                                      [c, in, depth, level](int form) {
-                                       return gen::map(gen::tuple(loopHead(c, form), stmtList(in, depth - 1, 0.04)),
-                                                       [level](const std::tuple<GStmt, std::vector<GStmt>> &t) {
-                                                         GStmt s = std::get<0>(t);
-                                                         s.depth = level;
-                                                         s.body = std::get<1>(t);
-                                                         return s;
-                                                       });
+                                       return gen::map(
+                                           gen::tuple(loopHead(c, form), stmtList(in, depth - 1, 0.04)),
+                                           [level](const std::tuple<GStmt, std::vector<GStmt>> &t) {
+                                             GStmt s = std::get<0>(t);
+                                             s.depth = level;
+                                             s.body = std::get<1>(t);
+                                             return s;
+                                           });
                                      })});
       // a loop headed by an affine (v = v * 2 + c) or flip (v = c - v) update of an unsigned
       // local: the closed forms that apply only to an update every iteration runs first
-      alts.push_back({1, gen::map(gen::tuple(loopHead(c, Up), gen::elementOf(std::vector<int>{UAffine, UFlip}),
-                                             constant(0, 9), stmtList(in, depth - 1, 0.04)),
-                                  [level](const std::tuple<GStmt, int, GExpr, std::vector<GStmt>> &t) {
-                                    GStmt s = std::get<0>(t);
-                                    s.depth = level;
-                                    GStmt u = st(SK::Update);
-                                    u.op = std::get<1>(t);
-                                    u.var = 1;
-                                    u.val = std::get<2>(t);
-                                    s.body = std::get<3>(t);
-                                    s.body.insert(s.body.begin(), u);
-                                    return s;
-                                  })});
+      alts.push_back(
+          {1, gen::map(gen::tuple(loopHead(c, Up), gen::elementOf(std::vector<int>{UAffine, UFlip}),
+                                  constant(0, 9), stmtList(in, depth - 1, 0.04)),
+                       [level](const std::tuple<GStmt, int, GExpr, std::vector<GStmt>> &t) {
+                         GStmt s = std::get<0>(t);
+                         s.depth = level;
+                         GStmt u = st(SK::Update);
+                         u.op = std::get<1>(t);
+                         u.var = 1;
+                         u.val = std::get<2>(t);
+                         s.body = std::get<3>(t);
+                         s.body.insert(s.body.begin(), u);
+                         return s;
+                       })});
       alts.push_back({1, gen::map(gen::tuple(gen::weightedElement<int>({{4, 0}, {1, 1}, {1, 2}}),
                                              stmtList(in, depth - 1, 0.04)),
                                   [level](const std::tuple<int, std::vector<GStmt>> &t) {
@@ -591,26 +584,26 @@ Gen<GStmt> stmt(Ctx c, int depth) {
                                     s.body = std::get<1>(t);
                                     return s;
                                   })});
-      alts.push_back({2, gen::map(gen::tuple(gen::weightedElement<int>({{3, DoLoop}, {2, WhileLoop}, {2, DoSyncOr}}),
-                                             loopBound(c), stmtList(in, depth - 1, 0.04)),
-                                  [level](const std::tuple<int, GExpr, std::vector<GStmt>> &t) {
-                                    GStmt s = st(SK::DoWhile);
-                                    s.depth = level;
-                                    s.op = std::get<0>(t);
-                                    s.cond = std::get<1>(t);
-                                    s.body = std::get<2>(t);
-                                    return s;
-                                  })});
+      alts.push_back(
+          {2, gen::map(gen::tuple(gen::weightedElement<int>({{3, DoLoop}, {2, WhileLoop}, {2, DoSyncOr}}),
+                                  loopBound(c), stmtList(in, depth - 1, 0.04)),
+                       [level](const std::tuple<int, GExpr, std::vector<GStmt>> &t) {
+                         GStmt s = st(SK::DoWhile);
+                         s.depth = level;
+                         s.op = std::get<0>(t);
+                         s.cond = std::get<1>(t);
+                         s.body = std::get<2>(t);
+                         return s;
+                       })});
     }
   }
   return pick<GStmt>(alts);
 }
 
 Gen<std::vector<GStmt>> stmtList(Ctx c, int depth, double scale) {
-  return withShrinks(
-      gen::scale(scale, gen::container<std::vector<GStmt>>(
-                            gen::resize(100, gen::lazy([c, depth] { return stmt(c, depth); })))),
-      listChildren);
+  return withShrinks(gen::scale(scale, gen::container<std::vector<GStmt>>(gen::resize(
+                                           100, gen::lazy([c, depth] { return stmt(c, depth); })))),
+                     listChildren);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -636,42 +629,42 @@ struct Emitter {
 
   std::string e(const GExpr &x) {
     switch (x.k) {
-    case EK::Const: return std::to_string(x.v);
-    case EK::Tid: {
-      static const char *t[] = {"threadIdx.x", "threadIdx.y", "(threadIdx.y * blockDim.x + threadIdx.x)",
-                                "(threadIdx.x & 31)"};
-      return t[x.v];
-    }
-    case EK::Bid: return "blockIdx.x";
-    case EK::BDim: return x.v ? "blockDim.y" : "blockDim.x";
-    case EK::Param: return "p" + std::to_string(x.v);
-    case EK::LoopVar: return "i" + std::to_string(x.v);
-    case EK::Local: return "v" + std::to_string(x.v);
-    case EK::Bin: return "(" + e(x.a[0]) + " " + binOpText(x.op) + " " + e(x.a[1]) + ")";
-    case EK::Select: return "(" + e(x.a[0]) + " ? " + e(x.a[1]) + " : " + e(x.a[2]) + ")";
-    case EK::Cast: return std::string("((") + castText(x.v) + ")" + e(x.a[0]) + ")";
-    case EK::Load: return "s" + std::to_string(x.v) + "[" + e(x.a[0]) + "]";
-    case EK::Index: {
-      int n = k.shared_size[x.v];
-      if (x.op == WrapMask) return "(" + e(x.a[0]) + ") & " + std::to_string(n - 1);
-      if (x.op == WrapMod) return "(" + e(x.a[0]) + ") % " + std::to_string(n);
-      return e(x.a[0]);
-    }
-    case EK::GIndex:
-      switch (x.op) {
-      case 0: return kGid;
-      case 1: return "(" + e(x.a[0]) + ") & 1023";
-      case 2: return std::string(kGid) + " + " + e(x.a[0]);
-      case 3: return "threadIdx.y * blockDim.x + threadIdx.x";
-      default: return "blockIdx.x";
+      case EK::Const: return std::to_string(x.v);
+      case EK::Tid: {
+        static const char *t[] = {"threadIdx.x", "threadIdx.y", "(threadIdx.y * blockDim.x + threadIdx.x)",
+                                  "(threadIdx.x & 31)"};
+        return t[x.v];
       }
-    case EK::Call: return "kv_helper(" + e(x.a[0]) + ", " + e(x.a[1]) + ")";
-    case EK::Field: return field(x);
-    case EK::RoLoad: return "g3[(" + e(x.a[0]) + ") & 1023]";
-    case EK::Cmp: return "(" + e(x.a[0]) + " " + cmpOpText(x.op) + " " + e(x.a[1]) + ")";
-    case EK::Logic:
-      if (x.op == 2) return "(!" + e(x.a[0]) + ")";
-      return "(" + e(x.a[0]) + (x.op == 0 ? " && " : " || ") + e(x.a[1]) + ")";
+      case EK::Bid: return "blockIdx.x";
+      case EK::BDim: return x.v ? "blockDim.y" : "blockDim.x";
+      case EK::Param: return "p" + std::to_string(x.v);
+      case EK::LoopVar: return "i" + std::to_string(x.v);
+      case EK::Local: return "v" + std::to_string(x.v);
+      case EK::Bin: return "(" + e(x.a[0]) + " " + binOpText(x.op) + " " + e(x.a[1]) + ")";
+      case EK::Select: return "(" + e(x.a[0]) + " ? " + e(x.a[1]) + " : " + e(x.a[2]) + ")";
+      case EK::Cast: return std::string("((") + castText(x.v) + ")" + e(x.a[0]) + ")";
+      case EK::Load: return "s" + std::to_string(x.v) + "[" + e(x.a[0]) + "]";
+      case EK::Index: {
+        int n = k.shared_size[x.v];
+        if (x.op == WrapMask) return "(" + e(x.a[0]) + ") & " + std::to_string(n - 1);
+        if (x.op == WrapMod) return "(" + e(x.a[0]) + ") % " + std::to_string(n);
+        return e(x.a[0]);
+      }
+      case EK::GIndex:
+        switch (x.op) {
+          case 0: return kGid;
+          case 1: return "(" + e(x.a[0]) + ") & 1023";
+          case 2: return std::string(kGid) + " + " + e(x.a[0]);
+          case 3: return "threadIdx.y * blockDim.x + threadIdx.x";
+          default: return "blockIdx.x";
+        }
+      case EK::Call: return "kv_helper(" + e(x.a[0]) + ", " + e(x.a[1]) + ")";
+      case EK::Field: return field(x);
+      case EK::RoLoad: return "g3[(" + e(x.a[0]) + ") & 1023]";
+      case EK::Cmp: return "(" + e(x.a[0]) + " " + cmpOpText(x.op) + " " + e(x.a[1]) + ")";
+      case EK::Logic:
+        if (x.op == 2) return "(!" + e(x.a[0]) + ")";
+        return "(" + e(x.a[0]) + (x.op == 0 ? " && " : " || ") + e(x.a[1]) + ")";
     }
     return "0";
   }
@@ -680,16 +673,24 @@ struct Emitter {
   std::string element(const GExpr &x) {
     static const char *arrays[] = {"g2", "sp", "sv", "sc", "sr", "sd", "sb", "kv_conf"};
     std::string out = arrays[x.v];
-    if (x.v == GPair) out += "[" + e(x.a[0]) + "]";
-    else if (x.v != CConf) out += "[(" + e(x.a[0]) + ") & " + std::to_string(kSiteElems[x.v] - 1) + "]";
+    if (x.v == GPair)
+      out += "[" + e(x.a[0]) + "]";
+    else if (x.v != CConf)
+      out += "[(" + e(x.a[0]) + ") & " + std::to_string(kSiteElems[x.v] - 1) + "]";
     if (x.v == SBox && x.op == 2) return "(&" + out + ")->";
     return out + ".";
   }
 
   // A field read (or, for SBox's methods, a call that reads it).
   std::string field(const GExpr &x) {
-    static const char *names[kStructSites][4] = {{"a", "b"}, {"a", "b"}, {"x", "y"}, {"x", "y", "z", "w"},
-                                                 {"v", "n"}, {"base", "extra"}, {"get", "at", "get", "n"}, {"lo", "hi"}};
+    static const char *names[kStructSites][4] = {{"a", "b"},
+                                                 {"a", "b"},
+                                                 {"x", "y"},
+                                                 {"x", "y", "z", "w"},
+                                                 {"v", "n"},
+                                                 {"base", "extra"},
+                                                 {"get", "at", "get", "n"},
+                                                 {"lo", "hi"}};
     if (x.v == SBox && x.op < 3) return element(x) + names[SBox][x.op] + "(" + e(x.a[1]) + ")";
     std::string out = element(x) + names[x.v][x.op];
     if (x.v == SRow && x.op == 0) out += "[(" + e(x.a[1]) + ") & 3]";
@@ -704,161 +705,191 @@ struct Emitter {
 
   void stmt(const GStmt &s, int ind) {
     switch (s.k) {
-    case SK::StoreShared:
-      line(ind, "s" + std::to_string(s.arr) + "[" + e(s.idx) + "]" + (s.op == 1 ? " += " : " = ") + e(s.val) + ";");
-      if (s.op == 2) line(ind, "v2 = s" + std::to_string(s.arr) + "[" + e(s.idx) + "];");
-      break;
-    case SK::StoreGlobal:
-      line(ind, "g" + std::to_string(s.arr) + "[" + e(s.idx) + "] = " + e(s.val) + ";");
-      break;
-    case SK::AtomicShared:
-      line(ind, (s.var >= 0 ? "v" + std::to_string(s.var) + " = " : std::string()) + "atomicAdd(&s" +
-                    std::to_string(s.arr) + "[" + e(s.idx) + "], 1);");
-      break;
-    case SK::AtomicGlobal:
-      line(ind, "atomicAdd(&g" + std::to_string(s.arr) + "[" + e(s.idx) + "], 1);");
-      break;
-    case SK::Assign:
-      line(ind, "v" + std::to_string(s.var) + " = " + (s.op ? "(" + e(s.val) + ") & 1023" : e(s.val)) + ";");
-      break;
-    case SK::Sync: line(ind, "__syncthreads();"); break;
-    case SK::SyncWarp: line(ind, s.op ? "__syncwarp(0xffffffffu);" : "__syncwarp();"); break;
-    case SK::SyncWarpMask: line(ind, "if ((threadIdx.x & 31) < 16) __syncwarp(0xffffu);"); break;
-    case SK::CallStore:
-      line(ind, "kv_store(s" + std::to_string(s.arr) + ", " + std::to_string(k.shared_size[s.arr]) + ", " +
-                    e(s.idx) + ", " + e(s.val) + ");");
-      break;
-    case SK::Return: line(ind, "if " + paren(e(s.cond)) + " return;"); break;
-    case SK::Break: line(ind, "if " + paren(e(s.cond)) + " break;"); break;
-    case SK::Continue: line(ind, "if " + paren(e(s.cond)) + " continue;"); break;
-    case SK::If:
-      line(ind, "if " + paren(e(s.cond)) + " {");
-      body(s.body, ind + 1);
-      if (!s.els.empty()) {
-        line(ind, "} else {");
-        body(s.els, ind + 1);
+      case SK::StoreShared:
+        line(ind, "s" + std::to_string(s.arr) + "[" + e(s.idx) + "]" + (s.op == 1 ? " += " : " = ") +
+                      e(s.val) + ";");
+        if (s.op == 2) line(ind, "v2 = s" + std::to_string(s.arr) + "[" + e(s.idx) + "];");
+        break;
+      case SK::StoreGlobal:
+        line(ind, "g" + std::to_string(s.arr) + "[" + e(s.idx) + "] = " + e(s.val) + ";");
+        break;
+      case SK::AtomicShared:
+        line(ind, (s.var >= 0 ? "v" + std::to_string(s.var) + " = " : std::string()) + "atomicAdd(&s" +
+                      std::to_string(s.arr) + "[" + e(s.idx) + "], 1);");
+        break;
+      case SK::AtomicGlobal:
+        line(ind, "atomicAdd(&g" + std::to_string(s.arr) + "[" + e(s.idx) + "], 1);");
+        break;
+      case SK::Assign:
+        line(ind,
+             "v" + std::to_string(s.var) + " = " + (s.op ? "(" + e(s.val) + ") & 1023" : e(s.val)) + ";");
+        break;
+      case SK::Sync: line(ind, "__syncthreads();"); break;
+      case SK::SyncWarp: line(ind, s.op ? "__syncwarp(0xffffffffu);" : "__syncwarp();"); break;
+      case SK::SyncWarpMask: line(ind, "if ((threadIdx.x & 31) < 16) __syncwarp(0xffffu);"); break;
+      case SK::CallStore:
+        line(ind, "kv_store(s" + std::to_string(s.arr) + ", " + std::to_string(k.shared_size[s.arr]) + ", " +
+                      e(s.idx) + ", " + e(s.val) + ");");
+        break;
+      case SK::Return: line(ind, "if " + paren(e(s.cond)) + " return;"); break;
+      case SK::Break: line(ind, "if " + paren(e(s.cond)) + " break;"); break;
+      case SK::Continue: line(ind, "if " + paren(e(s.cond)) + " continue;"); break;
+      case SK::If:
+        line(ind, "if " + paren(e(s.cond)) + " {");
+        body(s.body, ind + 1);
+        if (!s.els.empty()) {
+          line(ind, "} else {");
+          body(s.els, ind + 1);
+        }
+        line(ind, "}");
+        break;
+      case SK::StoreField:
+        if (s.idx.v == SBox && s.idx.op != 1 && s.idx.op != 3 && s.op == 0)  // put(item, v)
+          line(ind, element(s.idx) + "put(" + e(s.idx.a[1]) + ", " + e(s.val) + ");");
+        else if (s.idx.v == SBox && s.idx.op != 3)  // at(item) = v, at(item) += v
+          line(ind, element(s.idx) + "at(" + e(s.idx.a[1]) + ")" + (s.op ? " += " : " = ") + e(s.val) + ";");
+        else
+          line(ind, e(s.idx) + (s.op ? " += " : " = ") + e(s.val) + ";");
+        break;
+      case SK::Permuted:
+        line(ind, "s" + std::to_string(s.arr) + "[g3[(" + e(s.idx) + ") & 31]] = " + e(s.val) + ";");
+        break;
+      case SK::Segment: {
+        std::string at = "(" + e(s.idx) + ") & 31";
+        line(ind, "for (int j = g3[" + at + "]; j " + (s.op ? "<=" : "<") + " g3[(" + at + ") + 1]; ++j)");
+        line(ind + 1, "s" + std::to_string(s.arr) + "[j] = " + e(s.val) + ";");
+        break;
       }
-      line(ind, "}");
-      break;
-    case SK::StoreField:
-      if (s.idx.v == SBox && s.idx.op != 1 && s.idx.op != 3 && s.op == 0)  // put(item, v)
-        line(ind, element(s.idx) + "put(" + e(s.idx.a[1]) + ", " + e(s.val) + ");");
-      else if (s.idx.v == SBox && s.idx.op != 3)  // at(item) = v, at(item) += v
-        line(ind, element(s.idx) + "at(" + e(s.idx.a[1]) + ")" + (s.op ? " += " : " = ") + e(s.val) + ";");
-      else
-        line(ind, e(s.idx) + (s.op ? " += " : " = ") + e(s.val) + ";");
-      break;
-    case SK::Permuted:
-      line(ind, "s" + std::to_string(s.arr) + "[g3[(" + e(s.idx) + ") & 31]] = " + e(s.val) + ";");
-      break;
-    case SK::Segment: {
-      std::string at = "(" + e(s.idx) + ") & 31";
-      line(ind, "for (int j = g3[" + at + "]; j " + (s.op ? "<=" : "<") + " g3[(" + at + ") + 1]; ++j)");
-      line(ind + 1, "s" + std::to_string(s.arr) + "[j] = " + e(s.val) + ";");
-      break;
-    }
-    case SK::LocalObject:
-      line(ind, "{");
-      line(ind + 1, "KvAcc t(" + e(s.val) + ");");
-      line(ind + 1, "v0 = t.total();");
-      line(ind, "}");
-      break;
-    case SK::Ticket: {
-      std::string counter = s.op == 0 ? "g4" : "scnt";
-      std::string array = (s.op == 0 ? "g" : "s") + std::to_string(s.arr);
-      int n = s.op == 0 ? kGlobalElems : k.shared_size[s.arr];
-      line(ind, "v1 = atomicAdd(&" + counter + "[(" + e(s.idx) + ") & 3], 1u);");
-      line(ind, "if (v1 < " + std::to_string(n) + "u) " + array + "[v1] = " + e(s.val) + ";");
-      break;
-    }
-    case SK::BlockTicket:
-      line(ind, "if ((threadIdx.y * blockDim.x + threadIdx.x) == 0) stk[0] = atomicAdd(&g4[(" + e(s.idx) +
-                    ") & 3], 1u);");
-      line(ind, "__syncthreads();");
-      line(ind, "v1 = stk[0];");
-      line(ind, "if (v1 < 15u) g" + std::to_string(s.arr) + "[v1 * 128u + ((threadIdx.y * blockDim.x + threadIdx.x) & 127)] = " +
-                    e(s.val) + ";");
-      break;
-    case SK::Publish:
-      line(ind, "if ((threadIdx.y * blockDim.x + threadIdx.x) == 0) {");
-      line(ind + 1, "g5[blockIdx.x] = " + e(s.val) + ";");
-      if (s.op == 0) line(ind + 1, "__threadfence();");
-      line(ind + 1, "atomicExch(&g6[blockIdx.x], 1u);");
-      line(ind + 1, "if (blockIdx.x > 0) {");
-      line(ind + 2, "unsigned f = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(g6[blockIdx.x - 1])"
-                    ".load(cuda::memory_order_relaxed);");
-      line(ind + 2, "__threadfence();");
-      line(ind + 2, "if (f == 1u) v0 = g5[blockIdx.x - 1];");
-      line(ind + 1, "}");
-      line(ind, "}");
-      break;
-    case SK::Update: {
-      std::string v = "v" + std::to_string(s.var), c = e(s.val);
-      switch (s.op) {
-      case UAdd: line(ind, v + " += " + c + ";"); break;
-      case UShl: line(ind, v + " <<= 1;"); break;
-      case UShr: line(ind, v + " >>= 1;"); break;
-      case UDiv: line(ind, v + " /= 2;"); break;
-      case UAffine: line(ind, v + " = " + v + " * 2 + " + c + ";"); break;
-      case UFlip: line(ind, v + " = " + c + " - " + v + ";"); break;
-      case UHavoc: line(ind, v + " = " + v + " * 3 + " + c + ";"); break;
-      case URing: line(ind, "if (++" + v + " == " + std::to_string(16 + (s.val.k == EK::Const ? s.val.v : 0)) + "u) " + v + " = 0;"); break;
-      case USwap: line(ind, "{ int t = v0; v0 = v4; v4 = t; }"); break;
-      default: line(ind, "v4 = v5; v5 = v4;"); break;
+      case SK::LocalObject:
+        line(ind, "{");
+        line(ind + 1, "KvAcc t(" + e(s.val) + ");");
+        line(ind + 1, "v0 = t.total();");
+        line(ind, "}");
+        break;
+      case SK::Ticket: {
+        std::string counter = s.op == 0 ? "g4" : "scnt";
+        std::string array = (s.op == 0 ? "g" : "s") + std::to_string(s.arr);
+        int n = s.op == 0 ? kGlobalElems : k.shared_size[s.arr];
+        line(ind, "v1 = atomicAdd(&" + counter + "[(" + e(s.idx) + ") & 3], 1u);");
+        line(ind, "if (v1 < " + std::to_string(n) + "u) " + array + "[v1] = " + e(s.val) + ";");
+        break;
       }
-      break;
-    }
-    case SK::For: {
-      std::string i = "i" + std::to_string(s.depth);
-      std::string b = e(s.cond), st = std::to_string(s.step), head;
-      switch (s.op) {
-      case UpBlock: head = "int " + i + " = (int)threadIdx.x - " + st + "; " + i + " < " + b + "; " + i + " += blockDim.x"; break;
-      case UpBlockU: head = "unsigned " + i + " = threadIdx.x - " + st + "u; " + i + " < " + b + "; " + i + " += blockDim.x"; break;
-      case DownBlock: head = "int " + i + " = (int)(" + b + ") - 1 - (int)threadIdx.x; " + i + " >= 0; " + i + " -= blockDim.x"; break;
-      case ShlOut: head = "unsigned " + i + " = " + e(s.val) + "; " + i + " != 0; " + i + " <<= " + st; break;
-      case MulWrap: head = "unsigned " + i + " = " + e(s.val) + "; " + i + " != 0; " + i + " *= " + st; break;
-      case MulNeg: head = "int " + i + " = -1 - " + paren(e(s.val)) + "; " + i + " >= -(int)(" + b + "); " + i + " *= 2"; break;
-      case ShrDown: head = "int " + i + " = " + b + "; " + i + " > 0; " + i + " >>= " + st; break;
-      default: head = "int " + i + " = 0; " + i + " < " + b + "; " + i + (s.step == 1 ? "++" : " += " + st); break;
+      case SK::BlockTicket:
+        line(ind, "if ((threadIdx.y * blockDim.x + threadIdx.x) == 0) stk[0] = atomicAdd(&g4[(" + e(s.idx) +
+                      ") & 3], 1u);");
+        line(ind, "__syncthreads();");
+        line(ind, "v1 = stk[0];");
+        line(ind, "if (v1 < 15u) g" + std::to_string(s.arr) +
+                      "[v1 * 128u + ((threadIdx.y * blockDim.x + threadIdx.x) & 127)] = " + e(s.val) + ";");
+        break;
+      case SK::Publish:
+        line(ind, "if ((threadIdx.y * blockDim.x + threadIdx.x) == 0) {");
+        line(ind + 1, "g5[blockIdx.x] = " + e(s.val) + ";");
+        if (s.op == 0) line(ind + 1, "__threadfence();");
+        line(ind + 1, "atomicExch(&g6[blockIdx.x], 1u);");
+        line(ind + 1, "if (blockIdx.x > 0) {");
+        line(ind + 2,
+             "unsigned f = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(g6[blockIdx.x - 1])"
+             ".load(cuda::memory_order_relaxed);");
+        line(ind + 2, "__threadfence();");
+        line(ind + 2, "if (f == 1u) v0 = g5[blockIdx.x - 1];");
+        line(ind + 1, "}");
+        line(ind, "}");
+        break;
+      case SK::Update: {
+        std::string v = "v" + std::to_string(s.var), c = e(s.val);
+        switch (s.op) {
+          case UAdd: line(ind, v + " += " + c + ";"); break;
+          case UShl: line(ind, v + " <<= 1;"); break;
+          case UShr: line(ind, v + " >>= 1;"); break;
+          case UDiv: line(ind, v + " /= 2;"); break;
+          case UAffine: line(ind, v + " = " + v + " * 2 + " + c + ";"); break;
+          case UFlip: line(ind, v + " = " + c + " - " + v + ";"); break;
+          case UHavoc: line(ind, v + " = " + v + " * 3 + " + c + ";"); break;
+          case URing:
+            line(ind, "if (++" + v + " == " + std::to_string(16 + (s.val.k == EK::Const ? s.val.v : 0)) +
+                          "u) " + v + " = 0;");
+            break;
+          case USwap: line(ind, "{ int t = v0; v0 = v4; v4 = t; }"); break;
+          default: line(ind, "v4 = v5; v5 = v4;"); break;
+        }
+        break;
       }
-      line(ind, "for (" + head + ") {");
-      body(s.body, ind + 1);
-      line(ind, "}");
-      break;
-    }
-    case SK::Search: {
-      std::string d = std::to_string(s.depth), i = "i" + d, w = "w" + d;
-      line(ind, "{");
-      line(ind + 1, "int " + w + ", " + i + ";");
-      line(ind + 1, w + (s.op & 1 ? " = (int)(threadIdx.x & 1);" : " = 0;"));
-      line(ind + 1, "if ((threadIdx.x & 3) == 0)");
-      line(ind + 2, "for (" + i + " = 0; " + i + " < 2; ++" + i + ") v0 += " + i + ";");
-      line(ind + 1, "for (" + i + " = 1; " + i + " <= 40; " + i + " = " + i + " * 3 + 1)");
-      line(ind + 2, std::string("if (") + (s.op & 2 ? "(int)threadIdx.x" : "p1") + " >= " + i + ") " + w + " = " + i + ";");
-      line(ind + 1, "for (" + i + " = 1; " + i + " <= " + w + "; " + i + " *= 2) {");
-      body(s.body, ind + 2);
-      line(ind + 1, "}");
-      line(ind, "}");
-      break;
-    }
-    case SK::DoWhile: {
-      std::string i = "i" + std::to_string(s.depth);
-      line(ind, "{");
-      line(ind + 1, "int " + i + " = 0;");
-      if (s.op == WhileLoop) line(ind + 1, "while (" + i + " < " + e(s.cond) + ") {");
-      else line(ind + 1, "do {");
-      line(ind + 2, i + "++;");
-      body(s.body, ind + 2);
-      if (s.op == WhileLoop) line(ind + 1, "}");
-      else if (s.op == DoSyncOr) line(ind + 1, "} while (__syncthreads_or(" + i + " < " + e(s.cond) + "));");
-      else line(ind + 1, "} while (" + i + " < " + e(s.cond) + ");");
-      line(ind, "}");
-      break;
-    }
+      case SK::For: {
+        std::string i = "i" + std::to_string(s.depth);
+        std::string b = e(s.cond), st = std::to_string(s.step), head;
+        switch (s.op) {
+          case UpBlock:
+            head = "int " + i + " = (int)threadIdx.x - " + st + "; " + i + " < " + b + "; " + i +
+                   " += blockDim.x";
+            break;
+          case UpBlockU:
+            head = "unsigned " + i + " = threadIdx.x - " + st + "u; " + i + " < " + b + "; " + i +
+                   " += blockDim.x";
+            break;
+          case DownBlock:
+            head = "int " + i + " = (int)(" + b + ") - 1 - (int)threadIdx.x; " + i + " >= 0; " + i +
+                   " -= blockDim.x";
+            break;
+          case ShlOut:
+            head = "unsigned " + i + " = " + e(s.val) + "; " + i + " != 0; " + i + " <<= " + st;
+            break;
+          case MulWrap:
+            head = "unsigned " + i + " = " + e(s.val) + "; " + i + " != 0; " + i + " *= " + st;
+            break;
+          case MulNeg:
+            head = "int " + i + " = -1 - " + paren(e(s.val)) + "; " + i + " >= -(int)(" + b + "); " + i +
+                   " *= 2";
+            break;
+          case ShrDown: head = "int " + i + " = " + b + "; " + i + " > 0; " + i + " >>= " + st; break;
+          default:
+            head = "int " + i + " = 0; " + i + " < " + b + "; " + i + (s.step == 1 ? "++" : " += " + st);
+            break;
+        }
+        line(ind, "for (" + head + ") {");
+        body(s.body, ind + 1);
+        line(ind, "}");
+        break;
+      }
+      case SK::Search: {
+        std::string d = std::to_string(s.depth), i = "i" + d, w = "w" + d;
+        line(ind, "{");
+        line(ind + 1, "int " + w + ", " + i + ";");
+        line(ind + 1, w + (s.op & 1 ? " = (int)(threadIdx.x & 1);" : " = 0;"));
+        line(ind + 1, "if ((threadIdx.x & 3) == 0)");
+        line(ind + 2, "for (" + i + " = 0; " + i + " < 2; ++" + i + ") v0 += " + i + ";");
+        line(ind + 1, "for (" + i + " = 1; " + i + " <= 40; " + i + " = " + i + " * 3 + 1)");
+        line(ind + 2, std::string("if (") + (s.op & 2 ? "(int)threadIdx.x" : "p1") + " >= " + i + ") " + w +
+                          " = " + i + ";");
+        line(ind + 1, "for (" + i + " = 1; " + i + " <= " + w + "; " + i + " *= 2) {");
+        body(s.body, ind + 2);
+        line(ind + 1, "}");
+        line(ind, "}");
+        break;
+      }
+      case SK::DoWhile: {
+        std::string i = "i" + std::to_string(s.depth);
+        line(ind, "{");
+        line(ind + 1, "int " + i + " = 0;");
+        if (s.op == WhileLoop)
+          line(ind + 1, "while (" + i + " < " + e(s.cond) + ") {");
+        else
+          line(ind + 1, "do {");
+        line(ind + 2, i + "++;");
+        body(s.body, ind + 2);
+        if (s.op == WhileLoop)
+          line(ind + 1, "}");
+        else if (s.op == DoSyncOr)
+          line(ind + 1, "} while (__syncthreads_or(" + i + " < " + e(s.cond) + "));");
+        else
+          line(ind + 1, "} while (" + i + " < " + e(s.cond) + ");");
+        line(ind, "}");
+        break;
+      }
     }
   }
   static std::string paren(const std::string &s) {
-    if (!s.empty() && s.front() == '(' ) {
+    if (!s.empty() && s.front() == '(') {
       // Already parenthesized as a whole?
       int d = 0;
       for (size_t i = 0; i < s.size(); ++i) {
@@ -920,8 +951,8 @@ std::string emitSource(const GenKernel &k) {
      << "// launch: " << launchText(k) << "\n"
      << "// kverify:";
   if (k.host_launch == NoHostLaunch)
-    os << " --block-dim=" << k.block[0] << "," << k.block[1] << "," << k.block[2] << " --grid-dim=" << k.grid[0] << ","
-       << k.grid[1] << "," << k.grid[2];
+    os << " --block-dim=" << k.block[0] << "," << k.block[1] << "," << k.block[2]
+       << " --grid-dim=" << k.grid[0] << "," << k.grid[1] << "," << k.grid[2];
   os << (k.uses_flags ? " --zero-init=g6" : "") << "\n";
   if (k.uses_helper)
     os << "__device__ int kv_helper(int a, int b)\n{\n"
@@ -970,19 +1001,20 @@ std::string emitSource(const GenKernel &k) {
      << "  unsigned char v3 = 0;\n";
   if (k.uses_extra_locals) os << "  int v4 = 0, v5 = 0;\n";
   switch (k.premise) {
-  case Permutation:
-  case ShortDistinct:
-    os << "  KV_ASSUME_FORALL(i, 0, 32, 0 <= g3[i] && g3[i] < 32);\n"
-       << "  KV_ASSUME_FORALL2(i, j, 0, " << (k.premise == Permutation ? 32 : 31) << ", i == j || g3[i] != g3[j]);\n";
-    break;
-  case WideRange:
-    os << "  KV_ASSUME_FORALL(i, 0, 32, 0 <= g3[i] && g3[i] <= 32);\n"
-       << "  KV_ASSUME_FORALL2(i, j, 0, 32, i == j || g3[i] != g3[j]);\n";
-    break;
-  case Sorted:
-    os << "  KV_ASSUME_FORALL(i, 0, 33, 0 <= g3[i] && g3[i] <= 32);\n"
-       << "  KV_ASSUME_FORALL2(i, j, 0, 33, i >= j || g3[i] <= g3[j]);\n";
-    break;
+    case Permutation:
+    case ShortDistinct:
+      os << "  KV_ASSUME_FORALL(i, 0, 32, 0 <= g3[i] && g3[i] < 32);\n"
+         << "  KV_ASSUME_FORALL2(i, j, 0, " << (k.premise == Permutation ? 32 : 31)
+         << ", i == j || g3[i] != g3[j]);\n";
+      break;
+    case WideRange:
+      os << "  KV_ASSUME_FORALL(i, 0, 32, 0 <= g3[i] && g3[i] <= 32);\n"
+         << "  KV_ASSUME_FORALL2(i, j, 0, 32, i == j || g3[i] != g3[j]);\n";
+      break;
+    case Sorted:
+      os << "  KV_ASSUME_FORALL(i, 0, 33, 0 <= g3[i] && g3[i] <= 32);\n"
+         << "  KV_ASSUME_FORALL2(i, j, 0, 33, i >= j || g3[i] <= g3[j]);\n";
+      break;
   }
   em.body(k.body, 1);
   os << "}\n";
@@ -1011,8 +1043,8 @@ std::string emitLauncher(const GenKernel &k) {
         os << "  dim3 grid(" << k.grid[0] << ");\n";
       else
         os << "  dim3 grid((p0 + " << x << " - 1) / " << x << ");\n";
-      os << "  " << k.name << "<<<grid, block>>>(" << (k.host_launch == LiteralDims ? p1_constant : kernelArgs(k))
-         << ");\n";
+      os << "  " << k.name << "<<<grid, block>>>("
+         << (k.host_launch == LiteralDims ? p1_constant : kernelArgs(k)) << ");\n";
     }
     os << "}\n";
     if (k.host_launch == ViaCaller)  // p1's constant reaches the launch through the call
@@ -1098,16 +1130,22 @@ Gen<GenKernel> genKernel() {
   Gen<unsigned> bx = pick<unsigned>(
       {{3, gen::map(gen::inRange(0, 5), [](int i) { return kBlockX[i]; })}, {2, gen::inRange(1u, 129u)}});
   Gen<unsigned> by = pick<unsigned>({{4, gen::just(1u)}, {1, gen::element(2u, 4u)}});
-  Gen<int64_t> param = pick<int64_t>(
-      {{5, gen::inRange<int64_t>(0, 9)}, {1, gen::inRange<int64_t>(0, 40)}, {1, gen::inRange<int64_t>(-2, 0)}});
+  Gen<int64_t> param = pick<int64_t>({{5, gen::inRange<int64_t>(0, 9)},
+                                      {1, gen::inRange<int64_t>(0, 40)},
+                                      {1, gen::inRange<int64_t>(-2, 0)}});
   Gen<int> size = gen::weightedElement<int>({{1, 32}, {3, 64}, {1, 128}});
-  Gen<int> hostLaunch = gen::weightedElement<int>(
-      {{6, NoHostLaunch}, {1, LiteralDims}, {1, CeilGrid}, {1, IntCeilGrid}, {1, FieldsAssigned}, {1, ViaCaller}});
+  Gen<int> hostLaunch = gen::weightedElement<int>({{6, NoHostLaunch},
+                                                   {1, LiteralDims},
+                                                   {1, CeilGrid},
+                                                   {1, IntCeilGrid},
+                                                   {1, FieldsAssigned},
+                                                   {1, ViaCaller}});
   Gen<int> premise = gen::weightedElement<int>(
       {{6, NoPremise}, {1, Permutation}, {1, ShortDistinct}, {1, WideRange}, {1, Sorted}});
-  using Parts = std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int, int, int>;
-  return gen::map(gen::tuple(stmtList(Ctx{}, 3, 0.08), bx, by, gen::inRange(1u, 4u), param, param, size, size, hostLaunch,
-                             premise),
+  using Parts =
+      std::tuple<std::vector<GStmt>, unsigned, unsigned, unsigned, int64_t, int64_t, int, int, int, int>;
+  return gen::map(gen::tuple(stmtList(Ctx{}, 3, 0.08), bx, by, gen::inRange(1u, 4u), param, param, size, size,
+                             hostLaunch, premise),
                   [](const Parts &t) {
                     GenKernel k;
                     k.name = "rand_kernel";
@@ -1137,7 +1175,8 @@ std::string emitStandaloneProgram(const GenKernel &k) {
   os << k.source << "\n"
      << "#include <cstdio>\n#include <cstdlib>\n\n"
      << "#define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \\\n"
-     << "  std::fprintf(stderr, \"%s:%d: %s: %s\\n\", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \\\n"
+     << "  std::fprintf(stderr, \"%s:%d: %s: %s\\n\", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); "
+        "\\\n"
      << "  return 1; } } while (0)\n\n"
      << "int main()\n{\n"
      << "  const size_t n = " << kGlobalElems << ";\n"
@@ -1165,7 +1204,8 @@ std::string emitStandaloneProgram(const GenKernel &k) {
        << "  CHECK(cudaMemcpyToSymbol(kv_conf, &conf, sizeof conf));\n";
   os << "  int p0 = " << k.params.at("p0") << ", p1 = " << k.params.at("p1") << ";\n";
   if (k.host_launch != NoHostLaunch)
-    os << "  " << (k.host_launch == ViaCaller ? "run_" : "launch_") << k.name << "(" << kernelArgs(k) << ");\n";
+    os << "  " << (k.host_launch == ViaCaller ? "run_" : "launch_") << k.name << "(" << kernelArgs(k)
+       << ");\n";
   else
     os << "  dim3 block(" << k.block[0] << ", " << k.block[1] << ", " << k.block[2] << ");\n"
        << "  dim3 grid(" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2] << ");\n"

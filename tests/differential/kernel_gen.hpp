@@ -153,7 +153,7 @@ struct GStmt {
   int var = -1;
   int op = 0;
   int step = 1;
-  int depth = 0;     // loops: their nesting level
+  int depth = 0;         // loops: their nesting level
   GExpr idx, val, cond;  // cond doubles as a loop's bound
   std::vector<GStmt> body, els;
 };
@@ -171,7 +171,15 @@ struct GStmt {
 //                grid.x = G * X / block.x; k<<<grid, block>>>   (fields read where assigned)
 //   ViaCaller    as LiteralDims, but launch_<name> passes its own p1, and run_<name> calls it
 //                with p1's value as a constant (the value read through the call)
-enum HostLaunchForm { NoHostLaunch, LiteralDims, CeilGrid, IntCeilGrid, FieldsAssigned, ViaCaller, kHostLaunchForms };
+enum HostLaunchForm {
+  NoHostLaunch,
+  LiteralDims,
+  CeilGrid,
+  IntCeilGrid,
+  FieldsAssigned,
+  ViaCaller,
+  kHostLaunchForms
+};
 
 // What the kernel assumes about g3's contents (GenKernel::premise), stated at its start with
 // KV_ASSUME_FORALL / KV_ASSUME_FORALL2, and what the standalone program stores there (the
@@ -189,17 +197,17 @@ struct GenKernel {
   std::vector<GStmt> body;
   std::array<unsigned, 3> block{32, 1, 1}, grid{1, 1, 1};
   std::map<std::string, int64_t> params;  // p0, p1
-  int host_launch = NoHostLaunch;          // HostLaunchForm
-  int premise = NoPremise;                 // ArrayPremise
+  int host_launch = NoHostLaunch;         // HostLaunchForm
+  int premise = NoPremise;                // ArrayPremise
   // Derived by finish() (called by genKernel):
-  std::string source;       // the whole .cu text
+  std::string source;           // the whole .cu text
   bool data_dependent = false;  // loads or atomic results reach a condition, an index or a local
   bool uses_helper = false, uses_store_helper = false;
   std::array<bool, kStructSites> uses_site{};  // struct sites the body names
   bool uses_ro = false, uses_counter = false, uses_shared_counter = false;
   bool uses_block_ticket = false, uses_extra_locals = false;  // stk; v4, v5
-  bool uses_flags = false;  // g5, g6 (zeroed)
-  bool uses_local_object = false;  // struct KvAcc
+  bool uses_flags = false;                                    // g5, g6 (zeroed)
+  bool uses_local_object = false;                             // struct KvAcc
 };
 
 // The global arrays a kernel takes after (g0, g1, p0, p1): those its body uses, g<n> of
@@ -215,7 +223,7 @@ std::vector<GlobalArray> extraGlobalArrays(const GenKernel &k);
 void finish(GenKernel &k);
 std::string emitSource(const GenKernel &k);    // the kernel (and what it uses)
 std::string emitLauncher(const GenKernel &k);  // its host launcher, if any (source has both)
-std::string launchText(const GenKernel &k);  // "block (32,2,1) grid (3,1,1) params {p0=1, p1=4}"
+std::string launchText(const GenKernel &k);    // "block (32,2,1) grid (3,1,1) params {p0=1, p1=4}"
 // The global arrays the launcher zeroes that the analysis and the oracle must be told of.
 std::vector<std::string> zeroInit(const GenKernel &k);  // {"g6"} where flags are used
 

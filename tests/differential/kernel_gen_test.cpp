@@ -33,8 +33,7 @@ std::vector<GenKernel> sample(int n, uint64_t seed) {
 }
 
 fs::path tempDir(const std::string &what) {
-  fs::path d = fs::temp_directory_path() /
-               ("kverify_gen_" + what + "_" + std::to_string(::getpid()));
+  fs::path d = fs::temp_directory_path() / ("kverify_gen_" + what + "_" + std::to_string(::getpid()));
   fs::create_directories(d);
   return d;
 }
@@ -43,13 +42,52 @@ fs::path tempDir(const std::string &what) {
 // or run from negative starts, do/while with a block-uniform condition, tickets, methods
 // and constructors, launches read from host code).
 const char *const kNewConstructs[] = {
-    "KvPair *g2", "__shared__ KvPair", "int2 sv", "uchar4 sc", "KvRow sr", "KvDerived sd", "kv_conf.",
-    "g3[", "atomicAdd(&g4", "atomicAdd(&scnt", "i0 += blockDim.x", "-= blockDim.x", "<<= ", "*= ",
-    "__syncthreads_or(", "while (i0 <", "continue;", "break;", "stk[0] = atomicAdd", " * 2 + ", " * 3 + ",
-    "int t = v0", "v4 = v5", "if (++v1", " >>= 1;", " /= 2;", "atomicExch(&g6",
-    "KvBox sb[", ".put(", ".at(", ")->get(", ")->put(", "KvAcc t(", "dim3 grid(", "dim3 grid((p0",
-    "<<<blocks, threads>>>", "p0, (", "grid.x = ", "[g3[(", "for (int j = g3[", "KV_ASSUME_FORALL(", "KV_ASSUME_FORALL2(",
-    "i == j || g3[i] != g3[j]", "i >= j || g3[i] <= g3[j]", " * 3 + 1)", "void run_",
+    "KvPair *g2",
+    "__shared__ KvPair",
+    "int2 sv",
+    "uchar4 sc",
+    "KvRow sr",
+    "KvDerived sd",
+    "kv_conf.",
+    "g3[",
+    "atomicAdd(&g4",
+    "atomicAdd(&scnt",
+    "i0 += blockDim.x",
+    "-= blockDim.x",
+    "<<= ",
+    "*= ",
+    "__syncthreads_or(",
+    "while (i0 <",
+    "continue;",
+    "break;",
+    "stk[0] = atomicAdd",
+    " * 2 + ",
+    " * 3 + ",
+    "int t = v0",
+    "v4 = v5",
+    "if (++v1",
+    " >>= 1;",
+    " /= 2;",
+    "atomicExch(&g6",
+    "KvBox sb[",
+    ".put(",
+    ".at(",
+    ")->get(",
+    ")->put(",
+    "KvAcc t(",
+    "dim3 grid(",
+    "dim3 grid((p0",
+    "<<<blocks, threads>>>",
+    "p0, (",
+    "grid.x = ",
+    "[g3[(",
+    "for (int j = g3[",
+    "KV_ASSUME_FORALL(",
+    "KV_ASSUME_FORALL2(",
+    "i == j || g3[i] != g3[j]",
+    "i >= j || g3[i] <= g3[j]",
+    " * 3 + 1)",
+    "void run_",
 };
 
 // The premises about g3 (ArrayPremise) read back: two quantified assumptions, one index
@@ -94,12 +132,15 @@ void expectHostLaunch(const GenKernel &k, const model::Kernel &m) {
     EXPECT_EQ(l.grid[0], std::optional<uint64_t>(k.grid[0])) << k;
     EXPECT_TRUE(l.grid_facts.empty()) << k;
     int64_t p1 = k.params.at("p1");  // a negative constant gives no fact
-    EXPECT_EQ(l.arg_facts, p1 < 0 ? std::vector<std::string>{}
-                                  : std::vector<std::string>{"p1 == " + std::to_string(p1)}) << k;
+    EXPECT_EQ(l.arg_facts,
+              p1 < 0 ? std::vector<std::string>{} : std::vector<std::string>{"p1 == " + std::to_string(p1)})
+        << k;
     // a value read through a call rests on the file holding every call of the launcher
-    EXPECT_EQ(l.premises, k.host_launch == ViaCaller && p1 >= 0
-                              ? std::vector<std::string>{"'launch_" + k.name + "' is called only from this file"}
-                              : std::vector<std::string>{}) << k;
+    EXPECT_EQ(l.premises,
+              k.host_launch == ViaCaller && p1 >= 0
+                  ? std::vector<std::string>{"'launch_" + k.name + "' is called only from this file"}
+                  : std::vector<std::string>{})
+        << k;
   } else {
     EXPECT_FALSE(l.grid[0].has_value()) << k;
     EXPECT_EQ(l.grid_facts.size(), 1u) << k;
@@ -161,7 +202,8 @@ TEST(KernelGen, ShrinksToSmallerKernels) {
   int steps = 0;
   while (auto next = s.shrinks().next()) {
     s = *next;
-    if (std::getenv("KV_DEBUG_SHRINK")) std::cerr << steps << " " << s.value().body.size() << " " << s.value().source.size() << "\n";
+    if (std::getenv("KV_DEBUG_SHRINK"))
+      std::cerr << steps << " " << s.value().body.size() << " " << s.value().source.size() << "\n";
     if (++steps > 5000) break;
   }
   EXPECT_LT(s.value().source.size(), before);

@@ -48,9 +48,9 @@ struct Stats {
   std::map<std::string, long> oracle_hazard;    // kernels with an oracle hazard, by kind
   std::map<std::string, long> verdicts;         // analysis verdicts
   long soundness = 0, precision = 0;            // (a) / (b) disagreements (kernels)
-  long unknown_beside_finding = 0;  // hazards whose query was undecided, beside another finding
-  long beside_race = 0;  // hazards the other checks assumed away, beside a reported race
-  long replays = 0, replays_determined = 0;     // (b) witness replays
+  long unknown_beside_finding = 0;              // hazards whose query was undecided, beside another finding
+  long beside_race = 0;                      // hazards the other checks assumed away, beside a reported race
+  long replays = 0, replays_determined = 0;  // (b) witness replays
   std::map<std::string, long> soundness_by_kind, precision_by_kind;
   double analysis_ms = 0, oracle_ms = 0;
 
@@ -100,10 +100,10 @@ std::string hazardName(oracle::Kind k) { return oracle::kindName(k); }
 
 Verdict asVerdict(oracle::Kind k) {
   switch (k) {
-  case oracle::Kind::Race: return Verdict::Race;
-  case oracle::Kind::BenignRace: return Verdict::BenignRace;
-  case oracle::Kind::Divergence: return Verdict::Divergence;
-  default: return Verdict::Oob;
+    case oracle::Kind::Race: return Verdict::Race;
+    case oracle::Kind::BenignRace: return Verdict::BenignRace;
+    case oracle::Kind::Divergence: return Verdict::Divergence;
+    default: return Verdict::Oob;
   }
 }
 
@@ -122,11 +122,13 @@ std::string analysisText(const analysis::KernelResult &r) {
   for (const auto &u : r.unsupported) os << "  unsupported: " << u.construct << " " << u.detail << "\n";
   for (const auto &f : r.findings) {
     os << "  " << analysis::verdictName(f.kind) << ": " << f.message;
-    for (const auto &a : f.accesses) os << " [" << a.kind << " " << a.range.line << ":" << a.range.col << " " << a.text << "]";
+    for (const auto &a : f.accesses)
+      os << " [" << a.kind << " " << a.range.line << ":" << a.range.col << " " << a.text << "]";
     const auto &w = f.witness;
     os << "\n    witness: t1 " << dims(w.thread1.thread_idx) << " b1 " << dims(w.thread1.block_idx) << " t2 "
-       << dims(w.thread2.thread_idx) << " b2 " << dims(w.thread2.block_idx) << " blockDim " << dims(w.block_dim)
-       << " gridDim " << dims(w.grid_dim) << " index " << w.index << (w.validated ? " (validated)" : "");
+       << dims(w.thread2.thread_idx) << " b2 " << dims(w.thread2.block_idx) << " blockDim "
+       << dims(w.block_dim) << " gridDim " << dims(w.grid_dim) << " index " << w.index
+       << (w.validated ? " (validated)" : "");
     for (const auto &[p, v] : w.params) os << " " << p << "=" << v;
     for (const analysis::LoopIteration &l : w.loops) os << " " << l.name() << "=" << l.iteration;
     os << "\n";
@@ -217,8 +219,10 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
       if (f.kind != oracle::Kind::ConstantWrite) seen.insert(f.kind);
   }
   stats.oracle_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
-  if (anyOk) ++stats.oracle_ok;
-  else ++stats.oracle_inconclusive;
+  if (anyOk)
+    ++stats.oracle_ok;
+  else
+    ++stats.oracle_inconclusive;
   for (oracle::Kind kind : seen) ++stats.oracle_hazard[hazardName(kind)];
   if (seen.empty() && anyOk) ++stats.oracle_hazard["none"];
 
@@ -228,14 +232,16 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
     switch (kind) {
       case oracle::Kind::Race:
       case oracle::Kind::BenignRace: return queries.find("race on ") != std::string::npos;
-      case oracle::Kind::Divergence: return queries.find("divergence") != std::string::npos ||
-                                            queries.find("lane outside the mask") != std::string::npos;
+      case oracle::Kind::Divergence:
+        return queries.find("divergence") != std::string::npos ||
+               queries.find("lane outside the mask") != std::string::npos;
       case oracle::Kind::Oob: return queries.find("bounds of ") != std::string::npos;
       default: return false;
     }
   };
   auto has = [&](Verdict v) {
-    return std::any_of(ar.findings.begin(), ar.findings.end(), [&](const analysis::Finding &f) { return f.kind == v; });
+    return std::any_of(ar.findings.begin(), ar.findings.end(),
+                       [&](const analysis::Finding &f) { return f.kind == v; });
   };
   const bool inconclusive =
       ar.verdict == Verdict::Unknown || ar.verdict == Verdict::Unsupported || ar.verdict == Verdict::Error;
@@ -247,17 +253,22 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
   for (oracle::Kind kind : seen) {
     // a race in which this run's two writes stored one value is covered by any race; a
     // race of different values only by a (real) race
-    const bool reported = has(asVerdict(kind)) || (kind == oracle::Kind::BenignRace && has(Verdict::Race)) ||
-                          ((kind == oracle::Kind::Race || kind == oracle::Kind::BenignRace) && has(Verdict::Divergence));
+    const bool reported =
+        has(asVerdict(kind)) || (kind == oracle::Kind::BenignRace && has(Verdict::Race)) ||
+        ((kind == oracle::Kind::Race || kind == oracle::Kind::BenignRace) && has(Verdict::Divergence));
     bool covered;
-    if (ar.verdict == Verdict::Verified) covered = false;
-    else if (inconclusive || reported) covered = true;
+    if (ar.verdict == Verdict::Verified)
+      covered = false;
+    else if (inconclusive || reported)
+      covered = true;
     // a finding of another kind outranked an undecided query of this kind: the analysis
     // said it does not know (the report names the query beside the finding)
-    else if ((covered = unknownAbout(ar.undecided, kind))) ++stats.unknown_beside_finding;
+    else if ((covered = unknownAbout(ar.undecided, kind)))
+      ++stats.unknown_beside_finding;
     // a divergence or out-of-bounds access the reported race may cause: the other checks
     // assumed shared reads agree, and the report says the race breaks that
-    else if ((covered = ar.race_free_premise_broken && has(Verdict::Race))) ++stats.beside_race;
+    else if ((covered = ar.race_free_premise_broken && has(Verdict::Race)))
+      ++stats.beside_race;
     if (!covered) missed.push_back(hazardName(kind));
   }
   std::string soundReport;
@@ -289,30 +300,34 @@ RC_GTEST_PROP(RandomDifferential, AnalysisAgreesWithOracle, (const GenKernel &k)
       for (const auto &[name, value] : w.params) {
         char *end = nullptr;
         long long v = std::strtoll(value.c_str(), &end, 0);
-        if (!end || *end != '\0') paramsOk = false;
-        else l.params[name] = int64_t(int32_t(uint32_t(uint64_t(v))));
+        if (!end || *end != '\0')
+          paramsOk = false;
+        else
+          l.params[name] = int64_t(int32_t(uint32_t(uint64_t(v))));
       }
       if (!paramsOk) continue;
       auto blockOf = [](const analysis::ThreadCoords &t) {
         return oracle::Dim3{uint32_t(t.block_idx[0]), uint32_t(t.block_idx[1]), uint32_t(t.block_idx[2])};
       };
       l.blocks.push_back(blockOf(w.thread1));
-      if (f.kind != Verdict::Oob && blockOf(w.thread2) != blockOf(w.thread1)) l.blocks.push_back(blockOf(w.thread2));
+      if (f.kind != Verdict::Oob && blockOf(w.thread2) != blockOf(w.thread1))
+        l.blocks.push_back(blockOf(w.thread2));
       l.max_steps = 200000;
       l.zero_init = zeroInit(k);
       ++stats.replays;
       oracle::Result r = oracle::run(m, l);
       if (r.status != oracle::Result::Status::Ok || r.seeded) continue;
       ++stats.replays_determined;
-      bool same = std::any_of(r.findings.begin(), r.findings.end(),
-                              [&](const oracle::Finding &of) { return asVerdict(of.kind) == f.kind &&
-                                                                      of.kind != oracle::Kind::ConstantWrite; });
+      bool same = std::any_of(r.findings.begin(), r.findings.end(), [&](const oracle::Finding &of) {
+        return asVerdict(of.kind) == f.kind && of.kind != oracle::Kind::ConstantWrite;
+      });
       if (!same) {
         std::string kind = analysis::verdictName(f.kind);
         if (precReport.empty()) ++stats.precision;
         ++stats.precision_by_kind[kind];
-        std::string one = "(b) PRECISION: the analysis' " + kind + " witness does not replay in the oracle\n" +
-                          header + analysisText(ar) + "replay " + oracleText(r, l) + "first runs:\n" + oracleLog;
+        std::string one = "(b) PRECISION: the analysis' " + kind +
+                          " witness does not replay in the oracle\n" + header + analysisText(ar) + "replay " +
+                          oracleText(r, l) + "first runs:\n" + oracleLog;
         logDisagreement("b " + kind, one);
         precReport += one;
       }

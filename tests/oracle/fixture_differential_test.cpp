@@ -79,11 +79,11 @@ std::string launchText(const oracle::Launch &l) {
 
 const char *oracleKindAsVerdict(oracle::Kind k) {
   switch (k) {
-  case oracle::Kind::Race: return "race";
-  case oracle::Kind::Divergence: return "divergence";
-  case oracle::Kind::Oob: return "oob";
-  case oracle::Kind::ConstantWrite: return "constant-write";
-  case oracle::Kind::BenignRace: return "benign-race";
+    case oracle::Kind::Race: return "race";
+    case oracle::Kind::Divergence: return "divergence";
+    case oracle::Kind::Oob: return "oob";
+    case oracle::Kind::ConstantWrite: return "constant-write";
+    case oracle::Kind::BenignRace: return "benign-race";
   }
   return "?";
 }
@@ -138,7 +138,7 @@ void solveEqualities(const model::Kernel &k, const ExprPtr &a, oracle::Launch &l
 }
 
 struct Disagreement {
-  std::string key;     // "fixture kernel kind"
+  std::string key;  // "fixture kernel kind"
   bool soundness = false;
   std::string text;
 };
@@ -157,7 +157,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
   std::vector<Disagreement> found;
   double analysis_s = 0;
   std::set<std::string> seen;  // hazard kinds the oracle saw in some run
-  std::string first_skip;  // why the first skipped oracle run stopped
+  std::string first_skip;      // why the first skipped oracle run stopped
   auto start = std::chrono::steady_clock::now();
   int oracle_runs = 0, ok_runs = 0, replays = 0, determined_replays = 0;
   for (const model::Kernel &k : tu.kernels) {
@@ -182,15 +182,15 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
       return std::any_of(ar.findings.begin(), ar.findings.end(),
                          [&](const analysis::Finding &f) { return f.kind == v; });
     };
-    bool inconclusive = ar.verdict == Verdict::Unknown || ar.verdict == Verdict::Unsupported ||
-                        ar.verdict == Verdict::Error;
+    bool inconclusive =
+        ar.verdict == Verdict::Unknown || ar.verdict == Verdict::Unsupported || ar.verdict == Verdict::Error;
 
     // --- (a) oracle runs on small launches -------------------------------------------
     Uses uses = usesOf(k);
     std::vector<oracle::Dim3> block_dims, grid_dims;
     if (opts.block_dim[0] && opts.block_dim[1] && opts.block_dim[2]) {
-      block_dims.push_back({uint32_t(*opts.block_dim[0]), uint32_t(*opts.block_dim[1]),
-                            uint32_t(*opts.block_dim[2])});
+      block_dims.push_back(
+          {uint32_t(*opts.block_dim[0]), uint32_t(*opts.block_dim[1]), uint32_t(*opts.block_dim[2])});
     } else if (uses.z) {
       block_dims = {{8, 4, 2}, {4, 4, 4}};
     } else if (uses.y) {
@@ -199,8 +199,8 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
       block_dims = {{32, 1, 1}, {64, 1, 1}};
     }
     if (opts.grid_dim[0] && opts.grid_dim[1] && opts.grid_dim[2]) {
-      grid_dims.push_back({uint32_t(*opts.grid_dim[0]), uint32_t(*opts.grid_dim[1]),
-                           uint32_t(*opts.grid_dim[2])});
+      grid_dims.push_back(
+          {uint32_t(*opts.grid_dim[0]), uint32_t(*opts.grid_dim[1]), uint32_t(*opts.grid_dim[2])});
     } else {
       grid_dims = {{2, 1, 1}, {2, 2, 1}, {2, 1, 2}};
     }
@@ -223,17 +223,19 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
       if (threads == 0 || threads > 1024 || (k.max_threads && threads > *k.max_threads)) continue;
       for (const oracle::Dim3 &gd : grid_dims) {
         std::vector<oracle::Dim3> blocks = {{0, 0, 0}};
-        if (gd[0] > 1) blocks.push_back({1, 0, 0});
-        else if (gd[1] > 1) blocks.push_back({0, 1, 0});
-        else if (gd[2] > 1) blocks.push_back({0, 0, 1});
+        if (gd[0] > 1)
+          blocks.push_back({1, 0, 0});
+        else if (gd[1] > 1)
+          blocks.push_back({0, 1, 0});
+        else if (gd[2] > 1)
+          blocks.push_back({0, 0, 1});
         oracle::Dim3 last = {gd[0] - 1, gd[1] - 1, gd[2] - 1};
         if (std::find(blocks.begin(), blocks.end(), last) == blocks.end() && threads <= 512)
           blocks.push_back(last);
         const int64_t bx = bd[0];
-        const std::vector<int64_t> values = {0,      1,      2,          3,         5,
-                                             7,      16,     31,         32,        33,
-                                             64,     100,    bx - 1,     bx,        bx + 1,
-                                             2 * bx, -1,     0x7fffffff, 0x80000000};
+        const std::vector<int64_t> values = {0,      1,      2,  3,          5,         7,      16,
+                                             31,     32,     33, 64,         100,       bx - 1, bx,
+                                             bx + 1, 2 * bx, -1, 0x7fffffff, 0x80000000};
         // Seeds 0-3: every integer parameter the same typical value (the block size, past
         // it, 1, 0); seeds 4-11: each drawn from `values`.
         for (uint64_t seed = 0; seed < 12; ++seed) {
@@ -249,8 +251,10 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
             if (p.array || !p.type.isIntegral()) continue;
             h = h * 6364136223846793005ull + 1442695040888963407ull;
             static const int64_t fixed[] = {0, 0, 1, 0};  // seed 0, 1: set below
-            int64_t v = seed == 0 ? bx : seed == 1 ? 2 * bx + 1 : seed < 4 ? fixed[seed]
-                                                                  : values[(h >> 33) % values.size()];
+            int64_t v = seed == 0   ? bx
+                        : seed == 1 ? 2 * bx + 1
+                        : seed < 4  ? fixed[seed]
+                                    : values[(h >> 33) % values.size()];
             if (p.type.kind == model::Type::Kind::Bool) v = seed == 0 ? 1 : seed == 3 ? 0 : (h >> 33) & 1;
             l.params[p.name] = v;
           }
@@ -279,8 +283,8 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
             Disagreement d;
             d.soundness = true;
             d.key = fixture + " " + k.name + " " + oracleKindAsVerdict(f.kind);
-            d.text = "SOUNDNESS " + d.key + "\n  launch: " + launchText(l) + "\n  oracle: " +
-                     f.message + "\n  analysis: " + analysisText(ar);
+            d.text = "SOUNDNESS " + d.key + "\n  launch: " + launchText(l) + "\n  oracle: " + f.message +
+                     "\n  analysis: " + analysisText(ar);
             found.push_back(d);
           }
         }
@@ -289,8 +293,7 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
 
     // --- (b) replay every analysis witness ------------------------------------------
     for (const analysis::Finding &f : ar.findings) {
-      if (f.kind != Verdict::Race && f.kind != Verdict::Divergence && f.kind != Verdict::Oob)
-        continue;
+      if (f.kind != Verdict::Race && f.kind != Verdict::Divergence && f.kind != Verdict::Oob) continue;
       const analysis::Witness &w = f.witness;
       uint64_t threads = w.block_dim[0] * w.block_dim[1] * w.block_dim[2];
       if (threads == 0 || threads > 1024 || (k.max_threads && threads > *k.max_threads)) continue;
@@ -304,22 +307,22 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
       }
       if (!fits) continue;
       auto blk = [](const analysis::ThreadCoords &c) {
-        return oracle::Dim3{uint32_t(c.block_idx[0]), uint32_t(c.block_idx[1]),
-                            uint32_t(c.block_idx[2])};
+        return oracle::Dim3{uint32_t(c.block_idx[0]), uint32_t(c.block_idx[1]), uint32_t(c.block_idx[2])};
       };
       l.blocks = {blk(w.thread1)};
       if (f.kind != Verdict::Oob) l.blocks.push_back(blk(w.thread2));
       for (const auto &[name, value] : w.params) {
-        if (value == "true") l.params[name] = 1;
-        else if (value == "false") l.params[name] = 0;
+        if (value == "true")
+          l.params[name] = 1;
+        else if (value == "false")
+          l.params[name] = 0;
         else {
           try {
             l.params[name] = std::stoll(value);
           } catch (...) {
             try {
               l.params[name] = static_cast<int64_t>(std::stoull(value));
-            } catch (...) {
-            }
+            } catch (...) {}
           }
         }
       }
@@ -328,9 +331,8 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
       oracle::Result r = oracle::run(k, l);
       std::string kind = analysis::verdictName(f.kind);
       bool same = r.status == oracle::Result::Status::Ok &&
-                  std::any_of(r.findings.begin(), r.findings.end(), [&](const oracle::Finding &o) {
-                    return kind == oracleKindAsVerdict(o.kind);
-                  });
+                  std::any_of(r.findings.begin(), r.findings.end(),
+                              [&](const oracle::Finding &o) { return kind == oracleKindAsVerdict(o.kind); });
       if (r.seeded || r.status == oracle::Result::Status::StepLimit ||
           r.status == oracle::Result::Status::Unsupported)
         continue;  // not determined by the witness: nothing to hold the analysis to
@@ -338,26 +340,25 @@ TEST_P(FixtureDifferential, OracleAndAnalysisAgree) {
       if (same) continue;
       Disagreement d;
       d.key = fixture + " " + k.name + " " + kind;
-      std::string oracle_says = std::string(oracle::statusName(r.status)) +
-                                (r.detail.empty() ? "" : " (" + r.detail + ")");
+      std::string oracle_says =
+          std::string(oracle::statusName(r.status)) + (r.detail.empty() ? "" : " (" + r.detail + ")");
       for (const oracle::Finding &o : r.findings) oracle_says += "; " + o.message;
       if (r.findings.empty() && r.status == oracle::Result::Status::Ok) oracle_says += ", no hazard";
       bool assume_ok = satisfies(l);
       d.text = "PRECISION " + d.key + " (witness does not replay" +
-               (assume_ok ? "" : "; the witness breaks an --assume") + ")\n  launch: " +
-               launchText(l) + "\n  analysis: " + f.message + " [threads " +
-               std::to_string(w.thread1.thread_idx[0]) + "," + std::to_string(w.thread1.thread_idx[1]) +
-               "," + std::to_string(w.thread1.thread_idx[2]) + " / " +
-               std::to_string(w.thread2.thread_idx[0]) + "," + std::to_string(w.thread2.thread_idx[1]) +
-               "," + std::to_string(w.thread2.thread_idx[2]) + ", index " + w.index +
-               "]\n  oracle: " + oracle_says;
+               (assume_ok ? "" : "; the witness breaks an --assume") + ")\n  launch: " + launchText(l) +
+               "\n  analysis: " + f.message + " [threads " + std::to_string(w.thread1.thread_idx[0]) + "," +
+               std::to_string(w.thread1.thread_idx[1]) + "," + std::to_string(w.thread1.thread_idx[2]) +
+               " / " + std::to_string(w.thread2.thread_idx[0]) + "," +
+               std::to_string(w.thread2.thread_idx[1]) + "," + std::to_string(w.thread2.thread_idx[2]) +
+               ", index " + w.index + "]\n  oracle: " + oracle_says;
       found.push_back(d);
     }
   }
 
-  std::cout << fixture << ": " << tu.kernels.size() << " kernel(s), " << oracle_runs
-            << " oracle runs (" << ok_runs << " ok), " << replays << " witness replays ("
-            << determined_replays << " determined); analysis " << analysis_s << " s, total "
+  std::cout << fixture << ": " << tu.kernels.size() << " kernel(s), " << oracle_runs << " oracle runs ("
+            << ok_runs << " ok), " << replays << " witness replays (" << determined_replays
+            << " determined); analysis " << analysis_s << " s, total "
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
             << " s; oracle saw:";
   for (const std::string &k : seen) std::cout << " " << k;

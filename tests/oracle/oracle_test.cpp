@@ -115,9 +115,8 @@ TEST(Oracle, ReturnInsideInlinedLeavesOnlyTheRegion) {
 TEST(Oracle, BarrierInLoopWithThreadDependentTripCountDiverges) {
   KB b;
   auto i = b.local("i");
-  b.k.body = {KB::assign(i, u(0)),
-              KB::loop(bin(BinaryOp::Lt, L(i), tid()), {KB::sync(3)},
-                       {KB::assign(i, bin(BinaryOp::Add, L(i), u(1)))}, 2)};
+  b.k.body = {KB::assign(i, u(0)), KB::loop(bin(BinaryOp::Lt, L(i), tid()), {KB::sync(3)},
+                                            {KB::assign(i, bin(BinaryOp::Add, L(i), u(1)))}, 2)};
   Result r = run(b.k, launch(4));
   ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;
   auto d = ofKind(r, Kind::Divergence);
@@ -231,8 +230,8 @@ TEST(Oracle, GlobalRaceAcrossBlocks) {
 
   KB c;
   unsigned out2 = c.global("out");
-  c.k.body = {c.access(out2, AccessKind::Write,
-                       bin(BinaryOp::Add, bin(BinaryOp::Mul, bid(), bdim()), tid()), 2)};
+  c.k.body = {
+      c.access(out2, AccessKind::Write, bin(BinaryOp::Add, bin(BinaryOp::Mul, bid(), bdim()), tid()), 2)};
   EXPECT_TRUE(run(c.k, launch(32, 4)).findings.empty());
   // Same for a shared array: blocks have their own.
   KB d;
@@ -324,10 +323,7 @@ TEST(Oracle, ReadsAfterABarrierSeeTheStoreOfAThreadThatRunsLater) {
   ExprPtr index = bin(BinaryOp::Rem, bin(BinaryOp::Sub, Expr::cast(Type::u32(), loaded), tid()), u(8));
   Stmt publish = store(b, s1, b.param("x"), 3);
   publish.as<model::stmt::Access>()->index = Expr::cast(Type::i64(), u(6));
-  b.k.body = {KB::iff(bin(BinaryOp::Eq, tid(), u(6)), {publish}),
-              KB::sync(4),
-              load,
-              KB::assign(v, loaded),
+  b.k.body = {KB::iff(bin(BinaryOp::Eq, tid(), u(6)), {publish}), KB::sync(4), load, KB::assign(v, loaded),
               store(b, s0, i(1), 6)};
   b.k.body.back().as<model::stmt::Access>()->index = Expr::cast(Type::i64(), index);
   for (uint64_t seed : {0, 1, 2, 3}) {
@@ -422,32 +418,29 @@ TEST(Oracle, ShortCircuitAndOr) {
   Launch l = launch(32);
   l.params["total"] = 100;
   auto cast = [](ExprPtr b) { return Expr::cast(Type::i32(), b); };
-  model::Kernel a = writeWhen(
-      [&](ExprPtr t) { return cast(bin(BinaryOp::LAnd, bin(BinaryOp::Ne, t, i(0)), div(t))); });
+  model::Kernel a =
+      writeWhen([&](ExprPtr t) { return cast(bin(BinaryOp::LAnd, bin(BinaryOp::Ne, t, i(0)), div(t))); });
   EXPECT_EQ(run(a, l).status, Result::Status::Ok);
-  model::Kernel o = writeWhen(
-      [&](ExprPtr t) { return cast(bin(BinaryOp::LOr, bin(BinaryOp::Eq, t, i(0)), div(t))); });
+  model::Kernel o =
+      writeWhen([&](ExprPtr t) { return cast(bin(BinaryOp::LOr, bin(BinaryOp::Eq, t, i(0)), div(t))); });
   EXPECT_EQ(run(o, l).status, Result::Status::Ok);
-  model::Kernel bad = writeWhen(
-      [&](ExprPtr t) { return cast(bin(BinaryOp::LAnd, bin(BinaryOp::Eq, t, i(0)), div(t))); });
+  model::Kernel bad =
+      writeWhen([&](ExprPtr t) { return cast(bin(BinaryOp::LAnd, bin(BinaryOp::Eq, t, i(0)), div(t))); });
   EXPECT_EQ(run(bad, l).status, Result::Status::Ub);
 }
 
 TEST(Oracle, SignedOverflowIsUbUnsignedWraps) {
   Launch l = launch(2);
   l.params["total"] = 0x7fffffff;
-  model::Kernel k = writeWhen([](ExprPtr t) {
-    return bin(BinaryOp::Add, Expr::param(Type::i32(), "total"), t);
-  });
+  model::Kernel k =
+      writeWhen([](ExprPtr t) { return bin(BinaryOp::Add, Expr::param(Type::i32(), "total"), t); });
   Result r = run(k, l);
   EXPECT_EQ(r.status, Result::Status::Ub);
   EXPECT_NE(r.detail.find("(1,0,0)"), std::string::npos) << r.detail;  // thread 1 overflows
   // INT_MIN / -1 and % -1.
   l.params["total"] = INT32_MIN;
   for (BinaryOp op : {BinaryOp::Div, BinaryOp::Rem}) {
-    model::Kernel m = writeWhen([op](ExprPtr) {
-      return bin(op, Expr::param(Type::i32(), "total"), i(-1));
-    });
+    model::Kernel m = writeWhen([op](ExprPtr) { return bin(op, Expr::param(Type::i32(), "total"), i(-1)); });
     EXPECT_EQ(run(m, l).status, Result::Status::Ub);
   }
   // Negation of INT_MIN.
@@ -564,15 +557,14 @@ TEST(Oracle, NarrowUnsignedArithmeticWraps) {
   // Casts to bool and from float.
   EXPECT_TRUE(equals(Expr::cast(Type::boolean(), u(256)), Expr::intConst(Type::boolean(), 1)));
   EXPECT_TRUE(equals(Expr::cast(Type::i32(), Expr::floatConst(Type::floating(32), -2.75)), i(-2)));
-  EXPECT_TRUE(equals(Expr::cast(Type::floating(64), i(-3)),
-                     Expr::floatConst(Type::floating(64), -3.0)));
+  EXPECT_TRUE(equals(Expr::cast(Type::floating(64), i(-3)), Expr::floatConst(Type::floating(64), -3.0)));
   // Signed u8->i8 arithmetic overflow is UB at i8's width.
   KB kb;
-  EXPECT_FALSE(evaluate(kb.k, launch(1),
-                        *bin(BinaryOp::Eq,
-                             bin(BinaryOp::Add, Expr::intConst(i8, 100), Expr::intConst(i8, 100)),
-                             Expr::intConst(i8, 0)))
-                   .has_value());
+  EXPECT_FALSE(
+      evaluate(kb.k, launch(1),
+               *bin(BinaryOp::Eq, bin(BinaryOp::Add, Expr::intConst(i8, 100), Expr::intConst(i8, 100)),
+                    Expr::intConst(i8, 0)))
+          .has_value());
 }
 
 TEST(Oracle, Shifts) {
@@ -587,8 +579,8 @@ TEST(Oracle, Shifts) {
   EXPECT_TRUE(equals(bin(BinaryOp::Shr, i(5), i(40)), i(0)));
   EXPECT_TRUE(equals(bin(BinaryOp::Shl, i(3), i(30)), i(static_cast<int32_t>(0xc0000000u))));
   Type u8 = Type::integer(8, false);
-  EXPECT_TRUE(equals(bin(BinaryOp::Shl, Expr::intConst(u8, 0x81), Expr::intConst(u8, 1)),
-                     Expr::intConst(u8, 2)));
+  EXPECT_TRUE(
+      equals(bin(BinaryOp::Shl, Expr::intConst(u8, 0x81), Expr::intConst(u8, 1)), Expr::intConst(u8, 2)));
 }
 
 TEST(Oracle, SignedDivisionTruncates) {
@@ -598,8 +590,8 @@ TEST(Oracle, SignedDivisionTruncates) {
   EXPECT_TRUE(equals(bin(BinaryOp::Rem, i(7), i(-2)), i(1)));
   EXPECT_TRUE(equals(bin(BinaryOp::Div, u(0xfffffff9), u(2)), u(0x7ffffffc)));
   KB kb;
-  EXPECT_FALSE(evaluate(kb.k, launch(1), *bin(BinaryOp::Eq, bin(BinaryOp::Rem, u(1), u(0)), u(0)))
-                   .has_value());
+  EXPECT_FALSE(
+      evaluate(kb.k, launch(1), *bin(BinaryOp::Eq, bin(BinaryOp::Rem, u(1), u(0)), u(0))).has_value());
 }
 
 TEST(Oracle, OpaqueValuesAreSeededAndDeterministic) {
@@ -607,8 +599,7 @@ TEST(Oracle, OpaqueValuesAreSeededAndDeterministic) {
   unsigned s = b.shared("s", 64);
   // s[opaque] written by every thread: with most seeds some two threads collide.
   b.k.body = {b.access(s, AccessKind::Write,
-                       Expr::cast(Type::u32(), Expr::opaque(Type::integer(8, false), 99, "load")),
-                       2)};
+                       Expr::cast(Type::u32(), Expr::opaque(Type::integer(8, false), 99, "load")), 2)};
   Launch l = launch(32);
   int races = 0;
   for (uint64_t seed = 0; seed < 8; ++seed) {
@@ -633,14 +624,14 @@ TEST(Oracle, LargeLaunch) {
   unsigned s = b.shared("s", 1024);
   unsigned g = b.global("g");
   auto i = b.local("i");
-  b.k.body = {KB::assign(i, u(0)),
-              KB::loop(bin(BinaryOp::Lt, L(i), u(12)),
-                       {b.access(s, AccessKind::Write, tid(), 3), KB::sync(4),
-                        b.access(s, AccessKind::Read, bin(BinaryOp::BitXor, tid(), u(1)), 5),
-                        KB::syncwarp(6), KB::sync(7)},
-                       {KB::assign(i, bin(BinaryOp::Add, L(i), u(1)))}, 2),
-              b.access(g, AccessKind::Write,
-                       bin(BinaryOp::Add, bin(BinaryOp::Mul, bid(), bdim()), tid()), 9)};
+  b.k.body = {
+      KB::assign(i, u(0)),
+      KB::loop(bin(BinaryOp::Lt, L(i), u(12)),
+               {b.access(s, AccessKind::Write, tid(), 3), KB::sync(4),
+                b.access(s, AccessKind::Read, bin(BinaryOp::BitXor, tid(), u(1)), 5), KB::syncwarp(6),
+                KB::sync(7)},
+               {KB::assign(i, bin(BinaryOp::Add, L(i), u(1)))}, 2),
+      b.access(g, AccessKind::Write, bin(BinaryOp::Add, bin(BinaryOp::Mul, bid(), bdim()), tid()), 9)};
   Launch l = launch(1024, 4);
   Result r = run(b.k, l);  // 4096 threads x 61 events
   ASSERT_EQ(r.status, Result::Status::Ok) << r.detail;

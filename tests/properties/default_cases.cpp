@@ -4,5 +4,6 @@
 #include "kverify/properties/rc_support.hpp"
 
 namespace {
-[[maybe_unused]] const bool kDefaultCasesSet = (kverify::prop::default_case_count(KVERIFY_PROPERTY_CASES), true);
+[[maybe_unused]] const bool kDefaultCasesSet =
+    (kverify::prop::default_case_count(KVERIFY_PROPERTY_CASES), true);
 }  // namespace

@@ -36,9 +36,7 @@ void histogram_property(HistogramAlgorithm algo) {
 }  // namespace
 
 KV_GPU_PROPERTY(Histogram, GlobalAtomics) { histogram_property(HistogramAlgorithm::GlobalAtomics); }
-KV_GPU_PROPERTY(Histogram, SharedPrivatized) {
-  histogram_property(HistogramAlgorithm::SharedPrivatized);
-}
+KV_GPU_PROPERTY(Histogram, SharedPrivatized) { histogram_property(HistogramAlgorithm::SharedPrivatized); }
 
 TEST(HistogramConfig, RejectsNoBinsAndTooManyPrivatizedBins) {
   KV_REQUIRE_GPU();
@@ -46,6 +44,5 @@ TEST(HistogramConfig, RejectsNoBinsAndTooManyPrivatizedBins) {
   rt::DeviceBuffer<std::uint32_t> none;
   EXPECT_THROW(kk::histogram(HistogramAlgorithm::GlobalAtomics, values, none), std::invalid_argument);
   rt::DeviceBuffer<std::uint32_t> many(kk::kMaxPrivatizedBins + 1);
-  EXPECT_THROW(kk::histogram(HistogramAlgorithm::SharedPrivatized, values, many),
-               std::invalid_argument);
+  EXPECT_THROW(kk::histogram(HistogramAlgorithm::SharedPrivatized, values, many), std::invalid_argument);
 }

@@ -22,8 +22,8 @@ rc::Gen<std::vector<std::uint8_t>> pixels(std::size_t n) {
   return rc::gen::container<std::vector<std::uint8_t>>(n, rc::gen::arbitrary<std::uint8_t>());
 }
 
-std::vector<std::uint8_t> run_blur(const std::vector<std::uint8_t>& img, std::size_t w,
-                                   std::size_t h, unsigned char poison = rt::kPoisonByte) {
+std::vector<std::uint8_t> run_blur(const std::vector<std::uint8_t> &img, std::size_t w, std::size_t h,
+                                   unsigned char poison = rt::kPoisonByte) {
   const auto in = rt::DeviceBuffer<std::uint8_t>::from_host(img);
   auto out = poisoned<std::uint8_t>(img.size(), poison);
   kk::blur3x3(in, out, w, h);

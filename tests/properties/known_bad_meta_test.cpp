@@ -24,12 +24,11 @@ constexpr int kRacyRepeats = 20;
 
 // Runs the property to the end; returns the size of the shrunk counterexample.
 template <class Property>
-std::size_t shrunk_failure_size(const char* what, Property property, std::size_t& last_failing) {
+std::size_t shrunk_failure_size(const char *what, Property property, std::size_t &last_failing) {
   last_failing = 0;
   const prop::Outcome o = prop::run(property, kMinCases);
   std::cout << what << ": " << o.report << "\n  shrunk to n = " << last_failing << std::endl;
-  EXPECT_TRUE(o.failed) << what << " passed " << o.passed_cases
-                        << " cases: the property cannot see its bug";
+  EXPECT_TRUE(o.failed) << what << " passed " << o.passed_cases << " cases: the property cannot see its bug";
   return last_failing;
 }
 
@@ -84,7 +83,7 @@ TEST(KnownBadMeta, ReductionWithoutLoopBarrierFailsWithinOneBlock) {
             last = x.size();
             if (cases_after_failure < 0) cases_after_failure = 0;
             prop::fail("run " + std::to_string(r) + ": got " + std::to_string(got) + ", expected " +
-                    std::to_string(want));
+                       std::to_string(want));
           }
         }
       },

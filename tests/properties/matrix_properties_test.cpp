@@ -23,7 +23,7 @@ rc::Gen<std::size_t> dims(std::size_t large) {
 const prop::gen::FloatRange kMatrixRange{-30, 30};
 
 template <class T>
-std::vector<T> run_transpose(TransposeAlgorithm algo, const std::vector<T>& x, std::size_t rows,
+std::vector<T> run_transpose(TransposeAlgorithm algo, const std::vector<T> &x, std::size_t rows,
                              std::size_t cols, unsigned char poison = rt::kPoisonByte) {
   const auto in = rt::DeviceBuffer<T>::from_host(x);
   auto out = poisoned<T>(x.size(), poison);
@@ -32,7 +32,7 @@ std::vector<T> run_transpose(TransposeAlgorithm algo, const std::vector<T>& x, s
 }
 
 template <class T>
-std::vector<T> run_matmul(MatmulAlgorithm algo, const std::vector<T>& a, const std::vector<T>& b,
+std::vector<T> run_matmul(MatmulAlgorithm algo, const std::vector<T> &a, const std::vector<T> &b,
                           std::size_t m, std::size_t k, std::size_t n,
                           unsigned char poison = rt::kPoisonByte) {
   const auto da = rt::DeviceBuffer<T>::from_host(a);
@@ -88,9 +88,7 @@ KV_GPU_PROPERTY(Transpose, PaddedTiles_int32) {
   transpose_property<std::int32_t>(TransposeAlgorithm::PaddedTiles);
 }
 KV_GPU_PROPERTY(Transpose, Naive_float) { transpose_property<float>(TransposeAlgorithm::Naive); }
-KV_GPU_PROPERTY(Transpose, PaddedTiles_float) {
-  transpose_property<float>(TransposeAlgorithm::PaddedTiles);
-}
+KV_GPU_PROPERTY(Transpose, PaddedTiles_float) { transpose_property<float>(TransposeAlgorithm::PaddedTiles); }
 KV_GPU_PROPERTY(Transpose, PaddedTiles_double) {
   transpose_property<double>(TransposeAlgorithm::PaddedTiles);
 }

@@ -29,8 +29,8 @@ void tiled_reduce_property(BlockReduceAlgorithm algo) {
   const auto x = *gen::arrays<T>(gen::sizes(block, kLarge));
   const auto in = rt::DeviceBuffer<T>::from_host(x);
   const T got = kk::tiled_reduce<T, Op>(algo, in, block);
-  KV_RC_REQUIRE((check_reduce<T, Op>(x, got, kk::tiled_reduce_depth(algo, x.size(), block),
-                                     "tiled_reduce_depth")));
+  KV_RC_REQUIRE(
+      (check_reduce<T, Op>(x, got, kk::tiled_reduce_depth(algo, x.size(), block), "tiled_reduce_depth")));
   const T again = kk::tiled_reduce<T, Op>(algo, in, block);
   if (!same_value_bits(got, again))
     prop::fail("two runs differ: " + prop::show(got) + " vs " + prop::show(again));
@@ -48,8 +48,8 @@ void device_reduce_property() {
   rt::DeviceBuffer<unsigned char> temp(bytes);
   kk::device_reduce<T, Op>(in.data() + offset, used.size(), out.data(), temp.data(), bytes);
   const T got = out.download()[0];
-  KV_RC_REQUIRE((check_reduce<T, Op>(used, got, kk::device_reduce_depth(used.size()),
-                                     "device_reduce_depth")));
+  KV_RC_REQUIRE(
+      (check_reduce<T, Op>(used, got, kk::device_reduce_depth(used.size()), "device_reduce_depth")));
   out.fill_bytes(kSecondPoison);
   kk::device_reduce<T, Op>(in.data() + offset, used.size(), out.data(), temp.data(), bytes);
   const T again = out.download()[0];
@@ -59,13 +59,13 @@ void device_reduce_property() {
 
 }  // namespace
 
-#define KV_REDUCE_PROPERTIES(T, OP)                                                  \
-  KV_GPU_PROPERTY(TiledReduce, SharedTree_##T##_##OP) {                              \
-    tiled_reduce_property<T, kk::OP>(BlockReduceAlgorithm::SharedTree);              \
-  }                                                                                  \
-  KV_GPU_PROPERTY(TiledReduce, WarpShuffle_##T##_##OP) {                             \
-    tiled_reduce_property<T, kk::OP>(BlockReduceAlgorithm::WarpShuffle);             \
-  }                                                                                  \
+#define KV_REDUCE_PROPERTIES(T, OP)                                      \
+  KV_GPU_PROPERTY(TiledReduce, SharedTree_##T##_##OP) {                  \
+    tiled_reduce_property<T, kk::OP>(BlockReduceAlgorithm::SharedTree);  \
+  }                                                                      \
+  KV_GPU_PROPERTY(TiledReduce, WarpShuffle_##T##_##OP) {                 \
+    tiled_reduce_property<T, kk::OP>(BlockReduceAlgorithm::WarpShuffle); \
+  }                                                                      \
   KV_GPU_PROPERTY(DeviceReduce, T##_##OP) { device_reduce_property<T, kk::OP>(); }
 KV_REDUCE_PROPERTIES(i32, Sum)
 KV_REDUCE_PROPERTIES(i32, Max)

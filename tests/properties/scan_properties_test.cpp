@@ -22,8 +22,8 @@ constexpr std::size_t kLargeDevice = std::size_t{1} << 21;
 constexpr std::size_t kDeviceTile = 4096;  // DefaultLookbackPolicy<4-byte>::kTile
 
 template <class T, class Op>
-std::vector<T> run_tiled(BlockScanAlgorithm algo, ScanKind kind, const std::vector<T>& x,
-                         unsigned block, unsigned char poison = rt::kPoisonByte) {
+std::vector<T> run_tiled(BlockScanAlgorithm algo, ScanKind kind, const std::vector<T> &x, unsigned block,
+                         unsigned char poison = rt::kPoisonByte) {
   const auto in = rt::DeviceBuffer<T>::from_host(x);
   auto out = poisoned<T>(x.size(), poison);
   kk::tiled_scan<T, Op>(algo, kind, in, out, block);
@@ -31,8 +31,7 @@ std::vector<T> run_tiled(BlockScanAlgorithm algo, ScanKind kind, const std::vect
 }
 
 template <class T, class Op>
-std::vector<T> run_device(ScanKind kind, const std::vector<T>& x,
-                          unsigned char poison = rt::kPoisonByte) {
+std::vector<T> run_device(ScanKind kind, const std::vector<T> &x, unsigned char poison = rt::kPoisonByte) {
   const auto in = rt::DeviceBuffer<T>::from_host(x);
   auto out = poisoned<T>(x.size(), poison);
   kk::device_scan<T, Op>(kind, in, out);
@@ -54,8 +53,7 @@ void tiled_scan_property(BlockScanAlgorithm algo) {
   const std::size_t n = x.size();
   KV_RC_REQUIRE((check_scan<T, Op>(
       x, got, kind == ScanKind::Exclusive,
-      [&](std::size_t i) { return kk::tiled_scan_depth(algo, i, n, block); },
-      "tiled_scan_depth")));
+      [&](std::size_t i) { return kk::tiled_scan_depth(algo, i, n, block); }, "tiled_scan_depth")));
   const auto again = run_tiled<T, Op>(algo, kind, x, block, kSecondPoison);
   if (!same_bits(got, again)) prop::fail("two runs differ: " + first_bit_difference(got, again));
 }
@@ -65,8 +63,8 @@ void device_scan_property() {
   const auto x = *gen::arrays<T>(gen::sizes(kDeviceTile, kLargeDevice));
   const ScanKind kind = pick_kind();
   const auto got = run_device<T, Op>(kind, x);
-  KV_RC_REQUIRE((check_scan<T, Op>(x, got, kind == ScanKind::Exclusive, kk::device_scan_depth,
-                                   "device_scan_depth")));
+  KV_RC_REQUIRE(
+      (check_scan<T, Op>(x, got, kind == ScanKind::Exclusive, kk::device_scan_depth, "device_scan_depth")));
   // Look-back combines whichever predecessors have published: for float sums
   // the association (so the rounding) depends on timing, as with CUB. Bitwise
   // determinism is a property only where the operator is exact.
@@ -78,16 +76,16 @@ void device_scan_property() {
 
 }  // namespace
 
-#define KV_SCAN_PROPERTIES(T, OP)                                                     \
-  KV_GPU_PROPERTY(TiledScan, HillisSteele_##T##_##OP) {                               \
-    tiled_scan_property<T, kk::OP>(BlockScanAlgorithm::HillisSteele);                 \
-  }                                                                                   \
-  KV_GPU_PROPERTY(TiledScan, Blelloch_##T##_##OP) {                                   \
-    tiled_scan_property<T, kk::OP>(BlockScanAlgorithm::Blelloch);                     \
-  }                                                                                   \
-  KV_GPU_PROPERTY(TiledScan, WarpShuffle_##T##_##OP) {                                \
-    tiled_scan_property<T, kk::OP>(BlockScanAlgorithm::WarpShuffle);                  \
-  }                                                                                   \
+#define KV_SCAN_PROPERTIES(T, OP)                                     \
+  KV_GPU_PROPERTY(TiledScan, HillisSteele_##T##_##OP) {               \
+    tiled_scan_property<T, kk::OP>(BlockScanAlgorithm::HillisSteele); \
+  }                                                                   \
+  KV_GPU_PROPERTY(TiledScan, Blelloch_##T##_##OP) {                   \
+    tiled_scan_property<T, kk::OP>(BlockScanAlgorithm::Blelloch);     \
+  }                                                                   \
+  KV_GPU_PROPERTY(TiledScan, WarpShuffle_##T##_##OP) {                \
+    tiled_scan_property<T, kk::OP>(BlockScanAlgorithm::WarpShuffle);  \
+  }                                                                   \
   KV_GPU_PROPERTY(DeviceScan, T##_##OP) { device_scan_property<T, kk::OP>(); }
 KV_SCAN_PROPERTIES(i32, Sum)
 KV_SCAN_PROPERTIES(i32, Max)
@@ -139,8 +137,8 @@ KV_GPU_PROPERTY(ScanLaws, ExclusiveIsInclusiveShifted) {
   RC_ASSERT(exc[0] == 0u);
   for (std::size_t i = 1; i < x.size(); ++i)
     if (exc[i] != inc[i - 1])
-      prop::fail("exclusive[" + std::to_string(i) + "] = " + std::to_string(exc[i]) +
-              " but inclusive[" + std::to_string(i - 1) + "] = " + std::to_string(inc[i - 1]));
+      prop::fail("exclusive[" + std::to_string(i) + "] = " + std::to_string(exc[i]) + " but inclusive[" +
+                 std::to_string(i - 1) + "] = " + std::to_string(inc[i - 1]));
 }
 
 // Pointers off 16-byte alignment (in and out apart) take the device scan's
@@ -156,8 +154,8 @@ KV_GPU_PROPERTY(ScanLaws, DeviceScanOfMisalignedPointers) {
   auto out = poisoned<i32>(x.size() + out_off);
   const std::size_t bytes = kk::device_scan_temp_bytes<i32>(x.size());
   rt::DeviceBuffer<unsigned char> temp(bytes);
-  kk::device_scan<i32, kk::Sum>(kind, in.data() + in_off, out.data() + out_off, x.size(),
-                                temp.data(), bytes, nullptr);
+  kk::device_scan<i32, kk::Sum>(kind, in.data() + in_off, out.data() + out_off, x.size(), temp.data(), bytes,
+                                nullptr);
   auto got = out.download();
   got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(out_off));
   const auto v = prop::exact(got, ref::scan<i32, kk::Sum>(x, kind == ScanKind::Exclusive));
@@ -174,15 +172,15 @@ KV_GPU_PROPERTY(ScanLaws, MaxScanIsMonotone) {
                           : run_tiled<f32, kk::Max>(algo, ScanKind::Inclusive, x, block);
   for (std::size_t i = 1; i < got.size(); ++i)
     if (!(got[i - 1] <= got[i]))
-      prop::fail("max-scan decreases at " + std::to_string(i) + ": " + prop::show(got[i - 1]) +
-              " then " + prop::show(got[i]));
+      prop::fail("max-scan decreases at " + std::to_string(i) + ": " + prop::show(got[i - 1]) + " then " +
+                 prop::show(got[i]));
 }
 
 // The device scan at the top of its documented range, and one short of a
 // full last tile, against the exact (wrapping) reference.
 TEST(DeviceScanLarge, Int32SumAt2Pow28) {
   KV_REQUIRE_GPU();
-  for (const auto& [n, kind] : {std::pair{std::size_t{1} << 28, ScanKind::Inclusive},
+  for (const auto &[n, kind] : {std::pair{std::size_t{1} << 28, ScanKind::Inclusive},
                                 std::pair{(std::size_t{1} << 28) - 1, ScanKind::Exclusive}}) {
     std::vector<i32> x(n);
     gen::fill(x, 2024 + n);
@@ -196,15 +194,14 @@ TEST(DeviceScanLarge, Int32SumAt2Pow28) {
 // Block sizes an algorithm cannot use are refused before anything launches.
 TEST(TiledScanConfig, RejectsBlockSizesTheAlgorithmCannotUse) {
   rt::DeviceBuffer<f32> in, out;
-  EXPECT_THROW((kk::tiled_scan<f32, kk::Sum>(BlockScanAlgorithm::Blelloch, ScanKind::Inclusive, in,
-                                             out, 96)),
+  EXPECT_THROW((kk::tiled_scan<f32, kk::Sum>(BlockScanAlgorithm::Blelloch, ScanKind::Inclusive, in, out, 96)),
                rt::LaunchConfigError);
-  EXPECT_THROW((kk::tiled_scan<f32, kk::Sum>(BlockScanAlgorithm::WarpShuffle, ScanKind::Inclusive,
-                                             in, out, 100)),
-               rt::LaunchConfigError);
-  EXPECT_THROW((kk::tiled_scan<f32, kk::Sum>(BlockScanAlgorithm::HillisSteele, ScanKind::Inclusive,
-                                             in, out, 1)),
-               rt::LaunchConfigError);
-  EXPECT_NO_THROW((kk::tiled_scan<f32, kk::Sum>(BlockScanAlgorithm::HillisSteele,
-                                                ScanKind::Inclusive, in, out, 3)));
+  EXPECT_THROW(
+      (kk::tiled_scan<f32, kk::Sum>(BlockScanAlgorithm::WarpShuffle, ScanKind::Inclusive, in, out, 100)),
+      rt::LaunchConfigError);
+  EXPECT_THROW(
+      (kk::tiled_scan<f32, kk::Sum>(BlockScanAlgorithm::HillisSteele, ScanKind::Inclusive, in, out, 1)),
+      rt::LaunchConfigError);
+  EXPECT_NO_THROW(
+      (kk::tiled_scan<f32, kk::Sum>(BlockScanAlgorithm::HillisSteele, ScanKind::Inclusive, in, out, 3)));
 }

@@ -38,16 +38,15 @@ rt::DeviceBuffer<T> poisoned(std::size_t n, unsigned char byte = rt::kPoisonByte
 }
 
 template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+bool same_bits(const std::vector<T> &a, const std::vector<T> &b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 template <class T>
-std::string first_bit_difference(const std::vector<T>& a, const std::vector<T>& b) {
+std::string first_bit_difference(const std::vector<T> &a, const std::vector<T> &b) {
   for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
     if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0)
-      return "element " + std::to_string(i) + ": run 1 " + prop::show(a[i]) + ", run 2 " +
-             prop::show(b[i]);
+      return "element " + std::to_string(i) + ": run 1 " + prop::show(a[i]) + ", run 2 " + prop::show(b[i]);
   return "sizes " + std::to_string(a.size()) + " vs " + std::to_string(b.size());
 }
 
@@ -59,8 +58,8 @@ constexpr bool is_exact_op() {
 // Scan output against the sequential reference: exact for integers and max,
 // summation(depth(i)) for float and double sums.
 template <class T, class Op, class Depth>
-prop::Verdict check_scan(const std::vector<T>& x, const std::vector<T>& got, bool exclusive,
-                         Depth depth, const std::string& depth_note) {
+prop::Verdict check_scan(const std::vector<T> &x, const std::vector<T> &got, bool exclusive, Depth depth,
+                         const std::string &depth_note) {
   if constexpr (is_exact_op<T, Op>())
     return prop::exact(got, ref::scan<T, Op>(x, exclusive));
   else
@@ -68,13 +67,12 @@ prop::Verdict check_scan(const std::vector<T>& x, const std::vector<T>& got, boo
 }
 
 template <class T, class Op>
-prop::Verdict check_reduce(const std::vector<T>& x, T got, std::size_t depth,
-                           const std::string& depth_note) {
+prop::Verdict check_reduce(const std::vector<T> &x, T got, std::size_t depth, const std::string &depth_note) {
   if constexpr (is_exact_op<T, Op>())
     return prop::exact(std::vector<T>{got}, std::vector<T>{ref::reduce<T, Op>(x)});
   else
-    return prop::summation(std::vector<T>{got}, ref::total_sum(x),
-                           [depth](std::size_t) { return depth; }, depth_note);
+    return prop::summation(
+        std::vector<T>{got}, ref::total_sum(x), [depth](std::size_t) { return depth; }, depth_note);
 }
 
 }  // namespace kvtest

@@ -31,7 +31,7 @@ std::size_t ceil_log2(std::size_t x) {
 
 // Left to right in T: depth n - 1.
 template <class T>
-T sequential_sum(const std::vector<T>& x) {
+T sequential_sum(const std::vector<T> &x) {
   T s = 0;
   for (T v : x) s += v;
   return s;
@@ -39,7 +39,7 @@ T sequential_sum(const std::vector<T>& x) {
 
 // Balanced pairwise tree in T: depth ceil(log2 n).
 template <class T>
-T pairwise_sum(const T* x, std::size_t n) {
+T pairwise_sum(const T *x, std::size_t n) {
   if (n == 0) return 0;
   if (n == 1) return x[0];
   const std::size_t h = (n + 1) / 2;
@@ -49,7 +49,7 @@ T pairwise_sum(const T* x, std::size_t n) {
 // A random tree: repeatedly add two random neighbours. Returns the sum and
 // the depth of the tree actually built.
 template <class T>
-std::pair<T, std::size_t> random_tree_sum(std::vector<T> x, std::mt19937_64& rng) {
+std::pair<T, std::size_t> random_tree_sum(std::vector<T> x, std::mt19937_64 &rng) {
   std::vector<std::size_t> depth(x.size(), 0);
   while (x.size() > 1) {
     const std::size_t i = std::uniform_int_distribution<std::size_t>(0, x.size() - 2)(rng);
@@ -62,7 +62,7 @@ std::pair<T, std::size_t> random_tree_sum(std::vector<T> x, std::mt19937_64& rng
 }
 
 template <class T>
-std::vector<T> random_array(std::mt19937_64& rng, std::size_t max_n) {
+std::vector<T> random_array(std::mt19937_64 &rng, std::size_t max_n) {
   const std::size_t n = std::uniform_int_distribution<std::size_t>(1, max_n)(rng);
   std::vector<T> x(n);
   prop::gen::fill(x, rng());
@@ -70,9 +70,8 @@ std::vector<T> random_array(std::mt19937_64& rng, std::size_t max_n) {
 }
 
 template <class T>
-prop::Verdict check_sum(T got, const std::vector<T>& x, std::size_t depth) {
-  return prop::summation(std::vector<T>{got}, ref::total_sum(x),
-                         [depth](std::size_t) { return depth; });
+prop::Verdict check_sum(T got, const std::vector<T> &x, std::size_t depth) {
+  return prop::summation(std::vector<T>{got}, ref::total_sum(x), [depth](std::size_t) { return depth; });
 }
 
 template <class T>
@@ -114,8 +113,10 @@ void rejects_dropped_or_duplicated_element() {
     const std::size_t j = big[rng() % big.size()];
     std::vector<T> mutated = x;
     const bool drop = c % 2 == 0;
-    if (drop) mutated.erase(mutated.begin() + static_cast<std::ptrdiff_t>(j));
-    else mutated.insert(mutated.begin() + static_cast<std::ptrdiff_t>(j), x[j]);
+    if (drop)
+      mutated.erase(mutated.begin() + static_cast<std::ptrdiff_t>(j));
+    else
+      mutated.insert(mutated.begin() + static_cast<std::ptrdiff_t>(j), x[j]);
     const std::size_t n = x.size();
     auto v = check_sum(sequential_sum(mutated), x, n - 1);
     ASSERT_FALSE(v.ok) << (drop ? "dropped" : "duplicated") << " x[" << j << "] = " << x[j]
@@ -200,12 +201,10 @@ TEST(AbsRelModel, CombinesAbsoluteAndRelativeParts) {
 TEST(SummationModel, ExplainsIndexGotExpectedBoundAndModel) {
   const std::vector<float> x{1.0f, 2.0f, 3.0f};
   const auto r = ref::prefix_sums(x, false);
-  const auto v = prop::summation(std::vector<float>{1.0f, 3.0f, 7.0f}, r,
-                                 [](std::size_t i) { return i; });
+  const auto v = prop::summation(std::vector<float>{1.0f, 3.0f, 7.0f}, r, [](std::size_t i) { return i; });
   ASSERT_FALSE(v.ok);
   EXPECT_EQ(v.first, 2u);
-  for (const char* part : {"model summation", "element 2", "got 7", "expected 6", "bound",
-                           "gamma_2"})
+  for (const char *part : {"model summation", "element 2", "got 7", "expected 6", "bound", "gamma_2"})
     EXPECT_NE(v.message.find(part), std::string::npos) << part << " in: " << v.message;
 }
 

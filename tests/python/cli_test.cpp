@@ -34,7 +34,8 @@ TEST(PythonCli, PyCudaRaceAtThePythonLinesWithTheLaunchOfTheCall) {
   ASSERT_EQ(fixtureLine(py, 15), write);
   ASSERT_EQ(fixtureLine(py, 16), read);
 
-  kverify_cli::CliRun json = runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache --format=json " + py, out("race_json"));
+  kverify_cli::CliRun json =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache --format=json " + py, out("race_json"));
   EXPECT_EQ(json.status, 1) << json.err;
   llvm::Expected<llvm::json::Value> v = llvm::json::parse(json.out);
   ASSERT_TRUE(bool(v));
@@ -55,15 +56,19 @@ TEST(PythonCli, PyCudaRaceAtThePythonLinesWithTheLaunchOfTheCall) {
   EXPECT_EQ(block[1].getAsInteger(), 1);
   EXPECT_EQ(block[2].getAsInteger(), 1);
 
-  kverify_cli::CliRun text = runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache " + py, out("race_text"));
-  EXPECT_TRUE(has(text.out, py + ":16:33: error: data race on 'tile'") || has(text.out, py + ":15:5: error: data race on 'tile'"))
+  kverify_cli::CliRun text =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache " + py, out("race_text"));
+  EXPECT_TRUE(has(text.out, py + ":16:33: error: data race on 'tile'") ||
+              has(text.out, py + ":15:5: error: data race on 'tile'"))
       << text.out;
   EXPECT_TRUE(has(text.out, write) && has(text.out, read)) << text.out;  // the excerpts are the Python lines
   EXPECT_TRUE(has(text.out, "blockDim=(256,1,1)")) << text.out;
 
-  kverify_cli::CliRun sarif = runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES,
-                                         "--no-cache --format=sarif --html=" + out("race.html") + " " + py, out("race_sarif"));
-  EXPECT_TRUE(has(sarif.out, "\"uri\": \"" + py + "\"") || has(sarif.out, "\"uri\":\"" + py + "\"")) << sarif.out;
+  kverify_cli::CliRun sarif =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES,
+                 "--no-cache --format=sarif --html=" + out("race.html") + " " + py, out("race_sarif"));
+  EXPECT_TRUE(has(sarif.out, "\"uri\": \"" + py + "\"") || has(sarif.out, "\"uri\":\"" + py + "\""))
+      << sarif.out;
   EXPECT_TRUE(has(sarif.out, "\"startLine\": 15") || has(sarif.out, "\"startLine\":15")) << sarif.out;
   EXPECT_FALSE(has(sarif.out, ".cu\"")) << "a location in the generated .cu text leaked";
   std::string html = slurp(out("race.html"));
@@ -74,7 +79,8 @@ TEST(PythonCli, PyCudaRaceAtThePythonLinesWithTheLaunchOfTheCall) {
 
 TEST(PythonCli, CuPyBlockReduceVerifiedWithItsLaunchNotWithout) {
   const std::string py = "cupy_rawkernel_block_reduce_ok.py";
-  kverify_cli::CliRun with = runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache " + py, out("reduce_with"));
+  kverify_cli::CliRun with =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache " + py, out("reduce_with"));
   EXPECT_EQ(with.status, 0) << with.out << with.err;
   EXPECT_TRUE(has(with.out, "verified")) << with.out;
 
@@ -84,20 +90,24 @@ TEST(PythonCli, CuPyBlockReduceVerifiedWithItsLaunchNotWithout) {
   ASSERT_NE(launch, std::string::npos);
   std::string copy = out("reduce_symbolic.py");
   std::ofstream(copy) << source.substr(0, launch);
-  kverify_cli::CliRun without = runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache --format=json " + copy, out("reduce_without"));
+  kverify_cli::CliRun without =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache --format=json " + copy, out("reduce_without"));
   EXPECT_EQ(without.status, 1) << without.err;
-  EXPECT_FALSE(has(without.out, "\"verdict\": \"verified\"") || has(without.out, "\"verdict\":\"verified\"")) << without.out;
+  EXPECT_FALSE(has(without.out, "\"verdict\": \"verified\"") || has(without.out, "\"verdict\":\"verified\""))
+      << without.out;
 }
 
 TEST(PythonCli, UnreadableSourceIsUnsupportedNotSkipped) {
-  kverify_cli::CliRun r = runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES,
-                                     "--no-cache --fail-on=unsupported unsupported_source_from_parameter.py", out("unsupported"));
+  kverify_cli::CliRun r =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES,
+                 "--no-cache --fail-on=unsupported unsupported_source_from_parameter.py", out("unsupported"));
   EXPECT_EQ(r.status, 1);
   EXPECT_TRUE(has(r.out, "'block' is a parameter of 'make()'")) << r.out;
 }
 
 TEST(PythonCli, DirectoriesIncludePythonFilesThatEmbedKernels) {
-  kverify_cli::CliRun r = runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache --dump-model-text .", out("dir"));
+  kverify_cli::CliRun r =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache --dump-model-text .", out("dir"));
   EXPECT_TRUE(has(r.out, "shift_left")) << r.out;
   EXPECT_TRUE(has(r.out, "block_sum")) << r.out;
 }
@@ -111,14 +121,17 @@ TEST(PythonCli, ErrorsPointAtThePythonFile) {
                            "    a[threadIdx.x] = undefined_name;\n"
                            "}\n"
                            "\"\"\")\n";
-  kverify_cli::CliRun r = runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache cli_broken.py", out("broken_run"));
+  kverify_cli::CliRun r =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache cli_broken.py", out("broken_run"));
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.out + r.err, "cli_broken.py:4:22: error: use of undeclared identifier 'undefined_name'"))
       << r.out << r.err;
   // a file that is not Python: an error with the place, not a silent pass
   std::ofstream(out("notpy.py")) << "x = \"\"\"never closed\n";
-  kverify_cli::CliRun n = runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache cli_notpy.py", out("notpy_run"));
+  kverify_cli::CliRun n =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache cli_notpy.py", out("notpy_run"));
   EXPECT_EQ(n.status, 2);
-  EXPECT_TRUE(has(n.out + n.err, "cli_notpy.py:1:5: error: not read as Python: unterminated triple-quoted string"))
+  EXPECT_TRUE(
+      has(n.out + n.err, "cli_notpy.py:1:5: error: not read as Python: unterminated triple-quoted string"))
       << n.out << n.err;
 }

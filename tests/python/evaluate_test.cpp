@@ -85,7 +85,8 @@ TEST(PythonEvaluate, ScopesAndBindings) {
   std::string error;
   Pos at;
   std::optional<Module> m = Module::read(
-      "N = 4\ndef f(n, k=2):\n    m = N * 2\n    return m\nclass C:\n    Z = 3\n    def g(self):\n        return 1\n",
+      "N = 4\ndef f(n, k=2):\n    m = N * 2\n    return m\nclass C:\n    Z = 3\n    def g(self):\n        "
+      "return 1\n",
       error, at);
   ASSERT_TRUE(m);
   size_t f = 0, g = 0;
@@ -105,9 +106,9 @@ TEST(PythonEvaluate, SubstitutedTextPointsAtItsOrigin) {
   Value v = valueOf("N = 256\ns = f'x[{N}] y'\n", "s");
   ASSERT_EQ(v.str.text, "x[256] y");
   EXPECT_EQ(v.str.pos[0].line, 2u);
-  EXPECT_EQ(v.str.pos[0].col, 7u);  // x
-  EXPECT_EQ(v.str.pos[2].col, 9u);  // the 256 stands where {N} is
-  EXPECT_EQ(v.str.pos[7].col, 14u); // y, after the field
+  EXPECT_EQ(v.str.pos[0].col, 7u);   // x
+  EXPECT_EQ(v.str.pos[2].col, 9u);   // the 256 stands where {N} is
+  EXPECT_EQ(v.str.pos[7].col, 14u);  // y, after the field
   Value w = valueOf("H = 'ab'\ns = '<%s>' % H\n", "s");
   ASSERT_EQ(w.str.text, "<ab>");
   EXPECT_EQ(w.str.pos[1].line, 1u);  // a substituted string keeps its own place

@@ -42,10 +42,12 @@ TEST(PythonExtract, SourceModuleThroughANameWithPyCudaLaunches) {
   EXPECT_EQ(s[0].cuda.pos[g].col, 1u);
   ASSERT_EQ(s[0].launches.size(), 3u);
   EXPECT_EQ(s[0].launches[0].first, "k");
-  EXPECT_EQ(s[0].launches[0].second.optionText(), "--block-dim=256,1,1 --assume='gridDim.y == 1 && gridDim.z == 1'");
+  EXPECT_EQ(s[0].launches[0].second.optionText(),
+            "--block-dim=256,1,1 --assume='gridDim.y == 1 && gridDim.z == 1'");
   EXPECT_EQ(s[0].launches[0].second.options, "--timeout=5");
   EXPECT_EQ(s[0].launches[1].second.optionText(), "--block-dim=64,1,1 --grid-dim=2,1,1");
-  EXPECT_EQ(s[0].launches[2].second.optionText(), "--block-dim=32,1,1 --grid-dim=1,1,1");  // PyCUDA's default grid
+  EXPECT_EQ(s[0].launches[2].second.optionText(),
+            "--block-dim=32,1,1 --grid-dim=1,1,1");  // PyCUDA's default grid
 }
 
 TEST(PythonExtract, OptionsAboveTheStringAndItsName) {
@@ -86,7 +88,8 @@ TEST(PythonExtract, UnreadableSourcesSayWhy) {
       "b = cupy.RawModule(path='k.cubin')\n"
       "c = cupy.RawKernel(*args)\n");
   ASSERT_EQ(s.size(), 4u);
-  EXPECT_NE(s[0].unsupported.find("the call of 'open()' is not evaluated"), std::string::npos) << s[0].unsupported;
+  EXPECT_NE(s[0].unsupported.find("the call of 'open()' is not evaluated"), std::string::npos)
+      << s[0].unsupported;
   EXPECT_NE(s[1].unsupported.find("'n' is a parameter of 'make()'"), std::string::npos) << s[1].unsupported;
   EXPECT_NE(s[2].unsupported.find("path="), std::string::npos);
   EXPECT_NE(s[3].unsupported.find("* or **"), std::string::npos);
@@ -102,7 +105,9 @@ TEST(PythonExtract, ElementwiseKernelModelsCuPysLoop) {
   const std::string &t = s[0].cuda.text;
   EXPECT_NE(t.find("const float &x = _raw_x[i];"), std::string::npos) << t;  // CuPy's references
   EXPECT_NE(t.find("T &y = _raw_y[i];"), std::string::npos);
-  EXPECT_NE(t.find("void scale(const float *_raw_x, T *w, T *_raw_y, ptrdiff_t _ind_size)"), std::string::npos) << t;
+  EXPECT_NE(t.find("void scale(const float *_raw_x, T *w, T *_raw_y, ptrdiff_t _ind_size)"),
+            std::string::npos)
+      << t;
   EXPECT_NE(t.find("i += static_cast<ptrdiff_t>(blockDim.x) * gridDim.x"), std::string::npos);
   EXPECT_NE(s[0].options.find("blockDim.x <= 128"), std::string::npos);
   // the operation keeps its place in the .py text
@@ -125,7 +130,8 @@ TEST(PythonExtract, ReductionKernelModelsCuPysTree) {
   EXPECT_NE(t.find("T &y = _raw_y[_i];"), std::string::npos);
   EXPECT_NE(t.find("void l2(const T *_raw_x, T *_raw_y, ptrdiff_t _in_ind_size"), std::string::npos) << t;
   EXPECT_NE(s[0].options.find("--block-dim=512"), std::string::npos);
-  EXPECT_FALSE(sources("import cupy\nk = cupy.ReductionKernel('T x', '', 'x', 'a+b', 'y=a', '0')\n")[0].unsupported.empty());
+  EXPECT_FALSE(sources("import cupy\nk = cupy.ReductionKernel('T x', '', 'x', 'a+b', 'y=a', '0')\n")[0]
+                   .unsupported.empty());
 }
 
 namespace {
@@ -151,7 +157,8 @@ const char *kPyCudaModule =
 TEST(PythonExtract, UsesThatAreNoReadLaunchAreLaunchesOfUnknownShape) {
   auto alias = sources(std::string(kPyCudaModule) + "g = f\ng(a, block=(512, 1, 1))\n");
   ASSERT_EQ(alias.size(), 1u);
-  EXPECT_EQ(launchList(alias[0]), (std::vector<std::string>{"k: --block-dim=128,1,1 --grid-dim=2,1,1 @4:1", "k:  @5:5"}));
+  EXPECT_EQ(launchList(alias[0]),
+            (std::vector<std::string>{"k: --block-dim=128,1,1 --grid-dim=2,1,1 @4:1", "k:  @5:5"}));
   auto helper = sources(std::string(kPyCudaModule) + "def run(k):\n    k(a, block=(512, 1, 1))\nrun(f)\n");
   EXPECT_EQ(launchList(helper[0]).back(), "k:  @7:5");
   auto container = sources(std::string(kPyCudaModule) + "fs = {'k': f}\n");

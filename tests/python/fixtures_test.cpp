@@ -53,7 +53,8 @@ void checkLocations(const llvm::json::Value &v, const std::string &py, const std
         EXPECT_LE(col, static_cast<int64_t>(text[line - 1].size()) + 1) << where << " line " << line;
       }
       // an access's text starts where it points, in the Python line
-      if (auto t = o->getString("text"); t && line >= 1 && line <= static_cast<int64_t>(text.size()) && col >= 1) {
+      if (auto t = o->getString("text");
+          t && line >= 1 && line <= static_cast<int64_t>(text.size()) && col >= 1) {
         std::string access = t->str(), at = text[line - 1].substr(static_cast<size_t>(col - 1));
         size_t n = access.find_first_of("[(.");
         std::string head = access.substr(0, n);
@@ -75,7 +76,8 @@ TEST(PythonFixtures, VerdictsLocationsAndPins) {
   ASSERT_GE(files.size(), 10u);
   for (const std::string &name : files) {
     SCOPED_TRACE(name);
-    std::vector<Expect> expects = kverify_test::readHeader(std::string(KVERIFY_PY_FIXTURES) + "/" + name, "#");
+    std::vector<Expect> expects =
+        kverify_test::readHeader(std::string(KVERIFY_PY_FIXTURES) + "/" + name, "#");
     ASSERT_FALSE(expects.empty()) << "no '# expect:' header";
     kverify_cli::CliRun r = runKverify(KVERIFY_BIN, KVERIFY_PY_FIXTURES, "--no-cache --format=json " + name,
                                        std::string(KVERIFY_PY_OUT) + "/" + name);
@@ -107,9 +109,7 @@ TEST(PythonFixtures, VerdictsLocationsAndPins) {
           std::sort(locs.begin(), locs.end());
           reported.push_back(locs);
         }
-        if (!e.array.empty()) {
-          EXPECT_TRUE(arrays.count(e.array)) << "no finding on " << e.array;
-        }
+        if (!e.array.empty()) { EXPECT_TRUE(arrays.count(e.array)) << "no finding on " << e.array; }
         if (e.verdict == "race" || e.verdict == "oob" || e.verdict == "divergence") {
           if (e.pins.empty()) {  // the other fixtures are still checked
             ADD_FAILURE() << "a '# at:' line is required";
@@ -120,7 +120,8 @@ TEST(PythonFixtures, VerdictsLocationsAndPins) {
             got += got.empty() ? "" : "; ";
             for (const std::string &l : r) got += l + " ";
           }
-          EXPECT_TRUE(kverify_test::matchesPins(reported, e.pins)) << "findings at " << got << "do not match the # at: pins";
+          EXPECT_TRUE(kverify_test::matchesPins(reported, e.pins))
+              << "findings at " << got << "do not match the # at: pins";
         }
       }
       EXPECT_TRUE(found) << "kernel not reported";

@@ -46,12 +46,12 @@ TEST(PythonTokenizer, Escapes) {
   EXPECT_EQ(literal(R"('a\nb\tc')"), "a\nb\tc");
   EXPECT_EQ(literal(R"('\\ \' \" \a\b\f\r\v')"), "\\ ' \" \a\b\f\r\v");
   EXPECT_EQ(literal(R"('\x41\101\0')"), std::string("AA\0", 3));
-  EXPECT_EQ(literal(R"('\u00e9')"), "\xC3\xA9");                // UTF-8 of U+00E9
+  EXPECT_EQ(literal(R"('\u00e9')"), "\xC3\xA9");  // UTF-8 of U+00E9
   EXPECT_EQ(literal(R"('\U0001F600')"), "\xF0\x9F\x98\x80");
-  EXPECT_EQ(literal(R"(b'\u00e9')"), "\\u00e9");                // not an escape in bytes
+  EXPECT_EQ(literal(R"(b'\u00e9')"), "\\u00e9");  // not an escape in bytes
   EXPECT_EQ(literal(R"(b'\xff')"), "\xff");
-  EXPECT_EQ(literal(R"('\q')"), "\\q");                          // unknown escapes stay
-  EXPECT_EQ(literal("'a\\\nb'"), "ab");                          // backslash-newline: nothing
+  EXPECT_EQ(literal(R"('\q')"), "\\q");  // unknown escapes stay
+  EXPECT_EQ(literal("'a\\\nb'"), "ab");  // backslash-newline: nothing
   EXPECT_EQ(literal("'''a\\\nb'''"), "ab");
 }
 
@@ -93,8 +93,8 @@ TEST(PythonTokenizer, PositionsOfDecodedBytes) {
   EXPECT_EQ(v.pos[0].col, 8u);   // 'a' after x = """
   EXPECT_EQ(v.pos[3].line, 3u);  // the tab, from the two characters \t
   EXPECT_EQ(v.pos[3].col, 1u);
-  EXPECT_EQ(v.pos[4].col, 3u);   // 'c' after the escape
-  EXPECT_EQ(v.pos[6].col, 6u);   // 'd' after \n
+  EXPECT_EQ(v.pos[4].col, 3u);  // 'c' after the escape
+  EXPECT_EQ(v.pos[6].col, 6u);  // 'd' after \n
 }
 
 TEST(PythonTokenizer, LogicalLinesCommentsAndErrors) {

@@ -11,12 +11,10 @@ namespace kr = kverify::reports;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 // A skipped and a passing test as `ctest --output-junit` (CMake 3.25) writes them.
-const char* const kCTestJUnit = R"XML(<?xml version="1.0" encoding="UTF-8"?>
+const char *const kCTestJUnit = R"XML(<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="(empty)" tests="2" failures="0" disabled="0" skipped="1" hostname="" time="0">
 	<testcase name="ReduceProps.SumInt" classname="ReduceProps.SumInt" time="0.07" status="notrun">
 		<skipped message="SKIP_REGULAR_EXPRESSION_MATCHED"/>
@@ -32,9 +30,9 @@ no GPU: cudaGetDeviceCount: no CUDA-capable device is detected &lt;100&gt;
 </testsuite>
 )XML";
 
-std::string kernel_json(const std::string& file, const std::string& name, const std::string& verdict) {
-  return "{\"kernels\":[{\"file\":\"" + file + "\",\"name\":\"" + name + "\",\"verdict\":\"" +
-         verdict + "\",\"findings\":[]}],\"summary\":{}}";
+std::string kernel_json(const std::string &file, const std::string &name, const std::string &verdict) {
+  return "{\"kernels\":[{\"file\":\"" + file + "\",\"name\":\"" + name + "\",\"verdict\":\"" + verdict +
+         "\",\"findings\":[]}],\"summary\":{}}";
 }
 
 }  // namespace
@@ -78,10 +76,11 @@ TEST(ReadJUnit, MalformedInputIsAClearError) {
   EXPECT_TRUE(contains(error, "root element is <html>")) << error;
   EXPECT_FALSE(kr::read_junit("<testsuite><testcase/></testsuite>", error));
   EXPECT_TRUE(contains(error, "without a name")) << error;
-  EXPECT_FALSE(kr::read_junit("<testsuite>\n<testcase name=\"a\" status=\"fail\"><system-out>"
-                              "kverify-property-failure: {\"property\":1}</system-out></testcase>"
-                              "</testsuite>",
-                              error));
+  EXPECT_FALSE(
+      kr::read_junit("<testsuite>\n<testcase name=\"a\" status=\"fail\"><system-out>"
+                     "kverify-property-failure: {\"property\":1}</system-out></testcase>"
+                     "</testsuite>",
+                     error));
   EXPECT_TRUE(contains(error, "malformed property failure record")) << error;
 }
 

@@ -11,7 +11,7 @@
 
 // Wrong on purpose: a "sum" that drops the last element, checked against the sum.
 TEST(DemoProps, SumMatchesReference) {
-  kverify::prop::check([](const std::vector<int>& v) {
+  kverify::prop::check([](const std::vector<int> &v) {
     long long expected = 0, got = 0;
     for (int x : v) expected += x;
     for (std::size_t i = 0; i + 1 < v.size(); ++i) got += v[i];
@@ -20,7 +20,7 @@ TEST(DemoProps, SumMatchesReference) {
 }
 
 TEST(DemoProps, ReverseTwiceIsIdentity) {
-  kverify::prop::check([](const std::vector<int>& v) {
+  kverify::prop::check([](const std::vector<int> &v) {
     std::vector<int> r(v.rbegin(), v.rend());
     RC_ASSERT(std::vector<int>(r.rbegin(), r.rend()) == v);
   });

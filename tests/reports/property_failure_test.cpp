@@ -16,7 +16,7 @@
 namespace {
 
 // Fails for every vector of 3 or more elements: RapidCheck shrinks to [0, 0, 0].
-void short_vectors_only(const std::vector<int>& v) { RC_ASSERT(v.size() < 3u); }
+void short_vectors_only(const std::vector<int> &v) { RC_ASSERT(v.size() < 3u); }
 
 // The GoogleTest failure message of one run of `property` through kverify::prop::check.
 template <class Property>
@@ -31,14 +31,19 @@ std::string failure_message_of(Property property) {
   return failures.GetTestPartResult(0).message();
 }
 
-std::string xml_text(const std::string& s) {
+std::string xml_text(const std::string &s) {
   std::string out;
   for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
@@ -49,7 +54,8 @@ TEST(PropertyFailureRecord, ReadsBackWhatAFailingPropertyPrints) {
   const std::string message = failure_message_of(&short_vectors_only);
   ASSERT_FALSE(message.empty()) << "the property must fail the test once";
   EXPECT_NE(message.find("Falsifiable after"), std::string::npos)
-      << "RapidCheck's own report stays, for people:\n" << message;
+      << "RapidCheck's own report stays, for people:\n"
+      << message;
 
   std::string error;
   const auto record = kverify::reports::parse_failure_record(message, error);
@@ -62,7 +68,7 @@ TEST(PropertyFailureRecord, ReadsBackWhatAFailingPropertyPrints) {
   EXPECT_EQ(record->reproduce.rfind("RC_PARAMS=\"reproduce=", 0), 0u) << record->reproduce;
   EXPECT_EQ(record->reproduce.back(), '"');
   EXPECT_EQ(record->reproduce.find(' '), std::string::npos) << "only the reproduce key, as "
-                                                                "RapidCheck prints it at exit";
+                                                               "RapidCheck prints it at exit";
 }
 
 TEST(PropertyFailureRecord, TheReproduceStringReplaysTheCounterexample) {
@@ -72,8 +78,7 @@ TEST(PropertyFailureRecord, TheReproduceStringReplaysTheCounterexample) {
   ASSERT_TRUE(record) << error;
   // What RC_PARAMS would hold: the text between the quotes.
   const std::string setting = record->reproduce.substr(
-      std::string("RC_PARAMS=\"").size(),
-      record->reproduce.size() - std::string("RC_PARAMS=\"").size() - 1);
+      std::string("RC_PARAMS=\"").size(), record->reproduce.size() - std::string("RC_PARAMS=\"").size() - 1);
   const rc::detail::Configuration config = rc::detail::configFromString(setting);
   ASSERT_EQ(config.reproduce.count(record->property), 1u) << setting;
 
@@ -98,7 +103,8 @@ TEST(PropertyFailureRecord, FoundInCTestJUnitOutput) {
       "\t<testcase name=\"ScanProps.Inclusive\" classname=\"ScanProps.Inclusive\" time=\"0.08\" "
       "status=\"fail\">\n\t\t<failure message=\"\"/>\n\t\t<system-out>[ RUN      ] "
       "ScanProps.Inclusive\nUsing configuration: seed=1\n" +
-      xml_text(message) + "\n[  FAILED  ] ScanProps.Inclusive (16 ms)\n</system-out>\n\t</testcase>\n"
+      xml_text(message) +
+      "\n[  FAILED  ] ScanProps.Inclusive (16 ms)\n</system-out>\n\t</testcase>\n"
       "\t<testcase name=\"ScanProps.Exclusive\" classname=\"ScanProps.Exclusive\" time=\"0.1\" "
       "status=\"run\">\n\t\t<system-out>[       OK ] ScanProps.Exclusive</system-out>\n"
       "\t</testcase>\n</testsuite>\n";
@@ -106,7 +112,7 @@ TEST(PropertyFailureRecord, FoundInCTestJUnitOutput) {
   const auto tests = kverify::reports::read_junit(xml, error);
   ASSERT_TRUE(tests) << error;
   ASSERT_EQ(tests->size(), 2u);
-  const kverify::reports::PropertyOutcome& failed = (*tests)[0];
+  const kverify::reports::PropertyOutcome &failed = (*tests)[0];
   EXPECT_EQ(failed.suite, "ScanProps");
   EXPECT_EQ(failed.name, "Inclusive");
   EXPECT_EQ(failed.status, "failed");

@@ -17,14 +17,14 @@ using kv::analysis::Verdict;
 namespace {
 
 class ReadJsonTest : public ::testing::Test {
- protected:
+protected:
   void SetUp() override {
     path_ = ::testing::TempDir() + "kv_read_json_test_" + std::to_string(getpid()) + ".cu";
     std::ofstream(path_) << "__global__ void k(int* out, int n, int m) {\n"  // 1
-                            "  __shared__ int s[64];\n"                     // 2
-                            "  for (int i = 0; i < n; ++i)\n"               // 3
-                            "    s[threadIdx.x + i] = s[threadIdx.x];\n"    // 4
-                            "  __syncthreads();\n"                          // 5
+                            "  __shared__ int s[64];\n"                      // 2
+                            "  for (int i = 0; i < n; ++i)\n"                // 3
+                            "    s[threadIdx.x + i] = s[threadIdx.x];\n"     // 4
+                            "  __syncthreads();\n"                           // 5
                             "}\n";
   }
   void TearDown() override { std::remove(path_.c_str()); }
@@ -49,8 +49,9 @@ class ReadJsonTest : public ::testing::Test {
     race.message = "data race on 's' (write/read)";
     race.explanation = "warp-synchronous code races on sm_70+";
     racy.undecided = {"bounds of 's' at 4:5", "race on 't' between 5:3 and 6:3"};
-    race.accesses = {{"write", at(4, 5, 22), "s[threadIdx.x + i]", {{"put", at(2, 3, 9)}, {"outer", at(3, 3, 9)}}},
-                     {"read", at(4, 26, 39), "s[threadIdx.x]", {}}};
+    race.accesses = {
+        {"write", at(4, 5, 22), "s[threadIdx.x + i]", {{"put", at(2, 3, 9)}, {"outer", at(3, 3, 9)}}},
+        {"read", at(4, 26, 39), "s[threadIdx.x]", {}}};
     race.witness.thread1 = {{1, 0, 0}, {0, 2, 0}};
     race.witness.thread2 = {{0, 3, 0}, {0, 2, 0}};
     race.witness.block_dim = {2, 4, 1};
@@ -129,7 +130,7 @@ class ReadJsonTest : public ::testing::Test {
   std::string path_;
 };
 
-kv::analysis::RunResult read_back(const kv::analysis::RunResult& run) {
+kv::analysis::RunResult read_back(const kv::analysis::RunResult &run) {
   std::string error;
   std::optional<kv::analysis::RunResult> read = kv::reports::read_json(kv::reports::render_json(run), error);
   EXPECT_TRUE(read.has_value()) << error;
@@ -157,12 +158,13 @@ TEST_F(ReadJsonTest, PairsKeepTheirOrder) {
   ASSERT_EQ(read.kernels.size(), 5u);
   ASSERT_EQ(read.kernels[0].findings.size(), 3u);
   // the reasons code is unreachable, in order, and which is dead by construction
-  const auto& dead = read.kernels[4].unreachable;
+  const auto &dead = read.kernels[4].unreachable;
   ASSERT_EQ(dead.size(), 2u);
-  EXPECT_EQ(dead[0].because, (std::vector<std::string>{"threadIdx.x < blockDim.x (the launch)", "--assume='n < 4'"}));
+  EXPECT_EQ(dead[0].because,
+            (std::vector<std::string>{"threadIdx.x < blockDim.x (the launch)", "--assume='n < 4'"}));
   EXPECT_FALSE(dead[0].by_construction);
   EXPECT_TRUE(dead[1].by_construction);
-  const kv::analysis::Witness& w = read.kernels[0].findings[0].witness;
+  const kv::analysis::Witness &w = read.kernels[0].findings[0].witness;
   ASSERT_EQ(w.params.size(), 2u);
   EXPECT_EQ(w.params[0].first, "n");
   EXPECT_EQ(w.params[1], (std::pair<std::string, std::string>{"m", "-1"}));
@@ -182,7 +184,7 @@ TEST(ReadJson, WhatIsNotAReportIsAnErrorNotACrash) {
   }
   std::string error;
   ASSERT_TRUE(kv::reports::read_json(json, error).has_value()) << error;
-  for (const std::string& bad :
+  for (const std::string &bad :
        {std::string(""), json.substr(0, json.size() / 2), std::string("[1, 2]"),
         std::string("{\"kernels\": 3}"), std::string("{\"kernels\": [{\"name\": \"k\"}]}"),
         std::string("{\"kernels\": [{\"name\": \"k\", \"verdict\": \"maybe\"}]}"),

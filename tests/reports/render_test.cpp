@@ -14,20 +14,18 @@ using kv::analysis::Verdict;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 // A small racy kernel written to a temporary file, so excerpts have real lines.
 class RenderTest : public ::testing::Test {
- protected:
+protected:
   void SetUp() override {
     // Per process: CTest runs these tests in parallel processes.
     path_ = ::testing::TempDir() + "kv_render_test_" + std::to_string(getpid()) + ".cu";
-    std::ofstream(path_) << "__global__ void reduce(int* out) {\n"            // 1
-                            "  __shared__ int sdata[64];\n"                   // 2
+    std::ofstream(path_) << "__global__ void reduce(int* out) {\n"               // 1
+                            "  __shared__ int sdata[64];\n"                      // 2
                             "  sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"  // 3
-                            "  // <script>alert('x')</script> & co\n"          // 4
+                            "  // <script>alert('x')</script> & co\n"            // 4
                             "}\n";
   }
   void TearDown() override { std::remove(path_.c_str()); }
@@ -63,7 +61,8 @@ class RenderTest : public ::testing::Test {
     f.witness.index = "1";
     f.witness.validated = true;
     racy.findings.push_back(f);
-    racy.assumptions = {{kverify::analysis::Assumption::Kind::Premise, "distinct pointer parameters do not alias"}};
+    racy.assumptions = {
+        {kverify::analysis::Assumption::Kind::Premise, "distinct pointer parameters do not alias"}};
     racy.phases = {{at(1, 17, 22), at(3, 3, 20), 2}, {at(3, 3, 20), at(5, 1, 1), 0}};
 
     kv::analysis::KernelResult ok;
@@ -100,18 +99,21 @@ class RenderTest : public ::testing::Test {
 
 TEST_F(RenderTest, TextReadsLikeACompiler) {
   const std::string text = kv::reports::render_text(run(), false);
-  EXPECT_TRUE(contains(text, path_ + ":3:3: error: data race on 'sdata' (write/read) in kernel 'reduce'\n"
-                               " 3 |   sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"
-                               "   |   ^" + std::string(17, '~') + "\n"))
+  EXPECT_TRUE(contains(text, path_ +
+                                 ":3:3: error: data race on 'sdata' (write/read) in kernel 'reduce'\n"
+                                 " 3 |   sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"
+                                 "   |   ^" +
+                                 std::string(17, '~') + "\n"))
       << text;
-  EXPECT_TRUE(contains(text, path_ + ":3:25: note: conflicting read: sdata[threadIdx.x + 1]\n"))
-      << text;
-  EXPECT_TRUE(contains(text, "note: witness: thread (1,0,0) of block (0,0,0) and thread (0,0,0) of "
-                             "block (0,0,0); blockDim=(2,1,1) gridDim=(1,1,1); n=4; index 1\n"))
+  EXPECT_TRUE(contains(text, path_ + ":3:25: note: conflicting read: sdata[threadIdx.x + 1]\n")) << text;
+  EXPECT_TRUE(contains(text,
+                       "note: witness: thread (1,0,0) of block (0,0,0) and thread (0,0,0) of "
+                       "block (0,0,0); blockDim=(2,1,1) gridDim=(1,1,1); n=4; index 1\n"))
       << text;
   EXPECT_TRUE(contains(text, "remark: kernel 'copy<int>' verified")) << text;
-  EXPECT_TRUE(contains(text, "other.cu:7:10: error: kernel 'fib' uses an unsupported construct: "
-                             "recursion (fib calls itself)"))
+  EXPECT_TRUE(contains(text,
+                       "other.cu:7:10: error: kernel 'fib' uses an unsupported construct: "
+                       "recursion (fib calls itself)"))
       << text;
   EXPECT_FALSE(contains(text, "\033[")) << "no colour unless asked";
   EXPECT_TRUE(contains(kv::reports::render_text(run(), true), "\033[1;31merror:"));
@@ -135,7 +137,7 @@ TEST_F(RenderTest, AccessesInInlinedCallsNameTheCall) {
   r.kernels[0].findings[0].accesses[1].called_from = {{"put", at(2, 3, 8)}};
   const std::string text = kv::reports::render_text(r, false);
   EXPECT_TRUE(contains(text, path_ + ":3:25: note: conflicting read: sdata[threadIdx.x + 1]\n"
-                               " 3 |   sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"))
+                                     " 3 |   sdata[threadIdx.x] += sdata[threadIdx.x + 1];\n"))
       << text;
   EXPECT_TRUE(contains(text, path_ + ":2:3: note: in the call to 'put' here\n")) << text;
   const std::string json = kv::reports::render_json(r);
@@ -165,7 +167,7 @@ TEST_F(RenderTest, SummaryCountsUnparsedFilesApart) {
             "(1 uninstantiated template skipped); 1 file does not parse");
   auto parsed = llvm::json::parse(kv::reports::render_json(r));
   ASSERT_TRUE(bool(parsed));
-  const auto* summary = parsed->getAsObject()->getObject("summary");
+  const auto *summary = parsed->getAsObject()->getObject("summary");
   EXPECT_EQ(summary->getInteger("kernels"), 3);
   EXPECT_EQ(summary->getInteger("files_not_parsed"), 1);
   EXPECT_FALSE(summary->getInteger("error").has_value());
@@ -174,7 +176,7 @@ TEST_F(RenderTest, SummaryCountsUnparsedFilesApart) {
 // An undecided query is named beside the findings that outrank it: never hidden.
 TEST_F(RenderTest, UndecidedQueriesShowBesideFindings) {
   kv::analysis::RunResult r = run();
-  for (auto& k : r.kernels)
+  for (auto &k : r.kernels)
     if (k.verdict == Verdict::Race) k.unknown_query = "race on 'out' between 9:3 and 9:3";
   EXPECT_TRUE(contains(kv::reports::render_text(r, false),
                        "warning: kernel 'reduce': besides these findings, the solver could not "
@@ -185,30 +187,30 @@ TEST_F(RenderTest, UndecidedQueriesShowBesideFindings) {
 TEST_F(RenderTest, JsonFollowsTheSchema) {
   auto parsed = llvm::json::parse(kv::reports::render_json(run()));
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
-  const auto* root = parsed->getAsObject();
-  const auto* kernels = root->getArray("kernels");
+  const auto *root = parsed->getAsObject();
+  const auto *kernels = root->getArray("kernels");
   ASSERT_EQ(kernels->size(), 3u);
-  const auto* k = (*kernels)[0].getAsObject();
+  const auto *k = (*kernels)[0].getAsObject();
   EXPECT_EQ(k->getString("name"), "reduce");
   EXPECT_EQ(k->getString("verdict"), "race");
   EXPECT_EQ(k->getNumber("time_ms"), 12.5);
-  const auto* f = k->getArray("findings")->front().getAsObject();
+  const auto *f = k->getArray("findings")->front().getAsObject();
   EXPECT_EQ(f->getString("kind"), "race");
   EXPECT_EQ(f->getString("array"), "sdata");
-  const auto* acc = f->getArray("accesses");
+  const auto *acc = f->getArray("accesses");
   ASSERT_EQ(acc->size(), 2u);
   EXPECT_EQ((*acc)[1].getAsObject()->getInteger("col"), 25);
   EXPECT_EQ((*acc)[1].getAsObject()->getString("kind"), "read");
-  const auto* w = f->getObject("witness");
+  const auto *w = f->getObject("witness");
   EXPECT_EQ(w->getString("index"), "1");
   EXPECT_EQ((*w->getObject("thread1")->getArray("threadIdx"))[0].getAsInteger(), 1);
   EXPECT_EQ(w->getObject("params")->getString("n"), "4");
-  const auto* phases = k->getArray("phases");
+  const auto *phases = k->getArray("phases");
   ASSERT_TRUE(phases);
   ASSERT_EQ(phases->size(), 2u);
   EXPECT_EQ((*phases)[0].getAsObject()->getObject("end")->getInteger("line"), 3);
   EXPECT_EQ((*phases)[0].getAsObject()->getInteger("accesses"), 2);
-  const auto* summary = root->getObject("summary");
+  const auto *summary = root->getObject("summary");
   EXPECT_EQ(summary->getInteger("kernels"), 3);
   EXPECT_EQ(summary->getInteger("race"), 1);
   EXPECT_EQ(summary->getInteger("skipped_templates"), 1);
@@ -217,20 +219,17 @@ TEST_F(RenderTest, JsonFollowsTheSchema) {
 TEST_F(RenderTest, SarifHasRulesResultsAndRelatedLocations) {
   auto parsed = llvm::json::parse(kv::reports::render_sarif(run()));
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
-  const auto* root = parsed->getAsObject();
+  const auto *root = parsed->getAsObject();
   EXPECT_EQ(root->getString("version"), "2.1.0");
-  const auto* sarif_run = root->getArray("runs")->front().getAsObject();
+  const auto *sarif_run = root->getArray("runs")->front().getAsObject();
   EXPECT_EQ(sarif_run->getObject("tool")->getObject("driver")->getString("name"), "kverify");
-  const auto* results = sarif_run->getArray("results");
+  const auto *results = sarif_run->getArray("results");
   ASSERT_EQ(results->size(), 2u);  // the race and the unsupported construct
-  const auto* race = (*results)[0].getAsObject();
+  const auto *race = (*results)[0].getAsObject();
   EXPECT_EQ(race->getString("ruleId"), "KV001-data-race");
   EXPECT_EQ(race->getString("level"), "error");
-  const auto* region = race->getArray("locations")
-                           ->front()
-                           .getAsObject()
-                           ->getObject("physicalLocation")
-                           ->getObject("region");
+  const auto *region =
+      race->getArray("locations")->front().getAsObject()->getObject("physicalLocation")->getObject("region");
   EXPECT_EQ(region->getInteger("startLine"), 3);
   EXPECT_EQ(region->getInteger("startColumn"), 3);
   EXPECT_EQ(race->getArray("relatedLocations")->size(), 1u);
@@ -238,14 +237,14 @@ TEST_F(RenderTest, SarifHasRulesResultsAndRelatedLocations) {
 }
 
 // Every SARIF result's "kverifyFindingHash/v1" fingerprint, in order.
-static std::vector<std::string> fingerprints(const kv::analysis::RunResult& r) {
+static std::vector<std::string> fingerprints(const kv::analysis::RunResult &r) {
   auto parsed = llvm::json::parse(kv::reports::render_sarif(r));
   EXPECT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   std::vector<std::string> out;
   if (!parsed) return out;
-  for (const auto& res : *parsed->getAsObject()->getArray("runs")->front().getAsObject()->getArray(
-           "results")) {
-    const auto* fp = res.getAsObject()->getObject("partialFingerprints");
+  for (const auto &res :
+       *parsed->getAsObject()->getArray("runs")->front().getAsObject()->getArray("results")) {
+    const auto *fp = res.getAsObject()->getObject("partialFingerprints");
     out.push_back(fp ? fp->getString("kverifyFindingHash/v1").value_or("").str() : "");
   }
   return out;
@@ -259,8 +258,8 @@ TEST_F(RenderTest, SarifFingerprintsIgnoreLinesAndTellFindingsApart) {
 
   // Lines inserted above the kernel move every location, not the fingerprints.
   auto moved = run();
-  for (auto& f : moved.kernels[0].findings)
-    for (auto& a : f.accesses) a.range.line += 5, a.range.end_line += 5;
+  for (auto &f : moved.kernels[0].findings)
+    for (auto &a : f.accesses) a.range.line += 5, a.range.end_line += 5;
   moved.kernels[2].unsupported[0].range.line += 5;
   EXPECT_EQ(fingerprints(moved), base);
 
@@ -298,10 +297,9 @@ TEST_F(RenderTest, SarifErrorsWithoutPositions) {
   r.kernels = {bad};
   auto parsed = llvm::json::parse(kv::reports::render_sarif(r));
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
-  const auto* results =
-      parsed->getAsObject()->getArray("runs")->front().getAsObject()->getArray("results");
+  const auto *results = parsed->getAsObject()->getArray("runs")->front().getAsObject()->getArray("results");
   ASSERT_EQ(results->size(), 2u);
-  const auto* physical = (*results)[0]
+  const auto *physical = (*results)[0]
                              .getAsObject()
                              ->getArray("locations")
                              ->front()
@@ -343,8 +341,9 @@ TEST_F(RenderTest, HtmlIsSelfContainedAndEscaped) {
   EXPECT_FALSE(contains(html, "<link")) << "no external resources";
   EXPECT_TRUE(contains(html, "name=\"viewport\"")) << "phones get the page at their width";
   // Both accesses of the race highlighted in the excerpt.
-  EXPECT_TRUE(contains(html, "<mark class=\"a0\">sdata[threadIdx.x]</mark> += "
-                             "<mark class=\"a1\">sdata[threadIdx.x + 1]</mark>"))
+  EXPECT_TRUE(contains(html,
+                       "<mark class=\"a0\">sdata[threadIdx.x]</mark> += "
+                       "<mark class=\"a1\">sdata[threadIdx.x + 1]</mark>"))
       << html;
   EXPECT_TRUE(contains(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co"));
   EXPECT_TRUE(contains(html, "counterexample: n=&lt;257&gt;"));
@@ -354,8 +353,7 @@ TEST_F(RenderTest, HtmlIsSelfContainedAndEscaped) {
   EXPECT_TRUE(contains(html, "copy&lt;int&gt;"));
   EXPECT_TRUE(contains(html, "2 barrier phases"));
   // Each phase names the lines of the barriers (or kernel ends) that bound it.
-  EXPECT_TRUE(contains(html, "<code>3:3</code> <code class=\"line\">sdata[threadIdx.x] += "))
-      << html;
+  EXPECT_TRUE(contains(html, "<code>3:3</code> <code class=\"line\">sdata[threadIdx.x] += ")) << html;
 }
 
 TEST_F(RenderTest, HtmlPutsFindingsFirstAndFiltersWithoutScripts) {
@@ -374,8 +372,9 @@ TEST_F(RenderTest, HtmlPutsFindingsFirstAndFiltersWithoutScripts) {
   EXPECT_FALSE(contains(html.substr(0, files), "data-v=\"verified\""));
   // The witness as a table: one column per thread, shared values spanning both.
   EXPECT_TRUE(contains(html, "<th scope=\"col\">thread 1</th><th scope=\"col\">thread 2</th>"));
-  EXPECT_TRUE(contains(html, "<th scope=\"row\">threadIdx</th><td><code>(1,0,0)</code></td>"
-                             "<td><code>(0,0,0)</code></td>"))
+  EXPECT_TRUE(contains(html,
+                       "<th scope=\"row\">threadIdx</th><td><code>(1,0,0)</code></td>"
+                       "<td><code>(0,0,0)</code></td>"))
       << html;
   EXPECT_TRUE(contains(html, "<th scope=\"row\">n</th><td colspan=\"2\"><code>4</code>"));
   EXPECT_TRUE(contains(html, "<li>distinct pointer parameters do not alias</li>"));

@@ -17,7 +17,7 @@ TEST(ErrorFormat, CheckThrowsWithRuntimeStrings) {
   try {
     rt::check(cudaErrorInvalidValue, "cudaMemcpy(dst, src, n, kind)", "x.cu", 7);
     FAIL() << "expected CudaError";
-  } catch (const rt::CudaError& e) {
+  } catch (const rt::CudaError &e) {
     EXPECT_EQ(e.code(), cudaErrorInvalidValue);
     EXPECT_EQ(std::string(e.what()),
               "cudaMemcpy(dst, src, n, kind) failed at x.cu:7: cudaErrorInvalidValue (invalid "
@@ -30,8 +30,7 @@ TEST(ErrorFormat, OutOfMemoryStatesSizes) {
   rt::OutOfMemory e(1000, 10, 100);
   EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
   EXPECT_EQ(e.requested_bytes(), 1000u);
-  EXPECT_EQ(std::string(e.what()),
-            "out of device memory: requested 1000 bytes, 10 of 100 bytes free");
+  EXPECT_EQ(std::string(e.what()), "out of device memory: requested 1000 bytes, 10 of 100 bytes free");
 }
 
 TEST(ErrorFormat, CheckedModeToggles) {

@@ -14,36 +14,34 @@ namespace rt = kverify::rt;
 
 namespace {
 
-__global__ void add_one(const int* in, int* out, unsigned n) {
+__global__ void add_one(const int *in, int *out, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i] + 1;
 }
 
 // Writes only the even indices: the odd ones must still read as poison.
-__global__ void write_even(float* out, unsigned n) {
+__global__ void write_even(float *out, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n && i % 2 == 0) out[i] = static_cast<float>(i);
 }
 
-__global__ void uses_dynamic_shared(int* out) {
+__global__ void uses_dynamic_shared(int *out) {
   extern __shared__ int tile[];
   tile[threadIdx.x] = threadIdx.x;
   __syncthreads();
   out[threadIdx.x] = tile[blockDim.x - 1 - threadIdx.x];
 }
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 
 using RuntimeGpu = GpuTest;
 
 TEST_F(RuntimeGpu, DeviceQueryReportsSaneLimits) {
-  const auto& q = kverify::testing::devices();
+  const auto &q = kverify::testing::devices();
   ASSERT_FALSE(q.devices.empty());
-  const auto& d = q.devices.front();
+  const auto &d = q.devices.front();
   EXPECT_FALSE(d.name.empty());
   EXPECT_GE(d.cc_major, 7);
   EXPECT_GT(d.total_global_bytes, std::size_t{1} << 30);
@@ -77,7 +75,7 @@ TEST_F(RuntimeGpu, SizeMismatchIsRejected) {
 
 TEST_F(RuntimeGpu, MoveTransfersOwnership) {
   rt::DeviceBuffer<int> a = rt::DeviceBuffer<int>::from_host({1, 2, 3});
-  const int* p = a.data();
+  const int *p = a.data();
   rt::DeviceBuffer<int> b(std::move(a));
   EXPECT_EQ(b.data(), p);
   EXPECT_EQ(a.data(), nullptr);
@@ -122,7 +120,7 @@ TEST_F(RuntimeGpu, OversizedBlockIsRejectedBeforeLaunch) {
   try {
     rt::launch("add_one", add_one, c, in.data(), out.data(), 4096u);
     FAIL() << "expected LaunchConfigError";
-  } catch (const rt::LaunchConfigError& e) {
+  } catch (const rt::LaunchConfigError &e) {
     EXPECT_TRUE(contains(e.what(), "add_one: blockDim.x = 2048 exceeds the device limit of 1024"))
         << e.what();
   }
@@ -132,12 +130,12 @@ TEST_F(RuntimeGpu, OversizedBlockIsRejectedBeforeLaunch) {
 
 TEST_F(RuntimeGpu, TooMuchSharedMemoryIsRejectedBeforeLaunch) {
   rt::DeviceBuffer<int> out(256);
-  const auto& limits = rt::current_device_limits();
+  const auto &limits = rt::current_device_limits();
   rt::LaunchConfig c = rt::config_for(256, 256, limits.shared_bytes_per_block_optin + 1);
   try {
     rt::launch("uses_dynamic_shared", uses_dynamic_shared, c, out.data());
     FAIL() << "expected LaunchConfigError";
-  } catch (const rt::LaunchConfigError& e) {
+  } catch (const rt::LaunchConfigError &e) {
     EXPECT_TRUE(contains(e.what(), "exceeds the device limit of")) << e.what();
   }
 }
@@ -145,8 +143,7 @@ TEST_F(RuntimeGpu, TooMuchSharedMemoryIsRejectedBeforeLaunch) {
 TEST_F(RuntimeGpu, LargeDynamicSharedMemoryIsOptedIn) {
   // More than the 48 KiB default: launch() must opt the kernel in.
   rt::DeviceBuffer<int> out(256);
-  rt::launch("uses_dynamic_shared", uses_dynamic_shared, rt::config_for(256, 256, 100 * 1024),
-             out.data());
+  rt::launch("uses_dynamic_shared", uses_dynamic_shared, rt::config_for(256, 256, 100 * 1024), out.data());
   auto got = out.download();
   for (int i = 0; i < 256; ++i) ASSERT_EQ(got[i], 255 - i);
 }
@@ -157,7 +154,7 @@ TEST_F(RuntimeGpu, RawLaunchErrorIsReportedWithKernelName) {
   try {
     KV_CHECK_LAUNCH("add_one");
     FAIL() << "expected CudaError";
-  } catch (const rt::CudaError& e) {
+  } catch (const rt::CudaError &e) {
     // CUDA 12 says InvalidConfiguration, CUDA 13 InvalidValue for an oversized block.
     EXPECT_TRUE(e.code() == cudaErrorInvalidConfiguration || e.code() == cudaErrorInvalidValue)
         << cudaGetErrorName(e.code());
@@ -173,7 +170,7 @@ TEST_F(RuntimeGpu, AllocationLargerThanTheCardFailsCleanly) {
   try {
     rt::DeviceBuffer<char> huge(too_much);
     FAIL() << "allocating " << too_much << " bytes should fail";
-  } catch (const rt::OutOfMemory& e) {
+  } catch (const rt::OutOfMemory &e) {
     EXPECT_EQ(e.requested_bytes(), too_much);
     EXPECT_TRUE(contains(e.what(), "out of device memory")) << e.what();
   }

@@ -55,7 +55,7 @@ TEST(ConfigFor, TooManyBlocksIsAClearError) {
   try {
     rt::config_for(std::size_t{1} << 40, 32);
     FAIL() << "expected LaunchConfigError";
-  } catch (const rt::LaunchConfigError& e) {
+  } catch (const rt::LaunchConfigError &e) {
     EXPECT_NE(std::string(e.what()).find("grid-stride"), std::string::npos) << e.what();
   }
 }
@@ -84,8 +84,7 @@ TEST(Validation, RejectsKernelRegisterLimit) {
 }
 
 TEST(Validation, RejectsZeroAndOversizedGrids) {
-  EXPECT_EQ(rt::validation_error(cfg(dim3(0), dim3(32)), h100()),
-            "gridDim.x is 0 (an empty launch)");
+  EXPECT_EQ(rt::validation_error(cfg(dim3(0), dim3(32)), h100()), "gridDim.x is 0 (an empty launch)");
   EXPECT_EQ(rt::validation_error(cfg(dim3(1, 70000), dim3(32)), h100()),
             "gridDim.y = 70000 exceeds the device limit of 65535");
   EXPECT_EQ(rt::validation_error(cfg(dim3(1), dim3(0)), h100()), "blockDim.x is 0");
@@ -103,7 +102,7 @@ TEST(Validation, ValidateThrowsWithKernelName) {
   try {
     rt::validate("my_kernel", cfg(dim3(1), dim3(4096)), h100());
     FAIL() << "expected LaunchConfigError";
-  } catch (const rt::LaunchConfigError& e) {
+  } catch (const rt::LaunchConfigError &e) {
     EXPECT_EQ(std::string(e.what()), "my_kernel: blockDim.x = 4096 exceeds the device limit of 1024");
   }
 }

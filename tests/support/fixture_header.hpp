@@ -18,7 +18,7 @@
 namespace kverify_test {
 
 struct PinAlternative {
-  bool any = false;               // `any of`: every access among `locations`
+  bool any = false;                    // `any of`: every access among `locations`
   std::vector<std::string> locations;  // "line:col", sorted
 };
 using Pin = std::vector<PinAlternative>;  // one expected finding
@@ -77,7 +77,8 @@ inline std::vector<Expect> readHeader(const std::string &path, const std::string
     std::string body = line.substr(marker.size());
     body.erase(0, body.find_first_not_of(" \t"));
     auto field = [&](const char *name) {
-      return body.rfind(name, 0) == 0 ? std::optional<std::string>(body.substr(std::string(name).size())) : std::nullopt;
+      return body.rfind(name, 0) == 0 ? std::optional<std::string>(body.substr(std::string(name).size()))
+                                      : std::nullopt;
     };
     if (auto e = field("expect:")) {
       auto [kernel, rest] = kernelAndRest(*e);
@@ -111,7 +112,8 @@ inline bool matchesPins(const std::vector<std::vector<std::string>> &reported, c
       for (const PinAlternative &a : pins[i]) {
         bool ok = a.any ? std::all_of(r.begin(), r.end(),
                                       [&](const std::string &l) {
-                                        return std::find(a.locations.begin(), a.locations.end(), l) != a.locations.end();
+                                        return std::find(a.locations.begin(), a.locations.end(), l) !=
+                                               a.locations.end();
                                       })
                         : r == a.locations;
         if (ok) {

@@ -76,10 +76,12 @@ struct KB {
   }
   static model::SourceRange at(unsigned line) { return {"test.cu", line, 3, line, 3}; }
   static Stmt sync(unsigned line) {
-    return Stmt{{"test.cu", line, 5, line, 20}, model::stmt::Barrier{model::BarrierKind::Block, "__syncthreads", nullptr, nullptr}};
+    return Stmt{{"test.cu", line, 5, line, 20},
+                model::stmt::Barrier{model::BarrierKind::Block, "__syncthreads", nullptr, nullptr}};
   }
   static Stmt syncwarp(unsigned line, ExprPtr mask = nullptr) {
-    return Stmt{{"test.cu", line, 5, line, 20}, model::stmt::Barrier{model::BarrierKind::Warp, "__syncwarp", mask, nullptr}};
+    return Stmt{{"test.cu", line, 5, line, 20},
+                model::stmt::Barrier{model::BarrierKind::Warp, "__syncwarp", mask, nullptr}};
   }
   static Stmt assign(const model::Local &l, ExprPtr v) { return Stmt{{}, model::stmt::Assign{l, v}}; }
   static Stmt iff(ExprPtr c, std::vector<Stmt> then_body, std::vector<Stmt> else_body = {}) {
@@ -117,18 +119,15 @@ inline model::Kernel reductionKernel(bool with_barrier) {
   std::vector<Stmt> body = {
       KB::iff(bin(BinaryOp::Lt, tid(), L(s)),
               {b.access(sdata, AccessKind::Read, bin(BinaryOp::Add, tid(), L(s)), 10),
-               b.access(sdata, AccessKind::Read, tid(), 10),
-               b.access(sdata, AccessKind::Write, tid(), 10)})};
+               b.access(sdata, AccessKind::Read, tid(), 10), b.access(sdata, AccessKind::Write, tid(), 10)})};
   if (with_barrier) body.push_back(KB::sync(11));
   b.k.body = {
       b.access(sdata, AccessKind::Write, tid(), 5),
       KB::sync(6),
       KB::assign(s, bin(BinaryOp::Shr, bdim(), u(1))),
-      KB::loop(bin(BinaryOp::Gt, L(s), u(0)), body,
-               {KB::assign(s, bin(BinaryOp::Shr, L(s), u(1)))}, 8),
+      KB::loop(bin(BinaryOp::Gt, L(s), u(0)), body, {KB::assign(s, bin(BinaryOp::Shr, L(s), u(1)))}, 8),
       KB::iff(bin(BinaryOp::Eq, tid(), u(0)),
-              {b.access(sdata, AccessKind::Read, u(0), 13),
-               b.access(out, AccessKind::Write, bid(), 13)}),
+              {b.access(sdata, AccessKind::Read, u(0), 13), b.access(out, AccessKind::Write, bid(), 13)}),
   };
   return b.k;
 }

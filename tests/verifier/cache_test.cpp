@@ -43,18 +43,20 @@ protected:
     fs::create_directories(root_ / "src");
     fs::create_directories(root_ / "include");
     write("include/common.cuh", "#define STRIDE 1\n");
-    write("src/a.cu", "#include \"common.cuh\"\n"
-                      "// kverify: --block-dim=256\n"
-                      "__global__ void scale() {\n"
-                      "  __shared__ float s[256];\n"
-                      "  s[threadIdx.x * STRIDE] = 1.0f;\n"
-                      "}\n");
+    write("src/a.cu",
+          "#include \"common.cuh\"\n"
+          "// kverify: --block-dim=256\n"
+          "__global__ void scale() {\n"
+          "  __shared__ float s[256];\n"
+          "  s[threadIdx.x * STRIDE] = 1.0f;\n"
+          "}\n");
     write("src/b.cu", "__global__ void racy(int *p) { p[0] = threadIdx.x; }\n");
-    write("src/c.cu", "// kverify: --block-dim=32\n"
-                      "__global__ void copy() {\n"
-                      "  __shared__ int s[32];\n"
-                      "  s[threadIdx.x] = threadIdx.x;\n"
-                      "}\n");
+    write("src/c.cu",
+          "// kverify: --block-dim=32\n"
+          "__global__ void copy() {\n"
+          "  __shared__ int s[32];\n"
+          "  s[threadIdx.x] = threadIdx.x;\n"
+          "}\n");
   }
   void TearDown() override { fs::remove_all(root_); }
 
@@ -96,8 +98,8 @@ TEST_F(CacheTest, SecondRunIsServedFromTheCacheWithIdenticalOutput) {
   EXPECT_EQ(second.out, first.out);
   // text and SARIF read from the cache as from the analysis that filled it
   for (const char *format : {"text", "sarif"}) {
-    std::string args = std::string("--format=") + format + " --cache-dir=" +
-                       (root_ / format).string() + " " + kSources;
+    std::string args =
+        std::string("--format=") + format + " --cache-dir=" + (root_ / format).string() + " " + kSources;
     CliRun fresh = kverify(args), cached = kverify(args);
     EXPECT_FALSE(has(fresh.err, "from cache")) << fresh.err;
     EXPECT_TRUE(has(cached.err, "3 of 3 files from cache")) << cached.err;
@@ -252,8 +254,8 @@ TEST_F(CacheTest, ShardsPartitionTheFiles) {
   for (int n : {1, 2, 3, 5}) {
     std::multiset<std::string> seen;
     for (int k = 1; k <= n; ++k) {
-      CliRun r = kverify("--no-cache --format=json --shard=" + std::to_string(k) + "/" +
-                         std::to_string(n) + " " + kSources);
+      CliRun r = kverify("--no-cache --format=json --shard=" + std::to_string(k) + "/" + std::to_string(n) +
+                         " " + kSources);
       ASSERT_TRUE(r.status == 0 || r.status == 1) << r.err;
       llvm::Expected<llvm::json::Value> report = llvm::json::parse(r.out);
       ASSERT_TRUE(bool(report)) << r.out;

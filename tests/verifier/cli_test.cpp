@@ -19,10 +19,10 @@ using kverify_cli::runKverify;
 using kverify_cli::slurp;
 
 CliRun kverify(const std::string &args, const std::string &env = "") {
-  return runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, args,
-                    testing::TempDir() + "kverify_cli_" +
-                        testing::UnitTest::GetInstance()->current_test_info()->name(),
-                    env);
+  return runKverify(
+      KVERIFY_BIN, KVERIFY_FIXTURES, args,
+      testing::TempDir() + "kverify_cli_" + testing::UnitTest::GetInstance()->current_test_info()->name(),
+      env);
 }
 
 // The kernels of a --dump-model output, or an empty array when it is not valid JSON.
@@ -35,8 +35,7 @@ llvm::json::Array kernels(const std::string &json) {
   }
   llvm::json::Array out;
   for (const llvm::json::Value &f : *v->getAsObject()->getArray("files"))
-    for (const llvm::json::Value &k : *f.getAsObject()->getArray("kernels"))
-      out.push_back(k);
+    for (const llvm::json::Value &k : *f.getAsObject()->getArray("kernels")) out.push_back(k);
   return out;
 }
 
@@ -63,8 +62,10 @@ TEST(KverifyCli, SyntaxErrorPrintsClangDiagnosticsAndExits2) {
 TEST(KverifyCli, MissingIncludeIsNotedAndTheKernelAnalysed) {
   CliRun r = kverify("frontend/missing_include.cu");
   EXPECT_EQ(r.status, 1) << r.err;  // out[threadIdx.x] races across blocks
-  EXPECT_TRUE(has(r.err, "kverify: note: frontend/missing_include.cu: header 'no_such_header.cuh' "
-                         "not found: skipped")) << r.err;
+  EXPECT_TRUE(has(r.err,
+                  "kverify: note: frontend/missing_include.cu: header 'no_such_header.cuh' "
+                  "not found: skipped"))
+      << r.err;
   EXPECT_TRUE(has(r.out, "1 kernel in 1 file: 1 race")) << r.out;
 }
 
@@ -99,7 +100,8 @@ TEST(KverifyCli, EachHostLaunchShapeIsVerified) {
   // --kernel names the function (every launch) or one launch
   CliRun both = kverify("--kernel=reverse_tiles frontend/two_launch_shapes.cu");
   EXPECT_TRUE(has(both.out, "2 kernels in 1 file")) << both.out;
-  CliRun one = kverify("'--kernel=reverse_tiles (launch at two_launch_shapes.cu:14:5)' frontend/two_launch_shapes.cu");
+  CliRun one =
+      kverify("'--kernel=reverse_tiles (launch at two_launch_shapes.cu:14:5)' frontend/two_launch_shapes.cu");
   EXPECT_TRUE(has(one.out, "1 kernel in 1 file")) << one.out;
 }
 
@@ -115,8 +117,7 @@ TEST(KverifyCli, BinaryGarbageExits2WithoutCrashing) {
   std::string path = testing::TempDir() + "kverify_cli_garbage.cu";
   {
     std::ofstream out(path, std::ios::binary);
-    for (int i = 0; i < 8192; ++i)
-      out.put(static_cast<char>((i * 7919 + 13) & 0xff));
+    for (int i = 0; i < 8192; ++i) out.put(static_cast<char>((i * 7919 + 13) & 0xff));
   }
   CliRun r = kverify(path);
   EXPECT_EQ(r.status, 2) << r.err;
@@ -134,7 +135,8 @@ TEST(KverifyCli, DeeplyNestedExpressionsAreUnsupportedNotACrash) {
   std::string unary, chain = "x";
   for (int i = 0; i < 10000; ++i) unary += "- ";
   for (int i = 0; i < 100000; ++i) chain += " + x";
-  for (const std::string &path : {write("kverify_deep_unary.cu", unary + "x"), write("kverify_long_chain.cu", chain)}) {
+  for (const std::string &path :
+       {write("kverify_deep_unary.cu", unary + "x"), write("kverify_long_chain.cu", chain)}) {
     CliRun r = kverify("--no-cache " + path);
     EXPECT_EQ(r.status, 0) << path << r.err;
     EXPECT_TRUE(has(r.out, "nesting deeper than 1000 levels")) << path << r.out;
@@ -205,7 +207,8 @@ TEST(KverifyCli, LongRunsOfPrefixOperatorsAreRefusedWithTheirLocation) {
   CliRun r = kverify("--no-cache " + path);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20);
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_TRUE(has(r.out + r.err, path + ":4:29: fatal: more than 20000 prefix operators in a row")) << r.out << r.err;
+  EXPECT_TRUE(has(r.out + r.err, path + ":4:29: fatal: more than 20000 prefix operators in a row"))
+      << r.out << r.err;
 }
 
 // Host code clang could not make sense of (a stray byte in an identifier: a RecoveryExpr
@@ -236,7 +239,8 @@ TEST(KverifyCli, DeeplyNestedBarrierLoopsAreUnsupportedNotUnbounded) {
   };
   CliRun deep = withKernelTimeoutOf2s(nested(10));
   EXPECT_EQ(deep.status, 0) << deep.out << deep.err;  // (unsupported fails a gate only with --fail-on)
-  EXPECT_TRUE(has(deep.out, "unsupported construct: barrier structure (barrier loops nested too deep in this loop"))
+  EXPECT_TRUE(
+      has(deep.out, "unsupported construct: barrier structure (barrier loops nested too deep in this loop"))
       << deep.out;
   CliRun five = withKernelTimeoutOf2s(nested(5));
   EXPECT_FALSE(has(five.out, "barrier structure")) << five.out;
@@ -250,7 +254,8 @@ TEST(KverifyCli, KernelTimeoutBoundsThePassesBeforeTheQueries) {
   std::string path = testing::TempDir() + "kverify_many_conditionals.cu";
   std::ofstream out(path);
   out << "__global__ void k(const float *in, float *out) {\n  __shared__ float ping[256], pong[256];\n"
-      << "  unsigned t = threadIdx.x;\n  float *src = ping, *dst = pong;\n  src[t] = in[t];\n  __syncthreads();\n"
+      << "  unsigned t = threadIdx.x;\n  float *src = ping, *dst = pong;\n  src[t] = in[t];\n  "
+         "__syncthreads();\n"
       << "  for (unsigned d = 1; d < 256; d *= 2) {\n";
   for (int i = 0; i < 10000; ++i) out << "    dst[t] = t >= d ? src[t - d] + src[t] : src[t];\n";
   out << "    __syncthreads();\n    float *tmp = src; src = dst; dst = tmp;\n  }\n  out[t] = src[t];\n}\n";
@@ -267,7 +272,8 @@ TEST(KverifyCli, BenignRaceBesideAnUndecidedQueryIsUnknown) {
       "benign_beside_undecided",
       "// kverify: --block-dim=32 --grid-dim=1\n__global__ void k(unsigned x, unsigned y) {\n"
       "  __shared__ int s[32];\n  s[1] = 1;\n"
-      "  if (x > 1 && y > 1 && (unsigned long long)x * y == 7339223103602040923ull) s[0] = threadIdx.x;\n}\n");
+      "  if (x > 1 && y > 1 && (unsigned long long)x * y == 7339223103602040923ull) s[0] = "
+      "threadIdx.x;\n}\n");
   CliRun r = kverify("--no-cache --timeout=0.3 " + path);
   EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file: 1 unknown")) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "could not decide race on 's'")) << r.out;
@@ -281,13 +287,15 @@ TEST(KverifyCli, KernelsOfOneFileInParallelKeepTheirOrderAndVerdicts) {
   std::ofstream out(path);
   for (int i = 0; i < 12; ++i)
     out << "// kverify: --block-dim=64 --grid-dim=2\n__global__ void k" << i << "(int *a) { a["
-        << (i % 3 == 0 ? "threadIdx.x" : "blockIdx.x * blockDim.x + threadIdx.x") << "] = blockIdx.x + " << i << "; }\n";
+        << (i % 3 == 0 ? "threadIdx.x" : "blockIdx.x * blockDim.x + threadIdx.x") << "] = blockIdx.x + " << i
+        << "; }\n";
   out.close();
   CliRun one = kverify("--no-cache -j 1 --format=json " + path);
   CliRun par = kverify("--no-cache -j 2 --format=json " + path);
   auto verdicts = [](const std::string &json) {
     std::vector<std::string> names;
-    for (size_t at = json.find("\"name\": \"k"); at != std::string::npos; at = json.find("\"name\": \"k", at + 1))
+    for (size_t at = json.find("\"name\": \"k"); at != std::string::npos;
+         at = json.find("\"name\": \"k", at + 1))
       names.push_back(json.substr(at, json.find('"', at + 10) - at));
     return names;
   };
@@ -317,7 +325,8 @@ TEST(KverifyCli, ThousandsOfErrorsInAKernelAreCapped) {
   for (int i = 0; i < 4000; ++i) out << " + t";
   out << ") = 0;\n}\n";
   out.close();
-  CliRun r = runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache " + path, testing::TempDir() + "kverify_cli_errors");
+  CliRun r = runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache " + path,
+                        testing::TempDir() + "kverify_cli_errors");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.out + r.err, "more errors")) << r.err.substr(0, 2000);
   EXPECT_LT(r.out.size() + r.err.size(), 2u << 20);
@@ -386,14 +395,18 @@ TEST(KverifyCli, DumpPhasesListsPhasesAndTheirAccesses) {
   CliRun r = kverify("--dump-phases seed003/reduce.cu");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "kernel reduce_sum: 4 phases\nphase 1: entry -> 9:1 __syncthreads\n")) << r.out;
-  EXPECT_TRUE(has(r.out, "phase 4: 15:1 __syncthreads -> 15:1 __syncthreads (back edge of the loop at 11:1)\n"
-                         "  13:15 read sdata[(i64)(tid + s)]\n")) << r.out;
+  EXPECT_TRUE(has(r.out,
+                  "phase 4: 15:1 __syncthreads -> 15:1 __syncthreads (back edge of the loop at 11:1)\n"
+                  "  13:15 read sdata[(i64)(tid + s)]\n"))
+      << r.out;
 }
 
 TEST(KverifyCli, UnsupportedConstructsAreNamedWithTheirLocation) {
   CliRun r = kverify("--dump-model-text frontend/unsupported_goto.cu");
   EXPECT_EQ(r.status, 0);
-  EXPECT_TRUE(has(r.out, "unsupported goto @8:5: goto to a label kverify cannot lower to break/continue: goto again")) << r.out;
+  EXPECT_TRUE(
+      has(r.out, "unsupported goto @8:5: goto to a label kverify cannot lower to break/continue: goto again"))
+      << r.out;
   CliRun j = kverify("--dump-model frontend/unsupported_inline_asm.cu");
   llvm::json::Array ks = kernels(j.out);
   ASSERT_EQ(ks.size(), 1u);
@@ -429,8 +442,8 @@ TEST(KverifyCli, CompileCommandsGiveDefinesAndDropNvccFlags) {
     std::ofstream db(dir + "/compile_commands.json");
     db << "[{\"directory\": \"" << dir << "\", \"file\": \"" << file
        << "\", \"command\": \"/usr/local/cuda/bin/nvcc -DTILE=64 -I/tmp "
-          "--generate-code=arch=compute_90,code=[sm_90] -Xcompiler=-Wall -x cu -c " << file
-       << " -o x.o\"}]";
+          "--generate-code=arch=compute_90,code=[sm_90] -Xcompiler=-Wall -x cu -c "
+       << file << " -o x.o\"}]";
   }
   CliRun r = kverify("--dump-model -p " + dir + " frontend/needs_define.cu");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -464,8 +477,9 @@ TEST(KverifyCli, CompileCommandsReadNvccSpellings) {
 TEST(KverifyCli, CompileCommandsGiveTheArchitectureAndNameWhatTheyLeaveOut) {
   std::string dir = testing::TempDir() + "kverify_ccdb_arch";
   ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
-  std::ofstream(dir + "/k.cu") << "#if __CUDA_ARCH__ == 800\n#define TILE 80\n#else\n#define TILE 90\n#endif\n"
-                               << slurp(std::string(KVERIFY_FIXTURES) + "/frontend/needs_define.cu");
+  std::ofstream(dir + "/k.cu")
+      << "#if __CUDA_ARCH__ == 800\n#define TILE 80\n#else\n#define TILE 90\n#endif\n"
+      << slurp(std::string(KVERIFY_FIXTURES) + "/frontend/needs_define.cu");
   std::ofstream(dir + "/compile_commands.json")
       << "[{\"directory\": \"" << dir << "\", \"file\": \"" << dir << "/k.cu\", "
       << "\"command\": \"/usr/local/cuda/bin/nvcc -arch=sm_80 -O3 -lineinfo --use_fast_math "
@@ -489,8 +503,9 @@ TEST(KverifyCli, TheToolkitIncludeDirectoryIsLeftOut) {
       << "\"arguments\": [\"nvcc\", \"-c\", \"-I" << dir << "/include\", \"-DTILE=32\", \"k.cu\"]}]";
   std::ofstream(dir + "/k.cu") << "#include <cuda_runtime.h>\n"
                                << slurp(std::string(KVERIFY_FIXTURES) + "/frontend/needs_define.cu");
-  for (const std::string &args : {"-p " + dir + " " + dir + "/k.cu", dir + "/k.cu -- -DTILE=32 -I " + dir + "/include",
-                                   dir + "/k.cu -- -DTILE=32 -I" + dir + "/include"}) {
+  for (const std::string &args :
+       {"-p " + dir + " " + dir + "/k.cu", dir + "/k.cu -- -DTILE=32 -I " + dir + "/include",
+        dir + "/k.cu -- -DTILE=32 -I" + dir + "/include"}) {
     CliRun r = kverify("--block-dim=32 --grid-dim=1 " + args);
     EXPECT_EQ(r.status, 0) << args << ": " << r.err;
     EXPECT_FALSE(has(r.err, "toolkit's own header")) << args << ": " << r.err;
@@ -531,8 +546,9 @@ TEST(KverifyCliPremises, ContradictoryAssumptionsAreAnErrorNamingThem) {
   EXPECT_TRUE(has(r.out, "n > 5 && n < 3")) << r.out;
   EXPECT_FALSE(has(r.out, "verified"));
   // two assumptions that only contradict together: the core names both
-  CliRun two = kverify("--block-dim=64 --assume='n > 5' --assume='n < 3' --assume='n != 7' "
-                       "premises/any_kernel.cu");
+  CliRun two = kverify(
+      "--block-dim=64 --assume='n > 5' --assume='n < 3' --assume='n != 7' "
+      "premises/any_kernel.cu");
   EXPECT_EQ(two.status, 2);
   EXPECT_TRUE(has(two.out, "'n > 5'") && has(two.out, "'n < 3'")) << two.out;
   EXPECT_FALSE(has(two.out, "n != 7")) << "not part of the contradiction: " << two.out;
@@ -608,7 +624,8 @@ TEST(KverifyCli, AnUnwritableReportIsAnError) {
   for (const char *flag : {"--output", "--html", "--json"}) {
     CliRun r = kverify(std::string(flag) + "=/nonexistent-dir/report verifier/shared_oob_neighbor_read.cu");
     EXPECT_EQ(r.status, 2) << flag;
-    EXPECT_TRUE(has(r.err, "kverify: error: cannot write '/nonexistent-dir/report'")) << flag << ": " << r.err;
+    EXPECT_TRUE(has(r.err, "kverify: error: cannot write '/nonexistent-dir/report'"))
+        << flag << ": " << r.err;
   }
 }
 
@@ -678,7 +695,9 @@ TEST(KverifyCliPremises, WithoutTheNoAliasAssumptionDeviceArraysLoseTheirRules) 
 TEST(KverifyCliPremises, CodeNoThreadReachesIsVacuous) {
   CliRun r = kverify("premises/unreachable_access.cu");
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_TRUE(has(r.out, ":8:9: error: write out[threadIdx.x] in kernel 'guarded' is never reached by any thread")) << r.out;
+  EXPECT_TRUE(
+      has(r.out, ":8:9: error: write out[threadIdx.x] in kernel 'guarded' is never reached by any thread"))
+      << r.out;
   EXPECT_TRUE(has(r.out, "note: because: --assume='n < 4'")) << r.out;
   EXPECT_TRUE(has(r.out, "1 vacuous")) << r.out;
   CliRun j = kverify("--format=json premises/unreachable_access.cu");
@@ -757,7 +776,8 @@ TEST(KverifyCli, RaceWitnessIsTheSimplestLaunch) {
   EXPECT_EQ(triple(w, "gridDim"), "1,1,1,") << r.out;
   EXPECT_EQ(triple(w->getObject("thread1"), "blockIdx"), "0,0,0,") << r.out;
   EXPECT_EQ(triple(w->getObject("thread2"), "blockIdx"), "0,0,0,") << r.out;
-  std::string t1 = triple(w->getObject("thread1"), "threadIdx"), t2 = triple(w->getObject("thread2"), "threadIdx");
+  std::string t1 = triple(w->getObject("thread1"), "threadIdx"),
+              t2 = triple(w->getObject("thread2"), "threadIdx");
   EXPECT_TRUE((t1 == "0,0,0," && t2 == "1,0,0,") || (t1 == "1,0,0," && t2 == "0,0,0,")) << r.out;
 }
 
@@ -768,7 +788,8 @@ TEST(KverifyCli, UnzeroedFlagRaceSuggestsZeroInit) {
   CliRun r = kverify("--no-cache verifier/message_passing_flags_not_zeroed_race.cu");
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_TRUE(has(r.out + r.err, "say so with --zero-init=ready")) << r.out << r.err;
-  CliRun ok = kverify("--no-cache --format=json --zero-init=ready verifier/message_passing_flags_not_zeroed_race.cu");
+  CliRun ok =
+      kverify("--no-cache --format=json --zero-init=ready verifier/message_passing_flags_not_zeroed_race.cu");
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_TRUE(has(ok.out, "'ready' is zero when the kernel starts (--zero-init)")) << ok.out;
 }

@@ -12,16 +12,15 @@ TEST(ModelExpr, PrintsWithMinimalParentheses) {
   auto c = Expr::builtinVar(Builtin::ThreadIdxX);
   auto sum = Expr::binary(Type::i32(), BinaryOp::Add, a, b);
   EXPECT_EQ(toString(Expr::binary(Type::i32(), BinaryOp::Mul, sum, b)), "(a + b) * b");
-  EXPECT_EQ(toString(Expr::binary(Type::i32(), BinaryOp::Add, a,
-                                  Expr::binary(Type::i32(), BinaryOp::Mul, a, b))),
-            "a + a * b");
+  EXPECT_EQ(
+      toString(Expr::binary(Type::i32(), BinaryOp::Add, a, Expr::binary(Type::i32(), BinaryOp::Mul, a, b))),
+      "a + a * b");
   // Left-associative: a - (a - b) keeps its parentheses.
-  EXPECT_EQ(toString(Expr::binary(Type::i32(), BinaryOp::Sub, a,
-                                  Expr::binary(Type::i32(), BinaryOp::Sub, a, b))),
-            "a - (a - b)");
+  EXPECT_EQ(
+      toString(Expr::binary(Type::i32(), BinaryOp::Sub, a, Expr::binary(Type::i32(), BinaryOp::Sub, a, b))),
+      "a - (a - b)");
   EXPECT_EQ(toString(Expr::cast(Type::i64(), c)), "(i64)threadIdx.x");
-  EXPECT_EQ(toString(Expr::select(Expr::binary(Type::boolean(), BinaryOp::Lt, a, b), a, b)),
-            "a < b ? a : b");
+  EXPECT_EQ(toString(Expr::select(Expr::binary(Type::boolean(), BinaryOp::Lt, a, b), a, b)), "a < b ? a : b");
 }
 
 TEST(ModelExpr, CastToTheSameTypeIsTheOperand) {
@@ -40,9 +39,9 @@ TEST(ModelExpr, TypeNamesCarryWidthAndSignedness) {
 }
 
 TEST(ModelJson, ExpressionsAreTypedTrees) {
-  auto e = Expr::binary(Type::i64(), BinaryOp::Add,
-                        Expr::cast(Type::i64(), Expr::builtinVar(Builtin::ThreadIdxY)),
-                        Expr::intConst(Type::i64(), 3));
+  auto e =
+      Expr::binary(Type::i64(), BinaryOp::Add, Expr::cast(Type::i64(), Expr::builtinVar(Builtin::ThreadIdxY)),
+                   Expr::intConst(Type::i64(), 3));
   llvm::json::Value v = toJSON(*e);
   const llvm::json::Object *o = v.getAsObject();
   ASSERT_TRUE(o);

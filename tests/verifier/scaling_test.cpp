@@ -21,7 +21,8 @@ CliRun run(const std::string &args, const std::string &path) {
 std::string underDeepAssumption(const std::string &term, int terms) {
   std::string sum = term;
   for (int i = 1; i < terms; ++i) sum += " + " + term;
-  return "// kverify: --block-dim=64 --grid-dim=4 --assume='n >= 1 && n <= (" + sum + ")'\n"
+  return "// kverify: --block-dim=64 --grid-dim=4 --assume='n >= 1 && n <= (" + sum +
+         ")'\n"
          "__global__ void k(float *out, int n, int m) {\n  __shared__ float s[64];\n  int t = threadIdx.x;\n"
          "  s[t] = n;\n  __syncthreads();\n  if (t < n && t > 0) out[blockIdx.x * 64 + t] = s[t - 1];\n}\n";
 }
@@ -46,13 +47,16 @@ TEST(KverifyScaling, AnAssumptionOverConstantsFoldsToOneNumber) {
 TEST(KverifyScaling, ThousandsOfReadModifyWritesEndWithinTheBudget) {
   std::string body;
   for (int i = 0; i < 10000; ++i) body += "      s[t] += s[t + i];\n";
-  CliRun r = run("--kernel-timeout=2",
-                 writeSource("read_modify_writes",
-                             "// kverify: --block-dim=32 --grid-dim=4\n__global__ void k(const int *in, int *out) {\n"
-                             "  __shared__ int s[64];\n  int t = threadIdx.x;\n  s[t] = in[blockIdx.x * 32 + t];\n"
-                             "  s[t + 32] = 0;\n  __syncthreads();\n  for (int i = 16; i > 0; i /= 2) {\n"
-                             "    if (t < i) {\n" + body + "    }\n    __syncthreads();\n  }\n"
-                             "  if (t == 0) out[blockIdx.x] = s[0];\n}\n"));
+  CliRun r = run(
+      "--kernel-timeout=2",
+      writeSource("read_modify_writes",
+                  "// kverify: --block-dim=32 --grid-dim=4\n__global__ void k(const int *in, int *out) {\n"
+                  "  __shared__ int s[64];\n  int t = threadIdx.x;\n  s[t] = in[blockIdx.x * 32 + t];\n"
+                  "  s[t + 32] = 0;\n  __syncthreads();\n  for (int i = 16; i > 0; i /= 2) {\n"
+                  "    if (t < i) {\n" +
+                      body +
+                      "    }\n    __syncthreads();\n  }\n"
+                      "  if (t == 0) out[blockIdx.x] = s[0];\n}\n"));
   EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file")) << r.out << r.err;
 }
 
@@ -71,10 +75,12 @@ TEST(KverifyScaling, ThousandsOfBenignRacesSearchOneWitness) {
 // 20,000 launches, each with its own dim3 variables, in one host function: each variable's
 // uses are read from one walk of the function (a walk per launch was quadratic: minutes).
 TEST(KverifyScaling, ThousandsOfHostLaunchesAreReadInOneWalk) {
-  std::string src = "__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\nvoid host(int *a) {\n";
+  std::string src =
+      "__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\nvoid host(int *a) {\n";
   for (int i = 0; i < 20000; ++i) {
     std::string n = std::to_string(i);
-    src += "  dim3 g" + n + "(" + std::to_string(i % 7 + 1) + "), b" + n + "(64);\n  k<<<g" + n + ", b" + n + ">>>(a);\n";
+    src += "  dim3 g" + n + "(" + std::to_string(i % 7 + 1) + "), b" + n + "(64);\n  k<<<g" + n + ", b" + n +
+           ">>>(a);\n";
   }
   CliRun r = run("", writeSource("launches", src + "}\n"));
   EXPECT_TRUE(has(r.out, "kverify: 7 kernels in 1 file: 7 verified")) << r.out << r.err;  // one per grid size

@@ -42,7 +42,7 @@ struct Options {
   // CPU time for making each witness simple (small launch, small values): what --confirm
   // replays must be small enough to run, so it gives more
   double witness_seconds = 0.3;
-  bool assume_no_alias = true;       // distinct pointer parameters do not alias
+  bool assume_no_alias = true;  // distinct pointer parameters do not alias
   // a dimension of a symbolic grid has at most 2^32 threads (its global thread index fits
   // in 32 bits): gridDim * blockDim <= 2^32
   bool assume_grid_fits_32_bits = true;
@@ -68,8 +68,7 @@ bool applyOptionString(const std::string &text, Options &base, std::string &erro
 // Parses an --assume / KV_ASSUME-style expression over the kernel's scalar parameters
 // and the CUDA builtins into a model expression (bool). Empty result and `error` set
 // when it does not parse or names something unknown.
-model::ExprPtr parseAssumption(const std::string &text, const model::Kernel &kernel,
-                               std::string &error);
+model::ExprPtr parseAssumption(const std::string &text, const model::Kernel &kernel, std::string &error);
 
 // Analyzes one kernel under `options` and its own `// kverify:` comment (configure.hpp).
 KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options);

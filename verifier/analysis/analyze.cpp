@@ -22,8 +22,10 @@ static void constantWrites(const Kernel &k, std::vector<model::Diagnostic> &out)
     const auto *a = s.as<st::Access>();
     if (a && a->kind != AccessKind::Read && a->array < k.arrays.size() &&
         k.arrays[a->array].space == AddressSpace::Constant)
-      out.push_back({"error", "write to __constant__ memory '" + k.arrays[a->array].name +
-                                  "': constant memory is read-only in a kernel", s.range});
+      out.push_back({"error",
+                     "write to __constant__ memory '" + k.arrays[a->array].name +
+                         "': constant memory is read-only in a kernel",
+                     s.range});
   });
 }
 
@@ -100,7 +102,8 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
       if (!config.launch.empty()) R.assumptions.push_back({Kind::Launch, config.launch});
       for (const std::string &a : options.assumes) R.assumptions.push_back({Kind::Assumed, a});
       for (const model::Unsupported &u : kernel.unchecked)
-        R.assumptions.push_back({Kind::NotChecked, u.construct + " at " + loc(u.range) + " (" + u.detail + ")"});
+        R.assumptions.push_back(
+            {Kind::NotChecked, u.construct + " at " + loc(u.range) + " (" + u.detail + ")"});
       if (!R.premise_error.empty()) {
         R.verdict = Verdict::Error;
         R.diagnostics.push_back({"error", R.premise_error, kernel.range});
@@ -141,6 +144,5 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
   R.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return R;
 }
-
 
 }  // namespace kverify::analysis

@@ -71,8 +71,8 @@ void applications(const std::vector<z3::expr> &roots, const std::set<unsigned> &
 }  // namespace
 
 std::vector<PremiseInstance> premiseInstances(const std::vector<const ForallPremise *> &premises,
-                                       const std::vector<z3::expr> &query,
-                                       const std::set<unsigned> &functions, size_t limit) {
+                                              const std::vector<z3::expr> &query,
+                                              const std::set<unsigned> &functions, size_t limit) {
   std::vector<PremiseInstance> out;
   if (premises.empty()) return out;
   std::vector<z3::expr> reads;

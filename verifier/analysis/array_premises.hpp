@@ -28,7 +28,7 @@ struct PremiseInstance {
   const ForallPremise *of;
 };
 std::vector<PremiseInstance> premiseInstances(const std::vector<const ForallPremise *> &premises,
-                                       const std::vector<z3::expr> &query,
-                                       const std::set<unsigned> &functions, size_t limit = 256);
+                                              const std::vector<z3::expr> &query,
+                                              const std::set<unsigned> &functions, size_t limit = 256);
 
 }  // namespace kverify::analysis::detail

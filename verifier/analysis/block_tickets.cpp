@@ -68,7 +68,8 @@ public:
       if (at == where.end()) return std::nullopt;
       const st::Access &atomic = *at->second.s->as<st::Access>();
       CounterElement element{atomic.array, 0};
-      if (atomic.kind != AccessKind::Atomic || !constIndex(atomic, element.index) || (counter && *counter != element))
+      if (atomic.kind != AccessKind::Atomic || !constIndex(atomic, element.index) ||
+          (counter && *counter != element))
         return std::nullopt;
       counter = element;
     }
@@ -95,7 +96,8 @@ public:
       if (ri >= body.size()) continue;  // in another arm of the same If
       bool barrier = false;
       for (size_t i = wi + 1; i < ri; ++i)
-        if (const auto *b = body[i].as<st::Barrier>(); b && b->kind == model::BarrierKind::Block && !b->predicate)
+        if (const auto *b = body[i].as<st::Barrier>();
+            b && b->kind == model::BarrierKind::Block && !b->predicate)
           barrier = true;
       if (barrier && threadZeroReaches(wp, common, position(K.body, wp[0]))) return true;
     }
@@ -145,12 +147,15 @@ private:
   // (so it may read locals assigned once above it).
   bool zeroAtThreadZero(const Expr &e, size_t top) const {
     if (const auto *b = e.as<ex::Builtin>())
-      return b->which == Builtin::ThreadIdxX || b->which == Builtin::ThreadIdxY || b->which == Builtin::ThreadIdxZ;
+      return b->which == Builtin::ThreadIdxX || b->which == Builtin::ThreadIdxY ||
+             b->which == Builtin::ThreadIdxZ;
     if (const auto *k = e.as<ex::Const>()) return k->int_value == 0 && e.type.kind == Type::Kind::Int;
-    if (const auto *c = e.as<ex::Cast>()) return e.type.kind == Type::Kind::Int && zeroAtThreadZero(*c->arg, top);
+    if (const auto *c = e.as<ex::Cast>())
+      return e.type.kind == Type::Kind::Int && zeroAtThreadZero(*c->arg, top);
     if (const auto *l = e.as<ex::Local>()) {
       auto d = defs.find(l->id);
-      return d != defs.end() && d->second.second < top && zeroAtThreadZero(*d->second.first, d->second.second);
+      return d != defs.end() && d->second.second < top &&
+             zeroAtThreadZero(*d->second.first, d->second.second);
     }
     if (const auto *b = e.as<ex::Binary>()) {
       using B = model::BinaryOp;
@@ -166,11 +171,13 @@ private:
   bool zeroTrue(const Expr &e, size_t top) const {
     if (const auto *b = e.as<ex::Binary>()) {
       if (b->op == model::BinaryOp::LAnd) return zeroTrue(*b->lhs, top) && zeroTrue(*b->rhs, top);
-      if (b->op == model::BinaryOp::Eq) return zeroAtThreadZero(*b->lhs, top) && zeroAtThreadZero(*b->rhs, top);
+      if (b->op == model::BinaryOp::Eq)
+        return zeroAtThreadZero(*b->lhs, top) && zeroAtThreadZero(*b->rhs, top);
     }
     if (const auto *u = e.as<ex::Unary>(); u && u->op == model::UnaryOp::LNot)
       return zeroAtThreadZero(*u->arg, top);
-    if (const auto *c = e.as<ex::Cast>(); c && e.type.kind == Type::Kind::Bool && c->arg->type.kind == Type::Kind::Bool)
+    if (const auto *c = e.as<ex::Cast>();
+        c && e.type.kind == Type::Kind::Bool && c->arg->type.kind == Type::Kind::Bool)
       return zeroTrue(*c->arg, top);
     if (const auto *k = e.as<ex::Const>()) return k->int_value != 0;
     return false;
@@ -179,7 +186,8 @@ private:
 
 }  // namespace
 
-std::map<unsigned, CounterElement> blockTicketReads(const Kernel &K, const std::set<unsigned> &ticket_arrays) {
+std::map<unsigned, CounterElement> blockTicketReads(const Kernel &K,
+                                                    const std::set<unsigned> &ticket_arrays) {
   std::map<unsigned, Where> where;
   std::vector<const Stmt *> path;
   collect(K.body, path, where);

@@ -2,7 +2,6 @@
 #include "analysis/body_walks.hpp"
 #include "model/walk.hpp"
 
-
 namespace kverify::analysis::detail {
 
 bool isFullMask(const st::Barrier &b) {
@@ -18,9 +17,9 @@ void scanBarriers(const model::Body &body, BarrierInfo &bi) {
     const auto *b = s.as<st::Barrier>();
     if (!b) return;
     bi.part = true;
-    if (b->kind == model::BarrierKind::Block || b->kind == model::BarrierKind::Grid)
-      bi.block = bi.any = true;
-    if (b->kind == model::BarrierKind::Grid) bi.grid = true;
+    if (b->kind == model::BarrierKind::Block || b->kind == model::BarrierKind::Grid) bi.block = bi.any = true;
+    if (b->kind == model::BarrierKind::Grid)
+      bi.grid = true;
     else if (isFullMask(*b))
       bi.any = true;
   });

@@ -13,16 +13,17 @@ bool isFullMask(const st::Barrier &b);  // a block barrier, or a warp barrier of
 void scanBarriers(const model::Body &body, BarrierInfo &bi);
 // Whether `body` holds a statement of kind K (a model::stmt type), inside loops too if
 // `into_loops`. Jumps inside an inlined call stay inside it; barriers and accesses do not.
-template <class K> bool hasKind(const model::Body &body, bool into_loops) {
-  constexpr bool jump = std::is_same_v<K, st::Return> || std::is_same_v<K, st::Break> ||
-                        std::is_same_v<K, st::Continue>;
+template <class K>
+bool hasKind(const model::Body &body, bool into_loops) {
+  constexpr bool jump =
+      std::is_same_v<K, st::Return> || std::is_same_v<K, st::Break> || std::is_same_v<K, st::Continue>;
   for (const Stmt &s : body) {
     if (s.is<K>()) return true;
     if (const auto *i = s.as<st::If>())
       if (hasKind<K>(i->then_body, into_loops) || hasKind<K>(i->else_body, into_loops)) return true;
     if (const auto *c = s.as<st::Inlined>(); c && !jump && hasKind<K>(c->body, into_loops)) return true;
-    if (const auto *l = s.as<st::Loop>(); l && into_loops &&
-        (hasKind<K>(l->body, into_loops) || hasKind<K>(l->step, into_loops)))
+    if (const auto *l = s.as<st::Loop>();
+        l && into_loops && (hasKind<K>(l->body, into_loops) || hasKind<K>(l->step, into_loops)))
       return true;
   }
   return false;

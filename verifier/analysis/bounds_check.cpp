@@ -15,8 +15,8 @@ void BoundsCheck::run() {
     if (arr.space != AddressSpace::Shared || !arr.size || arr.is_extern) continue;
     z3::expr size = C.E.c.bv_val(*arr.size, 64);
     z3::expr cnt = C.E.c.bv_val(s.count ? s.count : 1, 64);
-    outside[s.array].emplace_back(&a, a.pc && (z3::slt(a.index, C.E.c.bv_val(0, 64)) ||
-                                               z3::sgt(a.index, size - cnt)));
+    outside[s.array].emplace_back(
+        &a, a.pc && (z3::slt(a.index, C.E.c.bv_val(0, 64)) || z3::sgt(a.index, size - cnt)));
   }
   for (auto &[array, qs] : outside) {
     const model::Array &arr = C.E.K.arrays[array];
@@ -24,13 +24,14 @@ void BoundsCheck::run() {
     if (qs.size() > 1) {  // all accesses at once first, as for races
       z3::expr_vector any(C.E.c);
       for (auto &q : qs) any.push_back(q.second);
-      z3::check_result r =
-          C.check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m, C.batchSeconds(), true);
+      z3::check_result r = C.check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m,
+                                   C.batchSeconds(), true);
       if (r == z3::unsat) continue;
       if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
     }
     // one finding per array: the access the batched model shows outside first
-    std::stable_partition(qs.begin(), qs.end(), [&](const auto &q) { return m && m->eval(q.second, true).is_true(); });
+    std::stable_partition(qs.begin(), qs.end(),
+                          [&](const auto &q) { return m && m->eval(q.second, true).is_true(); });
     for (auto &[a, q] : qs)
       if (outOfBounds(*a, q, m, qs.size() > 1)) break;
   }
@@ -53,15 +54,17 @@ bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::o
   f.space = "shared";
   f.accesses.push_back(refOf(*a.s, C.E.K));
   f.witness = C.witness(*m, {&a.loops}, {1}, a.index, false);
-  f.message = "out-of-bounds " + std::string(model::accessKindName(s.kind)) + " of '" +
-              arr.name + (arr.by_bytes ? "': byte " : "': index ") + f.witness.index + " outside [0, " +
+  f.message = "out-of-bounds " + std::string(model::accessKindName(s.kind)) + " of '" + arr.name +
+              (arr.by_bytes ? "': byte " : "': index ") + f.witness.index + " outside [0, " +
               std::to_string(*arr.size) + ")";
-  if (arr.origin == model::ArrayOrigin::FunctionPointer)  // the front end's stand-in for "no function to call"
+  if (arr.origin ==
+      model::ArrayOrigin::FunctionPointer)  // the front end's stand-in for "no function to call"
     f.message = "call through a null or unknown function pointer ('" + arr.name +
                 "' is reached): undefined behaviour";
   int64_t v = static_cast<int64_t>(num(*m, a.index));
   bool ok = m->eval(a.pc, true).is_true() &&
-            (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size)) && satisfiesAll(*m, C.T1->side);
+            (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size)) &&
+            satisfiesAll(*m, C.T1->side);
   f.witness.validated = ok;
   if (!ok) {
     C.notValidated("bounds of '" + arr.name + "'");

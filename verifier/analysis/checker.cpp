@@ -115,8 +115,8 @@ std::string signedStr(uint64_t v, unsigned bits, bool is_signed) {
   return std::to_string(static_cast<int64_t>(v));
 }
 
-z3::check_result Checker::check(const z3::expr &q, const std::string &name,
-                                std::optional<z3::model> &m, double seconds, bool quiet, bool small) {
+z3::check_result Checker::check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
+                                double seconds, bool quiet, bool small) {
   if (seconds <= 0) seconds = E.O.timeout_s;
   // the kernel's time is spent: not even the assumptions are gathered (a kernel with
   // thousands of accesses asks for each of their pairs)
@@ -146,8 +146,10 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
     addPremiseInstances(all);
     double left = seconds - (threadSeconds() - cpu0);
     static const std::vector<z3::expr> none;
-    Decision d = decide(all, E.no_overflow, std::max(0.05, left), name, linear_first, small ? small_launches : none);
-    linear_first = std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
+    Decision d =
+        decide(all, E.no_overflow, std::max(0.05, left), name, linear_first, small ? small_launches : none);
+    linear_first =
+        std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
     if (!markBroken(*m, side, used)) break;
@@ -159,7 +161,10 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name,
   }
   if (debugOptions().queries)
     std::fprintf(stderr, "[kverify] %s: %s (%s) in %.1f ms\n", name.c_str(),
-                 r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", how,
+                 r == z3::sat     ? "sat"
+                 : r == z3::unsat ? "unsat"
+                                  : "unknown",
+                 how,
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   if (r == z3::unknown && !quiet) noteUnknown(name);
   return r;
@@ -230,11 +235,15 @@ void Checker::useThreads(bool shared_trips) {
     bool race_free;
   };
   const Extra extras[] = {
-      {sharedReads(), "two threads of a block read one value from a shared element in one barrier interval (else a race)", true},
+      {sharedReads(),
+       "two threads of a block read one value from a shared element in one barrier interval (else a race)",
+       true},
       {tickets(), "two atomicAdds on a ticket counter return different values", false},
       {blockTickets(), "threads of different blocks read different block tickets", true},
-      {rereads(*T1), "a thread reads one value twice from a shared element in one barrier interval (else a race)", true},
-      {rereads(*T2), "a thread reads one value twice from a shared element in one barrier interval (else a race)", true}};
+      {rereads(*T1),
+       "a thread reads one value twice from a shared element in one barrier interval (else a race)", true},
+      {rereads(*T2),
+       "a thread reads one value twice from a shared element in one barrier interval (else a race)", true}};
   std::vector<z3::expr> extra;
   for (const Extra &x : extras) {
     side_why.insert(side_why.end(), x.facts.size(), x.why);
@@ -360,10 +369,12 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
   }
   for (size_t i = 0; i < loads.size(); ++i) {
     const AccessEv &a = ev(i);
-    for (size_t j = i + 1; rep[i] == i && j < loads.size() && !writes.between(a.access().array, a, ev(j)); ++j) {
+    for (size_t j = i + 1; rep[i] == i && j < loads.size() && !writes.between(a.access().array, a, ev(j));
+         ++j) {
       if (rep[j] != j || !comparable(i, j)) continue;
       const AccessEv &b = ev(j);
-      z3::expr same = a.pc && b.pc && a.index == b.index && samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
+      z3::expr same = a.pc && b.pc && a.index == b.index &&
+                      samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
                       samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
       out.push_back(z3::implies(same, loads[i]->value == loads[j]->value));
       E.rules.note(Rule::Reread);
@@ -388,7 +399,8 @@ bool Checker::WritesIndex::between(unsigned array, const AccessEv &a, const Acce
 }
 
 namespace {
-template <class F> auto runStage(const char *name, F f) {
+template <class F>
+auto runStage(const char *name, F f) {
   Stage s(name);
   return f();
 }

@@ -32,11 +32,11 @@ public:
   Encoder &E;
   KernelResult &R;
   std::optional<Thread> T1, T2;
-  std::vector<z3::expr> launch, side;  // the launch's constraints; the threads' facts
+  std::vector<z3::expr> launch, side;             // the launch's constraints; the threads' facts
   std::vector<std::string> launch_why, side_why;  // what each says (why code is unreachable)
-  bool unknown = false;                // some query was not decided (R.unknown_query)
-  bool race_free_facts = false;        // the threads' facts include ones only a race-free kernel has
-  unsigned unknowns = 0;               // how many
+  bool unknown = false;                           // some query was not decided (R.unknown_query)
+  bool race_free_facts = false;  // the threads' facts include ones only a race-free kernel has
+  unsigned unknowns = 0;         // how many
 
   // `quiet`: an unknown answer is not the kernel's (a batched query, asked pair by pair next).
   // `small`: a hard query is tried under smallLaunches() (not where a batch already was).
@@ -60,8 +60,10 @@ public:
   // finding reported beside it never hides what else stayed open).
   void noteUnknown(const std::string &query) {
     R.undecided.push_back(query);
-    if (unknowns < 4) R.unknown_query += (R.unknown_query.empty() ? "" : "; ") + query;
-    else if (unknowns == 4) R.unknown_query += "; and more";
+    if (unknowns < 4)
+      R.unknown_query += (R.unknown_query.empty() ? "" : "; ") + query;
+    else if (unknowns == 4)
+      R.unknown_query += "; and more";
     ++unknowns;
     unknown = true;
   }
@@ -74,9 +76,7 @@ public:
   z3::expr linear(const Thread &T) {
     return T.tid[0] + T.tid[1] * E.bdim[0] + T.tid[2] * E.bdim[0] * E.bdim[1];
   }
-  z3::expr sameWarp() {
-    return z3::udiv(linear(*T1), E.u32(32)) == z3::udiv(linear(*T2), E.u32(32));
-  }
+  z3::expr sameWarp() { return z3::udiv(linear(*T1), E.u32(32)) == z3::udiv(linear(*T2), E.u32(32)); }
   z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
   z3::expr sameEvent(const AccessEv &a, const AccessEv &b);
   // Launches where a hard query's model is quick to find, if it has one there: one 1-D
@@ -129,9 +129,9 @@ public:
 private:
   Checker &C;
   std::map<int, std::optional<z3::expr>> lanes_cache;
-  std::optional<Finding> benign_;  // the array's first benign race
+  std::optional<Finding> benign_;               // the array's first benign race
   const Publications *publications_ = nullptr;  // during run()
-  std::vector<size_t> partial_syncs_;  // the partial-mask __syncwarp events (maskOrdered)
+  std::vector<size_t> partial_syncs_;           // the partial-mask __syncwarp events (maskOrdered)
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
   std::optional<z3::expr> barrierLanes(int id);

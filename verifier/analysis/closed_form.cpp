@@ -3,7 +3,6 @@
 #include "analysis/body_walks.hpp"
 #include "analysis/solve.hpp"
 
-
 namespace kverify::analysis::detail {
 
 static z3::expr shiftAmount(const z3::expr &j, int64_t shift, unsigned w);
@@ -20,8 +19,7 @@ std::optional<ClosedForm> classify(const model::Local &x, const ExprPtr &value_p
     return ClosedForm{ClosedForm::Set, x.type, value_ptr, 0};
   const Expr *v = stripSameWidthCasts(&value);
   const auto *bin = v->as<ex::Binary>();
-  if (!bin || v->type.kind != Type::Kind::Int || v->type.bits != x.type.bits)
-    return std::nullopt;
+  if (!bin || v->type.kind != Type::Kind::Int || v->type.bits != x.type.bits) return std::nullopt;
   auto isX = [&](const ExprPtr &e) {
     const auto *l = stripSameWidthCasts(e.get())->as<ex::Local>();
     return l && l->id == x.id;
@@ -51,54 +49,61 @@ std::optional<ClosedForm> classify(const model::Local &x, const ExprPtr &value_p
   };
   int64_t m = 0;
   switch (bin->op) {
-  case BinaryOp::Add:
-    if (isX(a) && invariant(*b)) cf.step = b;
-    else if (isX(b) && invariant(*a)) cf.step = a;
-    else if (scaledX(a, m) && invariant(*b)) cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
-    else if (scaledX(b, m) && invariant(*a)) cf = ClosedForm{ClosedForm::Affine, v->type, a, m};
-    else return std::nullopt;
-    return cf;
-  case BinaryOp::Sub:
-    if (scaledX(a, m) && invariant(*b)) {
-      cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
-      cf.negate = true;
+    case BinaryOp::Add:
+      if (isX(a) && invariant(*b))
+        cf.step = b;
+      else if (isX(b) && invariant(*a))
+        cf.step = a;
+      else if (scaledX(a, m) && invariant(*b))
+        cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
+      else if (scaledX(b, m) && invariant(*a))
+        cf = ClosedForm{ClosedForm::Affine, v->type, a, m};
+      else
+        return std::nullopt;
+      return cf;
+    case BinaryOp::Sub:
+      if (scaledX(a, m) && invariant(*b)) {
+        cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
+        cf.negate = true;
+        return cf;
+      }
+      if (isX(b) && invariant(*a)) {
+        cf.op = ClosedForm::Flip;
+        cf.step = a;
+        return cf;
+      }
+      if (!isX(a) || !invariant(*b)) return std::nullopt;
+      cf.op = ClosedForm::Sub;
+      cf.step = b;
+      return cf;
+    case BinaryOp::Shl:
+    case BinaryOp::Shr:
+      if (!isX(a) || !constOf(b, c) || c < 0 || c >= 64) return std::nullopt;
+      cf.op = bin->op == BinaryOp::Shl ? ClosedForm::Shl
+              : v->type.is_signed      ? ClosedForm::AShr
+                                       : ClosedForm::LShr;
+      cf.shift = c;
+      return cf;
+    case BinaryOp::Mul:
+    case BinaryOp::Div: {
+      const ExprPtr *other = nullptr;
+      if (isX(a))
+        other = &b;
+      else if (bin->op == BinaryOp::Mul && isX(b))
+        other = &a;
+      if (!other || !constOf(*other, c) || c <= 0 || (c & (c - 1)) != 0) return std::nullopt;
+      int sh = 0;
+      while ((int64_t(1) << sh) != c) ++sh;
+      if (bin->op == BinaryOp::Div) {
+        cf.op = v->type.is_signed ? ClosedForm::SDiv : ClosedForm::LShr;
+      } else {
+        cf.op = ClosedForm::Shl;
+        cf.mul = true;
+      }
+      cf.shift = sh;
       return cf;
     }
-    if (isX(b) && invariant(*a)) {
-      cf.op = ClosedForm::Flip;
-      cf.step = a;
-      return cf;
-    }
-    if (!isX(a) || !invariant(*b)) return std::nullopt;
-    cf.op = ClosedForm::Sub;
-    cf.step = b;
-    return cf;
-  case BinaryOp::Shl:
-  case BinaryOp::Shr:
-    if (!isX(a) || !constOf(b, c) || c < 0 || c >= 64) return std::nullopt;
-    cf.op = bin->op == BinaryOp::Shl ? ClosedForm::Shl
-            : v->type.is_signed           ? ClosedForm::AShr
-                                          : ClosedForm::LShr;
-    cf.shift = c;
-    return cf;
-  case BinaryOp::Mul:
-  case BinaryOp::Div: {
-    const ExprPtr *other = nullptr;
-    if (isX(a)) other = &b;
-    else if (bin->op == BinaryOp::Mul && isX(b)) other = &a;
-    if (!other || !constOf(*other, c) || c <= 0 || (c & (c - 1)) != 0) return std::nullopt;
-    int sh = 0;
-    while ((int64_t(1) << sh) != c) ++sh;
-    if (bin->op == BinaryOp::Div) {
-      cf.op = v->type.is_signed ? ClosedForm::SDiv : ClosedForm::LShr;
-    } else {
-      cf.op = ClosedForm::Shl;
-      cf.mul = true;
-    }
-    cf.shift = sh;
-    return cf;
-  }
-  default: return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -117,11 +122,10 @@ void findSwaps(const std::vector<const st::Assign *> &top, const std::map<unsign
     if (!s.value || s.local.type.kind != Type::Kind::Int) return std::nullopt;
     const Expr *v = stripSameWidthCasts(s.value.get());
     const auto *l = v->as<ex::Local>();
-    if (!l || v->type.kind != Type::Kind::Int || v->type.bits != s.local.type.bits)
-      return std::nullopt;
+    if (!l || v->type.kind != Type::Kind::Int || v->type.bits != s.local.type.bits) return std::nullopt;
     return l->id;
   };
-  for (size_t i = 0; i < top.size(); ++i) {       // t = a
+  for (size_t i = 0; i < top.size(); ++i) {  // t = a
     auto a = copyOf(*top[i]);
     unsigned t = top[i]->local.id;
     if (!a || *a == t || !once(t) || !once(*a)) continue;
@@ -139,7 +143,8 @@ void findSwaps(const std::vector<const st::Assign *> &top, const std::map<unsign
   }
 }
 
-std::map<unsigned, ClosedForm> loopForms(const st::Loop &s, const std::map<unsigned, int> &mods, bool has_break) {
+std::map<unsigned, ClosedForm> loopForms(const st::Loop &s, const std::map<unsigned, int> &mods,
+                                         bool has_break) {
   std::map<unsigned, ClosedForm> forms;
   auto assignedOnce = [&](unsigned id) {
     auto it = mods.find(id);
@@ -187,7 +192,8 @@ std::optional<z3::expr> inRangeAt(const ClosedForm &cf, const z3::expr &x0, cons
   // c = 0), and in w + 2 bits the product and the sum are exact where that holds (where
   // the product fits but the sum does not, the sum wraps to a value outside x's range).
   auto ext = [&](const z3::expr &v, bool sg) { return sg ? z3::sext(v, 2) : z3::zext(v, 2); };
-  z3::expr jw = z3::zext(j.extract(w - 1, 0), 2), cw = ext(step, cf.op_type.is_signed), xw = ext(x0, x_signed);
+  z3::expr jw = z3::zext(j.extract(w - 1, 0), 2), cw = ext(step, cf.op_type.is_signed),
+           xw = ext(x0, x_signed);
   z3::expr few = w >= 64 ? c.bool_val(true) : z3::ult(j, c.bv_val(uint64_t(1) << w, 64));
   z3::expr prod = jw * cw, exact = cf.op == ClosedForm::Add ? xw + prod : xw - prod;
   z3::expr low = exact.extract(w - 1, 0);
@@ -202,8 +208,8 @@ bool overflowIsUndefined(const ClosedForm &cf, bool x_signed) {
 // j * shift as a w-bit shift amount, w once it reaches w (a shift by w or more gives 0).
 static z3::expr shiftAmount(const z3::expr &j, int64_t shift, unsigned w) {
   z3::context &c = j.ctx();
-  z3::expr amt64 = z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64),
-                           j * c.bv_val(static_cast<uint64_t>(shift), 64));
+  z3::expr amt64 =
+      z3::ite(z3::uge(j, c.bv_val(64, 64)), c.bv_val(64, 64), j * c.bv_val(static_cast<uint64_t>(shift), 64));
   return w >= 64 ? amt64 : z3::ite(z3::uge(amt64, c.bv_val(w, 64)), c.bv_val(w, w), amt64.extract(w - 1, 0));
 }
 

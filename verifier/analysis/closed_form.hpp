@@ -15,10 +15,10 @@ struct ClosedForm {
   // + step (`2 * i + 1`: heap and tree descents), or - step where `negate`; Set: x = v,
   // v loop-invariant (the value from the second iteration on; `step` is v)
   enum Op { Add, Sub, Shl, LShr, AShr, SDiv, Flip, Swap, Affine, Set } op;
-  Type op_type;   // the type the arithmetic happens in (same width as x)
-  ExprPtr step;   // c (loop-invariant); for shifts a constant amount
+  Type op_type;  // the type the arithmetic happens in (same width as x)
+  ExprPtr step;  // c (loop-invariant); for shifts a constant amount
   int64_t shift = 0;
-  unsigned other = 0;  // Swap: the local x exchanges values with
+  unsigned other = 0;   // Swap: the local x exchanges values with
   bool negate = false;  // Affine: x * 2^shift - step
   bool mul = false;     // Shl: written `x *= 2^shift` (a multiplication), not `x <<= shift`
 };
@@ -31,7 +31,8 @@ void findSwaps(const std::vector<const st::Assign *> &top, const std::map<unsign
                std::map<unsigned, ClosedForm> &forms);
 // The closed forms of loop `s`'s top-level updates (`mods`: what it assigns; `has_break`:
 // it may be left early).
-std::map<unsigned, ClosedForm> loopForms(const st::Loop &s, const std::map<unsigned, int> &mods, bool has_break);
+std::map<unsigned, ClosedForm> loopForms(const st::Loop &s, const std::map<unsigned, int> &mods,
+                                         bool has_break);
 
 // x after j updates (u64 j) from x0, exactly as C computes it: modulo 2^w (unsigned
 // arithmetic and the conversion back to x's type wrap; where a signed update does not

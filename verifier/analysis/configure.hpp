@@ -14,8 +14,8 @@ namespace kverify::analysis {
 struct KernelConfig {
   Options options;
   std::vector<model::ExprPtr> assumes;  // options.assumes, parsed, in the same order
-  std::string error;  // not empty: the kernel cannot be analysed under these options
-  std::string launch;  // not empty: the launch read from host code it assumes, in words
+  std::string error;                    // not empty: the kernel cannot be analysed under these options
+  std::string launch;                   // not empty: the launch read from host code it assumes, in words
 };
 
 KernelConfig configure(const Options &command_line, const std::string &file_options,

@@ -20,8 +20,9 @@ bool DivergenceCheck::laneOutsideMask(const SyncEv &a) {
   Finding f;
   f.kind = Verdict::Divergence;
   f.message = "barrier divergence: '" + refOf(*a.s, C.E.K).text + "' is executed by a lane outside its mask";
-  f.explanation = "thread 1 executes it, but its lane is not in the mask: the lanes of the mask wait for a "
-                  "lane that never arrives (undefined behaviour)";
+  f.explanation =
+      "thread 1 executes it, but its lane is not in the mask: the lanes of the mask wait for a "
+      "lane that never arrives (undefined behaviour)";
   f.accesses.push_back(refOf(*a.s, C.E.K));
   f.witness = C.witness(*m, {}, {}, C.E.c.bv_val(0, 64), false);
   f.witness.index.clear();
@@ -44,20 +45,22 @@ static bool hasGridBarrier(const Stmt &s) {
 
 static bool gridWide(const SyncEv &a) {
   if (a.s->is<st::Barrier>() || a.s->is<st::Loop>()) return hasGridBarrier(*a.s);
-  return std::any_of(a.frames.begin(), a.frames.end(), [](const Frame &f) { return hasGridBarrier(*f.loop); });
+  return std::any_of(a.frames.begin(), a.frames.end(),
+                     [](const Frame &f) { return hasGridBarrier(*f.loop); });
 }
 
 void DivergenceCheck::run() {
   std::set<const Stmt *> divergent;  // loops
   for (size_t i = 0; i < C.T1->syncs.size(); ++i) {
     if (const SyncEv &a = C.T1->syncs[i]; a.warp && a.mask && a.s->is<st::Barrier>() &&
-                                         !isFullMask(*a.s->as<st::Barrier>()) && laneOutsideMask(a))
+                                          !isFullMask(*a.s->as<st::Barrier>()) && laneOutsideMask(a))
       continue;
     const SyncEv &a = C.T1->syncs[i], &b = C.T2->syncs[i];
     bool grid = gridWide(a);
     if (!grid && (a.s->is<st::Loop>() ? C.E.U.loop(*a.s) : C.E.U.control(*a.s))) continue;
     // inside a loop already reported: its divergence comes first (and explains the rest)
-    if (std::any_of(a.frames.begin(), a.frames.end(), [&](const Frame &f) { return divergent.count(f.loop); }))
+    if (std::any_of(a.frames.begin(), a.frames.end(),
+                    [&](const Frame &f) { return divergent.count(f.loop); }))
       continue;
     z3::expr q = (grid ? C.distinctThreads() || !C.sameBlock() : C.sameBlock() && C.distinctThreads()) &&
                  a.guard && b.guard && (a.pc != b.pc);
@@ -99,12 +102,13 @@ Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, con
   AccessRef r = refOf(*a.s, C.E.K);
   f.message = a.s->is<st::Barrier>()
                   ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
-                        (grid ? "grid" : a.warp ? "warp" : "block")
-              : a.s->is<st::Loop>()
-                  ? "barrier divergence: the " + r.text +
-                        " contains barriers but its trip count differs between threads"
-                  : "barrier divergence: '" + r.text +
-                        "' inside a loop with barriers is taken by only part of the block";
+                        (grid     ? "grid"
+                         : a.warp ? "warp"
+                                  : "block")
+              : a.s->is<st::Loop>() ? "barrier divergence: the " + r.text +
+                                          " contains barriers but its trip count differs between threads"
+                                    : "barrier divergence: '" + r.text +
+                                          "' inside a loop with barriers is taken by only part of the block";
   f.accesses.push_back(r);
   f.witness = C.witness(m, {}, {}, C.E.c.bv_val(0, 64), true);
   auto name = [](const ThreadCoords &t) {
@@ -121,8 +125,9 @@ Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, con
   f.witness.validated = m.eval(a.pc, true).is_true() != m.eval(b.pc, true).is_true() &&
                         m.eval(a.guard && b.guard, true).is_true() && satisfiesAll(m, C.side);
   if (!f.witness.validated && debugOptions().queries) {
-    std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s\n", m.eval(a.pc, true).to_string().c_str(),
-                 m.eval(b.pc, true).to_string().c_str(), m.eval(a.guard && b.guard, true).to_string().c_str());
+    std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s\n",
+                 m.eval(a.pc, true).to_string().c_str(), m.eval(b.pc, true).to_string().c_str(),
+                 m.eval(a.guard && b.guard, true).to_string().c_str());
     for (auto &sd : C.side)
       if (!m.eval(sd, true).is_true()) std::fprintf(stderr, "  side: %s\n", sd.to_string().c_str());
   }

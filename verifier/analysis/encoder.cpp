@@ -18,7 +18,8 @@ bool mayAlias(const Options &O, const model::Array &a, const model::Array &b) {
     return x.space == AddressSpace::Global && x.elem_size &&
            (x.origin == ArrayOrigin::Param || x.origin == ArrayOrigin::DeviceVar);
   };
-  return pointee(a) && pointee(b) && !(a.origin == ArrayOrigin::DeviceVar && b.origin == ArrayOrigin::DeviceVar);
+  return pointee(a) && pointee(b) &&
+         !(a.origin == ArrayOrigin::DeviceVar && b.origin == ArrayOrigin::DeviceVar);
 }
 
 namespace {
@@ -75,7 +76,8 @@ std::set<unsigned> ticketArrays(const Kernel &K, const Options &O) {
   return out;
 }
 
-std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, unsigned count, const z3::sort &value) {
+std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, unsigned count,
+                                                       const z3::sort &value) {
   if (!written) {
     written.emplace();
     model::forEachStmt(K.body, [&](const Stmt &s) {
@@ -90,8 +92,8 @@ std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, unsigned 
   // without the no-alias assumption a global array may be written through another one
   // that overlaps it (__constant__ memory is written by no kernel)
   bool written_through_alias = global && std::any_of(written->begin(), written->end(), [&](unsigned w) {
-    return w < K.arrays.size() && mayAlias(O, arr, K.arrays[w]);
-  });
+                                 return w < K.arrays.size() && mayAlias(O, arr, K.arrays[w]);
+                               });
   if (written->count(array) || written_through_alias) return std::nullopt;
   auto key = std::make_tuple(array, count, Z3_get_sort_id(c, value));
   auto it = contents.find(key);
@@ -114,8 +116,12 @@ void Encoder::setup() {
     std::string b = std::string("blockDim.") + dn[d], g = std::string("gridDim.") + dn[d];
     launchFact(z3::uge(bdim[d], u32(1)), b + " >= 1 (the launch)");
     launchFact(z3::uge(gdim[d], u32(1)), g + " >= 1 (the launch)");
-    if (O.block_dim[d]) launchFact(bdim[d] == u32(*O.block_dim[d]), b + " == " + std::to_string(*O.block_dim[d]) + " (--block-dim)");
-    if (O.grid_dim[d]) launchFact(gdim[d] == u32(*O.grid_dim[d]), g + " == " + std::to_string(*O.grid_dim[d]) + " (--grid-dim)");
+    if (O.block_dim[d])
+      launchFact(bdim[d] == u32(*O.block_dim[d]),
+                 b + " == " + std::to_string(*O.block_dim[d]) + " (--block-dim)");
+    if (O.grid_dim[d])
+      launchFact(gdim[d] == u32(*O.grid_dim[d]),
+                 g + " == " + std::to_string(*O.grid_dim[d]) + " (--grid-dim)");
   }
   launchFact(z3::ule(bdim[0], u32(1024)), "blockDim.x <= 1024 (CUDA's limit)");
   launchFact(z3::ule(bdim[1], u32(1024)), "blockDim.y <= 1024 (CUDA's limit)");
@@ -164,13 +170,13 @@ void Encoder::setup() {
   if (!ticket_arrays.empty()) {
     std::string names;
     for (unsigned a : ticket_arrays) names += (names.empty() ? "'" : ", '") + K.arrays[a].name + "'";
-    assumptions.push_back("atomicAdd counters do not wrap around (each atomicAdd returns a new ticket): " + names);
+    assumptions.push_back("atomicAdd counters do not wrap around (each atomicAdd returns a new ticket): " +
+                          names);
   }
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
   for (const model::Param &p : K.params) {
     if (p.array) continue;
-    z3::sort s = p.type.kind == Type::Kind::Bool ? c.bool_sort()
-                 : p.type.bits ? bv(p.type.bits) : bv(64);
+    z3::sort s = p.type.kind == Type::Kind::Bool ? c.bool_sort() : p.type.bits ? bv(p.type.bits) : bv(64);
     params.emplace(p.name, c.constant(("param." + p.name).c_str(), s));
   }
 }
@@ -183,8 +189,10 @@ Thread Encoder::makeThread(int t, bool shared_trips) {
   for (int d = 0; d < 3; ++d) {
     T.tid.push_back(c.bv_const(("t" + std::to_string(t) + ".threadIdx." + dn[d]).c_str(), 32));
     T.bid.push_back(c.bv_const(("t" + std::to_string(t) + ".blockIdx." + dn[d]).c_str(), 32));
-    launchFact(z3::ult(T.tid[d], bdim[d]), std::string("threadIdx.") + dn[d] + " < blockDim." + dn[d] + " (the launch)");
-    launchFact(z3::ult(T.bid[d], gdim[d]), std::string("blockIdx.") + dn[d] + " < gridDim." + dn[d] + " (the launch)");
+    launchFact(z3::ult(T.tid[d], bdim[d]),
+               std::string("threadIdx.") + dn[d] + " < blockDim." + dn[d] + " (the launch)");
+    launchFact(z3::ult(T.bid[d], gdim[d]),
+               std::string("blockIdx.") + dn[d] + " < gridDim." + dn[d] + " (the launch)");
   }
   Exec X(*this, T);
   X.run(K);

@@ -39,16 +39,16 @@ private:
   Encoder &E;
   Thread &T;
   std::map<unsigned, z3::expr> env;
-  std::map<unsigned, size_t> last_read_;    // a shared read's Access id -> its AccessEv
+  std::map<unsigned, size_t> last_read_;  // a shared read's Access id -> its AccessEv
   struct ReadAt {
     unsigned array, count;
     z3::expr index;
   };
-  std::map<unsigned, ReadAt> read_at_;  // any read's id -> the location it reads
-  std::map<unsigned, size_t> last_ticket_;  // the same for atomics on ticket counters
-  std::map<unsigned, size_t> last_atomic_;  // and for every atomic
+  std::map<unsigned, ReadAt> read_at_;          // any read's id -> the location it reads
+  std::map<unsigned, size_t> last_ticket_;      // the same for atomics on ticket counters
+  std::map<unsigned, size_t> last_atomic_;      // and for every atomic
   std::map<unsigned, size_t> last_param_read_;  // and for reads of pointer parameters' memory
-  std::vector<LoopRef> loopRefs() const;   // the enclosing loops that iterate
+  std::vector<LoopRef> loopRefs() const;        // the enclosing loops that iterate
   z3::expr pc() const { return *pc_; }
   std::optional<z3::expr> pc_;
   Phases lb;
@@ -78,8 +78,8 @@ private:
   std::vector<std::vector<Jump>> ret_jumps;
   // env := `other` where `cond` holds
   void mergeEnv(const z3::expr &cond, const Env &other);
-  std::vector<size_t> ret_loop_depth;         // loops.size() where each region starts
-  std::vector<size_t> tripFacts;              // T.side entries: exit conditions of barrier loops
+  std::vector<size_t> ret_loop_depth;  // loops.size() where each region starts
+  std::vector<size_t> tripFacts;       // T.side entries: exit conditions of barrier loops
   int loop_counter = 0;
   const Stmt *cur_ = nullptr;  // the statement being executed (labels its facts)
   // why the code being executed is dead by construction (a constant condition), if it is
@@ -112,8 +112,7 @@ private:
     }
   };
   bool refutedQuickly(const z3::expr &q);
-  void constantInvariants(const std::set<unsigned> &havocked,
-                          const std::map<unsigned, z3::expr> &start,
+  void constantInvariants(const std::set<unsigned> &havocked, const std::map<unsigned, z3::expr> &start,
                           const std::map<unsigned, z3::expr> &before, const z3::expr &pcEnd,
                           std::vector<Range> &out);
   std::vector<Range> rangeInvariants(const Stmt &s, const std::set<unsigned> &havocked,
@@ -129,7 +128,7 @@ private:
     const st::Loop &lp;
     int id = 0;
     BarrierInfo bi;
-    std::string label, tag;  // for witnesses; for its symbols
+    std::string label, tag;                // for witnesses; for its symbols
     std::map<unsigned, int> mods;          // the locals it assigns (assignedLocals)
     std::set<unsigned> induction;          // the locals its condition reads
     bool has_break = false;                // a break or return may leave it early
@@ -141,17 +140,17 @@ private:
     Env env0;                              // the locals before the loop
     z3::expr pc0;
     std::map<unsigned, z3::func_decl> havoc;  // the locals without a closed form
-    Env atStart;                           // the locals at the start of iteration k
-    Phases lb0, start, end;                // last barriers: before, at the start and end of k
-    std::vector<Range> ranges;             // ranges havocked locals keep (rangeInvariants)
-    std::optional<z3::expr> brk, ret;      // where iteration k breaks out; returns
-    std::vector<Jump> brks;                // the state at each break in k
+    Env atStart;                              // the locals at the start of iteration k
+    Phases lb0, start, end;                   // last barriers: before, at the start and end of k
+    std::vector<Range> ranges;                // ranges havocked locals keep (rangeInvariants)
+    std::optional<z3::expr> brk, ret;         // where iteration k breaks out; returns
+    std::vector<Jump> brks;                   // the state at each break in k
     // where a jump left iteration N-1 (a break, or a return), and the substitution reading
     // iteration k's terms at N-1 (loopExit)
     std::optional<z3::expr> jumpedLast;
     std::optional<std::pair<z3::expr_vector, z3::expr_vector>> atLast;
     size_t firstAccess = 0, firstTripFact = 0, firstCreated = 0, endCreated = 0, firstRetEnv = 0;
-    size_t firstResult = 0;  // in Thread::atomic_results
+    size_t firstResult = 0;                                                // in Thread::atomic_results
     int marker(int p) const { return kStartBase - kPhaseKinds * id - p; }  // "start of k"
   };
   void loop(const Stmt &s);
@@ -182,7 +181,8 @@ private:
   // is set, a fact the caller guards itself).
   std::vector<z3::expr> *capture = nullptr;
   void ub(const z3::expr &ok, const std::string &what) {
-    if (capture) capture->push_back(ok);
+    if (capture)
+      capture->push_back(ok);
     else {
       T.no_ub.insert(T.side.size());
       T.side.push_back(z3::implies(pc(), ok));
@@ -222,12 +222,12 @@ public:
   const KernelConfig &config;
   const Options &O;
   const Uniformity U{K};
-  RuleCounts rules;  // the precision rules applied (result.hpp)
+  RuleCounts rules;                  // the precision rules applied (result.hpp)
   std::vector<z3::expr> bdim, gdim;  // u32
   std::map<std::string, z3::expr> params;
   // NotNull and Address of each array: unknown, one value for every thread
   std::map<std::pair<bool, unsigned>, z3::expr> array_facts;  // (is Address, array)
-  std::vector<z3::expr> base;  // launch constraints and --assume, both threads share
+  std::vector<z3::expr> base;         // launch constraints and --assume, both threads share
   std::vector<std::string> base_why;  // what each says (why code is unreachable)
   void launchFact(const z3::expr &f, const std::string &why) {
     base.push_back(f);
@@ -237,11 +237,13 @@ public:
   unsigned fresh_id = 0;
   std::map<const Stmt *, int> barrier_ids;
   std::map<const Stmt *, z3::func_decl> shared_trip;  // barrier loops: N per block
-  std::map<unsigned, z3::expr> no_overflow;  // signed op term id -> where it cannot overflow
+  std::map<unsigned, z3::expr> no_overflow;           // signed op term id -> where it cannot overflow
   void signedOp(const z3::expr &term, const z3::expr &pc) {
     auto it = no_overflow.find(term.id());
-    if (it == no_overflow.end()) no_overflow.emplace(term.id(), pc);
-    else if (!z3::eq(it->second, pc)) it->second = it->second || pc;
+    if (it == no_overflow.end())
+      no_overflow.emplace(term.id(), pc);
+    else if (!z3::eq(it->second, pc))
+      it->second = it->second || pc;
   }
   // The contents of a global or constant array no access of the kernel writes: one
   // unknown function of the index per value sort and width (`count` units: a field's
@@ -251,7 +253,7 @@ public:
   std::optional<z3::func_decl> readOnlyContents(unsigned array, unsigned count, const z3::sort &value);
   std::optional<std::set<unsigned>> written;  // the arrays some access may write
   std::map<std::tuple<unsigned, unsigned, unsigned>, z3::func_decl> contents;  // (array, count, sort id)
-  std::set<unsigned> ticket_arrays;  // counters of tickets (Checker::tickets)
+  std::set<unsigned> ticket_arrays;                       // counters of tickets (Checker::tickets)
   std::map<unsigned, CounterElement> block_ticket_reads;  // read -> counter element (block_tickets.hpp)
   std::vector<std::string> assumptions;
 

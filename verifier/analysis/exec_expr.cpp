@@ -2,7 +2,6 @@
 #include "analysis/exec.hpp"
 #include "analysis/solve.hpp"
 
-
 namespace kverify::analysis::detail {
 
 z3::expr Exec::fresh(const Type &t, const std::string &name) {
@@ -19,9 +18,7 @@ z3::expr Exec::boolOf(const Expr &e) {
 z3::expr resize(const z3::expr &v, unsigned to, bool is_signed) {
   unsigned from = v.get_sort().bv_size();
   if (from == to) return v;
-  z3::expr r = from > to    ? v.extract(to - 1, 0)
-               : is_signed ? z3::sext(v, to - from)
-                           : z3::zext(v, to - from);
+  z3::expr r = from > to ? v.extract(to - 1, 0) : is_signed ? z3::sext(v, to - from) : z3::zext(v, to - from);
   // constants stay numerals (the integer abstraction recognises `x / 16` by them)
   return v.is_numeral() ? r.simplify() : r;
 }
@@ -38,25 +35,24 @@ z3::expr Exec::eval(const Expr &e) {
     }
     return fresh(Type::integer(ty.bits ? ty.bits : 64, false), "val");
   }
-  return std::visit(
-      model::Overloaded{
-          [&](const ex::Const &k) {
-            if (ty.kind == Type::Kind::Bool) return c.bool_val(k.int_value != 0);
-            return c.bv_val(static_cast<uint64_t>(k.int_value), ty.bits);
-          },
-          [&](const ex::Param &) { return evalParam(e); },
-          [&](const ex::NotNull &n) { return evalArrayFact(false, n.array); },
-          [&](const ex::Address &a) { return evalArrayFact(true, a.array); },
-          [&](const ex::Element &) { return evalElement(e); },
-          [&](const ex::Builtin &b) { return evalBuiltin(b.which, ty); },
-          [&](const ex::Local &) { return evalLocal(e); },
-          [&](const ex::Opaque &) { return evalOpaque(e); },
-          [&](const ex::Unary &) { return evalUnary(e); },
-          [&](const ex::Select &) { return evalSelect(e); },
-          [&](const ex::Cast &) { return evalCast(e); },
-          [&](const ex::Binary &) { return evalBinary(e); },
-      },
-      e.node);
+  return std::visit(model::Overloaded{
+                        [&](const ex::Const &k) {
+                          if (ty.kind == Type::Kind::Bool) return c.bool_val(k.int_value != 0);
+                          return c.bv_val(static_cast<uint64_t>(k.int_value), ty.bits);
+                        },
+                        [&](const ex::Param &) { return evalParam(e); },
+                        [&](const ex::NotNull &n) { return evalArrayFact(false, n.array); },
+                        [&](const ex::Address &a) { return evalArrayFact(true, a.array); },
+                        [&](const ex::Element &) { return evalElement(e); },
+                        [&](const ex::Builtin &b) { return evalBuiltin(b.which, ty); },
+                        [&](const ex::Local &) { return evalLocal(e); },
+                        [&](const ex::Opaque &) { return evalOpaque(e); },
+                        [&](const ex::Unary &) { return evalUnary(e); },
+                        [&](const ex::Select &) { return evalSelect(e); },
+                        [&](const ex::Cast &) { return evalCast(e); },
+                        [&](const ex::Binary &) { return evalBinary(e); },
+                    },
+                    e.node);
 }
 
 // `v` (a stored value: a parameter's, a local's) read as type `ty`.
@@ -87,8 +83,8 @@ z3::expr Exec::evalArrayFact(bool address, unsigned array) {
   auto it = E.array_facts.find(key);
   if (it != E.array_facts.end()) return it->second;
   std::string name = "array." + std::to_string(array) + "." + E.K.arrays.at(array).name;
-  z3::expr v = !address ? c.bool_const((name + ".notnull").c_str())
-                        : c.bv_const((name + ".address").c_str(), 64);
+  z3::expr v =
+      !address ? c.bool_const((name + ".notnull").c_str()) : c.bv_const((name + ".address").c_str(), 64);
   E.array_facts.emplace(key, v);
   return v;
 }
@@ -97,10 +93,14 @@ z3::expr Exec::evalBuiltin(model::Builtin which, const Type &ty) {
   z3::context &c = E.c;
   int b = static_cast<int>(which);
   z3::expr v = c.bv_val(32, 32);  // warpSize
-  if (b < 3) v = T.tid[b];
-  else if (b < 6) v = T.bid[b - 3];
-  else if (b < 9) v = E.bdim[b - 6];
-  else if (b < 12) v = E.gdim[b - 9];
+  if (b < 3)
+    v = T.tid[b];
+  else if (b < 6)
+    v = T.bid[b - 3];
+  else if (b < 9)
+    v = E.bdim[b - 6];
+  else if (b < 12)
+    v = E.gdim[b - 9];
   return ty.kind == Type::Kind::Bool ? v != c.bv_val(0, 32) : resize(v, ty.bits, false);
 }
 
@@ -138,7 +138,8 @@ z3::expr Exec::evalOpaque(const Expr &e) {
   if (auto pr = last_param_read_.find(o.id);
       pr != last_param_read_.end() && (ty.kind == Type::Kind::Int || ty.kind == Type::Kind::Bool))
     T.param_reads.push_back(LoadEv{pr->second, v});
-  if (lr != last_read_.end() && E.block_ticket_reads.count(o.id)) T.block_tickets.push_back(LoadEv{lr->second, v});
+  if (lr != last_read_.end() && E.block_ticket_reads.count(o.id))
+    T.block_tickets.push_back(LoadEv{lr->second, v});
   if (auto at = last_atomic_.find(o.id); at != last_atomic_.end())
     T.atomic_results.push_back(LoadEv{at->second, v});
   auto lt = last_ticket_.find(o.id);
@@ -204,7 +205,8 @@ z3::expr Exec::evalBinary(const Expr &e) {
     return a || evalUnder(B, !a, true);
   }
   if (op >= BinaryOp::Lt && op <= BinaryOp::Ne) return evalCompare(e);
-  if (e.type.kind != Type::Kind::Int || !A.type.isIntegral() || !B.type.isIntegral()) return fresh(e.type, "val");
+  if (e.type.kind != Type::Kind::Int || !A.type.isIntegral() || !B.type.isIntegral())
+    return fresh(e.type, "val");
   return evalArith(e);
 }
 
@@ -226,12 +228,12 @@ z3::expr Exec::evalCompare(const Expr &e) {
   a = resize(a, w, A.type.is_signed);
   b = resize(b, w, B.type.is_signed);
   switch (op) {
-  case BinaryOp::Lt: return sg ? z3::slt(a, b) : z3::ult(a, b);
-  case BinaryOp::Le: return sg ? z3::sle(a, b) : z3::ule(a, b);
-  case BinaryOp::Gt: return sg ? z3::sgt(a, b) : z3::ugt(a, b);
-  case BinaryOp::Ge: return sg ? z3::sge(a, b) : z3::uge(a, b);
-  case BinaryOp::Eq: return a == b;
-  default: return a != b;
+    case BinaryOp::Lt: return sg ? z3::slt(a, b) : z3::ult(a, b);
+    case BinaryOp::Le: return sg ? z3::sle(a, b) : z3::ule(a, b);
+    case BinaryOp::Gt: return sg ? z3::sgt(a, b) : z3::ugt(a, b);
+    case BinaryOp::Ge: return sg ? z3::sge(a, b) : z3::uge(a, b);
+    case BinaryOp::Eq: return a == b;
+    default: return a != b;
   }
 }
 
@@ -256,30 +258,32 @@ z3::expr Exec::evalArith(const Expr &e) {
   auto fold = [&](const z3::expr &r) { return constant ? r.simplify() : r; };
   auto signedOp = [&](const z3::expr &r, const z3::expr &fits) {
     if (constant && (!sg || fits.simplify().is_true())) return r.simplify();
-    if (sg) ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'"), E.signedOp(r, pc());
+    if (sg)
+      ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'"), E.signedOp(r, pc());
     return r;
   };
   switch (op) {
-  case BinaryOp::Add:
-    return signedOp(a + b, z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b));
-  case BinaryOp::Sub:
-    return signedOp(a - b, z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true));
-  case BinaryOp::Mul: return signedOp(a * b, signedMulFits(a, b));
-  case BinaryOp::Div:
-  case BinaryOp::Rem: {
-    z3::expr r = op == BinaryOp::Div ? (sg ? a / b : z3::udiv(a, b)) : (sg ? z3::srem(a, b) : z3::urem(a, b));
-    z3::expr nonzero = b != c.bv_val(0, w), fits = sg ? z3::bvsdiv_no_overflow(a, b) : c.bool_val(true);
-    if (constant && (nonzero && fits).simplify().is_true()) return r.simplify();
-    ub(nonzero, std::string("no division by zero in '") + model::binaryOpName(op) + "'");
-    if (sg) ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'");
-    return r;
-  }
-  case BinaryOp::Shl: return fold(z3::shl(a, b));
-  case BinaryOp::Shr: return fold(sg ? z3::ashr(a, b) : z3::lshr(a, b));
-  case BinaryOp::BitAnd: return fold(a & b);
-  case BinaryOp::BitOr: return fold(a | b);
-  case BinaryOp::BitXor: return fold(a ^ b);
-  default: return fresh(ty, "val");
+    case BinaryOp::Add:
+      return signedOp(a + b, z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b));
+    case BinaryOp::Sub:
+      return signedOp(a - b, z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true));
+    case BinaryOp::Mul: return signedOp(a * b, signedMulFits(a, b));
+    case BinaryOp::Div:
+    case BinaryOp::Rem: {
+      z3::expr r =
+          op == BinaryOp::Div ? (sg ? a / b : z3::udiv(a, b)) : (sg ? z3::srem(a, b) : z3::urem(a, b));
+      z3::expr nonzero = b != c.bv_val(0, w), fits = sg ? z3::bvsdiv_no_overflow(a, b) : c.bool_val(true);
+      if (constant && (nonzero && fits).simplify().is_true()) return r.simplify();
+      ub(nonzero, std::string("no division by zero in '") + model::binaryOpName(op) + "'");
+      if (sg) ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'");
+      return r;
+    }
+    case BinaryOp::Shl: return fold(z3::shl(a, b));
+    case BinaryOp::Shr: return fold(sg ? z3::ashr(a, b) : z3::lshr(a, b));
+    case BinaryOp::BitAnd: return fold(a & b);
+    case BinaryOp::BitOr: return fold(a | b);
+    case BinaryOp::BitXor: return fold(a ^ b);
+    default: return fresh(ty, "val");
   }
 }
 

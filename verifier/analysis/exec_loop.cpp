@@ -24,8 +24,8 @@ bool Exec::refutedQuickly(const z3::expr &q) {
 // any loads and any values of the other havocked locals) that starts in it ends in it.
 std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<unsigned> &havocked,
                                                const std::map<unsigned, z3::expr> &start,
-                                               const std::map<unsigned, z3::expr> &before, const z3::expr &pc0,
-                                               const z3::expr &pcEnd) {
+                                               const std::map<unsigned, z3::expr> &before,
+                                               const z3::expr &pc0, const z3::expr &pcEnd) {
   const st::Loop &lp = *s.as<st::Loop>();
   std::map<unsigned, std::set<int64_t>> consts;
   comparedConstants(lp.body, consts);
@@ -68,8 +68,7 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<uns
 // Havocked locals that stay at their constant value before the loop (the offsets of
 // pointers a loop copies into one another, `src = dst; dst = src;`), proved together by
 // induction and dropped one by one where the step does not keep them (Houdini).
-void Exec::constantInvariants(const std::set<unsigned> &havocked,
-                              const std::map<unsigned, z3::expr> &start,
+void Exec::constantInvariants(const std::set<unsigned> &havocked, const std::map<unsigned, z3::expr> &start,
                               const std::map<unsigned, z3::expr> &before, const z3::expr &pcEnd,
                               std::vector<Range> &out) {
   std::vector<std::pair<Range, z3::expr>> cands;  // with the local's value at the end
@@ -110,11 +109,12 @@ z3::expr Exec::tripCount(const Stmt &s, int id, bool shared, const std::vector<z
     for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32)), args.push_back(T.bid[d]);
   }
   for (auto &o : outer) dom.push_back(E.bv(64)), args.push_back(o);
-  std::string name = shared ? "N.L" + std::to_string(id)
-                            : "t" + std::to_string(T.t) + ".L" + std::to_string(id) + ".N";
+  std::string name =
+      shared ? "N.L" + std::to_string(id) : "t" + std::to_string(T.t) + ".L" + std::to_string(id) + ".N";
   if (!shared) return c.function(name.c_str(), dom, E.bv(64))(args);
   auto it = E.shared_trip.find(&s);
-  if (it == E.shared_trip.end()) it = E.shared_trip.emplace(&s, c.function(name.c_str(), dom, E.bv(64))).first;
+  if (it == E.shared_trip.end())
+    it = E.shared_trip.emplace(&s, c.function(name.c_str(), dom, E.bv(64))).first;
   return it->second(args);
 }
 
@@ -159,8 +159,9 @@ void Exec::loop(const Stmt &s) {
   T.label(at + ": the trip counts of the barrier loops inside it, at every iteration");
   loopStartCandidates(L);
   loopExit(L);
-  T.label(at + ": it ends where its condition first fails (or a jump leaves it), and there its "
-               "induction variables do not wrap around");
+  T.label(at +
+          ": it ends where its condition first fails (or a jump leaves it), and there its "
+          "induction variables do not wrap around");
   loopAfterCandidates(L);
   boundBarrierState(L);
 }
@@ -191,8 +192,10 @@ Exec::LoopRun Exec::loopStart(const Stmt &s) {
   bool uniform = L.bi.block && !L.has_break;
   T.uniform_loops |= uniform;
   bool shared = T.shared_trips && uniform;
-  if (shared) E.rules.note(Rule::LoopSharedTrips);
-  else if (!L.has_break && E.U.loop(s)) shared = true, E.rules.note(Rule::LoopUniformTrips);
+  if (shared)
+    E.rules.note(Rule::LoopSharedTrips);
+  else if (!L.has_break && E.U.loop(s))
+    shared = true, E.rules.note(Rule::LoopUniformTrips);
   L.N = tripCount(s, L.id, shared, L.outer);
   L.env0 = env;
   L.pc0 = pc();
@@ -214,8 +217,10 @@ Env Exec::stateAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side) {
   for (const auto &entry : L.mods) {
     unsigned lid = entry.first;
     Type lt = localType(lid);
-    if (std::optional<z3::expr> v = closedFormAt(L, lid, lt, j, side)) st.insert_or_assign(lid, *v);
-    else st.insert_or_assign(lid, havocAt(L, lid, lt, j));
+    if (std::optional<z3::expr> v = closedFormAt(L, lid, lt, j, side))
+      st.insert_or_assign(lid, *v);
+    else
+      st.insert_or_assign(lid, havocAt(L, lid, lt, j));
   }
   return st;
 }
@@ -239,29 +244,31 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   E.rules.note(closedFormRule(cf.op));
   z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
   switch (cf.op) {
-  case ClosedForm::Swap:  // odd iterations see the other local's start value
-    return z3::ite(odd, L.env0.at(cf.other), x0);
-  case ClosedForm::Set:  // loop-invariant: its value now is its value in every iteration
-    return z3::ite(j == c.bv_val(0, 64), x0, resize(eval(*cf.step), w, cf.step->type.is_signed));
-  case ClosedForm::Flip: {
-    z3::expr c0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
-    if (sg)
-      side.push_back(z3::implies(odd, z3::bvsub_no_overflow(c0, x0) && z3::bvsub_no_underflow(c0, x0, true)));
-    return z3::ite(odd, c0 - x0, x0);
-  }
-  case ClosedForm::Affine:
-    return affineAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j);
-  default: break;
+    case ClosedForm::Swap:  // odd iterations see the other local's start value
+      return z3::ite(odd, L.env0.at(cf.other), x0);
+    case ClosedForm::Set:  // loop-invariant: its value now is its value in every iteration
+      return z3::ite(j == c.bv_val(0, 64), x0, resize(eval(*cf.step), w, cf.step->type.is_signed));
+    case ClosedForm::Flip: {
+      z3::expr c0 = resize(eval(*cf.step), w, cf.step->type.is_signed);
+      if (sg)
+        side.push_back(
+            z3::implies(odd, z3::bvsub_no_overflow(c0, x0) && z3::bvsub_no_underflow(c0, x0, true)));
+      return z3::ite(odd, c0 - x0, x0);
+    }
+    case ClosedForm::Affine: return affineAt(cf, x0, resize(eval(*cf.step), w, cf.step->type.is_signed), j);
+    default: break;
   }
   z3::expr step = cf.step ? resize(eval(*cf.step), w, cf.step->type.is_signed) : c.bv_val(0, w);
-  z3::expr v = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub ? steppedAt(cf, x0, step, j) : shiftedAt(cf, x0, j);
+  z3::expr v = cf.op == ClosedForm::Add || cf.op == ClosedForm::Sub ? steppedAt(cf, x0, step, j)
+                                                                    : shiftedAt(cf, x0, j);
   // x does not wrap around in the j updates before iteration j where C leaves the overflow
   // undefined (each of those updates was evaluated). An induction variable (its loop's
   // condition reads it) does not, unless a first wrap-around happened before (firstWrap):
   // where a query shows that none can happen, plainly.
   std::optional<z3::expr> inRange = inRangeAt(cf, x0, step, j, lt.is_signed);
   if (!inRange) return v;
-  if (overflowIsUndefined(cf, lt.is_signed)) side.push_back(*inRange);
+  if (overflowIsUndefined(cf, lt.is_signed))
+    side.push_back(*inRange);
   else if (L.induction.count(lid) && !L.checking) {
     if (cannotWrap(L, lid, lt, step)) {
       E.rules.note(Rule::InductionNoWrap);
@@ -320,8 +327,9 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
     for (size_t i = 0; i < L.outer.size() + 1; ++i) dom.push_back(E.bv(64));
     z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(lt.bits ? lt.bits : 64);
     // per block: named by the loop statement, which both threads' runs share
-    std::string name = (uniform ? "block.L@" + std::to_string(reinterpret_cast<std::uintptr_t>(&L.s))
-                                : L.tag) + ".havoc" + std::to_string(lid);
+    std::string name =
+        (uniform ? "block.L@" + std::to_string(reinterpret_cast<std::uintptr_t>(&L.s)) : L.tag) + ".havoc" +
+        std::to_string(lid);
     h = L.havoc.emplace(lid, c.function(name.c_str(), dom, rs)).first;
   }
   z3::expr_vector args(c);
@@ -339,7 +347,8 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
 // Whether iteration j starts (For/While: the condition; Do: always the first), with the
 // side conditions of evaluating it there. `evaluated`: where the condition is evaluated
 // at j for sure (signed operations in it do not overflow there).
-z3::expr Exec::enterAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side, const z3::expr &evaluated) {
+z3::expr Exec::enterAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side,
+                       const z3::expr &evaluated) {
   z3::context &c = E.c;
   env = stateAt(L, j, side);
   z3::expr saved = pc();
@@ -442,7 +451,8 @@ void Exec::loopStartCandidates(LoopRun &L) {
   auto atJ = [&](const Cand &y) {
     Cand r{c.bool_val(true), y.barrier, {}, true};
     for (const z3::expr &k : y.ks) {
-      bool outer = std::any_of(L.outer.begin(), L.outer.end(), [&](const z3::expr &o) { return z3::eq(o, k); });
+      bool outer =
+          std::any_of(L.outer.begin(), L.outer.end(), [&](const z3::expr &o) { return z3::eq(o, k); });
       r.ks.push_back(z3::eq(k, L.k) ? j : outer ? k : E.freshConst(L.tag + ".inner", k.get_sort()));
     }
     return r;
@@ -451,8 +461,10 @@ void Exec::loopStartCandidates(LoopRun &L) {
     LB prev;
     std::optional<z3::expr> skipped;
     for (const Cand &x : substLB(end, fromPrev, toPrev)) {
-      if (x.barrier == marker) skipped = orOpt(skipped, x.cond);
-      else prev.push_back(x);
+      if (x.barrier == marker)
+        skipped = orOpt(skipped, x.cond);
+      else
+        prev.push_back(x);
     }
     if (skipped) {
       std::set<int> seen;
@@ -481,7 +493,8 @@ void Exec::loopStartCandidates(LoopRun &L) {
 // The substitution reading the body's terms at iteration j instead of k, as a fact about
 // that one iteration: the values the body created (loads, inner counters) are renamed
 // apart from the ones the body's events use at iteration k.
-std::pair<z3::expr_vector, z3::expr_vector> Exec::atIteration(LoopRun &L, const z3::expr &j, const char *name) {
+std::pair<z3::expr_vector, z3::expr_vector> Exec::atIteration(LoopRun &L, const z3::expr &j,
+                                                              const char *name) {
   z3::context &c = E.c;
   std::pair<z3::expr_vector, z3::expr_vector> sub{z3::expr_vector(c), z3::expr_vector(c)};
   sub.first.push_back(L.k);
@@ -559,7 +572,8 @@ void Exec::loopExit(LoopRun &L) {
 // the path condition after the loop.
 z3::expr Exec::returnsInside(LoopRun &L) {
   z3::context &c = E.c;
-  std::string jname = (rets.size() == 1 ? "" : "t" + std::to_string(T.t) + ".") + "J.L" + std::to_string(L.id);
+  std::string jname =
+      (rets.size() == 1 ? "" : "t" + std::to_string(T.t) + ".") + "J.L" + std::to_string(L.id);
   z3::expr J = c.bv_const(jname.c_str(), 64);
   auto [from, to] = atIteration(L, J, "ret");
   z3::expr returned = z3::ult(J, L.N) && L.ret->substitute(from, to);

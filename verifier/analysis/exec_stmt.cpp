@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-
 namespace kverify::analysis::detail {
 
 // The counters of the enclosing loops with barriers of this kind: what tells a barrier's
@@ -76,8 +75,10 @@ void Exec::stmt(const Stmt &s) {
 // An access or barrier no thread executes whatever the launch, the parameters and the
 // memory hold: under a condition that folds to a constant, or after a return or jump.
 void Exec::noteDead(const Stmt &s) {
-  if (dead_) T.constant_dead.emplace(&s, *dead_);
-  else if (pc().is_false()) T.constant_dead.emplace(&s, "it follows a return, break or continue");
+  if (dead_)
+    T.constant_dead.emplace(&s, *dead_);
+  else if (pc().is_false())
+    T.constant_dead.emplace(&s, "it follows a return, break or continue");
 }
 
 void Exec::access(const Stmt &s) {
@@ -101,7 +102,8 @@ void Exec::access(const Stmt &s) {
   }
   // a read's location: its array, first unit and width (the rules on loaded values
   // compare all three)
-  if (a.kind == AccessKind::Read) read_at_.insert_or_assign(a.id, ReadAt{a.array, std::max(a.count, 1u), idx});
+  if (a.kind == AccessKind::Read)
+    read_at_.insert_or_assign(a.id, ReadAt{a.array, std::max(a.count, 1u), idx});
   if (a.kind == AccessKind::Read && a.array < E.K.arrays.size() &&
       E.K.arrays[a.array].space == AddressSpace::Shared)
     last_read_[a.id] = T.accesses.size() - 1;
@@ -178,8 +180,10 @@ void Exec::assign(const Stmt &s) {
   z3::expr v = eval(*a.value);
   const Type &lt = a.local.type;
   if (lt.kind == Type::Kind::Int) {
-    if (v.is_bool()) v = z3::ite(v, c.bv_val(1, lt.bits), c.bv_val(0, lt.bits));
-    else v = resize(v, lt.bits, a.value->type.is_signed);
+    if (v.is_bool())
+      v = z3::ite(v, c.bv_val(1, lt.bits), c.bv_val(0, lt.bits));
+    else
+      v = resize(v, lt.bits, a.value->type.is_signed);
   } else if (lt.kind == Type::Kind::Bool) {
     if (!v.is_bool()) v = v != c.bv_val(0, v.get_sort().bv_size());
   }
@@ -242,8 +246,8 @@ void Exec::boundBarrierState(const LoopRun &L) {
   }
   auto tooMany = [&](size_t n, const char *what, size_t most) {
     if (n > most)
-      throw BarrierStateTooLarge{"barrier loops nested too deep in this loop: " + std::to_string(n) + " " + what +
-                                     " (at most " + std::to_string(most) + " are modelled)",
+      throw BarrierStateTooLarge{"barrier loops nested too deep in this loop: " + std::to_string(n) + " " +
+                                     what + " (at most " + std::to_string(most) + " are modelled)",
                                  L.s.range};
   };
   tooMany(candidates, "candidates for the last barrier of one access", kMaxCandidates);

@@ -75,8 +75,7 @@ std::optional<z3::expr> magnitudeOf(const z3::expr &e) {
 class Translator {
 public:
   Translator(z3::context &c, const std::map<unsigned, z3::expr> &nov,
-             const std::map<std::string, Itv> &bounds, const std::set<std::string> &signedConsts,
-             bool linear)
+             const std::map<std::string, Itv> &bounds, const std::set<std::string> &signedConsts, bool linear)
       : c(c), side(c), nov(nov), bounds(bounds), signedConsts(signedConsts), linear(linear) {}
   z3::context &c;
   z3::expr_vector side;
@@ -219,10 +218,13 @@ private:
     bool lt = !a.r.wide && !b.r.wide && a.r.hi < b.r.lo, ge = !a.r.wide && !b.r.wide && a.r.lo >= b.r.hi;
     bool le = !a.r.wide && !b.r.wide && a.r.hi <= b.r.lo, gt = !a.r.wide && !b.r.wide && a.r.lo > b.r.hi;
     switch (k) {
-    case Z3_OP_ULT: case Z3_OP_SLT: return lt ? c.bool_val(true) : ge ? c.bool_val(false) : a.e < b.e;
-    case Z3_OP_ULEQ: case Z3_OP_SLEQ: return le ? c.bool_val(true) : gt ? c.bool_val(false) : a.e <= b.e;
-    case Z3_OP_UGT: case Z3_OP_SGT: return gt ? c.bool_val(true) : le ? c.bool_val(false) : a.e > b.e;
-    default: return ge ? c.bool_val(true) : lt ? c.bool_val(false) : a.e >= b.e;
+      case Z3_OP_ULT:
+      case Z3_OP_SLT: return lt ? c.bool_val(true) : ge ? c.bool_val(false) : a.e < b.e;
+      case Z3_OP_ULEQ:
+      case Z3_OP_SLEQ: return le ? c.bool_val(true) : gt ? c.bool_val(false) : a.e <= b.e;
+      case Z3_OP_UGT:
+      case Z3_OP_SGT: return gt ? c.bool_val(true) : le ? c.bool_val(false) : a.e > b.e;
+      default: return ge ? c.bool_val(true) : lt ? c.bool_val(false) : a.e >= b.e;
     }
   }
 
@@ -253,207 +255,220 @@ private:
     auto boolean = [&](const z3::expr &b) { return Term{b, Itv::top()}; };
     auto constArg = [&](unsigned i, uint64_t &v) { return e.arg(i).is_numeral_u64(v); };
     switch (k) {
-    case Z3_OP_TRUE: case Z3_OP_FALSE: return boolean(c.bool_val(k == Z3_OP_TRUE));
-    case Z3_OP_AND: return boolean(z3::mk_and(args()));
-    case Z3_OP_OR: {
-      // signedMulFits' "no positive overflow", shielded from Z3's folding: in integers,
-      // exactly x * y < 2^(w-1)
-      if (n == 2 && e.arg(1).is_app() && e.arg(1).decl().decl_kind() == Z3_OP_AND) {
-        z3::expr last = e.arg(1).arg(e.arg(1).num_args() - 1);
-        if (last.is_app() && last.decl().decl_kind() == Z3_OP_BSMUL_NO_OVFL) {
-          std::optional<z3::expr> x = magnitudeOf(last.arg(0)), y = magnitudeOf(last.arg(1));
-          unsigned aw = last.arg(0).get_sort().bv_size();
-          if (x && y)
-            return boolean(compare(Z3_OP_ULT, product(sgn(tr(*x), aw), sgn(tr(*y), aw)), num(pow2(aw - 1))));
+      case Z3_OP_TRUE:
+      case Z3_OP_FALSE: return boolean(c.bool_val(k == Z3_OP_TRUE));
+      case Z3_OP_AND: return boolean(z3::mk_and(args()));
+      case Z3_OP_OR: {
+        // signedMulFits' "no positive overflow", shielded from Z3's folding: in integers,
+        // exactly x * y < 2^(w-1)
+        if (n == 2 && e.arg(1).is_app() && e.arg(1).decl().decl_kind() == Z3_OP_AND) {
+          z3::expr last = e.arg(1).arg(e.arg(1).num_args() - 1);
+          if (last.is_app() && last.decl().decl_kind() == Z3_OP_BSMUL_NO_OVFL) {
+            std::optional<z3::expr> x = magnitudeOf(last.arg(0)), y = magnitudeOf(last.arg(1));
+            unsigned aw = last.arg(0).get_sort().bv_size();
+            if (x && y)
+              return boolean(
+                  compare(Z3_OP_ULT, product(sgn(tr(*x), aw), sgn(tr(*y), aw)), num(pow2(aw - 1))));
+          }
         }
+        return boolean(z3::mk_or(args()));
       }
-      return boolean(z3::mk_or(args()));
-    }
-    case Z3_OP_NOT: return boolean(!arg(0).e);
-    case Z3_OP_IMPLIES: return boolean(z3::implies(arg(0).e, arg(1).e));
-    case Z3_OP_XOR: return boolean(arg(0).e != arg(1).e);
-    case Z3_OP_IFF: return boolean(arg(0).e == arg(1).e);
-    case Z3_OP_EQ: {
-      Term a = arg(0), b = arg(1);
-      if (!a.r.wide && !b.r.wide && (a.r.hi < b.r.lo || b.r.hi < a.r.lo)) return boolean(c.bool_val(false));
-      return boolean(a.e == b.e);
-    }
-    case Z3_OP_DISTINCT: return boolean(z3::distinct(args()));
-    case Z3_OP_ITE: {
-      Term t = arg(1), f = arg(2);
-      return {z3::ite(arg(0).e, t.e, f.e), join(t.r, f.r)};
-    }
-    case Z3_OP_ULEQ: case Z3_OP_ULT: case Z3_OP_UGEQ: case Z3_OP_UGT:
-      return boolean(compare(k, arg(0), arg(1)));
-    case Z3_OP_BUMUL_NO_OVFL: case Z3_OP_BSMUL_NO_OVFL: case Z3_OP_BSMUL_NO_UDFL: {
-      // the loop closed forms' "the counter does not wrap": the exact product in range
-      unsigned aw = e.arg(0).get_sort().bv_size();
-      bool sg = k != Z3_OP_BUMUL_NO_OVFL;
-      Term a = sg ? sgn(arg(0), aw) : arg(0), b = sg ? sgn(arg(1), aw) : arg(1);
+      case Z3_OP_NOT: return boolean(!arg(0).e);
+      case Z3_OP_IMPLIES: return boolean(z3::implies(arg(0).e, arg(1).e));
+      case Z3_OP_XOR: return boolean(arg(0).e != arg(1).e);
+      case Z3_OP_IFF: return boolean(arg(0).e == arg(1).e);
+      case Z3_OP_EQ: {
+        Term a = arg(0), b = arg(1);
+        if (!a.r.wide && !b.r.wide && (a.r.hi < b.r.lo || b.r.hi < a.r.lo)) return boolean(c.bool_val(false));
+        return boolean(a.e == b.e);
+      }
+      case Z3_OP_DISTINCT: return boolean(z3::distinct(args()));
+      case Z3_OP_ITE: {
+        Term t = arg(1), f = arg(2);
+        return {z3::ite(arg(0).e, t.e, f.e), join(t.r, f.r)};
+      }
+      case Z3_OP_ULEQ:
+      case Z3_OP_ULT:
+      case Z3_OP_UGEQ:
+      case Z3_OP_UGT: return boolean(compare(k, arg(0), arg(1)));
+      case Z3_OP_BUMUL_NO_OVFL:
+      case Z3_OP_BSMUL_NO_OVFL:
+      case Z3_OP_BSMUL_NO_UDFL: {
+        // the loop closed forms' "the counter does not wrap": the exact product in range
+        unsigned aw = e.arg(0).get_sort().bv_size();
+        bool sg = k != Z3_OP_BUMUL_NO_OVFL;
+        Term a = sg ? sgn(arg(0), aw) : arg(0), b = sg ? sgn(arg(1), aw) : arg(1);
 
-      Term p = product(a, b);
-      if (k == Z3_OP_BUMUL_NO_OVFL) return boolean(compare(Z3_OP_ULT, p, num(pow2(aw))));
-      if (k == Z3_OP_BSMUL_NO_OVFL) return boolean(compare(Z3_OP_ULT, p, num(pow2(aw - 1))));
-      return boolean(compare(Z3_OP_SGEQ, p, num(-pow2(aw - 1))));
-    }
-    case Z3_OP_SLEQ: case Z3_OP_SLT: case Z3_OP_SGEQ: case Z3_OP_SGT: {
-      unsigned aw = e.arg(0).get_sort().bv_size();
-      return boolean(compare(k, sgn(arg(0), aw), sgn(arg(1), aw)));
-    }
-    case Z3_OP_BADD: case Z3_OP_BSUB: case Z3_OP_BMUL: {
-      auto nv = nov.find(e.id());
-      if (nv == nov.end() || n != 2) break;
-      // a signed operation the program evaluates where `pc` holds: there it does not
-      // overflow (undefined behaviour), so it is exact; elsewhere it wraps
-      Term a = sgn(arg(0), w), b = sgn(arg(1), w);
-      Term exact = k == Z3_OP_BADD   ? Term{a.e + b.e, add(a.r, b.r)}
-                   : k == Z3_OP_BSUB ? Term{a.e - b.e, add(a.r, neg(b.r))}
-                                     : product(a, b);
-      Itv signedRange{-pow2(w - 1), pow2(w - 1) - 1, false};
-      if (exact.r.within(signedRange.lo, signedRange.hi)) {
-        Term u = unsignedOf(exact, w);
-        return {u.e, u.r, exact.e, exact.r};
+        Term p = product(a, b);
+        if (k == Z3_OP_BUMUL_NO_OVFL) return boolean(compare(Z3_OP_ULT, p, num(pow2(aw))));
+        if (k == Z3_OP_BSMUL_NO_OVFL) return boolean(compare(Z3_OP_ULT, p, num(pow2(aw - 1))));
+        return boolean(compare(Z3_OP_SGEQ, p, num(-pow2(aw - 1))));
       }
-      z3::expr pc = tr(nv->second).e;
-      side.push_back(z3::implies(pc, exact.e >= val(signedRange.lo) && exact.e <= val(signedRange.hi)));
-      // where the program does not evaluate it, any value will do (over-approximation)
-      Term other = freshBv(w);
-      Term inRange = unsignedOf({exact.e, signedRange}, w);
-      return {z3::ite(pc, inRange.e, other.e), other.r, z3::ite(pc, exact.e, sgn(other, w).e), signedRange};
-    }
-    default: break;
+      case Z3_OP_SLEQ:
+      case Z3_OP_SLT:
+      case Z3_OP_SGEQ:
+      case Z3_OP_SGT: {
+        unsigned aw = e.arg(0).get_sort().bv_size();
+        return boolean(compare(k, sgn(arg(0), aw), sgn(arg(1), aw)));
+      }
+      case Z3_OP_BADD:
+      case Z3_OP_BSUB:
+      case Z3_OP_BMUL: {
+        auto nv = nov.find(e.id());
+        if (nv == nov.end() || n != 2) break;
+        // a signed operation the program evaluates where `pc` holds: there it does not
+        // overflow (undefined behaviour), so it is exact; elsewhere it wraps
+        Term a = sgn(arg(0), w), b = sgn(arg(1), w);
+        Term exact = k == Z3_OP_BADD   ? Term{a.e + b.e, add(a.r, b.r)}
+                     : k == Z3_OP_BSUB ? Term{a.e - b.e, add(a.r, neg(b.r))}
+                                       : product(a, b);
+        Itv signedRange{-pow2(w - 1), pow2(w - 1) - 1, false};
+        if (exact.r.within(signedRange.lo, signedRange.hi)) {
+          Term u = unsignedOf(exact, w);
+          return {u.e, u.r, exact.e, exact.r};
+        }
+        z3::expr pc = tr(nv->second).e;
+        side.push_back(z3::implies(pc, exact.e >= val(signedRange.lo) && exact.e <= val(signedRange.hi)));
+        // where the program does not evaluate it, any value will do (over-approximation)
+        Term other = freshBv(w);
+        Term inRange = unsignedOf({exact.e, signedRange}, w);
+        return {z3::ite(pc, inRange.e, other.e), other.r, z3::ite(pc, exact.e, sgn(other, w).e), signedRange};
+      }
+      default: break;
     }
     switch (k) {
-    case Z3_OP_BADD: {
-      Term s = arg(0);
-      for (unsigned i = 1; i < n; ++i) {
-        Term a = arg(i);
-        s = {s.e + a.e, add(s.r, a.r)};
-      }
-      return mod(s, w);
-    }
-    case Z3_OP_BSUB: {
-      Term a = arg(0), b = arg(1);
-      return mod({a.e - b.e, add(a.r, neg(b.r))}, w);
-    }
-    case Z3_OP_BNEG: {
-      Term a = arg(0);
-      return mod({val(pow2(w)) - a.e, add(Itv::of(pow2(w)), neg(a.r))}, w);
-    }
-    case Z3_OP_BMUL: {
-      Term s = arg(0);
-      for (unsigned i = 1; i < n; ++i) {
-        Term a = arg(i);
-        s = product(s, a);
-      }
-      return mod(s, w);
-    }
-    case Z3_OP_BNOT: {
-      Term a = arg(0);
-      return {val(pow2(w) - 1) - a.e, add(Itv::of(pow2(w) - 1), neg(a.r))};
-    }
-    case Z3_OP_ZERO_EXT: return arg(0);
-    case Z3_OP_SIGN_EXT: {
-      unsigned aw = e.arg(0).get_sort().bv_size();
-      Term s = sgn(arg(0), aw);
-      return unsignedOf(s, w);
-    }
-    case Z3_OP_EXTRACT: {
-      Term a = arg(0);
-      return mod(div(a, pow2(e.lo())), e.hi() - e.lo() + 1);
-    }
-    case Z3_OP_CONCAT: {
-      Term s = arg(0);
-      for (unsigned i = 1; i < n; ++i) {
-        Term a = arg(i);
-        i128 m = pow2(e.arg(i).get_sort().bv_size());
-        s = {s.e * val(m) + a.e, add(mul(s.r, Itv::of(m)), a.r)};
-      }
-      return s;
-    }
-    case Z3_OP_BSHL: {
-      uint64_t v;
-      if (!constArg(1, v)) return freshBv(w);
-      if (v >= w) return num(0);
-      Term a = arg(0);
-      return mod({a.e * val(pow2(unsigned(v))), mul(a.r, Itv::of(pow2(unsigned(v))))}, w);
-    }
-    case Z3_OP_BLSHR: {
-      uint64_t v;
-      if (constArg(1, v)) return v >= w ? num(0) : div(arg(0), pow2(unsigned(v)));
-      Term r = freshBv(w);
-      side.push_back(r.e <= arg(0).e);
-      return r;
-    }
-    case Z3_OP_BASHR: {
-      uint64_t v;
-      if (!constArg(1, v)) return freshBv(w);
-      unsigned sh = v >= w ? w - 1 : unsigned(v);
-      // floor division: an arithmetic shift
-      return unsignedOf(div(sgn(arg(0), w), pow2(sh)), w);
-    }
-    case Z3_OP_BUDIV: case Z3_OP_BUDIV_I: {
-      uint64_t v;
-      if (constArg(1, v) && v != 0) return div(arg(0), v);
-      return freshBv(w);  // x/0 is all ones in SMT-LIB: no bound by x
-    }
-    case Z3_OP_BUREM: case Z3_OP_BUREM_I: {
-      uint64_t v;
-      Term a = arg(0);
-      if (constArg(1, v) && v != 0) {
-        Term q = div(a, v);
-        return {a.e - val(v) * q.e, Itv{0, std::min<i128>(v - 1, a.r.wide ? v - 1 : a.r.hi), false}};
-      }
-      Term r = freshBv(w);
-      side.push_back(r.e <= a.e);
-      return r;
-    }
-    case Z3_OP_BAND: {
-      uint64_t v;
-      for (unsigned i = 0; i < n && n == 2; ++i)
-        if (constArg(i, v) && v != 0 && ((v + 1) & v) == 0) {
-          unsigned bits = 0;
-          while (bits < 64 && (v >> bits)) ++bits;
-          return mod(arg(1 - i), bits);
+      case Z3_OP_BADD: {
+        Term s = arg(0);
+        for (unsigned i = 1; i < n; ++i) {
+          Term a = arg(i);
+          s = {s.e + a.e, add(s.r, a.r)};
         }
-      Term r = freshBv(w);
-      for (unsigned i = 0; i < n; ++i) side.push_back(r.e <= arg(i).e);
-      return r;
-    }
-    case Z3_OP_BOR: {
-      Term r = freshBv(w);
-      for (unsigned i = 0; i < n; ++i) side.push_back(r.e >= arg(i).e);
-      return r;
-    }
-    case Z3_OP_UNINTERPRETED: {
-      std::string name = d.name().str();
-      if (n == 0 && e.is_bool()) return boolean(c.bool_const((name + "!i").c_str()));
-      if (n == 0 && e.is_bv()) {
-        Itv r{0, pow2(w) - 1, w > 100};
-        if (auto b = bounds.find(name); b != bounds.end()) r = b->second;
-        if (!r.wide && r.lo == r.hi) return num(r.lo);
-        z3::expr x = c.int_const((name + "!i").c_str());
-        i128 h = pow2(w - 1);
-        if (!r.wide && signedConsts.count(name) && !r.within(0, h - 1)) {
-          // read as signed by the program: x is the signed value, the unsigned one an ite
-          side.push_back(x >= val(-h) && x < val(h));
-          return {z3::ite(x >= 0, x, x + val(2 * h)), r, x, Itv{-h, h - 1, false}};
-        }
-        if (!r.wide) side.push_back(x >= val(r.lo) && x <= val(r.hi));
-        return {x, r};
+        return mod(s, w);
       }
-      if (n == 0) break;
-      z3::sort_vector dom(c);
-      z3::expr_vector as = args();
-      for (unsigned i = 0; i < n; ++i) dom.push_back(as[i].get_sort());
-      z3::func_decl f = c.function((name + "!i").c_str(), dom, e.is_bool() ? c.bool_sort() : c.int_sort());
-      z3::expr r = f(as);
-      if (!e.is_bv()) return boolean(r);
-      Itv itv{0, pow2(w) - 1, w > 100};
-      if (!itv.wide) side.push_back(r >= 0 && r <= val(itv.hi));
-      return {r, itv};
-    }
-    default: break;
+      case Z3_OP_BSUB: {
+        Term a = arg(0), b = arg(1);
+        return mod({a.e - b.e, add(a.r, neg(b.r))}, w);
+      }
+      case Z3_OP_BNEG: {
+        Term a = arg(0);
+        return mod({val(pow2(w)) - a.e, add(Itv::of(pow2(w)), neg(a.r))}, w);
+      }
+      case Z3_OP_BMUL: {
+        Term s = arg(0);
+        for (unsigned i = 1; i < n; ++i) {
+          Term a = arg(i);
+          s = product(s, a);
+        }
+        return mod(s, w);
+      }
+      case Z3_OP_BNOT: {
+        Term a = arg(0);
+        return {val(pow2(w) - 1) - a.e, add(Itv::of(pow2(w) - 1), neg(a.r))};
+      }
+      case Z3_OP_ZERO_EXT: return arg(0);
+      case Z3_OP_SIGN_EXT: {
+        unsigned aw = e.arg(0).get_sort().bv_size();
+        Term s = sgn(arg(0), aw);
+        return unsignedOf(s, w);
+      }
+      case Z3_OP_EXTRACT: {
+        Term a = arg(0);
+        return mod(div(a, pow2(e.lo())), e.hi() - e.lo() + 1);
+      }
+      case Z3_OP_CONCAT: {
+        Term s = arg(0);
+        for (unsigned i = 1; i < n; ++i) {
+          Term a = arg(i);
+          i128 m = pow2(e.arg(i).get_sort().bv_size());
+          s = {s.e * val(m) + a.e, add(mul(s.r, Itv::of(m)), a.r)};
+        }
+        return s;
+      }
+      case Z3_OP_BSHL: {
+        uint64_t v;
+        if (!constArg(1, v)) return freshBv(w);
+        if (v >= w) return num(0);
+        Term a = arg(0);
+        return mod({a.e * val(pow2(unsigned(v))), mul(a.r, Itv::of(pow2(unsigned(v))))}, w);
+      }
+      case Z3_OP_BLSHR: {
+        uint64_t v;
+        if (constArg(1, v)) return v >= w ? num(0) : div(arg(0), pow2(unsigned(v)));
+        Term r = freshBv(w);
+        side.push_back(r.e <= arg(0).e);
+        return r;
+      }
+      case Z3_OP_BASHR: {
+        uint64_t v;
+        if (!constArg(1, v)) return freshBv(w);
+        unsigned sh = v >= w ? w - 1 : unsigned(v);
+        // floor division: an arithmetic shift
+        return unsignedOf(div(sgn(arg(0), w), pow2(sh)), w);
+      }
+      case Z3_OP_BUDIV:
+      case Z3_OP_BUDIV_I: {
+        uint64_t v;
+        if (constArg(1, v) && v != 0) return div(arg(0), v);
+        return freshBv(w);  // x/0 is all ones in SMT-LIB: no bound by x
+      }
+      case Z3_OP_BUREM:
+      case Z3_OP_BUREM_I: {
+        uint64_t v;
+        Term a = arg(0);
+        if (constArg(1, v) && v != 0) {
+          Term q = div(a, v);
+          return {a.e - val(v) * q.e, Itv{0, std::min<i128>(v - 1, a.r.wide ? v - 1 : a.r.hi), false}};
+        }
+        Term r = freshBv(w);
+        side.push_back(r.e <= a.e);
+        return r;
+      }
+      case Z3_OP_BAND: {
+        uint64_t v;
+        for (unsigned i = 0; i < n && n == 2; ++i)
+          if (constArg(i, v) && v != 0 && ((v + 1) & v) == 0) {
+            unsigned bits = 0;
+            while (bits < 64 && (v >> bits)) ++bits;
+            return mod(arg(1 - i), bits);
+          }
+        Term r = freshBv(w);
+        for (unsigned i = 0; i < n; ++i) side.push_back(r.e <= arg(i).e);
+        return r;
+      }
+      case Z3_OP_BOR: {
+        Term r = freshBv(w);
+        for (unsigned i = 0; i < n; ++i) side.push_back(r.e >= arg(i).e);
+        return r;
+      }
+      case Z3_OP_UNINTERPRETED: {
+        std::string name = d.name().str();
+        if (n == 0 && e.is_bool()) return boolean(c.bool_const((name + "!i").c_str()));
+        if (n == 0 && e.is_bv()) {
+          Itv r{0, pow2(w) - 1, w > 100};
+          if (auto b = bounds.find(name); b != bounds.end()) r = b->second;
+          if (!r.wide && r.lo == r.hi) return num(r.lo);
+          z3::expr x = c.int_const((name + "!i").c_str());
+          i128 h = pow2(w - 1);
+          if (!r.wide && signedConsts.count(name) && !r.within(0, h - 1)) {
+            // read as signed by the program: x is the signed value, the unsigned one an ite
+            side.push_back(x >= val(-h) && x < val(h));
+            return {z3::ite(x >= 0, x, x + val(2 * h)), r, x, Itv{-h, h - 1, false}};
+          }
+          if (!r.wide) side.push_back(x >= val(r.lo) && x <= val(r.hi));
+          return {x, r};
+        }
+        if (n == 0) break;
+        z3::sort_vector dom(c);
+        z3::expr_vector as = args();
+        for (unsigned i = 0; i < n; ++i) dom.push_back(as[i].get_sort());
+        z3::func_decl f = c.function((name + "!i").c_str(), dom, e.is_bool() ? c.bool_sort() : c.int_sort());
+        z3::expr r = f(as);
+        if (!e.is_bv()) return boolean(r);
+        Itv itv{0, pow2(w) - 1, w > 100};
+        if (!itv.wide) side.push_back(r >= 0 && r <= val(itv.hi));
+        return {r, itv};
+      }
+      default: break;
     }
     return opaque();
   }
@@ -506,23 +521,25 @@ private:
     if (!e.is_app() || depth > 8) return full;
     auto fits = [&](const Itv &r) { return !r.wide && r.lo >= 0 && r.hi <= top(e) ? r : full; };
     switch (e.decl().decl_kind()) {
-    case Z3_OP_ZERO_EXT: return of(e.arg(0), depth + 1);
-    case Z3_OP_BADD: case Z3_OP_BMUL: {
-      bool isAdd = e.decl().decl_kind() == Z3_OP_BADD;
-      Itv r = of(e.arg(0), depth + 1);
-      for (unsigned i = 1; i < e.num_args(); ++i)
-        r = isAdd ? add(r, of(e.arg(i), depth + 1)) : mul(r, of(e.arg(i), depth + 1));
-      return fits(r);
-    }
-    case Z3_OP_BUDIV: case Z3_OP_BUDIV_I: {
-      Itv a = of(e.arg(0), depth + 1);
-      if (numeral(e.arg(1), v) && v > 0) return {a.lo / v, a.hi / v, false};
-      return full;
-    }
-    case Z3_OP_EXTRACT:
-      if (e.lo() == 0) return fits(of(e.arg(0), depth + 1));
-      return full;
-    default: return full;
+      case Z3_OP_ZERO_EXT: return of(e.arg(0), depth + 1);
+      case Z3_OP_BADD:
+      case Z3_OP_BMUL: {
+        bool isAdd = e.decl().decl_kind() == Z3_OP_BADD;
+        Itv r = of(e.arg(0), depth + 1);
+        for (unsigned i = 1; i < e.num_args(); ++i)
+          r = isAdd ? add(r, of(e.arg(i), depth + 1)) : mul(r, of(e.arg(i), depth + 1));
+        return fits(r);
+      }
+      case Z3_OP_BUDIV:
+      case Z3_OP_BUDIV_I: {
+        Itv a = of(e.arg(0), depth + 1);
+        if (numeral(e.arg(1), v) && v > 0) return {a.lo / v, a.hi / v, false};
+        return full;
+      }
+      case Z3_OP_EXTRACT:
+        if (e.lo() == 0) return fits(of(e.arg(0), depth + 1));
+        return full;
+      default: return full;
     }
   }
   // Every model has e's unsigned value in [lo, hi]: narrow the constants it is made of.
@@ -535,18 +552,19 @@ private:
       return;
     }
     switch (e.decl().decl_kind()) {
-    case Z3_OP_ZERO_EXT: tighten(e.arg(0), lo, hi, depth + 1); break;
-    case Z3_OP_EXTRACT:  // the low bits of a value that fits in them
-      if (e.lo() == 0 && of(e.arg(0)).hi <= top(e)) tighten(e.arg(0), lo, hi, depth + 1);
-      break;
-    case Z3_OP_BADD:  // a + c, where a wrap-around would give less than c
-      for (int i = 0; i < 2 && e.num_args() == 2; ++i)
-        if (numeral(e.arg(1 - i), c) && lo >= c) tighten(e.arg(i), lo - c, hi - c, depth + 1);
-      break;
-    case Z3_OP_BUDIV: case Z3_OP_BUDIV_I:
-      if (numeral(e.arg(1), c) && c > 0) tighten(e.arg(0), lo * c, hi * c + c - 1, depth + 1);
-      break;
-    default: break;
+      case Z3_OP_ZERO_EXT: tighten(e.arg(0), lo, hi, depth + 1); break;
+      case Z3_OP_EXTRACT:  // the low bits of a value that fits in them
+        if (e.lo() == 0 && of(e.arg(0)).hi <= top(e)) tighten(e.arg(0), lo, hi, depth + 1);
+        break;
+      case Z3_OP_BADD:  // a + c, where a wrap-around would give less than c
+        for (int i = 0; i < 2 && e.num_args() == 2; ++i)
+          if (numeral(e.arg(1 - i), c) && lo >= c) tighten(e.arg(i), lo - c, hi - c, depth + 1);
+        break;
+      case Z3_OP_BUDIV:
+      case Z3_OP_BUDIV_I:
+        if (numeral(e.arg(1), c) && c > 0) tighten(e.arg(0), lo * c, hi * c + c - 1, depth + 1);
+        break;
+      default: break;
     }
   }
   // x <= y (strict: x < y), unsigned
@@ -559,17 +577,17 @@ private:
     if (!f.is_app() || f.num_args() != 2 || !f.arg(0).is_bv()) return;
     const z3::expr a = f.arg(0), b = f.arg(1);
     switch (f.decl().decl_kind()) {
-    case Z3_OP_EQ: {
-      Itv ia = of(a), ib = of(b);
-      if (!ib.wide) tighten(a, ib.lo, ib.hi);
-      if (!ia.wide) tighten(b, ia.lo, ia.hi);
-      break;
-    }
-    case Z3_OP_ULT: below(a, b, true); break;
-    case Z3_OP_ULEQ: below(a, b, false); break;
-    case Z3_OP_UGT: below(b, a, true); break;
-    case Z3_OP_UGEQ: below(b, a, false); break;
-    default: break;
+      case Z3_OP_EQ: {
+        Itv ia = of(a), ib = of(b);
+        if (!ib.wide) tighten(a, ib.lo, ib.hi);
+        if (!ia.wide) tighten(b, ia.lo, ia.hi);
+        break;
+      }
+      case Z3_OP_ULT: below(a, b, true); break;
+      case Z3_OP_ULEQ: below(a, b, false); break;
+      case Z3_OP_UGT: below(b, a, true); break;
+      case Z3_OP_UGEQ: below(b, a, false); break;
+      default: break;
     }
   }
 };
@@ -594,8 +612,7 @@ void signedUses(const z3::expr &root, const std::map<unsigned, z3::expr> &nov, s
 }  // namespace
 
 std::optional<z3::expr> integerAbstraction(const z3::expr_vector &assertions,
-                                           const std::map<unsigned, z3::expr> &no_overflow,
-                                           bool linear) {
+                                           const std::map<unsigned, z3::expr> &no_overflow, bool linear) {
   if (assertions.empty()) return std::nullopt;
   z3::context &c = assertions.ctx();
   try {
@@ -604,16 +621,15 @@ std::optional<z3::expr> integerAbstraction(const z3::expr_vector &assertions,
       if (r.lo > r.hi) return c.bool_val(false);  // the facts contradict each other
     std::set<unsigned> seen;
     std::set<std::string> signedConsts;
-    for (unsigned i = 0; i < assertions.size(); ++i) signedUses(assertions[i], no_overflow, seen, signedConsts);
+    for (unsigned i = 0; i < assertions.size(); ++i)
+      signedUses(assertions[i], no_overflow, seen, signedConsts);
     Translator t(c, no_overflow, facts.bounds, signedConsts, linear);
     z3::expr_vector out(c);
     for (unsigned i = 0; i < assertions.size(); ++i) out.push_back(t.formula(assertions[i]));
     t.productLemmas();
     for (unsigned i = 0; i < t.side.size(); ++i) out.push_back(t.side[i]);
     return z3::mk_and(out);
-  } catch (const z3::exception &) {
-    return std::nullopt;
-  } catch (const Translator::TooDeep &) {
+  } catch (const z3::exception &) { return std::nullopt; } catch (const Translator::TooDeep &) {
     return std::nullopt;
   }
 }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-
 namespace kverify::analysis::detail {
 
 // Merge two LBs after an If.
@@ -61,15 +60,18 @@ LB compactLB(const LB &lb) {
   LB r;
   for (const Cand &x : lb) {
     auto it = std::find_if(r.begin(), r.end(), [&](const Cand &y) { return sameInstance(x, y); });
-    if (it == r.end()) r.push_back(x);
-    else it->cond = it->cond || x.cond;
+    if (it == r.end())
+      r.push_back(x);
+    else
+      it->cond = it->cond || x.cond;
   }
   return r;
 }
 
 bool sameLB(const LB &a, const LB &b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](const Cand &x, const Cand &y) { return sameInstance(x, y) && z3::eq(x.cond, y.cond); });
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Cand &x, const Cand &y) {
+    return sameInstance(x, y) && z3::eq(x.cond, y.cond);
+  });
 }
 
 z3::expr samePhase(z3::context &c, const LB &a, const LB &b, bool approx_match_all) {

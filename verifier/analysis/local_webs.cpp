@@ -62,8 +62,12 @@ public:
   }
 
 private:
-  struct Def { unsigned local; };
-  struct LoopFlow { std::vector<State> breaks, continues; };
+  struct Def {
+    unsigned local;
+  };
+  struct LoopFlow {
+    std::vector<State> breaks, continues;
+  };
 
   unsigned find(unsigned d) {
     while (parent_[d] != d) d = parent_[d] = parent_[parent_[d]];
@@ -105,8 +109,10 @@ private:
     unsigned root = kEntry;
     for (unsigned d : ds) {
       unsigned r = find(d == kEntry ? entryDef(local) : d);
-      if (root == kEntry) root = r;
-      else if (r != root) parent_[r] = root;
+      if (root == kEntry)
+        root = r;
+      else if (r != root)
+        parent_[r] = root;
     }
     s[local] = {root};
     return root;
@@ -128,7 +134,7 @@ private:
 
   void stmt(const Stmt &s, State &state) {
     if (kernelTimeSpent()) throw KernelTimeSpent{};  // (10,000 conditionals in a loop: minutes)
-    if (!s.is<st::Loop>())  // a loop reads its condition at each head (loop())
+    if (!s.is<st::Loop>())                           // a loop reads its condition at each head (loop())
       for (const Expr *e : model::expressions(s)) reads(*e, state, s);
     if (const auto *a = s.as<st::Assign>()) {
       state[a->local.id] = {defOf(s, a->local.id)};
@@ -262,7 +268,8 @@ private:
     return {};
   }
 
-  static ExprPtr rebuilt(const ExprPtr &x, const std::vector<ExprPtr> &ops, const std::map<unsigned, unsigned> &to,
+  static ExprPtr rebuilt(const ExprPtr &x, const std::vector<ExprPtr> &ops,
+                         const std::map<unsigned, unsigned> &to,
                          const std::unordered_map<const Expr *, ExprPtr> &memo) {
     if (const auto *l = x->as<ex::Local>()) {
       auto it = to.find(l->id);
@@ -290,10 +297,10 @@ private:
 
   std::vector<Def> defs_;
   std::vector<unsigned> parent_;
-  std::map<unsigned, unsigned> entry_;             // local -> the def of its value before the kernel
-  std::map<const Stmt *, unsigned> assign_def_;    // Assign -> its def
+  std::map<unsigned, unsigned> entry_;           // local -> the def of its value before the kernel
+  std::map<const Stmt *, unsigned> assign_def_;  // Assign -> its def
   std::map<const Stmt *, std::map<unsigned, unsigned>> uses_;  // statement -> local -> a def it reads
-  std::map<unsigned, unsigned> id_;                // web (root def) -> local id
+  std::map<unsigned, unsigned> id_;                            // web (root def) -> local id
   std::vector<LoopFlow> loops_;
   std::vector<std::vector<State>> calls_;  // the states at each enclosing call's returns
 };

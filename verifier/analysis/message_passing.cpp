@@ -17,7 +17,8 @@ bool acquires(MemoryOrder o) {
   return o == MemoryOrder::Acquire || o == MemoryOrder::AcqRel || o == MemoryOrder::SeqCst;
 }
 bool isStore(const st::Access &a) {
-  return a.kind == AccessKind::Atomic && (a.atomic == model::AtomicOp::Store || a.atomic == model::AtomicOp::Exch);
+  return a.kind == AccessKind::Atomic &&
+         (a.atomic == model::AtomicOp::Store || a.atomic == model::AtomicOp::Exch);
 }
 
 }  // namespace
@@ -64,8 +65,10 @@ bool Publications::writeOnce(unsigned data) {
       twice.push_back(x.pc && y.pc && x.index == y.index && !C.sameEvent(x, y));
     }
   std::optional<z3::model> m;
-  bool once = !wide && (twice.empty() || C.check(z3::mk_or(twice), "writes of '" + C.E.K.arrays[data].name +
-                                                                       "' once per element", m, 0, true) == z3::unsat);
+  bool once =
+      !wide && (twice.empty() ||
+                C.check(z3::mk_or(twice), "writes of '" + C.E.K.arrays[data].name + "' once per element", m,
+                        0, true) == z3::unsat);
   return write_once_[data] = once;
 }
 
@@ -119,7 +122,8 @@ std::optional<std::set<uint64_t>> Publications::storedValues(unsigned flag) cons
 
 // Whether T's atomic `a` (which returned `value`) is an acquire of another array before `r`
 // in the same iteration.
-bool Publications::acquiredBefore(const Thread &T, const AccessEv &a, const z3::expr &value, const AccessEv &r) const {
+bool Publications::acquiredBefore(const Thread &T, const AccessEv &a, const z3::expr &value,
+                                  const AccessEv &r) const {
   const st::Access &sa = a.access();
   return sa.array != r.access().array && a.seq < r.seq && sameIterations(a.loops, r.loops) &&
          sa.scope != model::Scope::Block && !value.is_bool() && (acquires(a.order) || fenced(T, a, r));
@@ -137,7 +141,8 @@ static std::vector<std::pair<const AccessEv *, z3::expr>> atomicResults(const Th
 std::optional<std::string> Publications::unzeroedFlag(const Thread &T, const AccessEv &r) const {
   for (const auto &[a, value] : atomicResults(T)) {
     unsigned flag = a->access().array;
-    if (acquiredBefore(T, *a, value, r) && !flagArray(flag) && storesOnly(flag)) return C.E.K.arrays[flag].name;
+    if (acquiredBefore(T, *a, value, r) && !flagArray(flag) && storesOnly(flag))
+      return C.E.K.arrays[flag].name;
   }
   return std::nullopt;
 }
@@ -162,8 +167,9 @@ z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
       is = is || !(value(0) || possible);
     }
     any = any || (a.pc && a.index == r.index && is);
-    premises_.insert("'" + C.E.K.arrays[sa.array].name +
-                     "' is zero when the kernel starts (--zero-init): the data it publishes is ready once it is set");
+    premises_.insert(
+        "'" + C.E.K.arrays[sa.array].name +
+        "' is zero when the kernel starts (--zero-init): the data it publishes is ready once it is set");
   }
   return any;
 }

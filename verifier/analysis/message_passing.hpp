@@ -35,7 +35,7 @@ public:
 
 private:
   Checker &C;
-  std::map<unsigned, bool> write_once_;                                // by data array
+  std::map<unsigned, bool> write_once_;                                 // by data array
   std::map<std::pair<unsigned, unsigned>, std::set<uint64_t>> values_;  // (flag, data) -> values
   std::set<std::string> premises_;
   bool writeOnce(unsigned data);

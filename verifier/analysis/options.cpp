@@ -49,8 +49,8 @@ std::string launchLimitError(const Options &o) {
       return "launch outside CUDA's limits: " + b + " = " + std::to_string(*o.block_dim[d]) +
              " (must be 1.." + std::to_string(block_max[d]) + ")";
     if (o.grid_dim[d] && (*o.grid_dim[d] == 0 || *o.grid_dim[d] > grid_max[d]))
-      return "launch outside CUDA's limits: " + g + " = " + std::to_string(*o.grid_dim[d]) +
-             " (must be 1.." + std::to_string(grid_max[d]) + ")";
+      return "launch outside CUDA's limits: " + g + " = " + std::to_string(*o.grid_dim[d]) + " (must be 1.." +
+             std::to_string(grid_max[d]) + ")";
     if (o.block_dim[d]) threads *= *o.block_dim[d];
   }
   if (threads > 1024)
@@ -67,8 +67,10 @@ static std::vector<std::string> splitArgs(const std::string &text) {
   char quote = 0;
   for (char ch : text) {
     if (quote) {
-      if (ch == quote) quote = 0;
-      else cur += ch;
+      if (ch == quote)
+        quote = 0;
+      else
+        cur += ch;
       continue;
     }
     if (ch == '\'' || ch == '"') {
@@ -188,8 +190,7 @@ private:
       if ((c0 == '&' || c0 == '|') && nx == c0) return false;
       if ((c0 == '!' || c0 == '=') && nx == '=') return false;
     }
-    if (n == 2 && pos + 2 < s.size() && (t[0] == '<' || t[0] == '>') && t[1] == t[0] &&
-        s[pos + 2] == '=')
+    if (n == 2 && pos + 2 < s.size() && (t[0] == '<' || t[0] == '>') && t[1] == t[0] && s[pos + 2] == '=')
       return false;
     pos += n;
     return true;
@@ -317,8 +318,8 @@ private:
       return Expr::intConst(Type::integer(w, !u), static_cast<int64_t>(v));
     }
     std::string id;
-    while (pos < s.size() && (std::isalnum(static_cast<unsigned char>(s[pos])) ||
-                              s[pos] == '_' || s[pos] == '.'))
+    while (pos < s.size() &&
+           (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' || s[pos] == '.'))
       id += s[pos++];
     if (id.empty()) return fail("expected an expression at '" + s.substr(pos) + "'");
     if (id == "true" || id == "false") return Expr::intConst(Type::boolean(), id == "true");

@@ -83,12 +83,11 @@ std::string where(const Stmt *barrier, const char *none) {
 PhasedKernel alignPhases(const model::Kernel &kernel) { return Aligner(kernel).out; }
 
 std::string toText(const PhasedKernel &phased) {
-  std::string out = "kernel " + phased.kernel->name + ": " + std::to_string(phased.phases.size()) +
-                    " phases\n";
+  std::string out =
+      "kernel " + phased.kernel->name + ": " + std::to_string(phased.phases.size()) + " phases\n";
   for (size_t i = 0; i < phased.phases.size(); ++i) {
     const PhasedKernel::Phase &p = phased.phases[i];
-    out += "phase " + std::to_string(i + 1) + ": " + where(p.begin, "entry") + " -> " +
-           where(p.end, "exit");
+    out += "phase " + std::to_string(i + 1) + ": " + where(p.begin, "entry") + " -> " + where(p.end, "exit");
     if (p.loop)
       out += " (back edge of the loop at " + std::to_string(p.loop->range.line) + ":" +
              std::to_string(p.loop->range.col) + ")";

@@ -17,9 +17,9 @@ namespace kverify::analysis {
 
 struct PhasedKernel {
   struct Phase {
-    const model::Stmt *begin = nullptr;  // a barrier; null: the kernel's entry
-    const model::Stmt *end = nullptr;    // a barrier; null: the kernel's exit
-    const model::Stmt *loop = nullptr;   // set for a loop's back edge
+    const model::Stmt *begin = nullptr;         // a barrier; null: the kernel's entry
+    const model::Stmt *end = nullptr;           // a barrier; null: the kernel's exit
+    const model::Stmt *loop = nullptr;          // set for a loop's back edge
     std::vector<const model::Stmt *> accesses;  // shared and global accesses, in order
   };
   const model::Kernel *kernel = nullptr;

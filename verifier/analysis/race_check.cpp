@@ -27,15 +27,13 @@ bool sameSort(const z3::expr &x, const z3::expr &y) { return z3::eq(x.get_sort()
 z3::expr RaceCheck::maskOrdered(const AccessEv &a, const AccessEv &b) {
   z3::expr_vector ors(C.E.c);
   z3::expr one = C.E.u32(1);
-  auto in = [&](const z3::expr &mask, const Thread &T) {
-    return (z3::lshr(mask, C.lane(T)) & one) == one;
-  };
+  auto in = [&](const z3::expr &mask, const Thread &T) { return (z3::lshr(mask, C.lane(T)) & one) == one; };
   for (size_t i : partial_syncs_) {
     const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
     bool between = (a.seq < s1.seq && s1.seq < b.seq) || (b.seq < s1.seq && s1.seq < a.seq);
     if (!between) continue;
-    z3::expr e = s1.pc && s2.pc && in(*s1.mask, *C.T1) && in(*s1.mask, *C.T2) &&
-                 in(*s2.mask, *C.T1) && in(*s2.mask, *C.T2);
+    z3::expr e = s1.pc && s2.pc && in(*s1.mask, *C.T1) && in(*s1.mask, *C.T2) && in(*s2.mask, *C.T1) &&
+                 in(*s2.mask, *C.T2);
     for (size_t j = 0; j < s1.ks.size(); ++j) e = e && s1.ks[j] == s2.ks[j];
     ors.push_back(e);
   }
@@ -52,9 +50,7 @@ std::optional<z3::expr> RaceCheck::barrierLanes(int id) {
   auto it = lanes_cache.find(id);
   if (it != lanes_cache.end()) return it->second;
   z3::expr one = C.E.u32(1);
-  auto in = [&](const z3::expr &mask, const Thread &T) {
-    return (z3::lshr(mask, C.lane(T)) & one) == one;
-  };
+  auto in = [&](const z3::expr &mask, const Thread &T) { return (z3::lshr(mask, C.lane(T)) & one) == one; };
   std::optional<z3::expr> r = C.E.c.bool_val(true);
   bool seenAny = false;
   for (const Thread *T : {&*C.T1, &*C.T2})
@@ -172,18 +168,19 @@ void RaceCheck::run() {
                                : C.E.c.bool_val(false);
       if (blockPhase.is_false() && gridPhase.is_false()) continue;
       z3::expr both = a.pc && b.pc && overlap(a, b);
-      z3::expr warpOrdered =
-          C.sameWarp() && (!samePhase(C.E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) || maskOrdered(a, b) ||
-                         partOrdered(a, b));
+      z3::expr warpOrdered = C.sameWarp() && (!samePhase(C.E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) ||
+                                              maskOrdered(a, b) || partOrdered(a, b));
       z3::expr intra = atomics ? C.E.c.bool_val(false)
                                : C.sameBlock() && C.distinctThreads() && blockPhase && !warpOrdered;
-      z3::expr inter = arr.space == AddressSpace::Global ? !C.sameBlock() && gridPhase : C.E.c.bool_val(false);
+      z3::expr inter =
+          arr.space == AddressSpace::Global ? !C.sameBlock() && gridPhase : C.E.c.bool_val(false);
       // a read of data published to it through a flag comes after the write
       if (sa.array == sb.array && sa.kind != sb.kind && sa.kind != AccessKind::Atomic &&
           sb.kind != AccessKind::Atomic) {
         z3::expr after = sa.kind == AccessKind::Read ? publications.readAfterAcquire(*C.T1, a)
                                                      : publications.readAfterAcquire(*C.T2, b);
-        if (!after.is_false()) intra = intra && !after, inter = inter && !after, C.E.rules.note(Rule::MessagePassing);
+        if (!after.is_false())
+          intra = intra && !after, inter = inter && !after, C.E.rules.note(Rule::MessagePassing);
       }
       pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra, inter});
     }
@@ -201,9 +198,10 @@ void RaceCheck::run() {
         any.push_back(p.both && p.intra);
         if (global) any.push_back(p.both && p.inter);
       }
-      std::string qname = "races on '" + arr.name + "'" +
-                          (arrays.first != arrays.second ? " and '" + C.E.K.arrays[arrays.second].name + "'" : "") +
-                          " (all pairs at once)";
+      std::string qname =
+          "races on '" + arr.name + "'" +
+          (arrays.first != arrays.second ? " and '" + C.E.K.arrays[arrays.second].name + "'" : "") +
+          " (all pairs at once)";
       z3::check_result r = C.check(z3::mk_or(any), qname, m, C.batchSeconds(), true);
       if (r == z3::unsat) continue;
       if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
@@ -240,9 +238,8 @@ z3::expr RaceCheck::overlap(const AccessEv &a, const AccessEv &b) {
 }
 
 // One pair's race queries, and its finding; true when it has one.
-bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both,
-                       const z3::expr &intra, const z3::expr &inter, const std::optional<z3::model> &batch,
-                       bool batched) {
+bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
+                         const z3::expr &inter, const std::optional<z3::model> &batch, bool batched) {
   const model::Array &arr = C.E.K.arrays[a.access().array];
   std::string qname = "race on '" + arr.name + "' between " + loc(a.s->range) + " and " + loc(b.s->range);
   std::optional<z3::model> m;
@@ -276,8 +273,9 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
   }
   Finding f = raceFinding(a, b, *m, benign, warpOnly);
   if (warpOnly && sameInstance(a, b, *m))  // no "between" to put a __syncwarp() in
-    f.explanation = "two threads of one warp execute this statement on one element at once: no "
-                    "__syncwarp() can order them; let one thread write it, or give each thread its own element";
+    f.explanation =
+        "two threads of one warp execute this statement on one element at once: no "
+        "__syncwarp() can order them; let one thread write it, or give each thread its own element";
   if (ownValue)
     f.explanation += std::string(f.explanation.empty() ? "" : "; ") +
                      "the reading thread stored the value the other thread writes to this element earlier in "
@@ -303,14 +301,15 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
 // race (a warning). Writes of different fields, or partly overlapping ones, are no such
 // race. Where they may differ, `m` and `used` become that race.
 bool RaceCheck::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3::expr &racing,
-                               const std::string &qname, std::optional<z3::model> &m, z3::expr &used) {
+                                 const std::string &qname, std::optional<z3::model> &m, z3::expr &used) {
   if (!a.stored || !b.stored || !sameSort(*a.stored, *b.stored)) return false;
   const st::Access &sa = a.access(), &sb = b.access();
   const model::Array &xa = C.E.K.arrays[sa.array], &xb = C.E.K.arrays[sb.array];
   if (uint64_t(width(a)) * xa.elem_size != uint64_t(width(b)) * xb.elem_size) return false;
   auto v = [&](uint64_t x) { return C.E.c.bv_val(x, 64); };
-  z3::expr sameStart = sa.array == sb.array ? a.index == b.index
-                                            : base(xa) + a.index * v(xa.elem_size) == base(xb) + b.index * v(xb.elem_size);
+  z3::expr sameStart = sa.array == sb.array
+                           ? a.index == b.index
+                           : base(xa) + a.index * v(xa.elem_size) == base(xb) + b.index * v(xb.elem_size);
   std::optional<z3::model> m3;
   z3::expr differ = racing && (*a.stored != *b.stored || !sameStart);
   z3::check_result r3 = C.check(differ, qname + " (different values)", m3);
@@ -390,8 +389,8 @@ bool RaceCheck::sameInstance(const AccessEv &a, const AccessEv &b, const z3::mod
 
 // The finding for a race of a (thread 1) and b (thread 2) at model m; `benign` says why
 // the race is harmless (empty for a real race).
-Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m, const std::string &benign,
-                               bool warpOnly) {
+Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m,
+                               const std::string &benign, bool warpOnly) {
   const st::Access &sa = a.access(), &sb = b.access();
   const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
   bool aliased = sa.array != sb.array;
@@ -411,7 +410,8 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
     f.explanation = "the threads are in different blocks: barriers do not order them";
   if (arr.by_bytes) {
     if (!f.explanation.empty()) f.explanation += "; ";
-    f.explanation += "'" + arr.name + "' holds '" + arr.elem_c_type + "' values and is indexed in bytes: the index is a byte offset";
+    f.explanation += "'" + arr.name + "' holds '" + arr.elem_c_type +
+                     "' values and is indexed in bytes: the index is a byte offset";
   }
   if (aliased) {
     int64_t ia = static_cast<int64_t>(num(m, a.index)), ib = static_cast<int64_t>(num(m, b.index));
@@ -424,10 +424,12 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
   }
   if (publications_ && !aliased && (sa.kind == AccessKind::Read) != (sb.kind == AccessKind::Read)) {
     const bool a_reads = sa.kind == AccessKind::Read;
-    if (std::optional<std::string> flag = publications_->unzeroedFlag(a_reads ? *C.T1 : *C.T2, a_reads ? a : b)) {
+    if (std::optional<std::string> flag =
+            publications_->unzeroedFlag(a_reads ? *C.T1 : *C.T2, a_reads ? a : b)) {
       if (!f.explanation.empty()) f.explanation += "; ";
       f.explanation += "the read follows an acquire of '" + *flag + "': if the launcher zeroes '" + *flag +
-                       "', say so with --zero-init=" + *flag + " and the flag orders the write before the read";
+                       "', say so with --zero-init=" + *flag +
+                       " and the flag orders the write before the read";
     }
   }
   f.accesses.push_back(refOf(*a.s, C.E.K));
@@ -439,7 +441,8 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
 // The race re-checked at the model by evaluating the encoding's expressions: both
 // accesses execute, their elements (or bytes) overlap, two distinct threads of the
 // launch, every side fact holds.
-bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used) {
+bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m,
+                                 const z3::expr &used) {
   const st::Access &sa = a.access(), &sb = b.access();
   const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
   bool ok = m.eval(used, true).is_true() && m.eval(a.pc, true).is_true() && m.eval(b.pc, true).is_true();
@@ -447,7 +450,8 @@ bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3:
   int64_t ia = static_cast<int64_t>(va), ib = static_cast<int64_t>(vb);
   int64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
   if (sa.array != sb.array) {  // the same check in bytes, from the bases the model chose
-    int64_t d = static_cast<int64_t>((num(m, base(arr2)) + vb * arr2.elem_size) - (num(m, base(arr)) + va * arr.elem_size));
+    int64_t d = static_cast<int64_t>((num(m, base(arr2)) + vb * arr2.elem_size) -
+                                     (num(m, base(arr)) + va * arr.elem_size));
     ok = ok && d > -nb * int64_t(arr2.elem_size) && d < na * int64_t(arr.elem_size);
   } else {
     ok = ok && ia <= ib + nb - 1 && ib <= ia + na - 1;

@@ -33,7 +33,8 @@ std::set<const Stmt *> undefinedCalls(const Kernel &k) {
   std::function<void(const model::Body &)> walk = [&](const model::Body &body) {
     bool call = std::any_of(body.begin(), body.end(), [&](const Stmt &s) {
       const auto *a = s.as<st::Access>();
-      return a && a->array < k.arrays.size() && k.arrays[a->array].origin == model::ArrayOrigin::FunctionPointer;
+      return a && a->array < k.arrays.size() &&
+             k.arrays[a->array].origin == model::ArrayOrigin::FunctionPointer;
     });
     for (const Stmt &s : body) {
       if (call) model::forEachStmt(s, [&](const Stmt &in) { out.insert(&in); });
@@ -74,8 +75,10 @@ void UnreachableCode::run() {
   std::map<const Stmt *, z3::expr> pending, first;  // either thread's path to it; thread 1's
   auto add = [&](std::map<const Stmt *, z3::expr> &to, const Stmt *st, const z3::expr &pc) {
     auto it = to.find(st);
-    if (it == to.end()) to.emplace(st, pc);
-    else it->second = it->second || pc;
+    if (it == to.end())
+      to.emplace(st, pc);
+    else
+      it->second = it->second || pc;
   };
   const std::set<const Stmt *> checks = undefinedCalls(C.E.K);
   for (const Thread *T : {&*C.T1, &*C.T2}) {
@@ -114,7 +117,8 @@ void UnreachableCode::run() {
   std::vector<const Stmt *> dead;
   for (const auto &[st, pc] : pending)
     if (!reached.count(key(st))) dead.push_back(st);
-  std::sort(dead.begin(), dead.end(), [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
+  std::sort(dead.begin(), dead.end(),
+            [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
   explain(F, dead, first);
   for (const Stmt *st : constant) {
     if (reached.count(key(st))) continue;
@@ -193,7 +197,10 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
     Decision d = findModel(q, C.E.no_overflow, h < hint.size() ? left / 3 : left);
     if (debugOptions().queries)
       std::fprintf(stderr, "[kverify] reachability of %zu statements (hint %zu): %s (%s) at %.1f ms\n",
-                   pending.size(), h, d.result == z3::sat ? "sat" : d.result == z3::unsat ? "unsat" : "unknown",
+                   pending.size(), h,
+                   d.result == z3::sat     ? "sat"
+                   : d.result == z3::unsat ? "unsat"
+                                           : "unknown",
                    d.how, 1000 * (threadSeconds() - t0));
     if (d.result != z3::sat && h < hint.size()) {
       ++h;
@@ -214,7 +221,8 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
 bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
   std::vector<const Stmt *> order;
   for (const auto &[st, pc] : pending) order.push_back(st);
-  std::sort(order.begin(), order.end(), [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
+  std::sort(order.begin(), order.end(),
+            [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
   const std::vector<z3::expr> hint = hints();
   std::map<const Stmt *, z3::expr> dead;
   for (const Stmt *st : order) {
@@ -235,8 +243,10 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
                                    : decide(q, C.E.no_overflow, left, name);
       r = d.result;
       if (r != z3::sat) {
-        if (h++ < hint.size()) r = z3::unknown;  // not under this hint: the next
-        else break;
+        if (h++ < hint.size())
+          r = z3::unknown;  // not under this hint: the next
+        else
+          break;
         continue;
       }
       if (markBroken(*d.model, F.fact, F.used)) {
@@ -249,7 +259,10 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
     }
     if (debugOptions().queries)
       std::fprintf(stderr, "[kverify] %s: %s in %.1f ms\n", name.c_str(),
-                   r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown", 1000 * (threadSeconds() - t0));
+                   r == z3::sat     ? "sat"
+                   : r == z3::unsat ? "unsat"
+                                    : "unknown",
+                   1000 * (threadSeconds() - t0));
     if (r == z3::unknown) {
       C.noteUnknown(name);
       return false;
@@ -304,8 +317,10 @@ void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &d
         for (size_t j = 0; j < c.size() && c.size() > 1;) {
           std::vector<size_t> without = c;
           without.erase(without.begin() + static_cast<long>(j));
-          if (threadSeconds() - t0 < budget && refutes(without, p->second, 0.1)) c = std::move(without);
-          else ++j;
+          if (threadSeconds() - t0 < budget && refutes(without, p->second, 0.1))
+            c = std::move(without);
+          else
+            ++j;
         }
         core = c;
         cores.push_back(c);
@@ -313,7 +328,8 @@ void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &d
     }
     if (core) {
       for (size_t i : *core)
-        if (std::find(u.because.begin(), u.because.end(), F.why[i]) == u.because.end()) u.because.push_back(F.why[i]);
+        if (std::find(u.because.begin(), u.because.end(), F.why[i]) == u.because.end())
+          u.because.push_back(F.why[i]);
       if (u.because.empty()) u.because.push_back("its own path condition is contradictory");
     } else {
       u.because.push_back("(the facts that exclude it were not narrowed down in time)");

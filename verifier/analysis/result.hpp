@@ -56,7 +56,7 @@ struct CallSite {
 struct AccessRef {
   std::string kind;  // "read", "write", "atomic", or "barrier"
   model::SourceRange range;
-  std::string text;  // the source text of the access, e.g. "sdata[tid + s]"
+  std::string text;                   // the source text of the access, e.g. "sdata[tid + s]"
   std::vector<CallSite> called_from;  // inside inlined calls: the innermost call first
 };
 
@@ -100,9 +100,9 @@ struct Witness {
   std::array<uint64_t, 3> grid_dim{};
   std::vector<std::pair<std::string, std::string>> params;  // parameter -> value
   std::vector<LoopIteration> loops;
-  std::string index;       // the colliding (race) or out-of-range (oob) element index
+  std::string index;                // the colliding (race) or out-of-range (oob) element index
   std::vector<MemoryValue> memory;  // the integer loads from parameters' memory it reads
-  bool validated = false;  // re-evaluated at the model and confirmed
+  bool validated = false;           // re-evaluated at the model and confirmed
 };
 
 // What replaying a finding's witness as a real launch showed (kverify --confirm).
@@ -126,11 +126,11 @@ inline const char *confirmationName(Confirmation::Status s) {
 }
 
 struct Finding {
-  Verdict kind = Verdict::Race;  // BenignRace, Race, Divergence or Oob
-  std::string array;             // empty for divergence
-  std::string space;             // "shared" or "global"
-  std::string message;           // "data race on 'sdata' (write/read)"
-  std::string explanation;       // e.g. why warp-synchronous code races on sm_70+
+  Verdict kind = Verdict::Race;     // BenignRace, Race, Divergence or Oob
+  std::string array;                // empty for divergence
+  std::string space;                // "shared" or "global"
+  std::string message;              // "data race on 'sdata' (write/read)"
+  std::string explanation;          // e.g. why warp-synchronous code races on sm_70+
   std::vector<AccessRef> accesses;  // first = the error location, rest = notes
   Witness witness;
   Confirmation confirmation;
@@ -147,7 +147,9 @@ struct Assumption {
   Kind kind = Kind::Premise;
   std::string text;
   std::string display() const {  // as the reports show it
-    return kind == Kind::Assumed ? "assumed: " + text : kind == Kind::NotChecked ? "not checked: " + text : text;
+    return kind == Kind::Assumed      ? "assumed: " + text
+           : kind == Kind::NotChecked ? "not checked: " + text
+                                      : text;
   }
 };
 
@@ -244,17 +246,17 @@ struct KernelResult {
   double time_ms = 0;
   std::vector<Finding> findings;
   std::vector<Phase> phases;
-  std::vector<Assumption> assumptions;      // stated in the output, e.g. no aliasing
+  std::vector<Assumption> assumptions;  // stated in the output, e.g. no aliasing
   std::vector<model::Unsupported> unsupported;
-  std::string unknown_query;                // which query timed out / returned unknown
-  std::vector<std::string> undecided;       // every query the solver did not decide
-  bool out_of_time = false;                 // --kernel-timeout ran out (see unknown_query)
-  bool out_of_memory = false;               // --max-memory ran out (see unknown_query)
-  std::string premise_error;  // the launch and the assumptions contradict each other
-  std::vector<UnreachableRef> unreachable;  // accesses and barriers no thread reaches
+  std::string unknown_query;                   // which query timed out / returned unknown
+  std::vector<std::string> undecided;          // every query the solver did not decide
+  bool out_of_time = false;                    // --kernel-timeout ran out (see unknown_query)
+  bool out_of_memory = false;                  // --max-memory ran out (see unknown_query)
+  std::string premise_error;                   // the launch and the assumptions contradict each other
+  std::vector<UnreachableRef> unreachable;     // accesses and barriers no thread reaches
   std::vector<model::Diagnostic> diagnostics;  // Error: clang's diagnostics
-  RuleCounts rules;  // the precision rules applied
-  KernelStats stats;  // where the time went (kept for --stats only)
+  RuleCounts rules;                            // the precision rules applied
+  KernelStats stats;                           // where the time went (kept for --stats only)
   // A race was found, and the other checks assumed none (shared reads agree): a divergence
   // or an out-of-bounds access that only the race causes may be missing beside it.
   bool race_free_premise_broken = false;

@@ -7,13 +7,13 @@ namespace kverify::analysis::detail {
 
 inline Rule closedFormRule(ClosedForm::Op op) {
   switch (op) {
-  case ClosedForm::Add:
-  case ClosedForm::Sub: return Rule::ClosedFormAdd;
-  case ClosedForm::Affine: return Rule::ClosedFormAffine;
-  case ClosedForm::Flip: return Rule::ClosedFormFlip;
-  case ClosedForm::Swap: return Rule::ClosedFormSwap;
-  case ClosedForm::Set: return Rule::ClosedFormSet;
-  default: return Rule::ClosedFormShift;
+    case ClosedForm::Add:
+    case ClosedForm::Sub: return Rule::ClosedFormAdd;
+    case ClosedForm::Affine: return Rule::ClosedFormAffine;
+    case ClosedForm::Flip: return Rule::ClosedFormFlip;
+    case ClosedForm::Swap: return Rule::ClosedFormSwap;
+    case ClosedForm::Set: return Rule::ClosedFormSet;
+    default: return Rule::ClosedFormShift;
   }
 }
 

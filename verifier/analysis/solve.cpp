@@ -42,9 +42,13 @@ public:
     z3::check_result r = checkWithin(S, seconds);
     if (r == z3::sat && m) *m = S.get_model();
     if (debugOptions().queries)
-      std::fprintf(stderr, "[kverify]   %s %s: %s in %.1f ms\n", tactic ? tactic : "default",
-                   fs.size() == 1 ? "(1 formula)" : "", r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
-                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      std::fprintf(
+          stderr, "[kverify]   %s %s: %s in %.1f ms\n", tactic ? tactic : "default",
+          fs.size() == 1 ? "(1 formula)" : "",
+          r == z3::sat     ? "sat"
+          : r == z3::unsat ? "unsat"
+                           : "unknown",
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     return r;
   }
 
@@ -138,7 +142,9 @@ z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vecto
   return result;
 }
 
-z3::solver freshSolver(z3::context &c, const char *logic) { return logic ? z3::solver(c, logic) : z3::solver(c); }
+z3::solver freshSolver(z3::context &c, const char *logic) {
+  return logic ? z3::solver(c, logic) : z3::solver(c);
+}
 
 namespace {
 z3::check_result checkWithinSeconds(z3::solver &s, double seconds, const z3::expr_vector *assumptions) {
@@ -195,7 +201,8 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
     // x * k in [lo, hi] for x in [from, to] (integer division of positives floors)
     __int128 from = k > 0 ? -((-lo) / k) : -(hi / -k), to = k > 0 ? hi / k : (-lo) / -k;
     from = std::max(from, lo), to = std::min(to, hi);
-    return z3::sge(x, c.bv_val(static_cast<int64_t>(from), w)) && z3::sle(x, c.bv_val(static_cast<int64_t>(to), w));
+    return z3::sge(x, c.bv_val(static_cast<int64_t>(from), w)) &&
+           z3::sle(x, c.bv_val(static_cast<int64_t>(to), w));
   }
   // Z3's predicates otherwise, shielded from the bad folding (it only ever claims a
   // positive overflow, and only for a negative operand): a positive overflow needs equal
@@ -203,7 +210,8 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
   z3::expr zero = c.bv_val(0, w), min = z3::shl(c.bv_val(1, w), c.bv_val(w - 1, w));
   z3::expr na = z3::slt(a, zero), nb = z3::slt(b, zero);
   z3::expr no_pos_overflow =
-      na != nb || (a != min && b != min && z3::bvmul_no_overflow(z3::ite(na, -a, a), z3::ite(nb, -b, b), true));
+      na != nb ||
+      (a != min && b != min && z3::bvmul_no_overflow(z3::ite(na, -a, a), z3::ite(nb, -b, b), true));
   return z3::bvmul_no_underflow(a, b) && no_pos_overflow;
 }
 
@@ -221,7 +229,8 @@ static bool multipliesUnknowns(const z3::expr_vector &query) {
 
 namespace {
 Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                    double seconds, const std::string &name, bool linear_first, const std::vector<z3::expr> &small) {
+                    double seconds, const std::string &name, bool linear_first,
+                    const std::vector<z3::expr> &small) {
   z3::context &c = query.ctx();
   Attempts A(c, seconds, name);
   Decision d;
@@ -323,7 +332,8 @@ Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3
 }
 
 // One query, counted for --stats with its result and time.
-template <class Ask> Decision counted(Ask ask) {
+template <class Ask>
+Decision counted(Ask ask) {
   if (kernelTimeSpent()) return {};
   double t0 = threadSeconds();
   Decision d = ask();
@@ -333,8 +343,8 @@ template <class Ask> Decision counted(Ask ask) {
 
 }  // namespace
 
-Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                double seconds, const std::string &name, bool linear_first, const std::vector<z3::expr> &small) {
+Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow, double seconds,
+                const std::string &name, bool linear_first, const std::vector<z3::expr> &small) {
   return counted([&] { return decideOnce(query, no_overflow, seconds, name, linear_first, small); });
 }
 

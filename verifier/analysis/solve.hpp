@@ -31,8 +31,7 @@ z3::solver freshSolver(z3::context &c, const char *logic = "QF_UFBV");
 
 // s.check() (under `assumptions`, if given) for at most `seconds` of the calling thread's
 // CPU time (the same answer on a loaded machine); unknown when interrupted.
-z3::check_result checkWithin(z3::solver &s, double seconds,
-                             const z3::expr_vector *assumptions = nullptr);
+z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vector *assumptions = nullptr);
 
 // The solver time left to the kernel analysed on this thread (--kernel-timeout): while a
 // budget is in scope, every checkWithin on the thread stops where it runs out.
@@ -59,9 +58,8 @@ struct KernelTimeSpent {};
 // query: its queries share their index arithmetic, and bit-blasting it was slow).
 // `small`: facts that fix a small launch (one block, 1-D, ...), each tried briefly on a
 // hard query: a model under one is a model (huge grids slow the search for one down).
-Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                double seconds, const std::string &name, bool linear_first = false,
-                const std::vector<z3::expr> &small = {});
+Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow, double seconds,
+                const std::string &name, bool linear_first = false, const std::vector<z3::expr> &small = {});
 
 // For queries that are usually satisfiable (is this statement reachable?): first a model
 // of the non-linear integer abstraction, tried on the bit-vector query with its values

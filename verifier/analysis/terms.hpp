@@ -23,7 +23,8 @@ bool forEachTerm(std::vector<z3::expr> roots, std::set<unsigned> &seen, Visit vi
   return true;
 }
 
-template <class Visit> bool forEachTerm(std::vector<z3::expr> roots, Visit visit) {
+template <class Visit>
+bool forEachTerm(std::vector<z3::expr> roots, Visit visit) {
   std::set<unsigned> seen;
   return forEachTerm(std::move(roots), seen, visit);
 }

@@ -27,7 +27,7 @@ using model::UnaryOp;
 namespace st = model::stmt;
 namespace ex = model::expr;
 
-constexpr int kEntry = -1;    // "no barrier passed yet"
+constexpr int kEntry = -1;         // "no barrier passed yet"
 constexpr int kStartBase = -1000;  // placeholders for "the start of loop L's iteration"
 
 // One candidate for the last barrier instance a thread passed: under `cond`, it is
@@ -64,8 +64,8 @@ struct AccessEv {
   z3::expr index;  // bv64, signed
   Phases lb;
   std::vector<LoopRef> loops;
-  int seq;  // position in the thread's trace (accesses and syncs)
-  std::optional<z3::expr> stored;  // a write's integer value (benign races)
+  int seq;                          // position in the thread's trace (accesses and syncs)
+  std::optional<z3::expr> stored;   // a write's integer value (benign races)
   std::optional<z3::expr> written;  // the value an atomic store or exchange writes
   model::MemoryOrder order = model::MemoryOrder::Relaxed;  // an atomic's (where constant)
 };
@@ -109,13 +109,13 @@ struct Thread {
   // Trip counts of block-barrier loops shared by the block (race mode: only sound once the
   // divergence check has shown the loops uniform), or each thread's own (divergence mode).
   bool shared_trips = false;
-  bool uniform_loops = false;  // some loop would share its trip count in race mode
+  bool uniform_loops = false;      // some loop would share its trip count in race mode
   std::vector<z3::expr> tid, bid;  // u32 x,y,z
   std::vector<AccessEv> accesses;
   std::vector<SyncEv> syncs;
-  std::vector<LoadEv> loads;   // shared locations read (Checker::sharedReads, rereads)
-  std::vector<LoadEv> tickets; // results of atomicAdd on a ticket counter (Checker::tickets)
-  std::vector<LoadEv> block_tickets;  // tickets of the thread's block, read from shared memory
+  std::vector<LoadEv> loads;           // shared locations read (Checker::sharedReads, rereads)
+  std::vector<LoadEv> tickets;         // results of atomicAdd on a ticket counter (Checker::tickets)
+  std::vector<LoadEv> block_tickets;   // tickets of the thread's block, read from shared memory
   std::vector<LoadEv> atomic_results;  // the values atomics returned (message_passing.hpp)
   std::vector<LoadEv> param_reads;     // integers loaded from pointer parameters' memory (witness)
   // the same for the last iteration of a loop a jump left, seen after the loop
@@ -158,9 +158,7 @@ struct BarrierInfo {
   }
 };
 
-inline z3::expr orOpt(const std::optional<z3::expr> &a, const z3::expr &b) {
-  return a ? (*a || b) : b;
-}
+inline z3::expr orOpt(const std::optional<z3::expr> &a, const z3::expr &b) { return a ? (*a || b) : b; }
 
 inline z3::expr conj(z3::context &c, const std::vector<z3::expr> &es) {
   z3::expr_vector v(c);
@@ -171,8 +169,8 @@ inline z3::expr conj(z3::context &c, const std::vector<z3::expr> &es) {
 z3::expr resize(const z3::expr &v, unsigned to, bool is_signed);  // C conversion between widths
 
 // The last-barrier candidate sets (last_barrier.cpp).
-LB mergeLB(const LB &a, const LB &b, const z3::expr &c);     // after an If: a where c, else b
-LB expandLB(const LB &lb, int marker, const LB &start);      // placeholder `marker` := start
+LB mergeLB(const LB &a, const LB &b, const z3::expr &c);  // after an If: a where c, else b
+LB expandLB(const LB &lb, int marker, const LB &start);   // placeholder `marker` := start
 LB substLB(const LB &lb, const z3::expr &from, const z3::expr &to);
 LB substLB(const LB &lb, const z3::expr_vector &from, const z3::expr_vector &to);
 bool sameLB(const LB &a, const LB &b);  // the same candidates (no merge needed)

@@ -42,22 +42,22 @@ Uniformity::Uniformity(const model::Kernel &k) {
 }
 
 bool Uniformity::value(const Expr &e) const {
-  return std::visit(
-      model::Overloaded{
-          [](const ex::Builtin &b) {
-            return b.which != model::Builtin::ThreadIdxX && b.which != model::Builtin::ThreadIdxY &&
-                   b.which != model::Builtin::ThreadIdxZ;
-          },
-          [&](const ex::Local &l) { return !varying_.count(l.id); },
-          // one value per block and barrier instance (model.hpp); loads, atomics, calls vary
-          [](const ex::Opaque &o) { return o.per_block; },
-          [&](const auto &) {  // constants, parameters and array facts; operators by operands
-            for (const Expr *a : model::operands(e))
-              if (!value(*a)) return false;
-            return true;
-          },
-      },
-      e.node);
+  return std::visit(model::Overloaded{
+                        [](const ex::Builtin &b) {
+                          return b.which != model::Builtin::ThreadIdxX &&
+                                 b.which != model::Builtin::ThreadIdxY &&
+                                 b.which != model::Builtin::ThreadIdxZ;
+                        },
+                        [&](const ex::Local &l) { return !varying_.count(l.id); },
+                        // one value per block and barrier instance (model.hpp); loads, atomics, calls vary
+                        [](const ex::Opaque &o) { return o.per_block; },
+                        [&](const auto &) {  // constants, parameters and array facts; operators by operands
+                          for (const Expr *a : model::operands(e))
+                            if (!value(*a)) return false;
+                          return true;
+                        },
+                    },
+                    e.node);
 }
 
 Uniformity::Jumps Uniformity::block(const model::Body &body, bool uniform) {
@@ -72,28 +72,28 @@ Uniformity::Jumps Uniformity::block(const model::Body &body, bool uniform) {
 
 Uniformity::Jumps Uniformity::stmt(const Stmt &s, bool uniform) {
   if (!uniform) varying_control_.insert(&s);
-  return std::visit(
-      model::Overloaded{
-          [&](const st::Assign &a) -> Jumps {
-            if (!uniform || !a.value || !value(*a.value)) changed_ |= varying_.insert(a.local.id).second;
-            return {};
-          },
-          [&](const st::If &i) -> Jumps {
-            bool u = uniform && value(*i.cond);
-            Jumps a = block(i.then_body, u), b = block(i.else_body, u);
-            return {a.ret || b.ret, a.brk || b.brk, a.cont || b.cont};
-          },
-          [&](const st::Loop &l) { return loopStmt(s, l, uniform); },
-          [&](const st::Inlined &c) -> Jumps {
-            block(c.body, uniform);  // its returns end at the call
-            return {};
-          },
-          [&](const st::Return &) -> Jumps { return {!uniform, false, false}; },
-          [&](const st::Break &) -> Jumps { return {false, !uniform, false}; },
-          [&](const st::Continue &) -> Jumps { return {false, false, !uniform}; },
-          [](const auto &) -> Jumps { return {}; },
-      },
-      s.node);
+  return std::visit(model::Overloaded{
+                        [&](const st::Assign &a) -> Jumps {
+                          if (!uniform || !a.value || !value(*a.value))
+                            changed_ |= varying_.insert(a.local.id).second;
+                          return {};
+                        },
+                        [&](const st::If &i) -> Jumps {
+                          bool u = uniform && value(*i.cond);
+                          Jumps a = block(i.then_body, u), b = block(i.else_body, u);
+                          return {a.ret || b.ret, a.brk || b.brk, a.cont || b.cont};
+                        },
+                        [&](const st::Loop &l) { return loopStmt(s, l, uniform); },
+                        [&](const st::Inlined &c) -> Jumps {
+                          block(c.body, uniform);  // its returns end at the call
+                          return {};
+                        },
+                        [&](const st::Return &) -> Jumps { return {!uniform, false, false}; },
+                        [&](const st::Break &) -> Jumps { return {false, !uniform, false}; },
+                        [&](const st::Continue &) -> Jumps { return {false, false, !uniform}; },
+                        [](const auto &) -> Jumps { return {}; },
+                    },
+                    s.node);
 }
 
 Uniformity::Jumps Uniformity::loopStmt(const Stmt &s, const st::Loop &l, bool uniform) {

@@ -59,7 +59,8 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
 // block indices, then thread indices, then parameters, each tightened in turn (every
 // assumption kept, the earlier ones fixed; at most four solver calls each) within --confirm's or the default budget (0.3 s);
 // where time runs out, what was found. Values already small enough to read stay.
-void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std::vector<z3::expr> &counters) {
+void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m,
+                       const std::vector<z3::expr> &counters) {
   Stage s("witness");
   // of this thread's CPU time (on a loaded machine, or with other kernels analysed in
   // parallel, the same witness as on an idle one); the least values of a launch's nine
@@ -91,7 +92,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std
     blocks = blocks + wide(T1->bid[d]) + wide(T2->bid[d]);
     threads = threads + wide(T1->tid[d]) + wide(T2->tid[d]);
   }
-  goals.push_back({blocks, 0, 1024});  // (block (1073741823,1023,0) does not read well)
+  goals.push_back({blocks, 0, 1024});   // (block (1073741823,1023,0) does not read well)
   goals.push_back({threads, 0, 1024});  // (any thread of a block reads well)
   // the loop iterations the finding happens at, from the first (k = 9223372036854775806
   // says nothing a reader can replay), as few as the parameters allow
@@ -125,9 +126,12 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m, const std
       tighter.push_back(z3::ule(g, E.c.bv_val(bound, w)));
       // (models of the integer abstraction first: index arithmetic defeats bit-blasting)
       Decision d = findModel(tighter, E.no_overflow, std::min(query_s, left()));
-      if (d.result == z3::sat) m = d.model, v = num(*m, g);
-      else if (d.result == z3::unsat) lo = bound + 1;
-      else break;
+      if (d.result == z3::sat)
+        m = d.model, v = num(*m, g);
+      else if (d.result == z3::unsat)
+        lo = bound + 1;
+      else
+        break;
     }
     base.push_back(g == E.c.bv_val(v, w));  // kept (readable or tightened) while the next ones are
   }

@@ -7,9 +7,7 @@
 #define BLOCK 256
 #define TILE 16
 
-__device__ float clampf(float v, float lo, float hi) {
-  return v < lo ? lo : (v > hi ? hi : v);
-}
+__device__ float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 __global__ void saxpy(int n, float a, const float *x, float *y) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
@@ -23,37 +21,31 @@ __global__ void block_reduce(const float *in, float *out, int n) {
   s[tid] = i < n ? in[i] : 0.0f;
   __syncthreads();
   for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (tid < stride)
-      s[tid] += s[tid + stride];
+    if (tid < stride) s[tid] += s[tid + stride];
     __syncthreads();
   }
-  if (tid == 0)
-    out[blockIdx.x] = s[0];
+  if (tid == 0) out[blockIdx.x] = s[0];
 }
 
 __global__ void transpose(const float *in, float *out, int width, int height) {
   __shared__ float tile[TILE][TILE + 1];
   int x = blockIdx.x * TILE + threadIdx.x;
   int y = blockIdx.y * TILE + threadIdx.y;
-  if (x < width && y < height)
-    tile[threadIdx.y][threadIdx.x] = in[y * width + x];
+  if (x < width && y < height) tile[threadIdx.y][threadIdx.x] = in[y * width + x];
   __syncthreads();
   x = blockIdx.y * TILE + threadIdx.x;
   y = blockIdx.x * TILE + threadIdx.y;
-  if (x < height && y < width)
-    out[y * height + x] = tile[threadIdx.x][threadIdx.y];
+  if (x < height && y < width) out[y * height + x] = tile[threadIdx.x][threadIdx.y];
 }
 
 __global__ void histogram(const unsigned char *data, unsigned *bins, int n) {
   __shared__ unsigned local[256];
-  for (int b = threadIdx.x; b < 256; b += blockDim.x)
-    local[b] = 0;
+  for (int b = threadIdx.x; b < 256; b += blockDim.x) local[b] = 0;
   __syncthreads();
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
     atomicAdd(&local[data[i]], 1u);
   __syncthreads();
-  for (int b = threadIdx.x; b < 256; b += blockDim.x)
-    atomicAdd(&bins[b], local[b]);
+  for (int b = threadIdx.x; b < 256; b += blockDim.x) atomicAdd(&bins[b], local[b]);
 }
 
 // Scan of one block (Hillis-Steele, double-buffered).
@@ -67,14 +59,12 @@ __global__ void block_scan(const int *in, int *out, int n) {
     src = 1 - src;
     __syncthreads();
   }
-  if (t < n)
-    out[t] = buf[src][t];
+  if (t < n) out[t] = buf[src][t];
 }
 
 __global__ void normalize(float *v, int n, float lo, float hi) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
+  if (i >= n) return;
   v[i] = clampf((v[i] - lo) / (hi - lo), 0.0f, 1.0f);
 }
 

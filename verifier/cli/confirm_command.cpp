@@ -19,13 +19,16 @@ cl::SubCommand confirm_command("confirm",
 
 namespace {
 
-cl::opt<std::string> report(cl::Positional, cl::Required, cl::sub(confirm_command), cl::desc("<report.json>"));
+cl::opt<std::string> report(cl::Positional, cl::Required, cl::sub(confirm_command),
+                            cl::desc("<report.json>"));
 cl::opt<double> run_timeout("timeout", cl::sub(confirm_command), cl::init(30),
                             cl::desc("Seconds each replay may run (a divergent barrier that hangs this long "
                                      "is confirmed)"));
-cl::opt<unsigned> jobs("j", cl::sub(confirm_command), cl::init(1), cl::desc("Replays built and run in parallel"));
-cl::opt<std::string> json_out("json", cl::sub(confirm_command), cl::value_desc("FILE"),
-                              cl::desc("Write the report, with each finding's confirmation, as JSON to FILE"));
+cl::opt<unsigned> jobs("j", cl::sub(confirm_command), cl::init(1),
+                       cl::desc("Replays built and run in parallel"));
+cl::opt<std::string> json_out(
+    "json", cl::sub(confirm_command), cl::value_desc("FILE"),
+    cl::desc("Write the report, with each finding's confirmation, as JSON to FILE"));
 cl::opt<std::string> html_out("html", cl::sub(confirm_command), cl::value_desc("FILE"),
                               cl::desc("Write the report as an HTML page to FILE"));
 
@@ -38,8 +41,8 @@ int runConfirm() {
   std::string error;
   std::optional<analysis::RunResult> run = in ? reports::read_json(text.str(), error) : std::nullopt;
   if (!run) {
-    llvm::errs() << "kverify confirm: error: cannot read '" << report << "'" << (error.empty() ? "" : ": " + error)
-                 << "\n";
+    llvm::errs() << "kverify confirm: error: cannot read '" << report << "'"
+                 << (error.empty() ? "" : ": " + error) << "\n";
     return 2;
   }
   confirm::Toolchain tools = confirm::findToolchain();

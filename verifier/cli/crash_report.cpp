@@ -28,15 +28,14 @@ void onCrash(int signal) {
           ? "kverify crashed (a stack overflow: a source nested or macro-expanded far deeper "
             "than real code, or an internal error)"
           : "kverify crashed (an internal error)");
-  say(reading ? " while reading this file; please report it with the file\n"
-              : "; please report it\n");
+  say(reading ? " while reading this file; please report it with the file\n" : "; please report it\n");
   _exit(2);
 }
 
 }  // namespace
 
 void installCrashReport() {
-  struct sigaction action {};
+  struct sigaction action{};
   action.sa_handler = onCrash;
   action.sa_flags = SA_ONSTACK | SA_RESETHAND;
   sigemptyset(&action.sa_mask);

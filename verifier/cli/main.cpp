@@ -50,14 +50,12 @@ using namespace kverify;
 static cl::OptionCategory category("kverify options");
 static cl::list<std::string> inputs(cl::Positional, cl::desc("<file.cu | file.py | dir>..."),
                                     cl::cat(category));
-static cl::opt<std::string> compile_commands(
-    "p", cl::desc("Directory holding compile_commands.json"), cl::value_desc("dir"),
-    cl::cat(category));
+static cl::opt<std::string> compile_commands("p", cl::desc("Directory holding compile_commands.json"),
+                                             cl::value_desc("dir"), cl::cat(category));
 static cl::opt<bool> dump_model("dump-model",
                                 cl::desc("Print the kernel model as JSON (verifier/model/SCHEMA.md)"),
                                 cl::cat(category));
-static cl::opt<bool> dump_model_text("dump-model-text",
-                                     cl::desc("Print the kernel model as C-like text"),
+static cl::opt<bool> dump_model_text("dump-model-text", cl::desc("Print the kernel model as C-like text"),
                                      cl::cat(category));
 static cl::opt<bool> dump_phases("dump-phases",
                                  cl::desc("Print each kernel's barrier phases and their accesses"),
@@ -85,8 +83,9 @@ static cl::opt<std::string> block_dim_gv("blockDim", cl::desc("GPUVerify spellin
                                          cl::cat(category));
 static cl::opt<std::string> grid_dim_gv("gridDim", cl::desc("GPUVerify spelling: [X,Y,Z]"),
                                         cl::cat(category));
-static cl::list<std::string> assumes("assume", cl::desc("Precondition (C expression over "
-                                                        "parameters and builtins)"),
+static cl::list<std::string> assumes("assume",
+                                     cl::desc("Precondition (C expression over "
+                                              "parameters and builtins)"),
                                      cl::value_desc("EXPR"), cl::cat(category));
 static cl::opt<double> timeout("timeout", cl::desc("Per-query solver timeout in seconds of CPU time"),
                                cl::init(10.0), cl::value_desc("SECONDS"), cl::cat(category));
@@ -102,27 +101,29 @@ static cl::opt<uint64_t> max_memory(
     cl::init(4096), cl::value_desc("MIB"), cl::cat(category));
 static cl::opt<unsigned> jobs("j", cl::desc("Files and kernels analysed in parallel"), cl::init(1),
                               cl::Prefix, cl::value_desc("N"), cl::cat(category));
-static cl::opt<std::string> format("format", cl::desc("text|json|sarif|junit"),
-                                   cl::init("text"), cl::cat(category));
-static cl::opt<std::string> output("output", cl::desc("Write the report to FILE"),
-                                   cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string> format("format", cl::desc("text|json|sarif|junit"), cl::init("text"),
+                                   cl::cat(category));
+static cl::opt<std::string> output("output", cl::desc("Write the report to FILE"), cl::value_desc("FILE"),
+                                   cl::cat(category));
 static cl::opt<std::string> html("html", cl::desc("Also write an HTML report to FILE"),
                                  cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<std::string> json_file("json",
                                       cl::desc("Also write the JSON report (--format=json) to "
                                                "FILE; an old FILE is removed first"),
                                       cl::value_desc("FILE"), cl::cat(category));
-static cl::opt<std::string> fail_on("fail-on",
-                                    cl::desc("Verdicts that make the exit status 1 "
-                                             "(race,divergence,oob,vacuous[,benign-race,unknown,unsupported]), "
-                                             "or `confirmed`: only findings --confirm reproduced on the GPU"),
-                                    cl::init("race,divergence,oob,vacuous"), cl::cat(category));
-static cl::opt<bool> confirm_flag("confirm",
-                                  cl::desc("Replay each finding's witness on the GPU: a program built with nvcc, "
-                                           "run under compute-sanitizer (racecheck, memcheck, synccheck) or "
-                                           "with its accesses logged; each finding is then confirmed, not "
-                                           "reproduced or not run"),
-                                  cl::cat(category));
+static cl::opt<std::string> fail_on(
+    "fail-on",
+    cl::desc("Verdicts that make the exit status 1 "
+             "(race,divergence,oob,vacuous[,benign-race,unknown,unsupported]), "
+             "or `confirmed`: only findings --confirm reproduced on the GPU"),
+    cl::init("race,divergence,oob,vacuous"), cl::cat(category));
+static cl::opt<bool> confirm_flag(
+    "confirm",
+    cl::desc("Replay each finding's witness on the GPU: a program built with nvcc, "
+             "run under compute-sanitizer (racecheck, memcheck, synccheck) or "
+             "with its accesses logged; each finding is then confirmed, not "
+             "reproduced or not run"),
+    cl::cat(category));
 static cl::opt<std::string> confirm_dir("confirm-dir",
                                         cl::desc("With --confirm: keep each finding's replay program "
                                                  "(replay.cu, its build and output.txt) in DIR"),
@@ -188,8 +189,7 @@ static cl::opt<std::string> shard_flag(
     cl::value_desc("K/N"), cl::cat(category));
 
 static bool kernelSelected(const model::Kernel &k) {
-  if (kernel_filter.empty())
-    return true;
+  if (kernel_filter.empty()) return true;
   // "reduce<256>", an overload "fill(int *)", or each launch of a kernel verified per launch
   std::string base = k.function.substr(0, std::min(k.function.find('<'), k.function.find('(')));
   return k.name == kernel_filter || k.function == kernel_filter || base == kernel_filter;
@@ -212,8 +212,8 @@ static std::unique_ptr<cli::ResultCache> openCache(const analysis::Options &base
                                                    const frontend::Options &options) {
   std::string dir = cache_dir.empty() ? cli::defaultCacheDir() : std::string(cache_dir);
   // (--confirm replays what this run finds: nothing to take from the cache)
-  if (no_cache || statsWanted() || confirm_flag || debug_queries || !dump_queries.empty() || all_assumptions ||
-      dir.empty())
+  if (no_cache || statsWanted() || confirm_flag || debug_queries || !dump_queries.empty() ||
+      all_assumptions || dir.empty())
     return nullptr;
   std::optional<std::string> build = cli::buildId();
   if (!build) {
@@ -234,8 +234,7 @@ static std::optional<analysis::Options> analysisOptions() {
   base.assume_grid_fits_32_bits = !no_grid_size_assumption;
   base.allow_unreachable = allow_unreachable;
   base.zero_init.assign(zero_init.begin(), zero_init.end());
-  auto dims = [&](const std::string &v, const char *flag,
-                  std::array<std::optional<uint64_t>, 3> &out) {
+  auto dims = [&](const std::string &v, const char *flag, std::array<std::optional<uint64_t>, 3> &out) {
     if (!v.empty() && !analysis::parseDims(v, out)) {
       llvm::errs() << "kverify: error: bad value for --" << flag << ": '" << v << "'\n";
       return false;
@@ -261,10 +260,14 @@ static std::optional<analysis::Options> analysisOptions() {
 static bool writeReports(const analysis::RunResult &run) {
   bool to_file = !output.empty();
   std::string text;
-  if (format == "json") text = reports::render_json(run);
-  else if (format == "sarif") text = reports::render_sarif(run);
-  else if (format == "junit") text = reports::render_junit(run);
-  else text = reports::render_text(run, !to_file && isatty(1)) + reports::render_summary(run) + "\n";
+  if (format == "json")
+    text = reports::render_json(run);
+  else if (format == "sarif")
+    text = reports::render_sarif(run);
+  else if (format == "junit")
+    text = reports::render_junit(run);
+  else
+    text = reports::render_text(run, !to_file && isatty(1)) + reports::render_summary(run) + "\n";
   if (to_file) {
     if (!cli::writeFile(output, text, "kverify")) return false;
   } else {
@@ -282,7 +285,8 @@ static void dumpModels(const std::vector<model::TranslationUnitModel> &models) {
     return;
   }
   for (const model::TranslationUnitModel &tu : models) {
-    if (dump_model_text) llvm::outs() << model::toText(tu);
+    if (dump_model_text)
+      llvm::outs() << model::toText(tu);
     else
       for (const model::Kernel &k : tu.kernels) llvm::outs() << analysis::toText(analysis::alignPhases(k));
   }
@@ -322,8 +326,7 @@ static std::optional<Settings> readSettings(frontend::Options frontend_options) 
   if (shard_flag.getNumOccurrences() > 0) {
     std::optional<cli::Shard> shard = cli::parseShard(shard_flag);
     if (!shard) {
-      llvm::errs() << "kverify: error: --shard must be K/N with 1 <= K <= N, not '" << shard_flag
-                   << "'\n";
+      llvm::errs() << "kverify: error: --shard must be K/N with 1 <= K <= N, not '" << shard_flag << "'\n";
       return std::nullopt;
     }
     s.files = cli::filesInShard(s.files, *shard);
@@ -363,7 +366,8 @@ static std::optional<Settings> readSettings(frontend::Options frontend_options) 
       llvm::errs() << "kverify: note: --confirm: " << tools.unavailable << ": findings are not replayed\n";
     s.replayer = std::make_unique<confirm::Replayer>(
         confirm::ReplayOptions{confirm_dir, confirm_timeout, options.extra_args,
-                               frontend::locatePrelude() + "/include/kverify.h"}, std::move(tools));
+                               frontend::locatePrelude() + "/include/kverify.h"},
+        std::move(tools));
   }
   return s;
 }
@@ -373,8 +377,12 @@ static std::optional<Settings> readSettings(frontend::Options frontend_options) 
 class FileRuns {
 public:
   explicit FileRuns(const Settings &s)
-      : s(s), models(s.files.size()), results(s.files.size()), parse_ms(s.files.size()),
-        keys(s.files.size()), pending(s.files.size()),
+      : s(s),
+        models(s.files.size()),
+        results(s.files.size()),
+        parse_ms(s.files.size()),
+        keys(s.files.size()),
+        pending(s.files.size()),
         progress(s.analyse && s.files.size() > 1 && isatty(2)) {
     if (s.analyse) cache = openCache(s.base, s.frontend);
   }
@@ -456,7 +464,8 @@ private:
         keepSelectedKernels(tu);
         if (!s.analyse) continue;
         std::vector<analysis::KernelResult> unit = analyseUnit(tu, s.base);
-        for (size_t k = 0; s.replayer && tu.parsed && k < unit.size(); ++k) s.replayer->confirm(unit[k], tu.kernels[k]);
+        for (size_t k = 0; s.replayer && tu.parsed && k < unit.size(); ++k)
+          s.replayer->confirm(unit[k], tu.kernels[k]);
         for (analysis::KernelResult &r : unit) results[i].push_back(std::move(r));
       }
       models[i] = kverify::python::mergeUnits(file, std::move(units));
@@ -473,7 +482,8 @@ private:
       // each kernel its own task: a file's kernels are analysed in parallel
       results[i].resize(kernels);
       pending[i] = kernels;
-      for (size_t k = 0; k < kernels; ++k) pool.add([this, i, k](cli::TaskPool &) { analyseKernel(i, k); }, true);
+      for (size_t k = 0; k < kernels; ++k)
+        pool.add([this, i, k](cli::TaskPool &) { analyseKernel(i, k); }, true);
     }
   }
 };
@@ -505,7 +515,8 @@ static int report(FileRuns &runs) {
     for (const model::Diagnostic &n : runs.models[i].notes) run.notes.push_back(n);
     if (statsWanted()) run.file_stats.push_back({s.files[i], runs.parse_ms[i]});
   }
-  if (statsWanted()) llvm::errs() << reports::render_stats(run);
+  if (statsWanted())
+    llvm::errs() << reports::render_stats(run);
   else
     for (analysis::KernelResult &k : run.kernels) k.stats.clear();
   // an error (bad kverify: comment, contradictory premises) is a usage error
@@ -527,8 +538,7 @@ int main(int argc, char **argv) {
       break;
     }
   frontend::Options options;
-  for (int i = own + 1; i < argc; ++i)
-    options.extra_args.push_back(argv[i]);
+  for (int i = own + 1; i < argc; ++i) options.extra_args.push_back(argv[i]);
 
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
@@ -538,8 +548,7 @@ int main(int argc, char **argv) {
   });
   std::string errors;
   llvm::raw_string_ostream error_stream(errors);
-  if (!cl::ParseCommandLineOptions(own, argv,
-                                   "kverify: static verification of CUDA kernels\n",
+  if (!cl::ParseCommandLineOptions(own, argv, "kverify: static verification of CUDA kernels\n",
                                    &error_stream)) {
     llvm::errs() << error_stream.str();
     return 2;

@@ -17,9 +17,10 @@ uint64_t limit_mib = 0;
 // Clang and LLVM cannot unwind from a failed allocation: one line, exit 2.
 void outOfMemory(void *, const char *reason, bool) {
   char line[256];
-  int n = snprintf(line, sizeof line,
-                   "kverify: error: out of memory: past --max-memory=%llu MiB (%s); raise it, or 0 for no limit\n",
-                   static_cast<unsigned long long>(limit_mib), reason ? reason : "allocation failed");
+  int n = snprintf(
+      line, sizeof line,
+      "kverify: error: out of memory: past --max-memory=%llu MiB (%s); raise it, or 0 for no limit\n",
+      static_cast<unsigned long long>(limit_mib), reason ? reason : "allocation failed");
   if (n > 0) (void)!write(2, line, static_cast<size_t>(n) < sizeof line ? n : sizeof line - 1);
   _exit(2);
 }

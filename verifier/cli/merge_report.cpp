@@ -24,7 +24,7 @@ cl::list<std::string> merge_inputs(cl::Positional, cl::OneOrMore, cl::sub(merge_
 cl::opt<std::string> merge_html("html", cl::Required, cl::sub(merge_report_command),
                                 cl::desc("Write the page to FILE"), cl::value_desc("FILE"));
 
-bool read_file(const std::string& path, std::string& text) {
+bool read_file(const std::string &path, std::string &text) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
@@ -36,7 +36,7 @@ bool read_file(const std::string& path, std::string& text) {
 
 int runMergeReport() {
   reports::MergedReport merged;
-  for (const std::string& path : merge_inputs) {
+  for (const std::string &path : merge_inputs) {
     std::string text, error;
     if (!read_file(path, text)) {
       llvm::errs() << "kverify merge-report: error: cannot read '" << path << "'\n";
@@ -47,12 +47,12 @@ int runMergeReport() {
       return 2;
     }
   }
-  for (const std::string& w : merged.warnings)
-    llvm::errs() << "kverify merge-report: warning: " << w << "\n";
-  if (!writeFile(merge_html, reports::render_html(merged.run, merged.properties), "kverify merge-report")) return 2;
+  for (const std::string &w : merged.warnings) llvm::errs() << "kverify merge-report: warning: " << w << "\n";
+  if (!writeFile(merge_html, reports::render_html(merged.run, merged.properties), "kverify merge-report"))
+    return 2;
   llvm::errs() << "kverify merge-report: " << merged.run.kernels.size() << " kernels and "
-               << merged.properties.size() << " tests from " << merge_inputs.size()
-               << " inputs in '" << merge_html << "'\n";
+               << merged.properties.size() << " tests from " << merge_inputs.size() << " inputs in '"
+               << merge_html << "'\n";
   return 0;
 }
 

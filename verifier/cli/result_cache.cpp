@@ -176,22 +176,20 @@ std::optional<analysis::RunResult> ResultCache::load(const std::string &key) con
 void ResultCache::store(const std::string &key, const analysis::RunResult &results) const {
   std::string json = reports::render_json(results);
   std::error_code made = llvm::sys::fs::create_directories(dir_);
-  llvm::Error written = made ? llvm::errorCodeToError(made)
-                             : llvm::writeToOutput(path(key), [&](llvm::raw_ostream &out) {
-                                 out << json;  // to a temporary file, renamed when complete
-                                 return llvm::Error::success();
-                               });
+  llvm::Error written =
+      made ? llvm::errorCodeToError(made) : llvm::writeToOutput(path(key), [&](llvm::raw_ostream &out) {
+        out << json;  // to a temporary file, renamed when complete
+        return llvm::Error::success();
+      });
   if (!written) return;
   static std::once_flag reported;
   std::string why = llvm::toString(std::move(written));
   std::call_once(reported, [&] {
-    llvm::errs() << "kverify: warning: cannot write the result cache in '" << dir_ << "': " << why
-                 << "\n";
+    llvm::errs() << "kverify: warning: cannot write the result cache in '" << dir_ << "': " << why << "\n";
   });
 }
 
-bool cacheable(const model::TranslationUnitModel &tu,
-               const std::vector<analysis::KernelResult> &results) {
+bool cacheable(const model::TranslationUnitModel &tu, const std::vector<analysis::KernelResult> &results) {
   if (!tu.parsed || !tu.diagnostics.empty()) return false;
   return std::none_of(results.begin(), results.end(), [](const analysis::KernelResult &r) {
     return r.verdict == analysis::Verdict::Unknown;

@@ -58,8 +58,7 @@ private:
 };
 
 // Whether one file's results may be cached (see above).
-bool cacheable(const model::TranslationUnitModel &tu,
-               const std::vector<analysis::KernelResult> &results);
+bool cacheable(const model::TranslationUnitModel &tu, const std::vector<analysis::KernelResult> &results);
 
 // $XDG_CACHE_HOME/kverify, else ~/.cache/kverify; empty when neither is known.
 std::string defaultCacheDir();

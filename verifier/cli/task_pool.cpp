@@ -12,8 +12,10 @@ namespace kverify::cli {
 void TaskPool::add(Task task, bool urgent) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (urgent) tasks_.push_front(std::move(task));
-    else tasks_.push_back(std::move(task));
+    if (urgent)
+      tasks_.push_front(std::move(task));
+    else
+      tasks_.push_back(std::move(task));
   }
   changed_.notify_one();
 }

@@ -35,8 +35,7 @@ Tool toolFor(const Finding &f) {
 std::string kernelExpression(const std::string &function) {
   std::string name = function;
   // members of an anonymous namespace are found by their unqualified name in the file
-  for (size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;)
-    name.erase(at, 23);
+  for (size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;) name.erase(at, 23);
   if (name.find("(anonymous") != std::string::npos || name.find("(lambda") != std::string::npos) return "";
   size_t open = name.find('(');
   if (open == std::string::npos) return name;
@@ -84,9 +83,11 @@ struct Site {
 };
 
 // The access at `r` as a plain expression of `source` (else why not).
-std::string locate(const std::string &source, const model::SourceRange &r, const std::string &file, Site &site) {
+std::string locate(const std::string &source, const model::SourceRange &r, const std::string &file,
+                   Site &site) {
   std::string at = std::to_string(r.line) + ":" + std::to_string(r.col);
-  if (r.file != file) return "the access at " + r.file + ":" + std::to_string(r.line) + " is not in the kernel's file";
+  if (r.file != file)
+    return "the access at " + r.file + ":" + std::to_string(r.line) + " is not in the kernel's file";
   size_t b = offsetOf(source, r.line, r.col), e = offsetOf(source, r.end_line, r.end_col);
   if (b == std::string::npos || e == std::string::npos || e < b || e >= source.size())
     return "the access's location " + at + " is outside the file";
@@ -95,10 +96,12 @@ std::string locate(const std::string &source, const model::SourceRange &r, const
   if (!balanced(text) || (e < source.size() && identifierChar(source[e]) && identifierChar(source[e - 1])))
     return "the access at " + at + " is not a plain expression (a macro?)";
   size_t open = text.find('(');
-  bool call = open != std::string::npos && text.back() == ')' && identifierChar(text[0]) &&
-              std::all_of(text.begin(), text.begin() + open, [](char c) { return identifierChar(c) || c == ' '; });
+  bool call =
+      open != std::string::npos && text.back() == ')' && identifierChar(text[0]) &&
+      std::all_of(text.begin(), text.begin() + open, [](char c) { return identifierChar(c) || c == ' '; });
   if (call && text.rfind("atomic", 0) != 0)
-    return "the access at " + at + " is a call (" + text.substr(0, open) + "), not an expression the harness can wrap";
+    return "the access at " + at + " is a call (" + text.substr(0, open) +
+           "), not an expression the harness can wrap";
   site = {b, e, false};
   if (call) {
     size_t end = open + 1;
@@ -132,7 +135,8 @@ std::string instrument(std::string &source, const Finding &f, const std::string 
     sites[i] = i;
     wrapped.push_back({s, i});
   }
-  std::sort(wrapped.begin(), wrapped.end(), [](const Wrapped &a, const Wrapped &b) { return a.at.begin > b.at.begin; });
+  std::sort(wrapped.begin(), wrapped.end(),
+            [](const Wrapped &a, const Wrapped &b) { return a.at.begin > b.at.begin; });
   for (const Wrapped &w : wrapped) {
     source.insert(w.at.end, ")");
     source.insert(w.at.begin, (w.at.pointer ? "KVR_POINTER(" : "KVR_AT(") + std::to_string(w.id) + ", ");
@@ -145,7 +149,8 @@ std::string instrument(std::string &source, const Finding &f, const std::string 
 // 1)`) and the array has a size. memcheck sees only accesses outside the block's whole
 // shared window; this sees one past the array into its neighbour too.
 void boundsCheck(std::string &source, const model::Kernel &k, const Finding &f, const std::string &file) {
-  auto array = std::find_if(k.arrays.begin(), k.arrays.end(), [&](const model::Array &a) { return a.name == f.array; });
+  auto array = std::find_if(k.arrays.begin(), k.arrays.end(),
+                            [&](const model::Array &a) { return a.name == f.array; });
   Site s;
   if (f.space != "shared" || f.accesses.empty() || array == k.arrays.end() || array->is_extern ||
       !locate(source, f.accesses[0].range, file, s).empty())
@@ -162,8 +167,10 @@ std::string cString(const std::string &s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out + "\"";
 }
@@ -193,7 +200,9 @@ uint64_t bufferElements(const Finding &f) {
   for (const auto &[name, value] : w.params) {
     long long v = std::atoll(value.c_str());
     cover(v);
-    if (v > 0) n = std::max<uint64_t>(n, std::min<uint64_t>(threads * uint64_t(std::min<long long>(v, 1 << 28)), uint64_t(1) << 28));
+    if (v > 0)
+      n = std::max<uint64_t>(
+          n, std::min<uint64_t>(threads * uint64_t(std::min<long long>(v, 1 << 28)), uint64_t(1) << 28));
   }
   return n;
 }
@@ -213,7 +222,8 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const Replay
   std::map<std::string, std::string> values(w.params.begin(), w.params.end());
 
   if (uint64_t threads = threadCount(w); threads > (uint64_t(1) << 34))
-    return notRun("the witness's launch has " + std::to_string(threads) + " threads, more than a replay runs");
+    return notRun("the witness's launch has " + std::to_string(threads) +
+                  " threads, more than a replay runs");
   const uint64_t elements = bufferElements(f);
   // one Arg per parameter position (a struct parameter lists its fields: not settable)
   std::map<unsigned, std::string> args;
@@ -222,13 +232,18 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const Replay
   for (const model::Param &prm : k.params) {
     positions = std::max(positions, prm.position + 1);
     if (prm.name.find('.') != std::string::npos)
-      return notRun("parameter '" + prm.name.substr(0, prm.name.find('.')) + "' is a struct: the harness sets only scalars and pointers");
+      return notRun("parameter '" + prm.name.substr(0, prm.name.find('.')) +
+                    "' is a struct: the harness sets only scalars and pointers");
     if (prm.c_type.find("(*") != std::string::npos ||
         (prm.array && k.arrays[*prm.array].origin == model::ArrayOrigin::FunctionPointer))
-      return notRun("parameter '" + prm.name + "' is a function pointer: the harness cannot choose the function");
+      return notRun("parameter '" + prm.name +
+                    "' is a function pointer: the harness cannot choose the function");
     bool pointer = prm.array.has_value() || prm.type.kind == model::Type::Kind::Pointer;
-    if (pointer && std::count(prm.c_type.begin(), prm.c_type.end(), '*') + std::count(prm.c_type.begin(), prm.c_type.end(), '[') > 1)
-      return notRun("parameter '" + prm.name + "' points to pointers: the harness allocates flat buffers only");
+    if (pointer && std::count(prm.c_type.begin(), prm.c_type.end(), '*') +
+                           std::count(prm.c_type.begin(), prm.c_type.end(), '[') >
+                       1)
+      return notRun("parameter '" + prm.name +
+                    "' points to pointers: the harness allocates flat buffers only");
     std::string name = cString(prm.name);
     if (pointer) {
       std::string list;
@@ -246,7 +261,10 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const Replay
       case model::Type::Kind::Int:
       case model::Type::Kind::Bool: {
         auto it = values.find(prm.name);
-        std::string v = it == values.end() ? "0" : it->second == "true" ? "1" : it->second == "false" ? "0" : it->second;
+        std::string v = it == values.end()      ? "0"
+                        : it->second == "true"  ? "1"
+                        : it->second == "false" ? "0"
+                                                : it->second;
         if (it == values.end()) p.notes.push_back(prm.name + " = 0 (the witness leaves it open)");
         args[prm.position] = "{" + name + ", " + longLong(std::strtoll(v.c_str(), nullptr, 10)) + ", 0.0, 0}";
         break;
@@ -256,7 +274,8 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const Replay
         args[prm.position] = "{" + name + ", 0, 0.0, 0}";
         break;
       default:
-        return notRun("parameter '" + prm.name + "' has type '" + prm.c_type + "': the harness sets only scalars and pointers");
+        return notRun("parameter '" + prm.name + "' has type '" + prm.c_type +
+                      "': the harness sets only scalars and pointers");
     }
   }
 
@@ -266,13 +285,14 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const Replay
   unsigned sites[2] = {0, 0};
   bool log = false;
   if (f.kind == Verdict::Race || f.kind == Verdict::BenignRace) {
-    std::string why =
-        f.accesses.size() < 2 ? "the race names fewer than two accesses" : instrument(body, f, source.file, sites);
+    std::string why = f.accesses.size() < 2 ? "the race names fewer than two accesses"
+                                            : instrument(body, f, source.file, sites);
     if (!why.empty() && p.tool == Tool::AccessLog) return notRun(why);
     log = why.empty();  // (instrument leaves the text as it is where it refuses)
   }
   if (f.kind == Verdict::Oob) boundsCheck(body, k, f, source.file);
-  bool dynamic_shared = std::any_of(k.arrays.begin(), k.arrays.end(), [](const model::Array &a) { return a.is_extern; });
+  bool dynamic_shared =
+      std::any_of(k.arrays.begin(), k.arrays.end(), [](const model::Array &a) { return a.is_extern; });
   // cooperative groups' grid.sync() needs a cooperative launch (else the launch fails)
   bool cooperative = source.text.find("this_grid") != std::string::npos;
 
@@ -280,36 +300,37 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const Replay
   o << "// kverify --confirm: the witness of \"" << f.message << "\" in kernel '" << k.name << "'\n"
     << "// replayed as a real launch. Build and run (what kverify does):\n"
     << "//   nvcc -arch=native -lineinfo -I<the kernel's folder> replay.cu -o replay\n";
-  if (p.tool == Tool::AccessLog) o << "//   ./replay\n";
-  else o << "//   compute-sanitizer --tool " << toolName(p.tool) << " ./replay\n";
+  if (p.tool == Tool::AccessLog)
+    o << "//   ./replay\n";
+  else
+    o << "//   compute-sanitizer --tool " << toolName(p.tool) << " ./replay\n";
   for (const std::string &n : p.notes) o << "// chosen by the harness: " << n << "\n";
-  if (dynamic_shared) o << "// chosen by the harness: extern __shared__ gets all the shared memory a block can have\n";
+  if (dynamic_shared)
+    o << "// chosen by the harness: extern __shared__ gets all the shared memory a block can have\n";
   o << "// pointer parameters: buffers of " << elements << " elements, launched once for each fill\n"
     << "// of what the witness leaves open (zeros, ones, small values, minus ones)\n"
     << kReplayRuntime << "\n"
     << "#define main kverify_replaced_main\n"
     << "#line 1 " << cString(source.file) << "\n"
-    << body << (body.empty() || body.back() == '\n' ? "" : "\n")
-    << "#undef main\n\n"
+    << body << (body.empty() || body.back() == '\n' ? "" : "\n") << "#undef main\n\n"
     << "int main(int argc, char **argv) {\n"
-    << fill_arrays
-    << "  static const kvr::Arg args[] = {\n";
+    << fill_arrays << "  static const kvr::Arg args[] = {\n";
   for (unsigned i = 0; i < positions; ++i)
     o << "      " << (args.count(i) ? args[i] : "{\"?\", 0, 0.0, 0}") << ",\n";
   o << "      {\"\", 0, 0.0, 0}};\n";
   auto coords = [](const analysis::ThreadCoords &t) {
     std::ostringstream c;
-    c << "{" << t.block_idx[0] << ", " << t.block_idx[1] << ", " << t.block_idx[2] << ", " << t.thread_idx[0] << ", "
-      << t.thread_idx[1] << ", " << t.thread_idx[2] << "}";
+    c << "{" << t.block_idx[0] << ", " << t.block_idx[1] << ", " << t.block_idx[2] << ", " << t.thread_idx[0]
+      << ", " << t.thread_idx[1] << ", " << t.thread_idx[2] << "}";
     return c.str();
   };
   bool two = f.kind != Verdict::Oob;
-  o << "  static const unsigned watched[2][6] = {" << coords(w.thread1) << ", " << coords(two ? w.thread2 : w.thread1)
-    << "};\n"
-    << "  kvr::Launch launch{dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2] << "), dim3("
-    << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << "), " << (dynamic_shared ? "true" : "false")
-    << ", " << (cooperative ? "true" : "false") << ", " << (log ? int(sites[0]) : -1) << ", "
-    << (log ? int(sites[1]) : -1) << "};\n"
+  o << "  static const unsigned watched[2][6] = {" << coords(w.thread1) << ", "
+    << coords(two ? w.thread2 : w.thread1) << "};\n"
+    << "  kvr::Launch launch{dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2]
+    << "), dim3(" << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << "), "
+    << (dynamic_shared ? "true" : "false") << ", " << (cooperative ? "true" : "false") << ", "
+    << (log ? int(sites[0]) : -1) << ", " << (log ? int(sites[1]) : -1) << "};\n"
     << "  kvr::launch(" << callee << ", launch, args, watched, kvr::firstPattern(argc, argv));\n"
     << "  return 0;\n}\n";
   p.text = o.str();

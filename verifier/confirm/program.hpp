@@ -18,8 +18,8 @@ enum class Tool { Racecheck, Memcheck, Synccheck, AccessLog, BoundsCheck };
 const char *toolName(Tool t);  // "racecheck", ..., "access log", "bounds check"
 
 struct ReplayProgram {
-  std::string text;                // the program (empty where it cannot be made)
-  std::string not_run;             // why it cannot be made: a construct the harness cannot set up
+  std::string text;     // the program (empty where it cannot be made)
+  std::string not_run;  // why it cannot be made: a construct the harness cannot set up
   Tool tool = Tool::Racecheck;
   std::vector<std::string> notes;  // values the witness leaves open and the harness chose
 };

@@ -73,11 +73,16 @@ std::vector<std::string> nvccArguments(const std::vector<std::string> &clang_arg
   for (size_t i = 0; i < clang_args.size(); ++i) {
     const std::string &a = clang_args[i];
     // paths made absolute: the program builds in its own folder
-    auto path = [](const std::string &p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
+    auto path = [](const std::string &p) {
+      return p.empty() ? p : fs::absolute(p).lexically_normal().string();
+    };
     bool joined = a.size() > 2 && (a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0);
-    if (joined || a.rfind("-std=", 0) == 0) out.push_back(a);
-    else if (a.size() > 2 && a.rfind("-I", 0) == 0) out.push_back("-I" + path(a.substr(2)));
-    else if (a.size() > 8 && a.rfind("-isystem", 0) == 0) out.push_back("-isystem" + path(a.substr(8)));
+    if (joined || a.rfind("-std=", 0) == 0)
+      out.push_back(a);
+    else if (a.size() > 2 && a.rfind("-I", 0) == 0)
+      out.push_back("-I" + path(a.substr(2)));
+    else if (a.size() > 8 && a.rfind("-isystem", 0) == 0)
+      out.push_back("-isystem" + path(a.substr(8)));
     else if ((a == "-D" || a == "-U") && i + 1 < clang_args.size()) {
       out.push_back(a);
       out.push_back(clang_args[++i]);
@@ -93,9 +98,11 @@ Toolchain findToolchain() {
   Toolchain t;
   const char *cudacxx = std::getenv("CUDACXX");
   t.nvcc = firstExecutable({cudacxx ? cudacxx : "", onPath("nvcc"), "/usr/local/cuda/bin/nvcc"});
-  std::string cuda = t.nvcc.empty() ? "/usr/local/cuda" : fs::path(t.nvcc).parent_path().parent_path().string();
+  std::string cuda =
+      t.nvcc.empty() ? "/usr/local/cuda" : fs::path(t.nvcc).parent_path().parent_path().string();
   t.sanitizer = firstExecutable({onPath("compute-sanitizer"), cuda + "/compute-sanitizer/compute-sanitizer",
-                                 cuda + "/bin/compute-sanitizer", "/usr/local/cuda/compute-sanitizer/compute-sanitizer"});
+                                 cuda + "/bin/compute-sanitizer",
+                                 "/usr/local/cuda/compute-sanitizer/compute-sanitizer"});
   // the driver's files: without them there is no GPU to run on (the program would say so
   // too, after a build of several seconds per finding)
   if (access("/dev/nvidiactl", F_OK) != 0 && access("/proc/driver/nvidia/version", F_OK) != 0)
@@ -107,7 +114,8 @@ Toolchain findToolchain() {
   return t;
 }
 
-Replayer::Replayer(ReplayOptions options, Toolchain tools) : options_(std::move(options)), tools_(std::move(tools)) {
+Replayer::Replayer(ReplayOptions options, Toolchain tools)
+    : options_(std::move(options)), tools_(std::move(tools)) {
   dir_ = options_.dir;
   if (dir_.empty() && tools_.unavailable.empty()) {
     std::string pattern = (fs::temp_directory_path() / "kverify-confirm-XXXXXX").string();
@@ -153,8 +161,10 @@ void writeScripts(const fs::path &folder, Tool tool, const std::vector<std::stri
   build << " replay.cu -o replay\n";
   std::ofstream run(folder / "run.sh");
   run << "#!/bin/sh\n# Runs the replay";
-  if (tool == Tool::AccessLog) run << " (its access log shows the collision on stdout)";
-  else run << " under compute-sanitizer's " << toolName(tool);
+  if (tool == Tool::AccessLog)
+    run << " (its access log shows the collision on stdout)";
+  else
+    run << " under compute-sanitizer's " << toolName(tool);
   run << ", from the fill given (1-4: ./run.sh 3 after launch 2 failed).\ncd \"$(dirname \"$0\")\" && exec ";
   if (tool != Tool::AccessLog)
     run << "\"${SANITIZER:-compute-sanitizer}\" --tool " << toolName(tool) << " --print-limit 20 ";
@@ -177,7 +187,8 @@ model::SourceRange inGenerated(const model::GeneratedSource &g, const model::Sou
   auto lineCol = [&](size_t offset) {
     size_t start = g.text.rfind('\n', offset == 0 ? std::string::npos : offset - 1);
     unsigned line = 1 + static_cast<unsigned>(std::count(g.text.begin(), g.text.begin() + offset, '\n'));
-    return std::pair<unsigned, unsigned>{line, static_cast<unsigned>(offset - (start == std::string::npos ? 0 : start + 1) + 1)};
+    return std::pair<unsigned, unsigned>{
+        line, static_cast<unsigned>(offset - (start == std::string::npos ? 0 : start + 1) + 1)};
   };
   model::SourceRange out = r;
   out.file = g.name;
@@ -205,7 +216,8 @@ Confirmation Replayer::confirmOne(const model::Kernel &kernel, const analysis::F
   }
   ReplayProgram program = makeProgram(kernel, f, source);
   if (!program.not_run.empty()) return notRun(program.not_run);
-  if (dir_.empty()) return notRun(tools_.unavailable.empty() ? "cannot create a folder for the program" : tools_.unavailable);
+  if (dir_.empty())
+    return notRun(tools_.unavailable.empty() ? "cannot create a folder for the program" : tools_.unavailable);
   fs::path folder = fs::path(dir_) / name;
   std::error_code ec;
   fs::create_directories(folder, ec);
@@ -231,11 +243,12 @@ Confirmation Replayer::confirmOne(const model::Kernel &kernel, const analysis::F
 std::string describeFinding(const analysis::Finding &f) {
   std::ostringstream o;
   o << "kind " << analysis::verdictName(f.kind) << "\nspace " << f.space << "\n";
-  for (const analysis::AccessRef &a : f.accesses) o << "access " << a.range.line << " " << a.range.file << "\n";
+  for (const analysis::AccessRef &a : f.accesses)
+    o << "access " << a.range.line << " " << a.range.file << "\n";
   const analysis::Witness &w = f.witness;
   for (const auto &[key, t] : {std::pair{"thread1", w.thread1}, std::pair{"thread2", w.thread2}})
-    o << key << " " << t.block_idx[0] << " " << t.block_idx[1] << " " << t.block_idx[2] << " " << t.thread_idx[0]
-      << " " << t.thread_idx[1] << " " << t.thread_idx[2] << "\n";
+    o << key << " " << t.block_idx[0] << " " << t.block_idx[1] << " " << t.block_idx[2] << " "
+      << t.thread_idx[0] << " " << t.thread_idx[1] << " " << t.thread_idx[2] << "\n";
   o << "block_dim " << w.block_dim[0] << " " << w.block_dim[1] << " " << w.block_dim[2] << "\n";
   return o.str();
 }
@@ -253,7 +266,8 @@ analysis::Finding readFinding(const std::string &text) {
     analysis::Witness &w = f.witness;
     if (key == "thread1" || key == "thread2") {
       analysis::ThreadCoords &t = key == "thread1" ? w.thread1 : w.thread2;
-      numbers >> t.block_idx[0] >> t.block_idx[1] >> t.block_idx[2] >> t.thread_idx[0] >> t.thread_idx[1] >> t.thread_idx[2];
+      numbers >> t.block_idx[0] >> t.block_idx[1] >> t.block_idx[2] >> t.thread_idx[0] >> t.thread_idx[1] >>
+          t.thread_idx[2];
     }
     if (key == "block_dim") numbers >> w.block_dim[0] >> w.block_dim[1] >> w.block_dim[2];
     if (key == "access") {
@@ -287,7 +301,8 @@ Confirmation replayFolder(const std::string &dir, const Toolchain &tools, double
                fs::last_write_time(folder / "replay", ec) > fs::last_write_time(folder / "replay.cu", ec);
   ProcessResult built;
   if (!fresh)
-    built = runProcess({"env", "NVCC=" + tools.nvcc, "sh", (folder / "build.sh").string()}, std::max(120.0, timeout_s));
+    built = runProcess({"env", "NVCC=" + tools.nvcc, "sh", (folder / "build.sh").string()},
+                       std::max(120.0, timeout_s));
   if (!fresh && (!built.started || built.timed_out || built.exit_code != 0)) {
     std::string why = built.timed_out ? "nvcc ran out of time" : lineWith(built.output, "error");
     c.status = Status::NotRun;
@@ -301,12 +316,14 @@ Confirmation replayFolder(const std::string &dir, const Toolchain &tools, double
   static const std::regex failed("kverify-replay: launch ([0-9]+) failed");
   for (int from = 1; from <= 4;) {
     ProcessResult next = runProcess(
-        {"env", "SANITIZER=" + tools.sanitizer, "sh", (folder / "run.sh").string(), std::to_string(from)}, timeout_s);
+        {"env", "SANITIZER=" + tools.sanitizer, "sh", (folder / "run.sh").string(), std::to_string(from)},
+        timeout_s);
     ran.started = next.started, ran.exit_code = next.exit_code, ran.timed_out = next.timed_out;
     ran.output += next.output;
     seen = interpret(tool, f, ran, timeout_s);
     std::smatch last;
-    for (auto it = std::sregex_iterator(next.output.begin(), next.output.end(), failed); it != std::sregex_iterator(); ++it)
+    for (auto it = std::sregex_iterator(next.output.begin(), next.output.end(), failed);
+         it != std::sregex_iterator(); ++it)
       last = *it;
     if (next.exit_code != 5 || last.empty() || seen.status == Status::Confirmed) break;
     from = std::stoi(last[1]) + 1;

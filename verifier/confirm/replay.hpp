@@ -60,15 +60,16 @@ std::string describeFinding(const analysis::Finding &f);
 analysis::Finding readFinding(const std::string &text);
 
 // replayFolder on each folder, `jobs` at a time (one GPU serves several sanitizer runs).
-std::vector<analysis::Confirmation> replayFolders(const std::vector<std::string> &folders, const Toolchain &tools,
-                                                  double timeout_s, unsigned jobs);
+std::vector<analysis::Confirmation> replayFolders(const std::vector<std::string> &folders,
+                                                  const Toolchain &tools, double timeout_s, unsigned jobs);
 
 // `kverify confirm REPORT.json`: every finding of the report whose program was kept, replayed
 // here, `jobs` at a time. Returns how many were replayed.
 size_t replayReport(analysis::RunResult &run, const Toolchain &tools, double timeout_s, unsigned jobs);
 
 // What one run showed, read from its output (sanitizer.cpp).
-analysis::Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResult &run, double timeout_s);
+analysis::Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResult &run,
+                                 double timeout_s);
 
 // nvcc's arguments taken from clang's: include paths, macros, forced includes, the standard.
 std::vector<std::string> nvccArguments(const std::vector<std::string> &clang_args);

@@ -21,12 +21,13 @@ namespace kvr {
 
 [[noreturn]] inline void fail(const char *call, cudaError_t e) {
   std::fprintf(stderr, "kverify-replay: %s: %s (%s)\n", call, cudaGetErrorString(e), cudaGetErrorName(e));
-  bool no_device = e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorNoKernelImageForDevice;
+  bool no_device =
+      e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorNoKernelImageForDevice;
   std::exit(no_device ? 3 : 4);
 }
-#define KVR_CHECK(call)                              \
-  do {                                               \
-    cudaError_t kvr_e = (call);                      \
+#define KVR_CHECK(call)                                  \
+  do {                                                   \
+    cudaError_t kvr_e = (call);                          \
     if (kvr_e != cudaSuccess) ::kvr::fail(#call, kvr_e); \
   } while (0)
 
@@ -77,9 +78,13 @@ __device__ unsigned long long outside_count;
 template <class E, size_t N, class T>
 __device__ inline T *within(E (&array)[N], T *p) {
   long long offset = reinterpret_cast<const char *>(p) - reinterpret_cast<const char *>(&array);
-  if ((offset < 0 || offset + (long long)sizeof(T) > (long long)sizeof(array)) && atomicAdd(&outside_count, 1ull) == 0)
-    first_outside = Outside{{blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z},
-                            offset, sizeof(T), sizeof(array)};
+  if ((offset < 0 || offset + (long long)sizeof(T) > (long long)sizeof(array)) &&
+      atomicAdd(&outside_count, 1ull) == 0)
+    first_outside = Outside{{blockIdx.x, blockIdx.y, blockIdx.z},
+                            {threadIdx.x, threadIdx.y, threadIdx.z},
+                            offset,
+                            sizeof(T),
+                            sizeof(array)};
   return p;
 }
 template <class A, class T>
@@ -94,10 +99,11 @@ inline void reportOutside() {
   if (count == 0) return;
   Outside o{};
   KVR_CHECK(cudaMemcpyFromSymbol(&o, first_outside, sizeof o));
-  std::printf("kverify-replay: out of bounds: block (%u, %u, %u) thread (%u, %u, %u) accessed %llu bytes at byte "
-              "offset %lld of a %llu-byte array (%llu such accesses)\n",
-              o.block[0], o.block[1], o.block[2], o.thread[0], o.thread[1], o.thread[2], o.bytes, o.offset,
-              o.array_bytes, count);
+  std::printf(
+      "kverify-replay: out of bounds: block (%u, %u, %u) thread (%u, %u, %u) accessed %llu bytes at byte "
+      "offset %lld of a %llu-byte array (%llu such accesses)\n",
+      o.block[0], o.block[1], o.block[2], o.thread[0], o.thread[1], o.thread[2], o.bytes, o.offset,
+      o.array_bytes, count);
 }
 
 // An element of a buffer the witness reads: stored before each launch.
@@ -170,7 +176,8 @@ void refillAs(const Buffer &b, int pattern) {
 
 template <class T>
 T make(const Arg &a) {
-  static_assert(!std::is_function_v<std::remove_pointer_t<T>>, "kverify-replay: a function pointer parameter");
+  static_assert(!std::is_function_v<std::remove_pointer_t<T>>,
+                "kverify-replay: a function pointer parameter");
   if constexpr (std::is_pointer_v<T>) {
     using E = std::remove_cv_t<std::remove_pointer_t<T>>;
     size_t size = 1;
@@ -180,7 +187,8 @@ T make(const Arg &a) {
     void *p = nullptr;
     KVR_CHECK(cudaMalloc(&p, guard + elements * size));
     void *base = static_cast<char *>(p) + guard;
-    buffers().push_back(Buffer{a.name, p, base, elements * size, elements, guard, a.fills, a.fill_count, &refillAs<E>});
+    buffers().push_back(
+        Buffer{a.name, p, base, elements * size, elements, guard, a.fills, a.fill_count, &refillAs<E>});
     return static_cast<T>(base);
   } else if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(a.real);
@@ -197,7 +205,8 @@ inline void describe(unsigned long long address, char *out, size_t n) {
     auto base = reinterpret_cast<unsigned long long>(b.base);
     if (address >= base - b.guard_bytes && address < base + b.bytes) {
       long long offset = (long long)(address - base);
-      std::snprintf(out, n, "%s %s %lld bytes", b.param, offset < 0 ? "-" : "+", offset < 0 ? -offset : offset);
+      std::snprintf(out, n, "%s %s %lld bytes", b.param, offset < 0 ? "-" : "+",
+                    offset < 0 ? -offset : offset);
       return;
     }
   }
@@ -239,7 +248,8 @@ struct Launch {
 // context for good: the program says so and exits 5, and kverify runs it again from the
 // next fill (./replay N+1).
 template <class... P, size_t... I>
-void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, int first, std::index_sequence<I...>) {
+void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, int first,
+                std::index_sequence<I...>) {
   std::tuple<std::decay_t<P>...> values{make<std::decay_t<P>>(args[I])...};
   size_t shared = 0;
   if (l.dynamic_shared) {
@@ -259,14 +269,15 @@ void launchWith(void (*kernel)(P...), const Launch &l, const Arg *args, int firs
     KVR_CHECK(cudaMemcpyToSymbol(log_count, &zero, sizeof zero));
     KVR_CHECK(cudaMemcpyToSymbol(outside_count, &zero, sizeof zero));
     if (l.cooperative)
-      KVR_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), l.grid, l.block, pointers, shared));
+      KVR_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), l.grid, l.block, pointers,
+                                            shared));
     else
       kernel<<<l.grid, l.block, shared>>>(std::get<I>(values)...);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
-      std::printf("kverify-replay: launch %d failed (memory the witness leaves open: %s): %s (%s)\n", pattern + 1,
-                  patternName(pattern), cudaGetErrorString(e), cudaGetErrorName(e));
+      std::printf("kverify-replay: launch %d failed (memory the witness leaves open: %s): %s (%s)\n",
+                  pattern + 1, patternName(pattern), cudaGetErrorString(e), cudaGetErrorName(e));
       std::exit(5);
     }
     std::printf("kverify-replay: launch %d finished (memory the witness leaves open: %s)\n", pattern + 1,
@@ -288,7 +299,8 @@ inline int firstPattern(int argc, char **argv) {
 
 // Sets the watched threads and launches once per fill pattern from `first`. `args`: one per parameter.
 template <class... P>
-void launch(void (*kernel)(P...), const Launch &l, const Arg *args, const unsigned (&watched)[2][6], int first) {
+void launch(void (*kernel)(P...), const Launch &l, const Arg *args, const unsigned (&watched)[2][6],
+            int first) {
   int devices = 0;
   KVR_CHECK(cudaGetDeviceCount(&devices));
   KVR_CHECK(cudaMemcpyToSymbol(watched_threads, watched, sizeof watched));

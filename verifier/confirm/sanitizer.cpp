@@ -44,7 +44,8 @@ std::vector<std::string> reports(const std::string &output, const std::regex &st
 // Whether a report names the line of one of the finding's accesses (file name and line).
 bool namesAccess(const std::string &report, const analysis::Finding &f) {
   for (const analysis::AccessRef &a : f.accesses) {
-    std::string at = std::filesystem::path(a.range.file).filename().string() + ":" + std::to_string(a.range.line);
+    std::string at =
+        std::filesystem::path(a.range.file).filename().string() + ":" + std::to_string(a.range.line);
     for (size_t p = report.find(at); p != std::string::npos; p = report.find(at, p + 1)) {
       size_t after = p + at.size();
       if (after == report.size() || !std::isdigit(static_cast<unsigned char>(report[after]))) return true;
@@ -86,7 +87,8 @@ Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResul
   };
   if (!run.started) return set(Status::NotRun, "cannot run the replay: " + run.output);
   if (run.exit_code == 3 && run.output.find("kverify-replay:") != std::string::npos)
-    return set(Status::NotRun, "no usable CUDA device: " + firstLine(run.output.substr(run.output.find("kverify-replay:"))));
+    return set(Status::NotRun,
+               "no usable CUDA device: " + firstLine(run.output.substr(run.output.find("kverify-replay:"))));
   std::string limit = std::to_string(static_cast<long long>(timeout_s)) + " s";
   if (run.timed_out) {
     if (f.kind == analysis::Verdict::Divergence)
@@ -120,17 +122,20 @@ Confirmation interpret(Tool tool, const analysis::Finding &f, const ProcessResul
   }
   // memcheck does not see a shared access past its array but inside the block's shared
   // window: the bounds check the program puts on the access does
-  if (size_t at = run.output.find("kverify-replay: out of bounds: "); tool == Tool::Memcheck && at != std::string::npos) {
+  if (size_t at = run.output.find("kverify-replay: out of bounds: ");
+      tool == Tool::Memcheck && at != std::string::npos) {
     c.tool = toolName(Tool::BoundsCheck);
     return set(Status::Confirmed, firstLine(run.output.substr(at + 16)));
   }
   if (!found.empty())
-    return set(Status::NotReproduced, std::string(toolName(tool)) + " reported only elsewhere: " + firstLine(found.front()));
+    return set(Status::NotReproduced,
+               std::string(toolName(tool)) + " reported only elsewhere: " + firstLine(found.front()));
   // the launches that finished (one per fill of the memory the witness leaves open)
   static const std::regex launched("kverify-replay: launch [0-9]+ finished");
   auto finished = count(run.output, launched);
   if (finished == 0) return set(Status::NotRun, "the replay failed: " + lastSaid(run.output));
-  std::string what = tool == Tool::AccessLog ? "the two threads' accesses shared no byte" : std::string(toolName(tool)) + " reported nothing";
+  std::string what = tool == Tool::AccessLog ? "the two threads' accesses shared no byte"
+                                             : std::string(toolName(tool)) + " reported nothing";
   std::string detail = what + " in " + std::to_string(finished) + " launch" + (finished > 1 ? "es" : "");
   static const std::regex failed("kverify-replay: (launch [0-9]+ failed.*)");
   if (auto n = count(run.output, failed)) {

@@ -59,7 +59,8 @@ std::vector<std::string> identifiers(llvm::StringRef text) {
   std::vector<std::string> out;
   for (size_t i = 0; i < text.size();) {
     char c = text[i];
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || std::isdigit(static_cast<unsigned char>(c))) {
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
+        std::isdigit(static_cast<unsigned char>(c))) {
       size_t j = i;
       while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
       if (!std::isdigit(static_cast<unsigned char>(c))) out.push_back(text.substr(i, j - i).str());
@@ -73,19 +74,17 @@ std::vector<std::string> identifiers(llvm::StringRef text) {
 
 class SkipMissingHeaders : public clang::PPCallbacks {
 public:
-  SkipMissingHeaders(clang::Preprocessor &pp, CompileProblems &problems)
-      : pp_(pp), problems_(problems) {}
+  SkipMissingHeaders(clang::Preprocessor &pp, CompileProblems &problems) : pp_(pp), problems_(problems) {}
 
   bool FileNotFound(llvm::StringRef) override { return true; }  // skip it, go on
-  void InclusionDirective(clang::SourceLocation hash, const clang::Token &, llvm::StringRef name,
-                          bool angled, clang::CharSourceRange, clang::OptionalFileEntryRef file,
-                          llvm::StringRef, llvm::StringRef, const clang::Module *, bool,
+  void InclusionDirective(clang::SourceLocation hash, const clang::Token &, llvm::StringRef name, bool angled,
+                          clang::CharSourceRange, clang::OptionalFileEntryRef file, llvm::StringRef,
+                          llvm::StringRef, const clang::Module *, bool,
                           clang::SrcMgr::CharacteristicKind) override {
     if (!file) problems_.skipped_headers.push_back({name.str(), hash, angled});
   }
 
-  void Ifdef(clang::SourceLocation loc, const clang::Token &name,
-             const clang::MacroDefinition &md) override {
+  void Ifdef(clang::SourceLocation loc, const clang::Token &name, const clang::MacroDefinition &md) override {
     open(loc, md ? std::vector<std::string>{} : std::vector<std::string>{spelling(name)});
   }
   void Ifndef(clang::SourceLocation loc, const clang::Token &name,
@@ -95,16 +94,14 @@ public:
     if (!md && isIncludeGuard(name)) return open(loc, {});
     Ifdef(loc, name, md);
   }
-  void If(clang::SourceLocation loc, clang::SourceRange cond,
-          ConditionValueKind) override {
+  void If(clang::SourceLocation loc, clang::SourceRange cond, ConditionValueKind) override {
     open(loc, undefinedIn(cond));
   }
   void Elif(clang::SourceLocation, clang::SourceRange cond, ConditionValueKind,
             clang::SourceLocation if_loc) override {
     add(if_loc, undefinedIn(cond));
   }
-  void Elifdef(clang::SourceLocation, const clang::Token &name,
-               const clang::MacroDefinition &md) override {
+  void Elifdef(clang::SourceLocation, const clang::Token &name, const clang::MacroDefinition &md) override {
     if (!md && !stack_.empty()) add(stack_.back(), {spelling(name)});
   }
   void Elifndef(clang::SourceLocation loc, const clang::Token &name,
@@ -134,9 +131,12 @@ private:
     llvm::StringRef rest(at, sm.getBufferData(sm.getFileID(name.getLocation())).end() - at);
     for (;;) {
       rest = rest.ltrim();
-      if (rest.consume_front("//")) rest = rest.drop_until([](char c) { return c == '\n'; });
-      else if (rest.consume_front("/*")) rest = rest.drop_front(std::min(rest.find("*/") + 2, rest.size()));
-      else break;
+      if (rest.consume_front("//"))
+        rest = rest.drop_until([](char c) { return c == '\n'; });
+      else if (rest.consume_front("/*"))
+        rest = rest.drop_front(std::min(rest.find("*/") + 2, rest.size()));
+      else
+        break;
     }
     if (!rest.consume_front("#")) return false;
     rest = rest.ltrim(" \t");
@@ -144,14 +144,15 @@ private:
     rest = rest.ltrim(" \t");
     std::string id = spelling(name);
     return rest.starts_with(id) &&
-           (rest.size() == id.size() || !(std::isalnum((unsigned char)rest[id.size()]) || rest[id.size()] == '_'));
+           (rest.size() == id.size() ||
+            !(std::isalnum((unsigned char)rest[id.size()]) || rest[id.size()] == '_'));
   }
 
   std::vector<std::string> undefinedIn(clang::SourceRange cond) const {
     if (problems_.skipped_headers.empty()) return {};
     const clang::SourceManager &sm = pp_.getSourceManager();
-    llvm::StringRef text = clang::Lexer::getSourceText(
-        clang::CharSourceRange::getTokenRange(cond), sm, pp_.getLangOpts());
+    llvm::StringRef text =
+        clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(cond), sm, pp_.getLangOpts());
     std::vector<std::string> out;
     for (std::string &id : identifiers(text))
       if (id != "defined" && !pp_.isMacroDefined(id)) out.push_back(std::move(id));
@@ -206,15 +207,15 @@ struct Dependencies : clang::RecursiveASTVisitor<Dependencies> {
     if (!fd) return;
     if (const clang::FunctionDecl *def = fd->getDefinition()) fd = def;
     if (!decls.insert(fd).second) return;
-    if (const clang::FunctionDecl *pattern = fd->getTemplateInstantiationPattern())
-      decls.insert(pattern);
+    if (const clang::FunctionDecl *pattern = fd->getTemplateInstantiationPattern()) decls.insert(pattern);
     if (const auto *m = llvm::dyn_cast<clang::CXXMethodDecl>(fd)) record(m->getParent());
     work.push_back(fd);
   }
   void record(const clang::RecordDecl *rd) {
     if (!rd) return;
     if (const clang::RecordDecl *def = rd->getDefinition()) rd = def;
-    if (!decls.insert(rd).second || !rd->isCompleteDefinition()) return;  // (an incomplete type has no fields, no bases)
+    if (!decls.insert(rd).second || !rd->isCompleteDefinition())
+      return;  // (an incomplete type has no fields, no bases)
     if (const auto *spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(rd))
       if (const clang::ClassTemplateDecl *td = spec->getSpecializedTemplate()) decls.insert(td);
     for (const clang::FieldDecl *f : rd->fields()) type(f->getType());
@@ -228,22 +229,30 @@ struct Dependencies : clang::RecursiveASTVisitor<Dependencies> {
         record(rd);
         return;
       }
-      if (t->isPointerType() || t->isReferenceType()) t = t->getPointeeType();
-      else if (const clang::ArrayType *a = t->getAsArrayTypeUnsafe()) t = a->getElementType();
-      else return;
+      if (t->isPointerType() || t->isReferenceType())
+        t = t->getPointeeType();
+      else if (const clang::ArrayType *a = t->getAsArrayTypeUnsafe())
+        t = a->getElementType();
+      else
+        return;
     }
   }
   void value(const clang::ValueDecl *d) {
     if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(d)) return function(fd);
-    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(d); vd && vd->hasGlobalStorage())
-      decls.insert(vd);
+    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(d); vd && vd->hasGlobalStorage()) decls.insert(vd);
     if (const auto *ec = llvm::dyn_cast<clang::EnumConstantDecl>(d))
       decls.insert(llvm::cast<clang::Decl>(ec->getDeclContext()));
     type(d->getType());
   }
 
-  bool VisitDeclRefExpr(clang::DeclRefExpr *e) { value(e->getDecl()); return true; }
-  bool VisitMemberExpr(clang::MemberExpr *e) { value(e->getMemberDecl()); return true; }
+  bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
+    value(e->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(clang::MemberExpr *e) {
+    value(e->getMemberDecl());
+    return true;
+  }
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *e) {
     function(e->getConstructor());
     return true;
@@ -252,7 +261,10 @@ struct Dependencies : clang::RecursiveASTVisitor<Dependencies> {
     if (const clang::FunctionDecl *fd = e->getDirectCallee()) function(fd);
     return true;
   }
-  bool VisitVarDecl(clang::VarDecl *vd) { type(vd->getType()); return true; }
+  bool VisitVarDecl(clang::VarDecl *vd) {
+    type(vd->getType());
+    return true;
+  }
   bool VisitExplicitCastExpr(clang::ExplicitCastExpr *e) {
     type(e->getTypeAsWritten());
     return true;
@@ -268,8 +280,7 @@ struct Dependencies : clang::RecursiveASTVisitor<Dependencies> {
 struct InvalidDecls : clang::RecursiveASTVisitor<InvalidDecls> {
   std::multimap<std::string, clang::SourceRange> by_name;
   bool VisitNamedDecl(clang::NamedDecl *d) {
-    if (d->isInvalidDecl() && d->getIdentifier())
-      by_name.emplace(d->getName().str(), d->getSourceRange());
+    if (d->isInvalidDecl() && d->getIdentifier()) by_name.emplace(d->getName().str(), d->getSourceRange());
     return true;
   }
 };
@@ -291,8 +302,7 @@ std::optional<Span> spanOf(const clang::SourceManager &sm, clang::SourceRange r)
 
 }  // namespace
 
-std::unique_ptr<clang::PPCallbacks> skipMissingHeaders(clang::Preprocessor &pp,
-                                                       CompileProblems &problems) {
+std::unique_ptr<clang::PPCallbacks> skipMissingHeaders(clang::Preprocessor &pp, CompileProblems &problems) {
   return std::make_unique<SkipMissingHeaders>(pp, problems);
 }
 
@@ -356,14 +366,12 @@ model::SourceRange placeOf(const clang::SourceManager &sm, clang::SourceLocation
 static std::string skippedList(const CompileProblems &problems) {
   std::string out;
   for (const CompileProblems::SkippedHeader &h : problems.skipped_headers)
-    if (out.find("'" + h.name + "'") == std::string::npos)
-      out += (out.empty() ? "'" : ", '") + h.name + "'";
+    if (out.find("'" + h.name + "'") == std::string::npos) out += (out.empty() ? "'" : ", '") + h.name + "'";
   return out;
 }
 
-void attachProblems(clang::ASTContext &ctx, const clang::FunctionDecl *kernel,
-                    CompileProblems &problems, const std::vector<model::Diagnostic> &diagnostics,
-                    model::Kernel &k) {
+void attachProblems(clang::ASTContext &ctx, const clang::FunctionDecl *kernel, CompileProblems &problems,
+                    const std::vector<model::Diagnostic> &diagnostics, model::Kernel &k) {
   KernelProblems found = problemsOf(ctx, kernel, problems);
   // the first errors, as clang's -ferror-limit would show them (a line of 16,000 errors
   // printed with its source line each is gigabytes of report)
@@ -373,30 +381,28 @@ void attachProblems(clang::ASTContext &ctx, const clang::FunctionDecl *kernel,
     problems.used.insert(i);
     if (n >= kShownErrors) continue;
     k.errors.push_back(diagnostics[i]);
-    while (++i < diagnostics.size() && diagnostics[i].severity == "note")
-      k.errors.push_back(diagnostics[i]);
+    while (++i < diagnostics.size() && diagnostics[i].severity == "note") k.errors.push_back(diagnostics[i]);
   }
   if (found.errors.size() > kShownErrors)
-    k.errors.push_back({"note", "and " + std::to_string(found.errors.size() - kShownErrors) + " more errors", k.range});
+    k.errors.push_back(
+        {"note", "and " + std::to_string(found.errors.size() - kShownErrors) + " more errors", k.range});
   if (!k.errors.empty() && !problems.skipped_headers.empty())
-    k.errors.push_back({"note", "headers not found and skipped: " + skippedList(problems) +
-                                    " (add their directory with -I, or -p with a compile_commands.json)",
+    k.errors.push_back({"note",
+                        "headers not found and skipped: " + skippedList(problems) +
+                            " (add their directory with -I, or -p with a compile_commands.json)",
                         k.range});
   for (const CompileProblems::UndefinedTest *t : found.tests) {
     std::string macros;
     for (const std::string &m : t->macros) macros += (macros.empty() ? "" : ", ") + m;
-    k.unsupported.push_back(
-        {"skipped header",
-         "a conditional tests " + macros + ", which no header defined; '" + t->header +
-             "' was not found and may define it (add its directory with -I)",
-         placeOf(ctx.getSourceManager(), t->begin)});
+    k.unsupported.push_back({"skipped header",
+                             "a conditional tests " + macros + ", which no header defined; '" + t->header +
+                                 "' was not found and may define it (add its directory with -I)",
+                             placeOf(ctx.getSourceManager(), t->begin)});
   }
 }
 
-std::vector<model::Diagnostic> problemNotes(const clang::SourceManager &sm,
-                                            const CompileProblems &problems,
-                                            const std::vector<model::Diagnostic> &diagnostics,
-                                            bool parsed) {
+std::vector<model::Diagnostic> problemNotes(const clang::SourceManager &sm, const CompileProblems &problems,
+                                            const std::vector<model::Diagnostic> &diagnostics, bool parsed) {
   std::vector<model::Diagnostic> notes;
   for (const CompileProblems::SkippedHeader &h : problems.skipped_headers)
     notes.push_back({"note", "header '" + h.name + "' not found: skipped", placeOf(sm, h.at)});
@@ -407,8 +413,7 @@ std::vector<model::Diagnostic> problemNotes(const clang::SourceManager &sm,
     const model::Diagnostic &first = diagnostics[ignored.front()];
     notes.push_back({"note",
                      std::to_string(ignored.size()) + " error" + (ignored.size() == 1 ? "" : "s") +
-                         " in code no kernel depends on (host code) ignored; the first: " +
-                         first.message,
+                         " in code no kernel depends on (host code) ignored; the first: " + first.message,
                      first.range});
   }
   return notes;

@@ -35,9 +35,9 @@ struct CompileProblems {
     bool semantic = false;      // a "Semantic Issue" (an unknown name), not a syntax error
   };
   struct SkippedHeader {
-    std::string name;            // as written: "cublas_v2.h"
-    clang::SourceLocation at;    // the #include
-    bool angled = false;         // <...>: a library's header, not one of the project's
+    std::string name;          // as written: "cublas_v2.h"
+    clang::SourceLocation at;  // the #include
+    bool angled = false;       // <...>: a library's header, not one of the project's
   };
   // A conditional directive (from #if to #endif) that tested macros no header defined,
   // after a header was skipped that might have defined them.
@@ -59,8 +59,7 @@ model::SourceRange placeOf(const clang::SourceManager &sm, clang::SourceLocation
 
 // Preprocessor callbacks that skip every #include clang cannot find (recording it) and
 // record the conditionals that test macros a skipped header might have defined.
-std::unique_ptr<clang::PPCallbacks> skipMissingHeaders(clang::Preprocessor &pp,
-                                                       CompileProblems &problems);
+std::unique_ptr<clang::PPCallbacks> skipMissingHeaders(clang::Preprocessor &pp, CompileProblems &problems);
 
 // What `kernel` depends on that failed: the indexes (into problems.errors) of the errors
 // located in code it depends on, and the undefined-macro tests that overlap that code.
@@ -74,15 +73,12 @@ KernelProblems problemsOf(clang::ASTContext &ctx, const clang::FunctionDecl *ker
 // Gives `k` (already named and placed) the problems of `kernel`: the errors it depends on
 // (each with its notes, copied from `diagnostics`, and marked used) or the conditionals
 // that make it unsupported.
-void attachProblems(clang::ASTContext &ctx, const clang::FunctionDecl *kernel,
-                    CompileProblems &problems, const std::vector<model::Diagnostic> &diagnostics,
-                    model::Kernel &k);
+void attachProblems(clang::ASTContext &ctx, const clang::FunctionDecl *kernel, CompileProblems &problems,
+                    const std::vector<model::Diagnostic> &diagnostics, model::Kernel &k);
 
 // The unit's notes: each skipped header, and, when the file was analysed (`parsed`), one
 // note for the errors no kernel depends on.
-std::vector<model::Diagnostic> problemNotes(const clang::SourceManager &sm,
-                                            const CompileProblems &problems,
-                                            const std::vector<model::Diagnostic> &diagnostics,
-                                            bool parsed);
+std::vector<model::Diagnostic> problemNotes(const clang::SourceManager &sm, const CompileProblems &problems,
+                                            const std::vector<model::Diagnostic> &diagnostics, bool parsed);
 
 }  // namespace kverify::frontend

@@ -35,8 +35,7 @@ namespace {
 // Records clang's diagnostics in the model and, optionally, prints them as clang would.
 // A diagnostic's %select argument, or -1.
 int64_t intArg(const clang::Diagnostic &info, unsigned i) {
-  if (info.getArgKind(i) == clang::DiagnosticsEngine::ak_sint)
-    return info.getArgSInt(i);
+  if (info.getArgKind(i) == clang::DiagnosticsEngine::ak_sint) return info.getArgSInt(i);
   if (info.getArgKind(i) == clang::DiagnosticsEngine::ak_uint)
     return static_cast<int64_t>(info.getArgUInt(i));
   return -1;
@@ -53,23 +52,20 @@ public:
     }
   }
   void BeginSourceFile(const clang::LangOptions &lo, const clang::Preprocessor *pp) override {
-    if (printer_)
-      printer_->BeginSourceFile(lo, pp);
+    if (printer_) printer_->BeginSourceFile(lo, pp);
   }
   void EndSourceFile() override {
-    if (printer_)
-      printer_->EndSourceFile();
+    if (printer_) printer_->EndSourceFile();
   }
   std::vector<model::SourceRange> device_launches;  // the suppressed errors' locations
-  std::vector<std::string> rendered;  // each recorded diagnostic as clang prints it
+  std::vector<std::string> rendered;                // each recorded diagnostic as clang prints it
 
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
-                        const clang::Diagnostic &info) override {
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
     // Clang rejects device-side kernel launches outright; kverify reports them as the
     // unsupported construct "dynamic parallelism" instead (the extractor sees the launch).
-    if (level == clang::DiagnosticsEngine::Error &&
-        info.getID() == clang::diag::err_ref_bad_target && info.getNumArgs() >= 4 &&
-        intArg(info, 0) == 1 /* a __global__ */ && intArg(info, 1) == 0 /* function */ &&
+    if (level == clang::DiagnosticsEngine::Error && info.getID() == clang::diag::err_ref_bad_target &&
+        info.getNumArgs() >= 4 && intArg(info, 0) == 1 /* a __global__ */ &&
+        intArg(info, 1) == 0 /* function */ &&
         (intArg(info, 3) == 0 || intArg(info, 3) == 1) /* in device code */) {
       suppressed_note_ = true;
       device_launches.push_back(rangeOf(info));
@@ -81,11 +77,14 @@ public:
     DiagnosticConsumer::HandleDiagnostic(level, info);
     model::Diagnostic d;
     switch (level) {
-    case clang::DiagnosticsEngine::Fatal: d.severity = "fatal"; problems_.fatal = true; break;
-    case clang::DiagnosticsEngine::Error: d.severity = "error"; break;
-    case clang::DiagnosticsEngine::Warning: d.severity = "warning"; break;
-    case clang::DiagnosticsEngine::Note: d.severity = "note"; break;
-    default: return;
+      case clang::DiagnosticsEngine::Fatal:
+        d.severity = "fatal";
+        problems_.fatal = true;
+        break;
+      case clang::DiagnosticsEngine::Error: d.severity = "error"; break;
+      case clang::DiagnosticsEngine::Warning: d.severity = "warning"; break;
+      case clang::DiagnosticsEngine::Note: d.severity = "note"; break;
+      default: return;
     }
     if (level == clang::DiagnosticsEngine::Error) {
       unsigned category = clang::DiagnosticIDs::getCategoryNumberForDiag(info.getID());
@@ -108,7 +107,6 @@ public:
     if (!info.hasSourceManager()) return {};
     return placeOf(info.getSourceManager(), info.getLocation());
   }
-
 
 private:
   model::TranslationUnitModel &tu_;
@@ -136,20 +134,20 @@ public:
   ExtractConsumer(model::TranslationUnitModel &tu, std::string prelude, CompileProblems &problems)
       : tu_(tu), prelude_(std::move(prelude)), problems_(problems) {}
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
-    if (problems_.fatal)
-      return;  // clang stopped: the AST is incomplete
+    if (problems_.fatal) return;  // clang stopped: the AST is incomplete
     extractTranslationUnit(ctx, prelude_, problems_, tu_);
     // errors and no kernel analysed: the errors may have hidden one, or the instantiations
     // of a kernel template (never "no kernels" in silence), unless no file read says
     // __global__ and no project header was skipped (a host-only file: cuBLAS calls)
     // and every error is an unknown name or type, no syntax error (not garbage)
-    bool project_header_skipped = std::any_of(
-        problems_.skipped_headers.begin(), problems_.skipped_headers.end(),
-        [](const CompileProblems::SkippedHeader &h) { return !h.angled; });
+    bool project_header_skipped =
+        std::any_of(problems_.skipped_headers.begin(), problems_.skipped_headers.end(),
+                    [](const CompileProblems::SkippedHeader &h) { return !h.angled; });
     bool all_semantic = std::all_of(problems_.errors.begin(), problems_.errors.end(),
                                     [](const CompileProblems::Error &e) { return e.semantic; });
-    tu_.parsed = problems_.errors.empty() || !tu_.kernels.empty() ||
-                 (all_semantic && !project_header_skipped && !mentionsGlobal(ctx.getSourceManager(), prelude_));
+    tu_.parsed =
+        problems_.errors.empty() || !tu_.kernels.empty() ||
+        (all_semantic && !project_header_skipped && !mentionsGlobal(ctx.getSourceManager(), prelude_));
     if (!tu_.parsed) tu_.skipped.clear();
     tu_.notes = problemNotes(ctx.getSourceManager(), problems_, tu_.diagnostics, tu_.parsed);
   }
@@ -168,8 +166,7 @@ public:
     ci.getPreprocessor().addPPCallbacks(skipMissingHeaders(ci.getPreprocessor(), problems_));
     return true;
   }
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
-                                                        llvm::StringRef) override {
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
     return std::make_unique<ExtractConsumer>(tu_, prelude_, problems_);
   }
 
@@ -182,15 +179,21 @@ private:
 // nvcc's spellings of the flags kept below, in clang's: `-isystem=DIR` (as CMake writes it
 // for nvcc) and long names (`--include-path DIR`, `--define-macro=N=1`).
 std::vector<std::string> clangSpelling(const std::vector<std::string> &cmd) {
-  static const std::pair<llvm::StringRef, llvm::StringRef> names[] = {
-      {"-I", "-I"}, {"-D", "-D"}, {"-U", "-U"}, {"-isystem", "-isystem"},
-      {"-include", "-include"}, {"--include-path", "-I"}, {"--system-include", "-isystem"},
-      {"--define-macro", "-D"}, {"--undefine-macro", "-U"}, {"--pre-include", "-include"}};
+  static const std::pair<llvm::StringRef, llvm::StringRef> names[] = {{"-I", "-I"},
+                                                                      {"-D", "-D"},
+                                                                      {"-U", "-U"},
+                                                                      {"-isystem", "-isystem"},
+                                                                      {"-include", "-include"},
+                                                                      {"--include-path", "-I"},
+                                                                      {"--system-include", "-isystem"},
+                                                                      {"--define-macro", "-D"},
+                                                                      {"--undefine-macro", "-U"},
+                                                                      {"--pre-include", "-include"}};
   std::vector<std::string> out;
   for (const std::string &arg : cmd) {
     llvm::StringRef a = arg, name = a.split('=').first;  // -DN=1: name "-DN", kept as is
-    auto hit = std::find_if(std::begin(names), std::end(names),
-                            [&](const auto &n) { return n.first == name; });
+    auto hit =
+        std::find_if(std::begin(names), std::end(names), [&](const auto &n) { return n.first == name; });
     if (hit == std::end(names)) {
       out.push_back(arg);
       continue;
@@ -208,29 +211,78 @@ std::vector<std::string> clangSpelling(const std::vector<std::string> &cmd) {
 // dropped in silence. Response files are expanded.
 struct CompileFlags {
   std::vector<std::string> args;
-  std::optional<std::string> arch;    // "sm_80"
+  std::optional<std::string> arch;  // "sm_80"
   std::vector<std::string> untranslated;
 };
 
 // nvcc flags that change only code generation, outputs or the host compiler: nothing
 // kverify reads (those with a value take the next word unless written `-f=v`).
 bool codeGenerationFlag(llvm::StringRef a, bool &takes_value) {
-  static const char *const with_value[] = {"-o", "-x", "-ccbin", "--compiler-bindir", "-Xcompiler",
-                                           "--compiler-options", "-Xptxas", "--ptxas-options",
-                                           "-Xnvlink", "--nvlink-options", "-Xlinker", "--linker-options",
-                                           "-Xcudafe", "-MT", "-MF", "-MQ", "--threads", "-t",
-                                           "-maxrregcount", "--maxrregcount", "--default-stream",
-                                           "-code", "--gpu-code", "--diag-suppress", "-diag-suppress",
-                                           "-L", "-l", "--output-file", "--dependency-output"};
-  static const char *const alone[] = {"-c", "-dc", "-dw", "-g", "-G", "--generate-line-info",
-                                      "-rdc=true", "-rdc=false", "--relocatable-device-code=true",
-                                      "--relocatable-device-code=false", "-forward-unknown-to-host-compiler",
-                                      "--forward-unknown-to-host-compiler", "--expt-relaxed-constexpr",
-                                      "--expt-extended-lambda", "--extended-lambda", "-extended-lambda",
-                                      "--use_fast_math", "-use_fast_math", "-MD", "-MMD", "-M", "-shared",
-                                      "-w", "-restrict", "--restrict", "--resource-usage", "-res-usage",
-                                      "--keep", "-keep", "-pipe", "--compile", "-cudart", "--cudart",
-                                      "--display-error-number", "-time", "-v"};
+  static const char *const with_value[] = {"-o",
+                                           "-x",
+                                           "-ccbin",
+                                           "--compiler-bindir",
+                                           "-Xcompiler",
+                                           "--compiler-options",
+                                           "-Xptxas",
+                                           "--ptxas-options",
+                                           "-Xnvlink",
+                                           "--nvlink-options",
+                                           "-Xlinker",
+                                           "--linker-options",
+                                           "-Xcudafe",
+                                           "-MT",
+                                           "-MF",
+                                           "-MQ",
+                                           "--threads",
+                                           "-t",
+                                           "-maxrregcount",
+                                           "--maxrregcount",
+                                           "--default-stream",
+                                           "-code",
+                                           "--gpu-code",
+                                           "--diag-suppress",
+                                           "-diag-suppress",
+                                           "-L",
+                                           "-l",
+                                           "--output-file",
+                                           "--dependency-output"};
+  static const char *const alone[] = {"-c",
+                                      "-dc",
+                                      "-dw",
+                                      "-g",
+                                      "-G",
+                                      "--generate-line-info",
+                                      "-rdc=true",
+                                      "-rdc=false",
+                                      "--relocatable-device-code=true",
+                                      "--relocatable-device-code=false",
+                                      "-forward-unknown-to-host-compiler",
+                                      "--forward-unknown-to-host-compiler",
+                                      "--expt-relaxed-constexpr",
+                                      "--expt-extended-lambda",
+                                      "--extended-lambda",
+                                      "-extended-lambda",
+                                      "--use_fast_math",
+                                      "-use_fast_math",
+                                      "-MD",
+                                      "-MMD",
+                                      "-M",
+                                      "-shared",
+                                      "-w",
+                                      "-restrict",
+                                      "--restrict",
+                                      "--resource-usage",
+                                      "-res-usage",
+                                      "--keep",
+                                      "-keep",
+                                      "-pipe",
+                                      "--compile",
+                                      "-cudart",
+                                      "--cudart",
+                                      "--display-error-number",
+                                      "-time",
+                                      "-v"};
   takes_value = false;
   // (-O3, -Wall, -fPIC, -m64, -lineinfo, -lcublas, -L/usr/lib: optimisation, warnings, host
   // and link flags)
@@ -253,7 +305,8 @@ std::optional<std::string> archOf(llvm::StringRef v) {
   size_t at = v.find("sm_");
   if (at == llvm::StringRef::npos) at = v.find("compute_");
   if (at == llvm::StringRef::npos) return std::nullopt;
-  llvm::StringRef digits = v.drop_front(at).split('_').second.take_while([](char c) { return std::isalnum(c); });
+  llvm::StringRef digits =
+      v.drop_front(at).split('_').second.take_while([](char c) { return std::isalnum(c); });
   if (digits.empty() || !std::isdigit(digits.front())) return std::nullopt;
   return "sm_" + digits.take_while([](char c) { return std::isdigit(c); }).str();
 }
@@ -265,18 +318,16 @@ bool toolkitIncludeDir(llvm::StringRef flag, llvm::StringRef value) {
   return llvm::sys::fs::exists(value + "/cuda_runtime_api.h");
 }
 
-void readCompileFlags(const std::vector<std::string> &command, const std::string &dir, const std::string &file,
-                      CompileFlags &out) {
+void readCompileFlags(const std::vector<std::string> &command, const std::string &dir,
+                      const std::string &file, CompileFlags &out) {
   const std::vector<std::string> cmd = clangSpelling(command);
-  static const char *const with_value[] = {"-I", "-D", "-U", "-isystem", "-include",
-                                           "-iquote", "-idirafter"};
+  static const char *const with_value[] = {"-I", "-D", "-U", "-isystem", "-include", "-iquote", "-idirafter"};
   for (size_t i = 1; i < cmd.size(); ++i) {
     llvm::StringRef a = cmd[i];
     if (a == "--options-file" || a.starts_with("@")) {
       std::string f = a == "--options-file" && i + 1 < cmd.size() ? cmd[++i] : a.drop_front().str();
       llvm::SmallString<256> path(f);
-      if (!llvm::sys::path::is_absolute(path))
-        path = dir + "/" + f;
+      if (!llvm::sys::path::is_absolute(path)) path = dir + "/" + f;
       if (auto buf = llvm::MemoryBuffer::getFile(path)) {
         // words as a shell splits them: CMake quotes paths there (-I"/src/include")
         llvm::BumpPtrAllocator alloc;
@@ -300,7 +351,8 @@ void readCompileFlags(const std::vector<std::string> &command, const std::string
     bool arch_flag = a == "-arch" || a == "--gpu-architecture" || a == "-gencode" || a == "--generate-code";
     if (arch_flag || a.starts_with("-arch=") || a.starts_with("--gpu-architecture=") ||
         a.starts_with("-gencode=") || a.starts_with("--generate-code=")) {
-      llvm::StringRef v = arch_flag ? (i + 1 < cmd.size() ? llvm::StringRef(cmd[++i]) : "") : a.split('=').second;
+      llvm::StringRef v =
+          arch_flag ? (i + 1 < cmd.size() ? llvm::StringRef(cmd[++i]) : "") : a.split('=').second;
       if (!out.arch) out.arch = archOf(v);
       continue;
     }
@@ -327,8 +379,9 @@ void readCompileFlags(const std::vector<std::string> &command, const std::string
     }
     // the source itself (and any other input file)
     llvm::SmallString<256> abs(a);
-    if (!a.starts_with("-") && (a == file || llvm::sys::path::extension(a) == ".cu" ||
-                                llvm::sys::path::extension(a) == ".cpp" || llvm::sys::path::extension(a) == ".o"))
+    if (!a.starts_with("-") &&
+        (a == file || llvm::sys::path::extension(a) == ".cu" || llvm::sys::path::extension(a) == ".cpp" ||
+         llvm::sys::path::extension(a) == ".o"))
       continue;
     out.untranslated.push_back(a.str());
   }
@@ -351,8 +404,7 @@ CompileFlags compileFlags(const std::string &path, const Options &options) {
 // Clang drops device-side kernel launches from the AST (after the error we suppress),
 // so they are attributed here: to the kernel containing one, or, for a launch in a
 // __device__ function, to every kernel of the file.
-void reportDeviceLaunches(const std::vector<model::SourceRange> &launches,
-                          model::TranslationUnitModel &tu) {
+void reportDeviceLaunches(const std::vector<model::SourceRange> &launches, model::TranslationUnitModel &tu) {
   for (const model::SourceRange &at : launches) {
     bool inside = false;
     for (model::Kernel &k : tu.kernels)
@@ -387,8 +439,8 @@ void printDiagnostics(const model::TranslationUnitModel &tu, const std::vector<s
 std::vector<std::string> clangArguments(const std::string &path, const Options &options) {
   std::string prelude = options.prelude_dir.empty() ? locatePrelude() : options.prelude_dir;
   std::vector<std::string> args = {
-      "clang++", "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
-      "-fsyntax-only", "-fgpu-rdc",  // rdc: device-side launches parse (then: unsupported)
+      "clang++", "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-fsyntax-only",
+      "-fgpu-rdc",  // rdc: device-side launches parse (then: unsupported)
       "-Wno-unknown-cuda-version", "-Wno-pragma-once-outside-header",
       // `extern __shared__` arrays in an anonymous namespace are ordinary CUDA.
       "-Wno-undefined-internal",
@@ -396,31 +448,27 @@ std::vector<std::string> clangArguments(const std::string &path, const Options &
       "-ferror-limit=0",
       // no "N errors generated" line: kverify says which errors mattered (carets are
       // kverify's printer's own option)
-      "-fno-caret-diagnostics",
-      "-resource-dir=" + locateClangResourceDir(),
-      "-isystem", prelude + "/include",
+      "-fno-caret-diagnostics", "-resource-dir=" + locateClangResourceDir(), "-isystem", prelude + "/include",
       "-include", prelude + "/kverify_prelude.h"};
   const CompileFlags flags = compileFlags(path, options);
   bool arch_given = false;
   for (const std::string &a : options.extra_args)
-    arch_given |= llvm::StringRef(a).starts_with("--cuda-gpu-arch") ||
-                  llvm::StringRef(a).starts_with("--offload-arch");
-  if (!arch_given)
-    args.push_back("--cuda-gpu-arch=" + flags.arch.value_or("sm_90"));
+    arch_given |=
+        llvm::StringRef(a).starts_with("--cuda-gpu-arch") || llvm::StringRef(a).starts_with("--offload-arch");
+  if (!arch_given) args.push_back("--cuda-gpu-arch=" + flags.arch.value_or("sm_90"));
   std::vector<std::string> header;
-  if (auto buf = llvm::MemoryBuffer::getFile(path))
-    header = gpuverifyHeaderFlags((*buf)->getBuffer().str());
-  if (options.gpuverify || !header.empty())
-    args.push_back("-D__KVERIFY_GPUVERIFY__");
+  if (auto buf = llvm::MemoryBuffer::getFile(path)) header = gpuverifyHeaderFlags((*buf)->getBuffer().str());
+  if (options.gpuverify || !header.empty()) args.push_back("-D__KVERIFY_GPUVERIFY__");
   for (const std::string &f : header)
-    if (llvm::StringRef(f).starts_with("-D"))
-      args.push_back(f);
+    if (llvm::StringRef(f).starts_with("-D")) args.push_back(f);
   args.insert(args.end(), flags.args.begin(), flags.args.end());
   const std::vector<std::string> &extra = options.extra_args;
   for (size_t i = 0; i < extra.size(); ++i) {
     llvm::StringRef a = extra[i];
-    if (i + 1 < extra.size() && toolkitIncludeDir(a, extra[i + 1])) ++i;
-    else if (!(a.starts_with("-I") && toolkitIncludeDir("-I", a.drop_front(2)))) args.push_back(a.str());
+    if (i + 1 < extra.size() && toolkitIncludeDir(a, extra[i + 1]))
+      ++i;
+    else if (!(a.starts_with("-I") && toolkitIncludeDir("-I", a.drop_front(2))))
+      args.push_back(a.str());
   }
   args.push_back(path);
   return args;
@@ -462,8 +510,7 @@ static model::TranslationUnitModel parseWith(const std::string &path, const Opti
   std::string prelude = options.prelude_dir.empty() ? locatePrelude() : options.prelude_dir;
   if (!options.compile_commands_dir.empty()) {
     std::string error;
-    if (!clang::tooling::CompilationDatabase::loadFromDirectory(options.compile_commands_dir,
-                                                                error)) {
+    if (!clang::tooling::CompilationDatabase::loadFromDirectory(options.compile_commands_dir, error)) {
       tu.diagnostics.push_back({"fatal", "cannot load compilation database: " + error, {}});
       if (options.print_diagnostics)
         llvm::errs() << "kverify: error: cannot load compilation database: " << error << "\n";
@@ -489,12 +536,12 @@ static model::TranslationUnitModel parseWith(const std::string &path, const Opti
   if (std::vector<std::string> dropped = compileFlags(path, options).untranslated; !dropped.empty()) {
     std::string list;
     for (const std::string &f : dropped) list += (list.empty() ? "" : " ") + f;
-    tu.notes.push_back({"note", "compile_commands.json: flags kverify does not translate, left out: " + list +
-                                    " (if one changes what the code means, pass its clang equivalent after --)",
+    tu.notes.push_back({"note",
+                        "compile_commands.json: flags kverify does not translate, left out: " + list +
+                            " (if one changes what the code means, pass its clang equivalent after --)",
                         {}});
   }
-  if (options.print_diagnostics)
-    printDiagnostics(tu, diagnostics.rendered);
+  if (options.print_diagnostics) printDiagnostics(tu, diagnostics.rendered);
   reportDeviceLaunches(diagnostics.device_launches, tu);
   return tu;
 }

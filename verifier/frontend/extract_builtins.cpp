@@ -36,12 +36,10 @@ static ExprPtr bitCount(BuiltinKind kind, ExprPtr x, Type result) {
       r = Expr::binary(result, model::BinaryOp::Add, r, Expr::cast(result, bit(i)));
   } else if (kind == BuiltinKind::LeadingZeros) {
     r = n(w);  // x == 0; a higher set bit decides over a lower one
-    for (unsigned i = 0; i < w; ++i)
-      r = Expr::select(set(i), n(w - 1 - i), r);
+    for (unsigned i = 0; i < w; ++i) r = Expr::select(set(i), n(w - 1 - i), r);
   } else {
     r = n(0);  // x == 0; a lower set bit decides over a higher one
-    for (unsigned i = w; i-- > 0;)
-      r = Expr::select(set(i), n(i + 1), r);
+    for (unsigned i = w; i-- > 0;) r = Expr::select(set(i), n(i + 1), r);
   }
   return r;
 }
@@ -52,10 +50,10 @@ static ExprPtr bitCount(BuiltinKind kind, ExprPtr x, Type result) {
 // the access's id, or none where the pointer is a local's address (sincosf(x, &s, &c)).
 std::optional<unsigned> KernelExtractor::builtinAccess(model::AccessKind kind, const clang::Expr *ptr,
                                                        const std::string &name, clang::SourceRange where,
-                                                       const BuiltinInfo *atomic, ExprPtr operand, ExprPtr order) {
+                                                       const BuiltinInfo *atomic, ExprPtr operand,
+                                                       ExprPtr order) {
   std::optional<Pointer> p = pointer(ptr);
-  if (!p)
-    return std::nullopt;
+  if (!p) return std::nullopt;
   if (p->kind == Pointer::Kind::Local) {
     if (kind != model::AccessKind::Read)
       emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
@@ -65,8 +63,8 @@ std::optional<unsigned> KernelExtractor::builtinAccess(model::AccessKind kind, c
 }
 
 // An atomic: <cuda/atomic>'s operations end in the memory order and the object's scope.
-BindingPtr KernelExtractor::atomicBuiltin(const clang::CallExpr *c, const std::string &name, clang::QualType ret,
-                                          BuiltinInfo info, clang::SourceRange where) {
+BindingPtr KernelExtractor::atomicBuiltin(const clang::CallExpr *c, const std::string &name,
+                                          clang::QualType ret, BuiltinInfo info, clang::SourceRange where) {
   auto arg = [&](unsigned i) { return c->getArg(i); };
   unsigned args = c->getNumArgs();
   ExprPtr order;
@@ -91,10 +89,12 @@ BindingPtr KernelExtractor::atomicBuiltin(const clang::CallExpr *c, const std::s
       operand = rvalue(arg(1));
     else
       discard(arg(i));
-  std::optional<unsigned> id = builtinAccess(model::AccessKind::Atomic, arg(0), name, where, &info, operand, order);
+  std::optional<unsigned> id =
+      builtinAccess(model::AccessKind::Atomic, arg(0), name, where, &info, operand, order);
   if (ret->isVoidType())  // __kverify_atomic_store
     return nullptr;
-  return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "result of " + name) : opaque(ret, "result of " + name));
+  return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "result of " + name)
+                         : opaque(ret, "result of " + name));
 }
 
 // Integer builtins kverify computes (min, max, abs, __mul24, __brev, bit counts); none
@@ -109,46 +109,43 @@ std::optional<BindingPtr> KernelExtractor::integerBuiltin(const clang::CallExpr 
     b = snapshot(Expr::cast(t, rvalue(arg(1))), name + ".b", where);
   };
   switch (kind) {
-  case BuiltinKind::Min:
-  case BuiltinKind::Max: {
-    if (t.kind != Type::Kind::Int)
-      return std::nullopt;
-    ExprPtr a, b;
-    twoInts(a, b);
-    auto lt = Expr::binary(Type::boolean(), model::BinaryOp::Lt, a, b);
-    return valueBinding(kind == BuiltinKind::Min ? Expr::select(lt, a, b) : Expr::select(lt, b, a));
-  }
-  case BuiltinKind::Abs: {
-    if (t.kind != Type::Kind::Int)
-      return std::nullopt;
-    ExprPtr x = snapshot(Expr::cast(t, rvalue(arg(0))), name + ".x", where);
-    auto neg = Expr::binary(Type::boolean(), model::BinaryOp::Lt, x, Expr::intConst(t, 0));
-    return valueBinding(Expr::select(neg, Expr::unary(t, model::UnaryOp::Neg, x), x));
-  }
-  case BuiltinKind::Mul24: {
-    // The product of the sign-extended low 24 bits of each operand.
-    ExprPtr a, b;
-    twoInts(a, b);
-    auto eight = Expr::intConst(Type::i32(), 8);
-    auto sext24 = [&](ExprPtr x) {
-      return Expr::binary(Type::i32(), model::BinaryOp::Shr,
-                          Expr::binary(Type::i32(), model::BinaryOp::Shl, x, eight), eight);
-    };
-    return valueBinding(Expr::binary(Type::i32(), model::BinaryOp::Mul, sext24(a), sext24(b)));
-  }
-  case BuiltinKind::UMul24: {
-    ExprPtr a, b;
-    twoInts(a, b);
-    auto low = Expr::intConst(Type::u32(), 0xffffff);
-    return valueBinding(Expr::binary(
-        Type::u32(), model::BinaryOp::Mul,
-        Expr::binary(Type::u32(), model::BinaryOp::BitAnd, a, low),
-        Expr::binary(Type::u32(), model::BinaryOp::BitAnd, b, low)));
-  }
-  case BuiltinKind::BitReverse:
-    return valueBinding(Expr::unary(t, model::UnaryOp::BitReverse, Expr::cast(t, rvalue(arg(0)))));
-  default:  // PopCount, LeadingZeros, FirstSet
-    return valueBinding(bitCount(kind, rvalue(arg(0)), t));
+    case BuiltinKind::Min:
+    case BuiltinKind::Max: {
+      if (t.kind != Type::Kind::Int) return std::nullopt;
+      ExprPtr a, b;
+      twoInts(a, b);
+      auto lt = Expr::binary(Type::boolean(), model::BinaryOp::Lt, a, b);
+      return valueBinding(kind == BuiltinKind::Min ? Expr::select(lt, a, b) : Expr::select(lt, b, a));
+    }
+    case BuiltinKind::Abs: {
+      if (t.kind != Type::Kind::Int) return std::nullopt;
+      ExprPtr x = snapshot(Expr::cast(t, rvalue(arg(0))), name + ".x", where);
+      auto neg = Expr::binary(Type::boolean(), model::BinaryOp::Lt, x, Expr::intConst(t, 0));
+      return valueBinding(Expr::select(neg, Expr::unary(t, model::UnaryOp::Neg, x), x));
+    }
+    case BuiltinKind::Mul24: {
+      // The product of the sign-extended low 24 bits of each operand.
+      ExprPtr a, b;
+      twoInts(a, b);
+      auto eight = Expr::intConst(Type::i32(), 8);
+      auto sext24 = [&](ExprPtr x) {
+        return Expr::binary(Type::i32(), model::BinaryOp::Shr,
+                            Expr::binary(Type::i32(), model::BinaryOp::Shl, x, eight), eight);
+      };
+      return valueBinding(Expr::binary(Type::i32(), model::BinaryOp::Mul, sext24(a), sext24(b)));
+    }
+    case BuiltinKind::UMul24: {
+      ExprPtr a, b;
+      twoInts(a, b);
+      auto low = Expr::intConst(Type::u32(), 0xffffff);
+      return valueBinding(Expr::binary(Type::u32(), model::BinaryOp::Mul,
+                                       Expr::binary(Type::u32(), model::BinaryOp::BitAnd, a, low),
+                                       Expr::binary(Type::u32(), model::BinaryOp::BitAnd, b, low)));
+    }
+    case BuiltinKind::BitReverse:
+      return valueBinding(Expr::unary(t, model::UnaryOp::BitReverse, Expr::cast(t, rvalue(arg(0)))));
+    default:  // PopCount, LeadingZeros, FirstSet
+      return valueBinding(bitCount(kind, rvalue(arg(0)), t));
   }
 }
 
@@ -158,8 +155,7 @@ BindingPtr KernelExtractor::opaqueCall(const clang::CallExpr *c, const std::stri
                                        clang::SourceRange where) {
   for (unsigned i = 0; i < c->getNumArgs(); ++i) {
     const clang::Expr *a = c->getArg(i);
-    if (llvm::isa<clang::StringLiteral>(a->IgnoreParenImpCasts()))
-      continue;
+    if (llvm::isa<clang::StringLiteral>(a->IgnoreParenImpCasts())) continue;
     if (a->getType()->isPointerType()) {
       bool read_only = a->getType()->getPointeeType().isConstQualified();
       builtinAccess(read_only ? model::AccessKind::Read : model::AccessKind::Write, a, name, where);
@@ -167,8 +163,7 @@ BindingPtr KernelExtractor::opaqueCall(const clang::CallExpr *c, const std::stri
       discard(a);
     }
   }
-  if (ret->isVoidType())
-    return nullptr;
+  if (ret->isVoidType()) return nullptr;
   return valueBinding(opaque(ret, "call of " + name));
 }
 
@@ -186,85 +181,74 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     emit(Stmt{rangeOf(where), model::stmt::Barrier{kind, name, std::move(mask), std::move(pred)}});
   };
   switch (info.kind) {
-  case BuiltinKind::BlockBarrier:
-    barrier(model::BarrierKind::Block, nullptr, nullptr);
-    return nullptr;
-  case BuiltinKind::PredicateBarrier:
-    barrier(model::BarrierKind::Block, nullptr, condition(arg(0)));
-    return valueBinding(Expr::opaque(typeOf(ret), newId(), "result of " + name, /*per_block=*/true));
-  case BuiltinKind::WarpBarrier:
-    barrier(model::BarrierKind::Warp, Expr::cast(Type::u32(), rvalue(arg(0))), nullptr);
-    return nullptr;
-  case BuiltinKind::GridBarrier:
-    name = "grid_group::sync";  // reports name the barrier as users write it
-    barrier(model::BarrierKind::Grid, nullptr, nullptr);
-    return nullptr;
-  case BuiltinKind::Fence:
-    emit(Stmt{rangeOf(where), model::stmt::Fence{info.scope, name}});
-    return nullptr;
-  case BuiltinKind::Assume:
-    emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
-    return nullptr;
-  case BuiltinKind::AssumeForall:
-    assumeForall(c, where);
-    return nullptr;
-  case BuiltinKind::Requires:
-    if (frames_.size() == 1) {  // the kernel's own precondition: an assumption at entry
+    case BuiltinKind::BlockBarrier: barrier(model::BarrierKind::Block, nullptr, nullptr); return nullptr;
+    case BuiltinKind::PredicateBarrier:
+      barrier(model::BarrierKind::Block, nullptr, condition(arg(0)));
+      return valueBinding(Expr::opaque(typeOf(ret), newId(), "result of " + name, /*per_block=*/true));
+    case BuiltinKind::WarpBarrier:
+      barrier(model::BarrierKind::Warp, Expr::cast(Type::u32(), rvalue(arg(0))), nullptr);
+      return nullptr;
+    case BuiltinKind::GridBarrier:
+      name = "grid_group::sync";  // reports name the barrier as users write it
+      barrier(model::BarrierKind::Grid, nullptr, nullptr);
+      return nullptr;
+    case BuiltinKind::Fence: emit(Stmt{rangeOf(where), model::stmt::Fence{info.scope, name}}); return nullptr;
+    case BuiltinKind::Assume:
       emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
-    } else {
-      k_.unchecked.push_back({"__requires", "a precondition of a called function, not assumed: " + textOf(where),
-                              rangeOf(where)});
+      return nullptr;
+    case BuiltinKind::AssumeForall: assumeForall(c, where); return nullptr;
+    case BuiltinKind::Requires:
+      if (frames_.size() == 1) {  // the kernel's own precondition: an assumption at entry
+        emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
+      } else {
+        k_.unchecked.push_back({"__requires",
+                                "a precondition of a called function, not assumed: " + textOf(where),
+                                rangeOf(where)});
+      }
+      return nullptr;
+    case BuiltinKind::Unchecked:
+    case BuiltinKind::Unsupported: {
+      const auto *lit = llvm::dyn_cast<clang::StringLiteral>(arg(0)->IgnoreParenImpCasts());
+      std::string what = lit ? lit->getString().str() : name;
+      if (info.kind == BuiltinKind::Unsupported)
+        unsupported(what, textOf(where), where);
+      else
+        k_.unchecked.push_back({what, textOf(where), rangeOf(where)});
+      return nullptr;
     }
-    return nullptr;
-  case BuiltinKind::Unchecked:
-  case BuiltinKind::Unsupported: {
-    const auto *lit = llvm::dyn_cast<clang::StringLiteral>(arg(0)->IgnoreParenImpCasts());
-    std::string what = lit ? lit->getString().str() : name;
-    if (info.kind == BuiltinKind::Unsupported)
-      unsupported(what, textOf(where), where);
-    else
-      k_.unchecked.push_back({what, textOf(where), rangeOf(where)});
-    return nullptr;
-  }
-  case BuiltinKind::Atomic:
-    return atomicBuiltin(c, name, ret, info, where);
-  case BuiltinKind::Ldg: {
-    std::optional<unsigned> id = builtinAccess(model::AccessKind::Read, arg(0), name, where);
-    return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "load via __ldg") : opaque(ret, "load via __ldg"));
-  }
-  case BuiltinKind::Min:
-  case BuiltinKind::Max:
-  case BuiltinKind::Abs:
-  case BuiltinKind::Mul24:
-  case BuiltinKind::UMul24:
-  case BuiltinKind::BitReverse:
-  case BuiltinKind::PopCount:
-  case BuiltinKind::LeadingZeros:
-  case BuiltinKind::FirstSet:
-    if (std::optional<BindingPtr> v = integerBuiltin(c, name, ret, info.kind, where))
-      return *v;
-    break;
-  case BuiltinKind::SurfaceWrite:
-    unsupported("surface write", textOf(where), where);
-    return nullptr;
-  case BuiltinKind::TextureRead:
-    for (unsigned i = 1; i < c->getNumArgs(); ++i)  // the coordinates
-      discard(arg(i));
-    return valueBinding(opaque(ret, "texture fetch " + name));
-  case BuiltinKind::DeviceHeap:
-    if (name == "memcpy" || name == "memset")
-      return copyOrFill(c, name == "memset");
-    unsupported("device memory function", name + ": " + textOf(where), where);
-    return nullptr;
-  case BuiltinKind::MakeVector: {
-    BindingPtr b = freshStruct(ret, name);
-    assignStruct(b, c);
-    return b;
-  }
-  case BuiltinKind::NoEffect:
-    return nullptr;
-  case BuiltinKind::Opaque:
-    break;
+    case BuiltinKind::Atomic: return atomicBuiltin(c, name, ret, info, where);
+    case BuiltinKind::Ldg: {
+      std::optional<unsigned> id = builtinAccess(model::AccessKind::Read, arg(0), name, where);
+      return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "load via __ldg")
+                             : opaque(ret, "load via __ldg"));
+    }
+    case BuiltinKind::Min:
+    case BuiltinKind::Max:
+    case BuiltinKind::Abs:
+    case BuiltinKind::Mul24:
+    case BuiltinKind::UMul24:
+    case BuiltinKind::BitReverse:
+    case BuiltinKind::PopCount:
+    case BuiltinKind::LeadingZeros:
+    case BuiltinKind::FirstSet:
+      if (std::optional<BindingPtr> v = integerBuiltin(c, name, ret, info.kind, where)) return *v;
+      break;
+    case BuiltinKind::SurfaceWrite: unsupported("surface write", textOf(where), where); return nullptr;
+    case BuiltinKind::TextureRead:
+      for (unsigned i = 1; i < c->getNumArgs(); ++i)  // the coordinates
+        discard(arg(i));
+      return valueBinding(opaque(ret, "texture fetch " + name));
+    case BuiltinKind::DeviceHeap:
+      if (name == "memcpy" || name == "memset") return copyOrFill(c, name == "memset");
+      unsupported("device memory function", name + ": " + textOf(where), where);
+      return nullptr;
+    case BuiltinKind::MakeVector: {
+      BindingPtr b = freshStruct(ret, name);
+      assignStruct(b, c);
+      return b;
+    }
+    case BuiltinKind::NoEffect: return nullptr;
+    case BuiltinKind::Opaque: break;
   }
   return opaqueCall(c, name, ret, where);
 }

@@ -18,7 +18,9 @@ using model::Stmt;
 using model::Type;
 
 static bool takesPointers(const clang::FunctionDecl *fn, const clang::CallExpr *c) {
-  auto pointerish = [](clang::QualType t) { return t->isPointerType() || t->isReferenceType() || t->isArrayType(); };
+  auto pointerish = [](clang::QualType t) {
+    return t->isPointerType() || t->isReferenceType() || t->isArrayType();
+  };
   for (const clang::ParmVarDecl *p : fn->parameters())
     if (pointerish(p->getType())) return true;
   for (const clang::Expr *a : c->arguments())
@@ -37,8 +39,7 @@ static bool declaresDeviceVariable(const clang::DeclContext *dc, const KernelExt
         return true;
     if (const auto *inner = llvm::dyn_cast<clang::DeclContext>(d))
       if (llvm::isa<clang::NamespaceDecl>(d) || llvm::isa<clang::LinkageSpecDecl>(d))
-        if (declaresDeviceVariable(inner, x))
-          return true;
+        if (declaresDeviceVariable(inner, x)) return true;
   }
   return false;
 }
@@ -46,13 +47,11 @@ static bool declaresDeviceVariable(const clang::DeclContext *dc, const KernelExt
 BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
   clang::SourceRange where = c->getSourceRange();
   if (llvm::isa<clang::CUDAKernelCallExpr>(c)) {
-    unsupported("dynamic parallelism", "kernel launch from device code: " + textOf(where),
-                where);
+    unsupported("dynamic parallelism", "kernel launch from device code: " + textOf(where), where);
     return nullptr;
   }
   const clang::FunctionDecl *fn = c->getDirectCallee();
-  if (!fn)
-    return callThroughPointer(c);
+  if (!fn) return callThroughPointer(c);
   // Assignment of structs is a call of the implicit operator=.
   if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(c);
       op && op->getOperator() == clang::OO_Equal) {
@@ -74,32 +73,30 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
   }
   // before clang's builtins (__syncthreads is both); __kverify_assume_forall has a body
   // only so that clang accepts a lambda's type as its argument
-  if (inPrelude(fn) && (!fn->hasBody() || classifyBuiltin(fn->getName().str()).kind == BuiltinKind::AssumeForall))
+  if (inPrelude(fn) &&
+      (!fn->hasBody() || classifyBuiltin(fn->getName().str()).kind == BuiltinKind::AssumeForall))
     return builtin(c, fn);
   if (fn->getBuiltinID() != 0) {
     if (fn->getBuiltinID() == clang::Builtin::BI__builtin_expect && c->getNumArgs() == 2)
       return valueBinding(rvalue(c->getArg(0)));
-    if (unsigned id = fn->getBuiltinID(); id == clang::Builtin::BI__builtin_memcpy ||
-        id == clang::Builtin::BImemcpy || id == clang::Builtin::BI__builtin_memset ||
-        id == clang::Builtin::BImemset)
+    if (unsigned id = fn->getBuiltinID();
+        id == clang::Builtin::BI__builtin_memcpy || id == clang::Builtin::BImemcpy ||
+        id == clang::Builtin::BI__builtin_memset || id == clang::Builtin::BImemset)
       return copyOrFill(c, id == clang::Builtin::BI__builtin_memset || id == clang::Builtin::BImemset);
     if (takesPointers(fn, c)) {
       unsupported("builtin function with pointer arguments", fn->getNameAsString(), where);
       return nullptr;
     }
-    for (const clang::Expr *a : c->arguments())
-      discard(a);
+    for (const clang::Expr *a : c->arguments()) discard(a);
     return fn->getReturnType()->isVoidType()
                ? nullptr
                : valueBinding(opaque(fn->getReturnType(), "call of " + fn->getNameAsString()));
   }
   const clang::FunctionDecl *def = nullptr;
-  if (fn->hasBody(def))
-    return inlineCall(c, def);
+  if (fn->hasBody(def)) return inlineCall(c, def);
   if (takesPointers(fn, c)) {
     unsupported("unknown external function with pointer arguments",
-                "'" + fn->getQualifiedNameAsString() + "' has no body kverify can see",
-                where);
+                "'" + fn->getQualifiedNameAsString() + "' has no body kverify can see", where);
     return nullptr;
   }
   if (declaresDeviceVariable(ctx_.getTranslationUnitDecl(), *this)) {
@@ -109,28 +106,23 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
                 where);
     return nullptr;
   }
-  for (const clang::Expr *a : c->arguments())
-    discard(a);
-  if (fn->getReturnType()->isVoidType())
-    return nullptr;
+  for (const clang::Expr *a : c->arguments()) discard(a);
+  if (fn->getReturnType()->isVoidType()) return nullptr;
   return valueBinding(opaque(fn->getReturnType(), "call of " + fn->getNameAsString()));
 }
 
 // Whether every use of `var` in `s` reads its value (none assigns it, takes its address
 // or binds a reference to it).
 static bool onlyRead(const clang::Stmt *s, const clang::VarDecl *var) {
-  if (!s)
-    return true;
+  if (!s) return true;
   if (const auto *ic = llvm::dyn_cast<clang::ImplicitCastExpr>(s);
       ic && ic->getCastKind() == clang::CK_LValueToRValue)
     if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(ic->getSubExpr()->IgnoreParens());
         d && d->getDecl() == var)
       return true;
-  if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(s); d && d->getDecl() == var)
-    return false;
+  if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(s); d && d->getDecl() == var) return false;
   for (const clang::Stmt *c : s->children())
-    if (!onlyRead(c, var))
-      return false;
+    if (!onlyRead(c, var)) return false;
   return true;
 }
 
@@ -139,16 +131,13 @@ static bool onlyRead(const clang::Stmt *s, const clang::VarDecl *var) {
 // (`size_t len = 4;`).
 std::optional<uint64_t> KernelExtractor::constantLength(const clang::Expr *n) {
   clang::Expr::EvalResult r;
-  if (!n->isValueDependent() && n->EvaluateAsInt(r, ctx_))
-    return r.Val.getInt().getZExtValue();
+  if (!n->isValueDependent() && n->EvaluateAsInt(r, ctx_)) return r.Val.getInt().getZExtValue();
   const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(n->IgnoreParenImpCasts());
   const auto *var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (!var || llvm::isa<clang::ParmVarDecl>(var) || !var->hasLocalStorage() ||
-      !var->getType()->isIntegerType() || !var->getInit() ||
-      !onlyRead(frames_.back().fn->getBody(), var))
+      !var->getType()->isIntegerType() || !var->getInit() || !onlyRead(frames_.back().fn->getBody(), var))
     return std::nullopt;
-  if (!var->getInit()->EvaluateAsInt(r, ctx_) || r.Val.getInt().isNegative())
-    return std::nullopt;
+  if (!var->getInit()->EvaluateAsInt(r, ctx_) || r.Val.getInt().isNegative()) return std::nullopt;
   return r.Val.getInt().getZExtValue();
 }
 
@@ -166,8 +155,7 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
   // copying into it leaves its fields unknown, copying from it reads no shared memory
   auto structAt = [&](const clang::Expr *a) -> std::pair<BindingPtr, uint64_t> {
     const auto *u = llvm::dyn_cast<clang::UnaryOperator>(strip(a)->IgnoreParenImpCasts());
-    if (!u || u->getOpcode() != clang::UO_AddrOf || !u->getSubExpr()->getType()->isRecordType())
-      return {};
+    if (!u || u->getOpcode() != clang::UO_AddrOf || !u->getSubExpr()->getType()->isRecordType()) return {};
     LValue lv = lvalue(u->getSubExpr());
     if (lv.kind != LValue::Kind::Struct) return {};
     return {lv.binding, sizeOf(u->getSubExpr()->getType())};
@@ -182,19 +170,18 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
   std::optional<uint64_t> bytes = constantLength(c->getArg(2));
   if (!bytes) {
     discard(c->getArg(2));
-    unsupported(name, "a length kverify cannot compute at compile time: " +
-                          textOf(c->getArg(2)->getSourceRange()), where);
+    unsupported(name,
+                "a length kverify cannot compute at compile time: " + textOf(c->getArg(2)->getSourceRange()),
+                where);
     return nullptr;
   }
   if ((dst_struct && *bytes > dst_size) || (src_struct.first && *bytes > src_struct.second)) {
     unsupported(name, "more bytes than the struct holds: " + textOf(where), where);
     return nullptr;
   }
-  if (dst_struct)
-    havocStruct(dst_struct, "written by " + name, where);
+  if (dst_struct) havocStruct(dst_struct, "written by " + name, where);
   auto touch = [&](model::AccessKind kind, const std::optional<Pointer> &p) {
-    if (!p || *bytes == 0)
-      return;  // pointer() has said why it has no target
+    if (!p || *bytes == 0) return;          // pointer() has said why it has no target
     if (p->kind == Pointer::Kind::Local) {  // a scalar local: its new value is unknown
       if (kind == model::AccessKind::Write)
         emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
@@ -208,8 +195,7 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
     }
     emitAccess(kind, p->array, p->offset, count, where);
   };
-  if (!is_fill)
-    touch(model::AccessKind::Read, src);
+  if (!is_fill) touch(model::AccessKind::Read, src);
   touch(model::AccessKind::Write, dst);
   return nullptr;
 }
@@ -234,8 +220,7 @@ BindingPtr KernelExtractor::referenceTo(LValue lv, const std::string &name, clan
   return b;
 }
 
-void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param,
-                                   const clang::Expr *arg) {
+void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param, const clang::Expr *arg) {
   clang::QualType t = param->getType();
   std::string name = frame.prefix + param->getNameAsString();
   auto b = std::make_shared<Binding>();
@@ -277,8 +262,7 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
 // body (the caller says so).
 bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXConstructExpr *ce) {
   const clang::FunctionDecl *def = nullptr;
-  if (!ce->getConstructor()->hasBody(def) || def->getNumParams() != ce->getNumArgs())
-    return false;
+  if (!ce->getConstructor()->hasBody(def) || def->getNumParams() != ce->getNumArgs()) return false;
   const auto *ctor = llvm::cast<clang::CXXConstructorDecl>(def);
   clang::SourceRange where = ce->getSourceRange();
   if (cannotInline(ctor, where)) return true;
@@ -287,8 +271,8 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
   frame.prefix = ctor->getParent()->getNameAsString() + ".";
   frame.this_object = dst;
   frame.site = !frames_.empty() && frames_.back().site.isValid() ? frames_.back().site
-               : inPrelude(ctor)                                  ? where
-                                                                  : clang::SourceRange();
+               : inPrelude(ctor)                                 ? where
+                                                                 : clang::SourceRange();
   model::stmt::Inlined inl;
   inl.function = ctor->getQualifiedNameAsString();
   inl.body = nested([&] {
@@ -297,8 +281,7 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
     frames_.push_back(frame);
     auto uninitialized = std::make_shared<Binding>(*dst);  // the fields no initializer sets
     for (const clang::CXXCtorInitializer *init : ctor->inits())
-      if (init->getMember())
-        uninitialized->fields.erase(init->getMember());
+      if (init->getMember()) uninitialized->fields.erase(init->getMember());
     havocStruct(uninitialized, "uninitialized", where);
     for (const clang::CXXCtorInitializer *init : ctor->inits()) {
       const clang::FieldDecl *f = init->getMember();
@@ -320,8 +303,7 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
       else
         discard(value);  // an array field: its element values are not tracked
     }
-    if (shallowEnough(ctor->getBody()))
-      stmt(ctor->getBody());
+    if (shallowEnough(ctor->getBody())) stmt(ctor->getBody());
     frames_.pop_back();
   });
   emit(Stmt{rangeOf(where), std::move(inl)});
@@ -336,8 +318,9 @@ bool KernelExtractor::cannotInline(const clang::FunctionDecl *fn, clang::SourceR
     }
   if (++inlined_ <= kMaxInlined) return false;
   if (inlined_ == kMaxInlined + 1)
-    unsupported("call tree", "more than " + std::to_string(kMaxInlined) +
-                                 " calls inlined into the kernel (a call tree that grows exponentially?)",
+    unsupported("call tree",
+                "more than " + std::to_string(kMaxInlined) +
+                    " calls inlined into the kernel (a call tree that grows exponentially?)",
                 where);
   return true;
 }
@@ -351,8 +334,7 @@ static bool onlyReturnIsLast(const clang::FunctionDecl *fn) {
     bool TraverseLambdaExpr(clang::LambdaExpr *) { return true; }  // their own returns
   } returns;
   const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(fn->getBody());
-  if (!body || body->body_empty() || !llvm::isa<clang::ReturnStmt>(body->body_back()))
-    return false;
+  if (!body || body->body_empty() || !llvm::isa<clang::ReturnStmt>(body->body_back())) return false;
   returns.TraverseStmt(const_cast<clang::CompoundStmt *>(body));
   return returns.count == 1;
 }
@@ -410,7 +392,8 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
     clang::QualType ret = fn->getReturnType();
     if (ret->isRecordType()) {
       frame.result = freshStruct(ret, frame.prefix + "result");
-    } else if (ret->isPointerType() && !ret->isFunctionPointerType()) {  // a pointer variable its returns assign
+    } else if (ret->isPointerType() &&
+               !ret->isFunctionPointerType()) {  // a pointer variable its returns assign
       frame.result = std::make_shared<Binding>();
       frame.result->kind = Binding::Kind::Pointer;
       frame.result->pointer.array = ~0u;
@@ -433,8 +416,7 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
         body && !body->body_empty())
       frame.last = body->body_back();
     frames_.push_back(frame);
-    if (shallowEnough(fn->getBody()))
-      stmt(fn->getBody());
+    if (shallowEnough(fn->getBody())) stmt(fn->getBody());
     frame.result = frames_.back().result;
     frames_.pop_back();
   });

@@ -16,43 +16,34 @@ namespace detail {
 
 using model::Type;
 
-KernelExtractor::KernelExtractor(clang::ASTContext &ctx, std::string prelude_dir,
-                                 model::Kernel &kernel)
-    : ctx_(ctx), sm_(ctx.getSourceManager()), prelude_dir_(std::move(prelude_dir)),
-      k_(kernel) {}
+KernelExtractor::KernelExtractor(clang::ASTContext &ctx, std::string prelude_dir, model::Kernel &kernel)
+    : ctx_(ctx), sm_(ctx.getSourceManager()), prelude_dir_(std::move(prelude_dir)), k_(kernel) {}
 
 // --- types, locations, text ------------------------------------------------------------
 
 model::Type KernelExtractor::typeOf(clang::QualType t) const {
   t = t.getNonReferenceType().getCanonicalType();
-  if (t->isBooleanType())
-    return Type::boolean();
+  if (t->isBooleanType()) return Type::boolean();
   if (t->isIntegralOrEnumerationType() && !t->isDependentType())
-    return Type::integer(static_cast<unsigned>(ctx_.getIntWidth(t)),
-                         t->isSignedIntegerOrEnumerationType());
-  if (t->isRealFloatingType())
-    return Type::floating(static_cast<unsigned>(ctx_.getTypeSize(t)));
-  if (t->isFunctionPointerType())
-    return Type::integer(64, false);  // a tag (function_pointers.cpp)
-  if (t->isPointerType())
-    return Type::pointer();
+    return Type::integer(static_cast<unsigned>(ctx_.getIntWidth(t)), t->isSignedIntegerOrEnumerationType());
+  if (t->isRealFloatingType()) return Type::floating(static_cast<unsigned>(ctx_.getTypeSize(t)));
+  if (t->isFunctionPointerType()) return Type::integer(64, false);  // a tag (function_pointers.cpp)
+  if (t->isPointerType()) return Type::pointer();
   return Type::other();
 }
 
 uint64_t KernelExtractor::sizeOf(clang::QualType t) const {
   t = t.getNonReferenceType();
-  if (t->isVoidType() || t->isIncompleteType() || t->isDependentType() ||
-      t->isFunctionType())
-    return 1;
+  if (t->isVoidType() || t->isIncompleteType() || t->isDependentType() || t->isFunctionType()) return 1;
   return static_cast<uint64_t>(ctx_.getTypeSizeInChars(t).getQuantity());
 }
 
 // Code inside the prelude's own functions (cuRAND, <cuda/atomic>) is shown as the user's
 // call it came from.
 clang::SourceRange KernelExtractor::userRange(clang::SourceRange r) const {
-  if (frames_.empty() || !frames_.back().site.isValid() || prelude_dir_.empty())
-    return r;
-  return sm_.getFilename(sm_.getExpansionLoc(r.getBegin())).starts_with(prelude_dir_) ? frames_.back().site : r;
+  if (frames_.empty() || !frames_.back().site.isValid() || prelude_dir_.empty()) return r;
+  return sm_.getFilename(sm_.getExpansionLoc(r.getBegin())).starts_with(prelude_dir_) ? frames_.back().site
+                                                                                      : r;
 }
 
 model::SourceRange KernelExtractor::rangeOf(clang::SourceRange r) const {
@@ -61,8 +52,7 @@ model::SourceRange KernelExtractor::rangeOf(clang::SourceRange r) const {
   clang::SourceLocation b = sm_.getExpansionLoc(r.getBegin());
   clang::SourceLocation e = sm_.getExpansionRange(r.getEnd()).getEnd();
   clang::PresumedLoc pb = sm_.getPresumedLoc(b);
-  if (pb.isInvalid())
-    return out;
+  if (pb.isInvalid()) return out;
   out.file = pb.getFilename();
   out.line = pb.getLine();
   out.col = pb.getColumn();
@@ -89,12 +79,10 @@ bool KernelExtractor::inPrelude(const clang::Decl *d) const {
   return !prelude_dir_.empty() && file.starts_with(prelude_dir_);
 }
 
-void KernelExtractor::unsupported(std::string construct, std::string detail,
-                                  clang::SourceRange where) {
+void KernelExtractor::unsupported(std::string construct, std::string detail, clang::SourceRange where) {
   model::SourceRange r = rangeOf(where);
   for (const model::Unsupported &u : k_.unsupported)  // a construct inlined twice: once
-    if (u.construct == construct && u.range.line == r.line && u.range.col == r.col &&
-        u.range.file == r.file)
+    if (u.construct == construct && u.range.line == r.line && u.range.col == r.col && u.range.file == r.file)
       return;
   k_.unsupported.push_back({std::move(construct), std::move(detail), r});
 }
@@ -112,7 +100,7 @@ BindingPtr KernelExtractor::lookup(const clang::ValueDecl *d) {
 }
 
 std::vector<const clang::FieldDecl *> KernelExtractor::recordFields(const clang::RecordDecl *rd,
-                                                                     clang::SourceRange where) {
+                                                                    clang::SourceRange where) {
   std::vector<const clang::FieldDecl *> out;
   if (const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd)) {
     if (cxx->getNumVBases() != 0)
@@ -120,11 +108,9 @@ std::vector<const clang::FieldDecl *> KernelExtractor::recordFields(const clang:
     for (const clang::CXXBaseSpecifier &base : cxx->bases())
       if (const clang::RecordDecl *b = base.getType()->getAsRecordDecl();
           b && !base.isVirtual() && b->getDefinition())
-        for (const clang::FieldDecl *f : recordFields(b->getDefinition(), where))
-          out.push_back(f);
+        for (const clang::FieldDecl *f : recordFields(b->getDefinition(), where)) out.push_back(f);
   }
-  for (const clang::FieldDecl *f : rd->fields())
-    out.push_back(f);
+  for (const clang::FieldDecl *f : rd->fields()) out.push_back(f);
   return out;
 }
 
@@ -143,8 +129,8 @@ uint64_t KernelExtractor::describeElement(model::Array &a, clang::QualType elem)
 }
 
 // Peels constant array dimensions off `t` into `dims`; returns the element type.
-static clang::QualType peelDims(clang::ASTContext &ctx, clang::QualType t,
-                                std::vector<uint64_t> &dims, bool &incomplete) {
+static clang::QualType peelDims(clang::ASTContext &ctx, clang::QualType t, std::vector<uint64_t> &dims,
+                                bool &incomplete) {
   incomplete = false;
   while (const clang::ArrayType *at = ctx.getAsArrayType(t)) {
     if (const auto *ca = llvm::dyn_cast<clang::ConstantArrayType>(at))
@@ -157,8 +143,7 @@ static clang::QualType peelDims(clang::ASTContext &ctx, clang::QualType t,
 }
 
 std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) {
-  if (auto it = global_arrays_.find(var); it != global_arrays_.end())
-    return it->second;
+  if (auto it = global_arrays_.find(var); it != global_arrays_.end()) return it->second;
   model::Array a;
   if (var->hasAttr<clang::CUDASharedAttr>()) {
     a.space = model::AddressSpace::Shared;
@@ -184,24 +169,22 @@ std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) 
     if (extern_shared_) {
       const model::Array &base = k_.arrays[*extern_shared_];
       if (sizeOf(elem) % base.elem_size != 0)
-        unsupported("extern __shared__ aliasing",
-                    "'" + a.name + "' has elements smaller than those of '" + base.name +
-                        "', which it aliases",
-                    var->getSourceRange());
+        unsupported(
+            "extern __shared__ aliasing",
+            "'" + a.name + "' has elements smaller than those of '" + base.name + "', which it aliases",
+            var->getSourceRange());
       global_arrays_[var] = *extern_shared_;
       return *extern_shared_;
     }
   } else if (!incomplete) {
     uint64_t size = units;
-    for (uint64_t d : a.dims)
-      size *= d;
+    for (uint64_t d : a.dims) size *= d;
     a.size = size;
   }
   a.id = static_cast<unsigned>(k_.arrays.size());
   k_.arrays.push_back(a);
   global_arrays_[var] = a.id;
-  if (a.is_extern)
-    extern_shared_ = a.id;
+  if (a.is_extern) extern_shared_ = a.id;
   return a.id;
 }
 
@@ -210,8 +193,7 @@ std::optional<unsigned> KernelExtractor::globalArray(const clang::VarDecl *var) 
 // A thread-private array of type `t` (a local array variable, or an array field of a
 // struct local): a Local-space model::Array whose element values are not tracked (loads
 // are opaque), bound as a pointer to its first element.
-BindingPtr KernelExtractor::localArray(clang::QualType t, const std::string &name,
-                                       clang::SourceRange where) {
+BindingPtr KernelExtractor::localArray(clang::QualType t, const std::string &name, clang::SourceRange where) {
   model::Array a;
   bool incomplete = false;
   clang::QualType elem = peelDims(ctx_, t, a.dims, incomplete);
@@ -221,8 +203,7 @@ BindingPtr KernelExtractor::localArray(clang::QualType t, const std::string &nam
   a.origin = model::ArrayOrigin::Local;
   uint64_t units = describeElement(a, elem);
   uint64_t size = units;
-  for (uint64_t d : a.dims)
-    size *= d;
+  for (uint64_t d : a.dims) size *= d;
   a.size = size;
   a.range = rangeOf(where);
   k_.arrays.push_back(a);
@@ -236,8 +217,7 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
   auto b = std::make_shared<Binding>();
   b->kind = Binding::Kind::Struct;
   const clang::RecordDecl *rd = t.getNonReferenceType()->getAsRecordDecl();
-  if (!rd || !rd->getDefinition())
-    return b;
+  if (!rd || !rd->getDefinition()) return b;
   for (const clang::FieldDecl *f : recordFields(rd->getDefinition(), rd->getSourceRange())) {
     std::string fname = name + "." + f->getNameAsString();
     clang::QualType ft = f->getType();
@@ -266,8 +246,7 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
       b->fields[f] = leaf;
       if (!ft->isScalarType())
         unsupported("struct local with a non-scalar field",
-                    "field '" + fname + "' of type '" + ft.getAsString() + "'",
-                    f->getSourceRange());
+                    "field '" + fname + "' of type '" + ft.getAsString() + "'", f->getSourceRange());
     }
   }
   return b;
@@ -275,8 +254,7 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
 
 void KernelExtractor::declareLocal(const clang::VarDecl *var) {
   clang::SourceRange where = var->getSourceRange();
-  if (globalArray(var))
-    return;  // __shared__ (or device/constant) variables: one per block, not per thread
+  if (globalArray(var)) return;  // __shared__ (or device/constant) variables: one per block, not per thread
   if (var->isStaticLocal() || var->hasGlobalStorage()) {
     unsupported("static local variable", "'" + var->getNameAsString() + "'", where);
     return;
@@ -293,8 +271,7 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
       LValue lv = lvalue(init);
       if (lv.kind == LValue::Kind::Struct) {
         *b = *lv.binding;
-      } else if ((lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) &&
-                 init->isGLValue()) {
+      } else if ((lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) && init->isGLValue()) {
         *b = *referenceTo(lv, name, where);  // `Acc &a = acc[i];`: writes reach acc[i]
       } else {
         *b = *freshStruct(t->getPointeeType(), name);
@@ -303,8 +280,7 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
     } else {
       b->kind = Binding::Kind::Local;
       b->local = newLocal(name, typeOf(t));
-      if (init)
-        emitAssign(b->local, model::Expr::cast(b->local.type, rvalue(init)), where);
+      if (init) emitAssign(b->local, model::Expr::cast(b->local.type, rvalue(init)), where);
     }
     return;
   }
@@ -318,9 +294,10 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
     // a function pointer, or a `void *` holding one: a tag Local (function_pointers.cpp)
     b->kind = Binding::Kind::Local;
     b->local = newLocal(name, Type::integer(64, false));
-    emitAssign(b->local, init ? functionTag(init)
-                              : model::Expr::opaque(b->local.type, newId(), "uninitialized " + name),
-               where);
+    emitAssign(
+        b->local,
+        init ? functionTag(init) : model::Expr::opaque(b->local.type, newId(), "uninitialized " + name),
+        where);
     return;
   }
   if (t->isPointerType()) {
@@ -329,26 +306,22 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
     b->offset = newLocal(name + ".offset", Type::i64());
     b->scope = b->home = out_.back();
     b->created_at = ++event_;
-    if (init)
-      assignPointer(b, init, where);
+    if (init) assignPointer(b, init, where);
     return;
   }
   if (t->isRecordType()) {
     *b = *freshStruct(t, name);
-    if (init)
-      assignStruct(b, init);
+    if (init) assignStruct(b, init);
     return;
   }
   if (!t->isScalarType()) {
-    unsupported("local variable type", "'" + name + "' of type '" + t.getAsString() + "'",
-                where);
+    unsupported("local variable type", "'" + name + "' of type '" + t.getAsString() + "'", where);
     return;
   }
   b->kind = Binding::Kind::Local;
   b->local = newLocal(name, typeOf(t));
-  model::ExprPtr value = init ? rvalue(init)
-                              : model::Expr::opaque(b->local.type, newId(),
-                                                    "uninitialized " + b->local.name);
+  model::ExprPtr value =
+      init ? rvalue(init) : model::Expr::opaque(b->local.type, newId(), "uninitialized " + b->local.name);
   emitAssign(b->local, model::Expr::cast(b->local.type, value), where);
 }
 
@@ -361,29 +334,24 @@ struct ModifiedParams : clang::RecursiveASTVisitor<ModifiedParams> {
   explicit ModifiedParams(std::set<const clang::ValueDecl *> &o) : out(o) {}
   void mark(const clang::Expr *e) {
     e = e->IgnoreParenImpCasts();
-    while (const auto *m = llvm::dyn_cast<clang::MemberExpr>(e))
-      e = m->getBase()->IgnoreParenImpCasts();
+    while (const auto *m = llvm::dyn_cast<clang::MemberExpr>(e)) e = m->getBase()->IgnoreParenImpCasts();
     if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
-      if (llvm::isa<clang::ParmVarDecl>(d->getDecl()))
-        out.insert(d->getDecl());
+      if (llvm::isa<clang::ParmVarDecl>(d->getDecl())) out.insert(d->getDecl());
   }
   bool VisitBinaryOperator(clang::BinaryOperator *b) {
-    if (b->isAssignmentOp())
-      mark(b->getLHS());
+    if (b->isAssignmentOp()) mark(b->getLHS());
     return true;
   }
   bool VisitUnaryOperator(clang::UnaryOperator *u) {
-    if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf)
-      mark(u->getSubExpr());
+    if (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) mark(u->getSubExpr());
     return true;
   }
 };
 
 // Binds one kernel parameter (or a field of one, `name` being its path) and lists it.
-static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &ctx,
-                      unsigned position, const std::string &name, clang::QualType t,
-                      const clang::Decl *decl, bool modified, BindingPtr &b,
-                      std::vector<model::Stmt> &prologue) {
+static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &ctx, unsigned position,
+                      const std::string &name, clang::QualType t, const clang::Decl *decl, bool modified,
+                      BindingPtr &b, std::vector<model::Stmt> &prologue) {
   b = std::make_shared<Binding>();
   model::Param p;
   p.position = position;
@@ -394,8 +362,8 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
   if (const clang::RecordDecl *rd = t->getAsRecordDecl(); rd && rd->getDefinition()) {
     b->kind = Binding::Kind::Struct;
     for (const clang::FieldDecl *f : x.recordFields(rd->getDefinition(), decl->getSourceRange()))
-      bindParam(x, k, ctx, position, name + "." + f->getNameAsString(), f->getType(), f,
-                modified, b->fields[f], prologue);
+      bindParam(x, k, ctx, position, name + "." + f->getNameAsString(), f->getType(), f, modified,
+                b->fields[f], prologue);
     return;
   }
   if ((t->isPointerType() && !t->isFunctionPointerType()) || ctx.getAsArrayType(t)) {
@@ -416,8 +384,7 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
     uint64_t units = x.describeElement(a, elem);
     if (is_array) {
       uint64_t size = units;
-      for (uint64_t d : a.dims)
-        size *= d;
+      for (uint64_t d : a.dims) size *= d;
       a.size = size;
     }
     a.is_const = elem.isConstQualified() || is_array;
@@ -428,7 +395,8 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
     b->kind = Binding::Kind::Pointer;
     // one pointee spans `units` of the array (a struct's bytes), or the elements of
     // the rows of a pointer to arrays (`float (*p)[16]`)
-    uint64_t scale = is_array ? units : std::max<uint64_t>(1, x.sizeOf(t->getPointeeType()) / std::max(1u, a.elem_size));
+    uint64_t scale =
+        is_array ? units : std::max<uint64_t>(1, x.sizeOf(t->getPointeeType()) / std::max(1u, a.elem_size));
     b->pointer = Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), scale);
     b->scope = b->home = &prologue;  // the kernel's body
     if (modified && !is_array) {
@@ -446,8 +414,7 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
       b->value = value;
     }
   } else {
-    x.unsupported("parameter type", "'" + name + "' of type '" + p.c_type + "'",
-                  decl->getSourceRange());
+    x.unsupported("parameter type", "'" + name + "' of type '" + p.c_type + "'", decl->getSourceRange());
   }
   k.params.push_back(p);
 }
@@ -459,7 +426,8 @@ void KernelExtractor::describe(const clang::FunctionDecl *kernel) {
   // overloaded kernels (fill(int *), fill(float *)) are told apart by their parameters
   unsigned overloads = 0;
   for (const clang::NamedDecl *d : kernel->getDeclContext()->lookup(kernel->getDeclName()))
-    if (const auto *f = llvm::dyn_cast<clang::FunctionDecl>(d->getUnderlyingDecl()); f && f->hasAttr<clang::CUDAGlobalAttr>())
+    if (const auto *f = llvm::dyn_cast<clang::FunctionDecl>(d->getUnderlyingDecl());
+        f && f->hasAttr<clang::CUDAGlobalAttr>())
       ++overloads;
   if (overloads > 1) {
     os << "(";
@@ -479,11 +447,10 @@ void KernelExtractor::run(const clang::FunctionDecl *kernel) {
   out_.push_back(&k_.body);
   for (unsigned i = 0; i < kernel->getNumParams(); ++i) {
     const clang::ParmVarDecl *p = kernel->getParamDecl(i);
-    bindParam(*this, k_, ctx_, i, p->getNameAsString(), p->getType(), p,
-              modified_.count(p) != 0, frames_.back().vars[p], k_.body);
+    bindParam(*this, k_, ctx_, i, p->getNameAsString(), p->getType(), p, modified_.count(p) != 0,
+              frames_.back().vars[p], k_.body);
   }
-  if (shallowEnough(kernel->getBody()))
-    stmt(kernel->getBody());
+  if (shallowEnough(kernel->getBody())) stmt(kernel->getBody());
   out_.pop_back();
   frames_.pop_back();
 }
@@ -501,8 +468,7 @@ static std::string optionsComment(llvm::StringRef text, unsigned line) {
   auto take = [&](llvm::StringRef l) {
     size_t at = l.find("kverify:");
     if (at != llvm::StringRef::npos) {
-      if (!found.empty())
-        found += " ";
+      if (!found.empty()) found += " ";
       found += l.substr(at + 8).trim().str();
     }
   };
@@ -515,10 +481,8 @@ static std::string optionsComment(llvm::StringRef text, unsigned line) {
     bool started = false;
     for (llvm::StringRef l : lines) {
       l = l.trim();
-      if (l.empty() && !started)
-        continue;
-      if (!l.starts_with("//"))
-        break;
+      if (l.empty() && !started) continue;
+      if (!l.starts_with("//")) break;
       started = true;
       take(l);
     }
@@ -526,8 +490,7 @@ static std::string optionsComment(llvm::StringRef text, unsigned line) {
   }
   for (unsigned i = line - 1; i-- > 0;) {
     llvm::StringRef l = lines[i].trim();
-    if (!l.starts_with("//"))
-      break;
+    if (!l.starts_with("//")) break;
     take(l);
   }
   return found;
@@ -561,21 +524,18 @@ struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
     return fd->hasAttr<clang::CUDAGlobalAttr>() && inMain(fd->getLocation());
   }
   void add(const clang::FunctionDecl *fd) {
-    if (fd->doesThisDeclarationHaveABody() && seen.insert(fd).second)
-      kernels.push_back(fd);
+    if (fd->doesThisDeclarationHaveABody() && seen.insert(fd).second) kernels.push_back(fd);
   }
   // Code of this file: a function defined in it, or a template instantiation whose point
   // of instantiation is in it (explicit instantiations, uses from its code).
   void root(const clang::FunctionDecl *fd) {
-    if (fd->isDependentContext() || !fd->doesThisDeclarationHaveABody())
-      return;
+    if (fd->isDependentContext() || !fd->doesThisDeclarationHaveABody()) return;
     if (inMain(fd->getLocation()) ||
         (fd->getTemplateInstantiationPattern() && inMain(fd->getPointOfInstantiation())))
       roots.push_back(fd);
   }
   bool VisitFunctionDecl(clang::FunctionDecl *fd) {
-    if (isKernelHere(fd) && !fd->isDependentContext() && !fd->isTemplateInstantiation())
-      add(fd);
+    if (isKernelHere(fd) && !fd->isDependentContext() && !fd->isTemplateInstantiation()) add(fd);
     root(fd);
     return true;
   }
@@ -583,8 +543,7 @@ struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
     for (const clang::FunctionDecl *spec : td->specializations())
       root(spec);  // explicit instantiations, which the traversal may not visit
     const clang::FunctionDecl *fd = td->getTemplatedDecl();
-    if (!isKernelHere(fd) || !fd->doesThisDeclarationHaveABody())
-      return true;
+    if (!isKernelHere(fd) || !fd->doesThisDeclarationHaveABody()) return true;
     bool any = false;
     for (const clang::FunctionDecl *spec : td->specializations()) {
       if (spec->isTemplateInstantiation() && spec->doesThisDeclarationHaveABody()) {
@@ -592,8 +551,7 @@ struct KernelFinder : clang::RecursiveASTVisitor<KernelFinder> {
         any = true;
       }
     }
-    if (!any)
-      uninstantiated.push_back(td);
+    if (!any) uninstantiated.push_back(td);
     return true;
   }
   bool VisitVarDecl(clang::VarDecl *vd) {  // `auto *k = &kernel<float>;` at file scope
@@ -621,23 +579,18 @@ struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
 
   bool inProjectHeader(const clang::FunctionDecl *fd) const {
     clang::SourceLocation loc = sm.getExpansionLoc(fd->getLocation());
-    if (loc.isInvalid() || inUnitSource(sm, loc) || sm.isInSystemHeader(loc))
-      return false;
+    if (loc.isInvalid() || inUnitSource(sm, loc) || sm.isInSystemHeader(loc)) return false;
     llvm::StringRef file = sm.getFilename(loc);
     return !file.empty() && (prelude_dir.empty() || !file.starts_with(prelude_dir));
   }
   void reach(const clang::FunctionDecl *fd) {
-    if (!fd)
-      return;
-    if (const clang::FunctionDecl *def = fd->getDefinition())
-      fd = def;
-    if (fd->isDependentContext() || !visited.insert(fd).second)
-      return;
+    if (!fd) return;
+    if (const clang::FunctionDecl *def = fd->getDefinition()) fd = def;
+    if (fd->isDependentContext() || !visited.insert(fd).second) return;
     if (fd->hasAttr<clang::CUDAGlobalAttr>()) {
       // a project header's kernel that this file launches or instantiates (the file's
       // launches give its shape; one the file never uses is the header's business)
-      if (fd->doesThisDeclarationHaveABody() && inProjectHeader(fd))
-        kernels.push_back(fd);
+      if (fd->doesThisDeclarationHaveABody() && inProjectHeader(fd)) kernels.push_back(fd);
       return;  // a kernel's body launches nothing (dynamic parallelism is unsupported)
     }
     // Only template instantiations (and the main file's own functions, the roots) are
@@ -652,19 +605,16 @@ struct HeaderInstantiations : clang::RecursiveASTVisitor<HeaderInstantiations> {
       work.pop_back();
       if (const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd))
         for (const clang::CXXCtorInitializer *init : ctor->inits())
-          if (init->getInit())
-            TraverseStmt(init->getInit());
+          if (init->getInit()) TraverseStmt(init->getInit());
       TraverseStmt(fd->getBody());
     }
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
-    if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(e->getDecl()))
-      reach(fd);
+    if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(e->getDecl())) reach(fd);
     return true;
   }
   bool VisitMemberExpr(clang::MemberExpr *e) {
-    if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(e->getMemberDecl()))
-      reach(fd);
+    if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(e->getMemberDecl())) reach(fd);
     return true;
   }
   bool VisitCXXConstructExpr(clang::CXXConstructExpr *e) {
@@ -695,15 +645,15 @@ static void addPerLaunch(model::Kernel k, const std::vector<model::HostLaunch> &
   for (const model::HostLaunch &l : launches) {
     model::Kernel copy = k;
     copy.name += std::string(known(l) ? " (launch at " : " (used at ") +
-                 llvm::sys::path::filename(l.at.file).str() + ":" + std::to_string(l.at.line) +
-                 ":" + std::to_string(l.at.col) + ")";
+                 llvm::sys::path::filename(l.at.file).str() + ":" + std::to_string(l.at.line) + ":" +
+                 std::to_string(l.at.col) + ")";
     if (known(l)) copy.launch = l;
     out.push_back(std::move(copy));
   }
 }
 
-void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir,
-                            CompileProblems &problems, model::TranslationUnitModel &tu) {
+void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir, CompileProblems &problems,
+                            model::TranslationUnitModel &tu) {
   clang::SourceManager &sm = ctx.getSourceManager();
   llvm::StringRef text = sm.getBufferData(sm.getMainFileID());
   tu.options = optionsComment(text, 0);
@@ -724,8 +674,7 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
     if (finder.seen.insert(fd).second)  // each instantiation once
       kernels.push_back(fd);
 
-  std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>> launches =
-      readHostLaunches(ctx);
+  std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>> launches = readHostLaunches(ctx);
   for (const clang::FunctionDecl *fd : kernels) {
     model::Kernel k;
     detail::KernelExtractor extractor(ctx, prelude_dir, k);
@@ -741,8 +690,7 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
     // The comment above the definition, in whichever file holds it (a header's kernel
     // template instantiated from the main file).
     clang::SourceLocation begin = sm.getExpansionLoc(outer->getBeginLoc());
-    k.options = optionsComment(sm.getBufferData(sm.getFileID(begin)),
-                               sm.getSpellingLineNumber(begin));
+    k.options = optionsComment(sm.getBufferData(sm.getFileID(begin)), sm.getSpellingLineNumber(begin));
     // __launch_bounds__(N): a launch of more than N threads per block fails
     if (const auto *lb = fd->getAttr<clang::CUDALaunchBoundsAttr>())
       if (std::optional<llvm::APSInt> n = lb->getMaxThreads()->getIntegerConstantExpr(ctx);
@@ -753,8 +701,7 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
   for (const clang::FunctionTemplateDecl *td : finder.uninstantiated) {
     model::Kernel scratch;  // only for its range helper
     detail::KernelExtractor x(ctx, prelude_dir, scratch);
-    tu.skipped.push_back({td->getQualifiedNameAsString(),
-                          "template kernel never instantiated in this file",
+    tu.skipped.push_back({td->getQualifiedNameAsString(), "template kernel never instantiated in this file",
                           x.rangeOf(td->getSourceRange())});
   }
 }

@@ -36,24 +36,23 @@ ExprPtr addIndex(ExprPtr base, ExprPtr idx, uint64_t scale, bool subtract) {
     idx = Expr::binary(Type::i64(), model::BinaryOp::Mul, idx,
                        Expr::intConst(Type::i64(), static_cast<int64_t>(scale)));
   const auto *c = base->as<model::expr::Const>();
-  if (c && c->int_value == 0 && !subtract)
-    return idx;
+  if (c && c->int_value == 0 && !subtract) return idx;
   if (k) {  // fold into a constant base, or the constant term of base + c
-    int64_t d = subtract ? -idx->as<model::expr::Const>()->int_value : idx->as<model::expr::Const>()->int_value;
-    if (c)
-      return Expr::intConst(Type::i64(), c->int_value + d);
+    int64_t d =
+        subtract ? -idx->as<model::expr::Const>()->int_value : idx->as<model::expr::Const>()->int_value;
+    if (c) return Expr::intConst(Type::i64(), c->int_value + d);
     const auto *b = base->as<model::expr::Binary>();
     const auto *bc = b && b->op == model::BinaryOp::Add ? b->rhs->as<model::expr::Const>() : nullptr;
     if (bc && base->type == Type::i64()) {
       int64_t sum = bc->int_value + d;
-      return sum == 0 ? b->lhs
-                      : Expr::binary(Type::i64(), model::BinaryOp::Add, b->lhs, Expr::intConst(Type::i64(), sum));
+      return sum == 0
+                 ? b->lhs
+                 : Expr::binary(Type::i64(), model::BinaryOp::Add, b->lhs, Expr::intConst(Type::i64(), sum));
     }
-    if (d == 0)
-      return base;
+    if (d == 0) return base;
   }
-  return Expr::binary(Type::i64(), subtract ? model::BinaryOp::Sub : model::BinaryOp::Add,
-                      std::move(base), idx);
+  return Expr::binary(Type::i64(), subtract ? model::BinaryOp::Sub : model::BinaryOp::Add, std::move(base),
+                      idx);
 }
 
 // Strips the wrappers that do not change what an expression computes.
@@ -81,8 +80,8 @@ ExprPtr KernelExtractor::opaque(clang::QualType t, const std::string &what) {
   return Expr::opaque(typeOf(t), newId(), what);
 }
 
-ExprPtr KernelExtractor::unsupportedValue(clang::QualType t, std::string construct,
-                                          std::string detail, clang::SourceRange where) {
+ExprPtr KernelExtractor::unsupportedValue(clang::QualType t, std::string construct, std::string detail,
+                                          clang::SourceRange where) {
   unsupported(construct, std::move(detail), where);
   return opaque(t, "unsupported " + construct);
 }
@@ -106,31 +105,26 @@ ExprPtr KernelExtractor::snapshot(ExprPtr v, const std::string &name, clang::Sou
 
 // --- rvalues ---------------------------------------------------------------------------
 
-ExprPtr KernelExtractor::condition(const clang::Expr *e) {
-  return Expr::cast(Type::boolean(), rvalue(e));
-}
+ExprPtr KernelExtractor::condition(const clang::Expr *e) { return Expr::cast(Type::boolean(), rvalue(e)); }
 
 void KernelExtractor::discard(const clang::Expr *e) {
   e = strip(e);
   if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e);
       ce && ce->getNumArgs() == 0 && ce->getConstructor()->isTrivial())
     return;  // trivial default construction (`V a[4];`): does nothing
-  if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e);
-      u && u->isIncrementDecrementOp()) {
+  if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->isIncrementDecrementOp()) {
     incDecValue(u, /*value_used=*/false);
     return;
   }
   if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(e)) {
-    for (const clang::Expr *i : il->inits())
-      discard(i);
+    for (const clang::Expr *i : il->inits()) discard(i);
     return;
   }
   if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) {
     call(c);
     return;
   }
-  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e);
-      c && !c->getType()->isRecordType()) {
+  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e); c && !c->getType()->isRecordType()) {
     // `c ? (s[i] = x) : (s[j] = y);` as a statement: the chosen arm's effects happen
     ExprPtr cond = condition(c->getCond());
     std::vector<Stmt> then_effects = nested([&] { discard(c->getTrueExpr()); });
@@ -138,8 +132,8 @@ void KernelExtractor::discard(const clang::Expr *e) {
     armEffects(c, cond, std::move(then_effects), std::move(else_effects));
     return;
   }
-  if (e->isGLValue() && !llvm::isa<clang::BinaryOperator>(e) &&
-      !llvm::isa<clang::UnaryOperator>(e) && !llvm::isa<clang::CallExpr>(e))
+  if (e->isGLValue() && !llvm::isa<clang::BinaryOperator>(e) && !llvm::isa<clang::UnaryOperator>(e) &&
+      !llvm::isa<clang::CallExpr>(e))
     return;  // a bare name or subscript: no load in C++ (e.g. `(void)x;`)
   if (e->getType()->isRecordType()) {
     BindingPtr scratch = freshStruct(e->getType(), "discarded");
@@ -158,8 +152,7 @@ void KernelExtractor::discard(const clang::Expr *e) {
     pointerValue(e);  // its side effects; a value it cannot follow is no error unused
     return;
   }
-  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e);
-      c && c->getCastKind() == clang::CK_ToVoid) {
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e); c && c->getCastKind() == clang::CK_ToVoid) {
     discard(c->getSubExpr());
     return;
   }
@@ -206,62 +199,48 @@ ExprPtr KernelExtractor::rvalue(const clang::Expr *e) {
   clang::QualType t = e->getType();
   // Integer constant expressions (literals, enumerators, sizeof, constexpr and
   // template constants) fold to their value.
-  if (!e->isValueDependent() && t->isIntegralOrEnumerationType() &&
-      !e->HasSideEffects(ctx_)) {
+  if (!e->isValueDependent() && t->isIntegralOrEnumerationType() && !e->HasSideEffects(ctx_)) {
     clang::Expr::EvalResult r;
     if (e->EvaluateAsInt(r, ctx_) && r.Val.getInt().getBitWidth() <= 64) {
       const llvm::APSInt &v = r.Val.getInt();
-      return Expr::intConst(typeOf(t), v.isSigned() ? v.getSExtValue()
-                                                    : static_cast<int64_t>(v.getZExtValue()));
+      return Expr::intConst(typeOf(t),
+                            v.isSigned() ? v.getSExtValue() : static_cast<int64_t>(v.getZExtValue()));
     }
   }
-  if (isFunctionValue(e))
-    return functionTag(e);
+  if (isFunctionValue(e)) return functionTag(e);
   if (t->isPointerType()) {
     pointer(e);  // side effects only: pointers are values of the model only as offsets
     return opaque(t, "pointer value " + textOf(e->getSourceRange()));
   }
   if (const auto *f = llvm::dyn_cast<clang::FloatingLiteral>(e))
     return Expr::floatConst(typeOf(t), f->getValueAsApproximateDouble());
-  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e))
-    return cast(c);
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) return cast(c);
   if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
     Type ty = typeOf(t);
     switch (u->getOpcode()) {
-    case clang::UO_Minus:
-      return Expr::unary(ty, model::UnaryOp::Neg, rvalue(u->getSubExpr()));
-    case clang::UO_Not:
-      return Expr::unary(ty, model::UnaryOp::BitNot, rvalue(u->getSubExpr()));
-    case clang::UO_LNot:
-      return Expr::unary(ty, model::UnaryOp::LNot, condition(u->getSubExpr()));
-    case clang::UO_Plus:
-    case clang::UO_Extension:
-      return rvalue(u->getSubExpr());
-    case clang::UO_PreInc: case clang::UO_PreDec:
-    case clang::UO_PostInc: case clang::UO_PostDec:
-      return incDecValue(u, true);
-    default:
-      break;
+      case clang::UO_Minus: return Expr::unary(ty, model::UnaryOp::Neg, rvalue(u->getSubExpr()));
+      case clang::UO_Not: return Expr::unary(ty, model::UnaryOp::BitNot, rvalue(u->getSubExpr()));
+      case clang::UO_LNot: return Expr::unary(ty, model::UnaryOp::LNot, condition(u->getSubExpr()));
+      case clang::UO_Plus:
+      case clang::UO_Extension: return rvalue(u->getSubExpr());
+      case clang::UO_PreInc:
+      case clang::UO_PreDec:
+      case clang::UO_PostInc:
+      case clang::UO_PostDec: return incDecValue(u, true);
+      default: break;
     }
   }
-  if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e))
-    return binaryOp(b);
-  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e))
-    return conditional(c);
+  if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) return binaryOp(b);
+  if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) return conditional(c);
   if (llvm::isa<clang::CUDAKernelCallExpr>(e))
-    return unsupportedValue(t, "dynamic parallelism", "kernel launch from device code",
-                            e->getSourceRange());
-  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e))
-    return bindingValue(call(c), e);
-  if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
-    return rvalue(m->getSubExpr());
+    return unsupportedValue(t, "dynamic parallelism", "kernel launch from device code", e->getSourceRange());
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) return bindingValue(call(c), e);
+  if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) return rvalue(m->getSubExpr());
   if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(e); il && il->getNumInits() <= 1)
-    return il->getNumInits() ? Expr::cast(typeOf(t), rvalue(il->getInit(0)))
-                             : Expr::intConst(typeOf(t), 0);
+    return il->getNumInits() ? Expr::cast(typeOf(t), rvalue(il->getInit(0))) : Expr::intConst(typeOf(t), 0);
   if (llvm::isa<clang::CXXScalarValueInitExpr>(e) || llvm::isa<clang::ImplicitValueInitExpr>(e))
     return t->isRealFloatingType() ? Expr::floatConst(typeOf(t), 0) : Expr::intConst(typeOf(t), 0);
-  if (e->isGLValue())
-    return loadValue(e);
+  if (e->isGLValue()) return loadValue(e);
   if (llvm::isa<clang::LambdaExpr>(e))
     return unsupportedValue(t, "lambda", textOf(e->getSourceRange()), e->getSourceRange());
   return unsupportedValue(t, "expression", e->getStmtClassName(), e->getSourceRange());
@@ -271,43 +250,36 @@ ExprPtr KernelExtractor::cast(const clang::CastExpr *c) {
   const clang::Expr *sub = c->getSubExpr();
   Type to = typeOf(c->getType());
   switch (c->getCastKind()) {
-  case clang::CK_LValueToRValue:
-    // `c ? x : y` on lvalues of one type is an lvalue; its value is the rvalue select.
-    if (const auto *co = llvm::dyn_cast<clang::ConditionalOperator>(strip(sub)))
-      return conditional(co);
-    // `a = b = 0`: the inner assignment's value is what it stored (a read of the element
-    // again races only where its store does too)
-    if (const auto *as = llvm::dyn_cast<clang::BinaryOperator>(strip(sub));
-        as && as->isAssignmentOp() && as->getType()->isArithmeticType())
-      return Expr::cast(to, assignment(as));
-    return loadValue(sub);
-  case clang::CK_NoOp:
-  case clang::CK_UserDefinedConversion:
-    return Expr::cast(to, rvalue(sub));
-  case clang::CK_IntegralCast:
-  case clang::CK_IntegralToBoolean:
-  case clang::CK_FloatingToIntegral:
-  case clang::CK_IntegralToFloating:
-  case clang::CK_FloatingCast:
-  case clang::CK_FloatingToBoolean:
-    return Expr::cast(to, rvalue(sub));
-  case clang::CK_BooleanToSignedIntegral:
-    return Expr::select(condition(sub), Expr::intConst(to, -1), Expr::intConst(to, 0));
-  case clang::CK_PointerToBoolean:
-    return Expr::cast(to, notNull(sub));
-  case clang::CK_PointerToIntegral: {
-    // An address as an integer (alignment checks). Into a pointer parameter's buffer: its
-    // unknown base address, the same for every thread, plus the offset in bytes;
-    // elsewhere an unknown value.
-    ExprPtr address = addressOf(pointer(sub), false);
-    return address ? Expr::cast(to, address)
-                   : opaque(c->getType(), "address " + textOf(sub->getSourceRange()));
-  }
-  case clang::CK_ToVoid:
-    discard(sub);
-    return Expr::intConst(Type::other(), 0);
-  default:
-    return unsupportedValue(c->getType(), "cast", c->getCastKindName(), c->getSourceRange());
+    case clang::CK_LValueToRValue:
+      // `c ? x : y` on lvalues of one type is an lvalue; its value is the rvalue select.
+      if (const auto *co = llvm::dyn_cast<clang::ConditionalOperator>(strip(sub))) return conditional(co);
+      // `a = b = 0`: the inner assignment's value is what it stored (a read of the element
+      // again races only where its store does too)
+      if (const auto *as = llvm::dyn_cast<clang::BinaryOperator>(strip(sub));
+          as && as->isAssignmentOp() && as->getType()->isArithmeticType())
+        return Expr::cast(to, assignment(as));
+      return loadValue(sub);
+    case clang::CK_NoOp:
+    case clang::CK_UserDefinedConversion: return Expr::cast(to, rvalue(sub));
+    case clang::CK_IntegralCast:
+    case clang::CK_IntegralToBoolean:
+    case clang::CK_FloatingToIntegral:
+    case clang::CK_IntegralToFloating:
+    case clang::CK_FloatingCast:
+    case clang::CK_FloatingToBoolean: return Expr::cast(to, rvalue(sub));
+    case clang::CK_BooleanToSignedIntegral:
+      return Expr::select(condition(sub), Expr::intConst(to, -1), Expr::intConst(to, 0));
+    case clang::CK_PointerToBoolean: return Expr::cast(to, notNull(sub));
+    case clang::CK_PointerToIntegral: {
+      // An address as an integer (alignment checks). Into a pointer parameter's buffer: its
+      // unknown base address, the same for every thread, plus the offset in bytes;
+      // elsewhere an unknown value.
+      ExprPtr address = addressOf(pointer(sub), false);
+      return address ? Expr::cast(to, address)
+                     : opaque(c->getType(), "address " + textOf(sub->getSourceRange()));
+    }
+    case clang::CK_ToVoid: discard(sub); return Expr::intConst(Type::other(), 0);
+    default: return unsupportedValue(c->getType(), "cast", c->getCastKindName(), c->getSourceRange());
   }
 }
 
@@ -315,42 +287,48 @@ static model::BinaryOp binaryOpOf(clang::BinaryOperatorKind op, bool &ok) {
   using B = model::BinaryOp;
   ok = true;
   switch (op) {
-  case clang::BO_Mul: case clang::BO_MulAssign: return B::Mul;
-  case clang::BO_Div: case clang::BO_DivAssign: return B::Div;
-  case clang::BO_Rem: case clang::BO_RemAssign: return B::Rem;
-  case clang::BO_Add: case clang::BO_AddAssign: return B::Add;
-  case clang::BO_Sub: case clang::BO_SubAssign: return B::Sub;
-  case clang::BO_Shl: case clang::BO_ShlAssign: return B::Shl;
-  case clang::BO_Shr: case clang::BO_ShrAssign: return B::Shr;
-  case clang::BO_And: case clang::BO_AndAssign: return B::BitAnd;
-  case clang::BO_Xor: case clang::BO_XorAssign: return B::BitXor;
-  case clang::BO_Or: case clang::BO_OrAssign: return B::BitOr;
-  case clang::BO_LT: return B::Lt;
-  case clang::BO_GT: return B::Gt;
-  case clang::BO_LE: return B::Le;
-  case clang::BO_GE: return B::Ge;
-  case clang::BO_EQ: return B::Eq;
-  case clang::BO_NE: return B::Ne;
-  case clang::BO_LAnd: return B::LAnd;
-  case clang::BO_LOr: return B::LOr;
-  default: ok = false; return B::Add;
+    case clang::BO_Mul:
+    case clang::BO_MulAssign: return B::Mul;
+    case clang::BO_Div:
+    case clang::BO_DivAssign: return B::Div;
+    case clang::BO_Rem:
+    case clang::BO_RemAssign: return B::Rem;
+    case clang::BO_Add:
+    case clang::BO_AddAssign: return B::Add;
+    case clang::BO_Sub:
+    case clang::BO_SubAssign: return B::Sub;
+    case clang::BO_Shl:
+    case clang::BO_ShlAssign: return B::Shl;
+    case clang::BO_Shr:
+    case clang::BO_ShrAssign: return B::Shr;
+    case clang::BO_And:
+    case clang::BO_AndAssign: return B::BitAnd;
+    case clang::BO_Xor:
+    case clang::BO_XorAssign: return B::BitXor;
+    case clang::BO_Or:
+    case clang::BO_OrAssign: return B::BitOr;
+    case clang::BO_LT: return B::Lt;
+    case clang::BO_GT: return B::Gt;
+    case clang::BO_LE: return B::Le;
+    case clang::BO_GE: return B::Ge;
+    case clang::BO_EQ: return B::Eq;
+    case clang::BO_NE: return B::Ne;
+    case clang::BO_LAnd: return B::LAnd;
+    case clang::BO_LOr: return B::LOr;
+    default: ok = false; return B::Add;
   }
 }
 
 ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
-  if (b->isAssignmentOp())
-    return assignment(b);
+  if (b->isAssignmentOp()) return assignment(b);
   if (b->getOpcode() == clang::BO_Comma) {
     discard(b->getLHS());
     return rvalue(b->getRHS());
   }
-  if (b->isLogicalOp())
-    return shortCircuit(b);
+  if (b->isLogicalOp()) return shortCircuit(b);
   bool ok = false;
   model::BinaryOp op = binaryOpOf(b->getOpcode(), ok);
-  if (!ok)
-    return unsupportedValue(b->getType(), "operator", b->getOpcodeStr().str(),
-                            b->getSourceRange());
+  if (!ok) return unsupportedValue(b->getType(), "operator", b->getOpcodeStr().str(), b->getSourceRange());
   Type t = typeOf(b->getType());
   const clang::Expr *l = b->getLHS(), *r = b->getRHS();
   if (l->getType()->isPointerType() && r->getType()->isPointerType() &&
@@ -362,9 +340,8 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
     const bool r_null = r->isNullPointerConstant(ctx_, npc) != clang::Expr::NPCK_NotNull;
     if ((op == model::BinaryOp::Ne || op == model::BinaryOp::Eq) && l_null != r_null) {
       ExprPtr not_null = notNull(l_null ? r : l);
-      return op == model::BinaryOp::Ne
-                 ? not_null
-                 : Expr::unary(Type::boolean(), model::UnaryOp::LNot, not_null);
+      return op == model::BinaryOp::Ne ? not_null
+                                       : Expr::unary(Type::boolean(), model::UnaryOp::LNot, not_null);
     }
     // Pointer difference and comparison: meaningful within one array.
     std::optional<Pointer> pl = pointer(l), pr = pointer(r);
@@ -373,8 +350,7 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
       if (op == model::BinaryOp::Sub)
         return Expr::cast(t, Expr::binary(Type::i64(), model::BinaryOp::Div,
                                           Expr::binary(Type::i64(), op, pl->offset, pr->offset),
-                                          Expr::intConst(Type::i64(),
-                                                         static_cast<int64_t>(pl->scale))));
+                                          Expr::intConst(Type::i64(), static_cast<int64_t>(pl->scale))));
       return Expr::binary(t, op, pl->offset, pr->offset);
     }
     return opaque(b->getType(), "comparison of pointers " + textOf(b->getSourceRange()));
@@ -390,13 +366,11 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
 // `if (p != nullptr) __syncthreads();` is not a divergence. Shared and local memory is
 // never null. Anything else is an opaque per-thread value.
 ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
-  if (isFunctionValue(e))
-    return functionNotNull(e);
+  if (isFunctionValue(e)) return functionNotNull(e);
   std::optional<Pointer> p = pointer(e);
   if (p && p->kind == Pointer::Kind::Memory) {
     const model::Array &a = k_.arrays[p->array];
-    if (a.origin == model::ArrayOrigin::Param)
-      return Expr::notNull(p->array, a.name);
+    if (a.origin == model::ArrayOrigin::Param) return Expr::notNull(p->array, a.name);
     if (a.space == model::AddressSpace::Shared || a.space == model::AddressSpace::Local)
       return Expr::intConst(Type::boolean(), 1);
   }
@@ -414,9 +388,7 @@ ExprPtr KernelExtractor::shortCircuit(const clang::BinaryOperator *b) {
     // decide the result.
     l = snapshot(l, "lhs", b->getLHS()->getSourceRange());
     model::stmt::If s;
-    s.cond = op == model::BinaryOp::LAnd
-                 ? l
-                 : Expr::unary(Type::boolean(), model::UnaryOp::LNot, l);
+    s.cond = op == model::BinaryOp::LAnd ? l : Expr::unary(Type::boolean(), model::UnaryOp::LNot, l);
     s.then_body = std::move(rhs_effects);
     emit(Stmt{rangeOf(b->getSourceRange()), std::move(s)});
   }
@@ -425,8 +397,8 @@ ExprPtr KernelExtractor::shortCircuit(const clang::BinaryOperator *b) {
 
 ExprPtr KernelExtractor::conditional(const clang::ConditionalOperator *c) {
   if (c->getType()->isRecordType())
-    return unsupportedValue(c->getType(), "conditional of structs",
-                            textOf(c->getSourceRange()), c->getSourceRange());
+    return unsupportedValue(c->getType(), "conditional of structs", textOf(c->getSourceRange()),
+                            c->getSourceRange());
   Type t = typeOf(c->getType());
   ExprPtr cond = condition(c->getCond());
   if (const auto *k = cond->as<model::expr::Const>())  // `N == 32 ? ... : ...` in a template
@@ -441,8 +413,7 @@ ExprPtr KernelExtractor::conditional(const clang::ConditionalOperator *c) {
 // The side effects of the arms of `c`, each under its side of `cond`, as an If; the
 // condition, taken before the arms run (the one to select the value by).
 ExprPtr KernelExtractor::armEffects(const clang::ConditionalOperator *c, ExprPtr cond,
-                                    std::vector<Stmt> then_effects,
-                                    std::vector<Stmt> else_effects) {
+                                    std::vector<Stmt> then_effects, std::vector<Stmt> else_effects) {
   if (then_effects.empty() && else_effects.empty()) return cond;
   cond = snapshot(cond, "cond", c->getCond()->getSourceRange());
   emit(Stmt{rangeOf(c->getSourceRange()),
@@ -454,8 +425,7 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
   const clang::Expr *lhs = b->getLHS();
   clang::QualType lt = lhs->getType();
   Type ty = typeOf(lt);
-  if (lt->isPointerType() && isFunctionValue(lhs))
-    return assignFunction(b);
+  if (lt->isPointerType() && isFunctionValue(lhs)) return assignFunction(b);
   if (lt->isPointerType()) {
     LValue lv = lvalue(lhs);
     if (lv.kind != LValue::Kind::PointerVar) {
@@ -467,8 +437,7 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
         store(lv, address ? address : opaque(lt, "pointer"), lhs);
         return opaque(lt, "pointer");
       }
-      return unsupportedValue(lt, "pointer assignment", textOf(b->getSourceRange()),
-                              b->getSourceRange());
+      return unsupportedValue(lt, "pointer assignment", textOf(b->getSourceRange()), b->getSourceRange());
     }
     if (b->getOpcode() == clang::BO_Assign) {
       assignPointer(lv.binding, b->getRHS(), b->getSourceRange());
@@ -477,10 +446,10 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
       std::optional<Pointer> p = pointerOfBinding(lv.binding);
       const BindingPtr &v = lv.binding;
       if (p && (p->kind == Pointer::Kind::Memory || p->kind == Pointer::Kind::Choice) && v->offset)
-        emitAssign(*v->offset,
-                   addIndex(Expr::local(*v->offset), k, v->pointer.scale,
-                            b->getOpcode() == clang::BO_SubAssign),
-                   b->getSourceRange());
+        emitAssign(
+            *v->offset,
+            addIndex(Expr::local(*v->offset), k, v->pointer.scale, b->getOpcode() == clang::BO_SubAssign),
+            b->getSourceRange());
       else
         unsupported("pointer arithmetic", textOf(b->getSourceRange()), b->getSourceRange());
     } else {
@@ -534,14 +503,11 @@ ExprPtr KernelExtractor::incDecValue(const clang::UnaryOperator *u, bool value_u
   Type ty = typeOf(t);
   LValue lv = lvalue(sub);
   ExprPtr old = load(lv, sub);
-  if (value_used && u->isPostfix())
-    old = snapshot(old, "old", sub->getSourceRange());
+  if (value_used && u->isPostfix()) old = snapshot(old, "old", sub->getSourceRange());
   ExprPtr one = ty.kind == Type::Kind::Float ? Expr::floatConst(ty, 1) : Expr::intConst(ty, 1);
-  ExprPtr updated =
-      Expr::binary(ty, inc ? model::BinaryOp::Add : model::BinaryOp::Sub, old, one);
+  ExprPtr updated = Expr::binary(ty, inc ? model::BinaryOp::Add : model::BinaryOp::Sub, old, one);
   store(lv, updated, sub);
-  if (u->isPostfix())
-    return old;
+  if (u->isPostfix()) return old;
   return lv.kind == LValue::Kind::Local ? Expr::local(lv.local) : updated;
 }
 
@@ -552,13 +518,11 @@ ExprPtr KernelExtractor::incDecValue(const clang::UnaryOperator *u, bool value_u
 static const clang::ConditionalOperator *conditionalPointer(const clang::Expr *e) {
   e = strip(e);
   while (const auto *ic = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
-    if (ic->getCastKind() != clang::CK_LValueToRValue && ic->getCastKind() != clang::CK_NoOp)
-      break;
+    if (ic->getCastKind() != clang::CK_LValueToRValue && ic->getCastKind() != clang::CK_NoOp) break;
     e = strip(ic->getSubExpr());
   }
   const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e);
-  if (!c || !c->getType()->isPointerType() || c->getType()->isFunctionPointerType())
-    return nullptr;
+  if (!c || !c->getType()->isPointerType() || c->getType()->isFunctionPointerType()) return nullptr;
   return c;
 }
 
@@ -597,14 +561,12 @@ ExprPtr KernelExtractor::throughConditional(const clang::Expr *ptr, const clang:
     std::vector<Stmt> else_effects =
         nested([&] { b = throughConditional(c->getFalseExpr(), idx, where, access); });
     cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
-    if (!a || !b)
-      return nullptr;
+    if (!a || !b) return nullptr;
     return Expr::select(cond, a, Expr::cast(a->type, b));
   }
   std::optional<Pointer> p = pointerValue(ptr);
   LValue lv = pointee(p, idx ? rvalue(idx) : nullptr, where);
-  if (lv.kind == LValue::Kind::Invalid)
-    return nullptr;
+  if (lv.kind == LValue::Kind::Invalid) return nullptr;
   return access(lv);
 }
 

@@ -17,17 +17,15 @@ using model::ExprPtr;
 using model::Stmt;
 using model::Type;
 
-uint64_t KernelExtractor::scaleOf(unsigned array, clang::QualType pointee,
-                                  const clang::Expr *where) {
+uint64_t KernelExtractor::scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where) {
   pointee = pointee.getNonReferenceType();
-  if (pointee->isVoidType())
-    return 1;
+  if (pointee->isVoidType()) return 1;
   uint64_t es = k_.arrays[array].elem_size, s = sizeOf(pointee);
   if (es == 0 || s % es != 0) {
     unsupported("pointer cast to a smaller element type",
                 "'" + k_.arrays[array].name + "' has " + std::to_string(es) +
-                    "-byte elements, accessed as '" + pointee.getAsString() + "' (" +
-                    std::to_string(s) + " bytes)",
+                    "-byte elements, accessed as '" + pointee.getAsString() + "' (" + std::to_string(s) +
+                    " bytes)",
                 where->getSourceRange());
     return 1;
   }
@@ -39,22 +37,18 @@ uint64_t KernelExtractor::scaleOf(unsigned array, clang::QualType pointee,
 // parameter's buffer is one for the grid, that of a __shared__ array one for the block
 // (`in_block`: only threads of one block compare it).
 ExprPtr KernelExtractor::addressOf(const std::optional<Pointer> &p, bool in_block) const {
-  if (!p)
-    return nullptr;
+  if (!p) return nullptr;
   Type u64 = Type::integer(64, false);
   if (p->kind == Pointer::Kind::Choice) {
     ExprPtr a = addressOf(*p->then_p, in_block), b = addressOf(*p->else_p, in_block);
     return a && b ? Expr::select(p->cond, a, b) : nullptr;
   }
-  if (p->kind != Pointer::Kind::Memory || p->array >= k_.arrays.size())
-    return nullptr;
+  if (p->kind != Pointer::Kind::Memory || p->array >= k_.arrays.size()) return nullptr;
   const model::Array &a = k_.arrays[p->array];
-  if (a.origin != model::ArrayOrigin::Param &&
-      !(in_block && a.space == model::AddressSpace::Shared))
+  if (a.origin != model::ArrayOrigin::Param && !(in_block && a.space == model::AddressSpace::Shared))
     return nullptr;
   ExprPtr address = Expr::address(p->array, a.name);
-  if (!p->offset)
-    return address;
+  if (!p->offset) return address;
   ExprPtr bytes = Expr::binary(u64, model::BinaryOp::Mul, Expr::cast(u64, p->offset),
                                Expr::intConst(u64, static_cast<int64_t>(a.elem_size)));
   return Expr::binary(u64, model::BinaryOp::Add, address, bytes);
@@ -78,11 +72,9 @@ Pointer KernelExtractor::pointerAt(const BindingPtr &b, ExprPtr offset) const {
 }
 
 std::optional<Pointer> KernelExtractor::pointerOfBinding(const BindingPtr &b) {
-  if (!b || b->kind != Binding::Kind::Pointer)
-    return std::nullopt;
+  if (!b || b->kind != Binding::Kind::Pointer) return std::nullopt;
   b->read_at = ++event_;
-  if (b->pointer.kind != Pointer::Kind::Memory)
-    return b->pointer;
+  if (b->pointer.kind != Pointer::Kind::Memory) return b->pointer;
   if (!b->unknown.empty() || b->pointer.array == ~0u) {
     return Pointer::unknown(b->unknown.empty() ? "pointer used before it is assigned" : b->unknown);
   }
@@ -98,8 +90,7 @@ std::optional<Pointer> KernelExtractor::decay(const LValue &lv, clang::QualType 
   return std::nullopt;
 }
 
-void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *src,
-                                    clang::SourceRange where) {
+void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *src, clang::SourceRange where) {
   assignPointer(dst, pointerValue(src), where);
 }
 
@@ -107,8 +98,7 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *sr
 // that began after `b` was created has read it, since that read runs again after this.
 bool KernelExtractor::widenable(const BindingPtr &b) const {
   for (unsigned start : loop_starts_)
-    if (start > b->created_at && start < b->read_at)
-      return false;
+    if (start > b->created_at && start < b->read_at) return false;
   return b->home != nullptr;
 }
 
@@ -117,8 +107,7 @@ bool KernelExtractor::widenable(const BindingPtr &b) const {
 // list it was created in: every value it held so far points into that array. Otherwise
 // the assignment that follows sets it on every path on.
 bool KernelExtractor::startSelector(const BindingPtr &b, bool widened, clang::SourceRange where) {
-  if (b->selector)
-    return true;
+  if (b->selector) return true;
   if (widened && std::find(out_.begin(), out_.end(), b->home) == out_.end()) {
     unsupported("pointer that may point into different arrays", textOf(where), where);
     return false;
@@ -127,9 +116,9 @@ bool KernelExtractor::startSelector(const BindingPtr &b, bool widened, clang::So
   name = name.substr(0, name.rfind(".offset")) + ".array";
   b->selector = newLocal(name, Type::integer(32, false));
   if (widened)
-    b->home->insert(b->home->begin(),
-                    Stmt{rangeOf(where), model::stmt::Assign{*b->selector, Expr::intConst(
-                                                                 b->selector->type, 0)}});
+    b->home->insert(
+        b->home->begin(),
+        Stmt{rangeOf(where), model::stmt::Assign{*b->selector, Expr::intConst(b->selector->type, 0)}});
   return true;
 }
 
@@ -161,27 +150,23 @@ static ExprPtr selectorOf(const Pointer &p, const Binding &b) {
 static ExprPtr offsetOf(const Pointer &p) {
   if (p.from)  // every arm at one offset
     return offsetOf(*p.else_p);
-  if (p.kind != Pointer::Kind::Choice)
-    return p.offset;
+  if (p.kind != Pointer::Kind::Choice) return p.offset;
   ExprPtr a = offsetOf(*p.then_p), b = offsetOf(*p.else_p);
   const auto *ca = a->as<model::expr::Const>(), *cb = b->as<model::expr::Const>();
-  if (a == b || (ca && cb && ca->int_value == cb->int_value))
-    return a;  // `c ? A : B`: both at their start
+  if (a == b || (ca && cb && ca->int_value == cb->int_value)) return a;  // `c ? A : B`: both at their start
   return Expr::select(p.cond, a, b);
 }
 
 void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<Pointer> &p,
                                     clang::SourceRange where) {
-  if (!p)
-    return;
-  bool unset = dst->pointer.kind == Pointer::Kind::Memory && dst->pointer.array == ~0u &&
-               dst->unknown.empty();
+  if (!p) return;
+  bool unset =
+      dst->pointer.kind == Pointer::Kind::Memory && dst->pointer.array == ~0u && dst->unknown.empty();
   // Straight-line code of the variable's own scope: every path on assigns it (no branch
   // merges another target), so re-binding it to another object is exact.
   bool rebind = dst->scope && dst->scope == out_.back();
   bool widen = !unset && !rebind;
-  if (widen && !dst->unknown.empty())
-    return;  // unknown on some path already: every use is an error
+  if (widen && !dst->unknown.empty()) return;  // unknown on some path already: every use is an error
   if (p->kind == Pointer::Kind::Unknown) {
     if (widen && !widenable(dst)) {
       unsupported(p->why, textOf(where), where);
@@ -213,8 +198,7 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<P
   }
   if (!widen) {  // the arrays of `p`, in the order of the variable it copies
     std::vector<unsigned> more = p->from ? p->from->more : std::vector<unsigned>{};
-    dst->pointer = Pointer::memory(p->from ? p->from->pointer.array : ps[0]->array, zero64(),
-                                   ps[0]->scale);
+    dst->pointer = Pointer::memory(p->from ? p->from->pointer.array : ps[0]->array, zero64(), ps[0]->scale);
     dst->more = std::move(more);
     dst->unknown.clear();
   } else if (dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.scale != ps[0]->scale) {
@@ -236,17 +220,14 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<P
     unsupported("pointer assignment", textOf(where), where);
     return;
   }
-  if (!dst->more.empty() && !startSelector(dst, widen, where))
-    return;
-  if (dst->selector)
-    emitAssign(*dst->selector, selectorOf(*p, *dst), where);
+  if (!dst->more.empty() && !startSelector(dst, widen, where)) return;
+  if (dst->selector) emitAssign(*dst->selector, selectorOf(*p, *dst), where);
   emitAssign(*dst->offset, offsetOf(*p), where);
 }
 
 std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
   std::optional<Pointer> p = pointerValue(e);
-  if (!p)
-    return p;
+  if (!p) return p;
   clang::SourceRange where = e->getSourceRange();
   if (p->kind == Pointer::Kind::Unknown)
     unsupported(p->why, textOf(where), where);
@@ -265,8 +246,7 @@ template <class F>
 static std::optional<Pointer> eachArm(const Pointer &p, F f) {
   std::optional<Pointer> a = f(*p.then_p);
   std::optional<Pointer> b = a ? f(*p.else_p) : std::nullopt;
-  if (!b)
-    return std::nullopt;
+  if (!b) return std::nullopt;
   Pointer q = p;
   q.then_p = std::make_shared<const Pointer>(std::move(*a));
   q.else_p = std::make_shared<const Pointer>(std::move(*b));
@@ -274,8 +254,8 @@ static std::optional<Pointer> eachArm(const Pointer &p, F f) {
 }
 
 // `p + k` (`p - k`), for each array p may point into.
-std::optional<Pointer> KernelExtractor::shifted(const Pointer &p, const ExprPtr &k,
-                                                bool subtract, const clang::Expr *where) {
+std::optional<Pointer> KernelExtractor::shifted(const Pointer &p, const ExprPtr &k, bool subtract,
+                                                const clang::Expr *where) {
   if (p.kind == Pointer::Kind::Choice)
     return eachArm(p, [&](const Pointer &arm) { return shifted(arm, k, subtract, where); });
   if (p.kind != Pointer::Kind::Memory) {
@@ -302,8 +282,7 @@ Pointer KernelExtractor::rescaled(const Pointer &p, clang::QualType pointee, con
 
 // `p` moved on by `bytes` (a base-class part's offset), in each array it may point into.
 std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes, const clang::Expr *e) {
-  if (bytes == 0 || (p.kind != Pointer::Kind::Memory && p.kind != Pointer::Kind::Choice))
-    return p;
+  if (bytes == 0 || (p.kind != Pointer::Kind::Memory && p.kind != Pointer::Kind::Choice)) return p;
   if (p.kind == Pointer::Kind::Choice)
     return eachArm(p, [&](const Pointer &arm) { return movedBy(arm, bytes, e); });
   uint64_t unit = std::max(1u, k_.arrays[p.array].elem_size);
@@ -323,46 +302,42 @@ std::optional<Pointer> KernelExtractor::castPointer(const clang::CastExpr *c) {
   clang::SourceRange where = e->getSourceRange();
   const clang::Expr *sub = c->getSubExpr();
   switch (c->getCastKind()) {
-  case clang::CK_ArrayToPointerDecay:
-    return decay(lvalue(sub), e->getType()->getPointeeType(), e);
-  case clang::CK_LValueToRValue: {
-    if (llvm::isa<clang::ConditionalOperator>(strip(sub)))
-      return pointerValue(sub);  // `c ? p : q` of pointer lvalues
-    LValue lv = lvalue(sub);
-    if (lv.kind == LValue::Kind::PointerVar)
-      return pointerOfBinding(lv.binding);
-    if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
-      load(lv, sub);  // the read happens; what it reads is not followed
-      return Pointer::unknown("pointer loaded from memory");
-    } else if (lv.kind != LValue::Kind::Invalid) {
-      unsupported("pointer value", textOf(where), where);
+    case clang::CK_ArrayToPointerDecay: return decay(lvalue(sub), e->getType()->getPointeeType(), e);
+    case clang::CK_LValueToRValue: {
+      if (llvm::isa<clang::ConditionalOperator>(strip(sub)))
+        return pointerValue(sub);  // `c ? p : q` of pointer lvalues
+      LValue lv = lvalue(sub);
+      if (lv.kind == LValue::Kind::PointerVar) return pointerOfBinding(lv.binding);
+      if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+        load(lv, sub);  // the read happens; what it reads is not followed
+        return Pointer::unknown("pointer loaded from memory");
+      } else if (lv.kind != LValue::Kind::Invalid) {
+        unsupported("pointer value", textOf(where), where);
+      }
+      return std::nullopt;
     }
-    return std::nullopt;
-  }
-  case clang::CK_NoOp:
-  case clang::CK_BitCast:
-  case clang::CK_UncheckedDerivedToBase:
-  case clang::CK_DerivedToBase: {
-    std::optional<Pointer> p = pointerValue(sub);
-    clang::QualType pointee = e->getType()->getPointeeType();
-    if (p && (c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
-              c->getCastKind() == clang::CK_DerivedToBase)) {
-      std::optional<uint64_t> offset = baseOffset(c);
-      p = offset ? movedBy(*p, *offset, e) : std::nullopt;
+    case clang::CK_NoOp:
+    case clang::CK_BitCast:
+    case clang::CK_UncheckedDerivedToBase:
+    case clang::CK_DerivedToBase: {
+      std::optional<Pointer> p = pointerValue(sub);
+      clang::QualType pointee = e->getType()->getPointeeType();
+      if (p && (c->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+                c->getCastKind() == clang::CK_DerivedToBase)) {
+        std::optional<uint64_t> offset = baseOffset(c);
+        p = offset ? movedBy(*p, *offset, e) : std::nullopt;
+      }
+      if (p && !pointee->isVoidType()) p = rescaled(*p, pointee, e);
+      return p;
     }
-    if (p && !pointee->isVoidType())
-      p = rescaled(*p, pointee, e);
-    return p;
-  }
-  case clang::CK_FunctionToPointerDecay:
-    unsupported("function pointer", textOf(where), where);
-    return std::nullopt;
-  case clang::CK_UserDefinedConversion:  // operator T*() (the SDK's SharedMemory<T>)
-    return pointerValue(sub);
-  default:
-    unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where),
-                where);
-    return std::nullopt;
+    case clang::CK_FunctionToPointerDecay:
+      unsupported("function pointer", textOf(where), where);
+      return std::nullopt;
+    case clang::CK_UserDefinedConversion:  // operator T*() (the SDK's SharedMemory<T>)
+      return pointerValue(sub);
+    default:
+      unsupported("pointer conversion", std::string(c->getCastKindName()) + " " + textOf(where), where);
+      return std::nullopt;
   }
 }
 
@@ -372,15 +347,10 @@ std::optional<Pointer> KernelExtractor::addressOf(const clang::UnaryOperator *u)
   clang::SourceRange where = e->getSourceRange();
   LValue lv = lvalue(u->getSubExpr());
   if (lv.kind == LValue::Kind::Memory)
-    return Pointer::memory(lv.array, lv.index,
-                   scaleOf(lv.array, u->getSubExpr()->getType(), e));
-  if (lv.kind == LValue::Kind::Local)
-    return Pointer::toLocal(lv.local);
-  if (lv.kind == LValue::Kind::PointerVar) {
-    return Pointer::toVar(lv.binding);
-  }
-  if (lv.kind != LValue::Kind::Invalid)
-    unsupported("address of", textOf(where), where);
+    return Pointer::memory(lv.array, lv.index, scaleOf(lv.array, u->getSubExpr()->getType(), e));
+  if (lv.kind == LValue::Kind::Local) return Pointer::toLocal(lv.local);
+  if (lv.kind == LValue::Kind::PointerVar) { return Pointer::toVar(lv.binding); }
+  if (lv.kind != LValue::Kind::Invalid) unsupported("address of", textOf(where), where);
   return std::nullopt;
 }
 
@@ -390,17 +360,14 @@ std::optional<Pointer> KernelExtractor::incrementedPointer(const clang::UnaryOpe
   LValue lv = lvalue(u->getSubExpr());
   std::optional<Pointer> p =
       lv.kind == LValue::Kind::PointerVar ? pointerOfBinding(lv.binding) : std::nullopt;
-  if (!p || (p->kind != Pointer::Kind::Memory && p->kind != Pointer::Kind::Choice) ||
-      !lv.binding->offset) {
+  if (!p || (p->kind != Pointer::Kind::Memory && p->kind != Pointer::Kind::Choice) || !lv.binding->offset) {
     unsupported("pointer increment", textOf(where), where);
     return std::nullopt;
   }
   const BindingPtr &v = lv.binding;
   ExprPtr old = Expr::local(*v->offset);
-  if (u->isPostfix())
-    old = snapshot(old, "old", where);
-  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->pointer.scale,
-                             u->isDecrementOp());
+  if (u->isPostfix()) old = snapshot(old, "old", where);
+  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->pointer.scale, u->isDecrementOp());
   emitAssign(*v->offset, updated, where);
   return u->isPostfix() ? pointerAt(v, old) : pointerOfBinding(v);
 }
@@ -413,14 +380,12 @@ std::optional<Pointer> KernelExtractor::chosenPointer(const clang::ConditionalOp
   std::vector<Stmt> then_effects = nested([&] { a = pointerValue(c->getTrueExpr()); });
   std::vector<Stmt> else_effects = nested([&] { b = pointerValue(c->getFalseExpr()); });
   cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
-  if (!a || !b)
-    return std::nullopt;
-  if (a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory &&
-      a->array == b->array && a->scale == b->scale)
-    return Pointer::memory(a->array, Expr::select(cond, a->offset, b->offset),
-                   a->scale);
-  if (a->kind == Pointer::Kind::Local || a->kind == Pointer::Kind::Var ||
-      b->kind == Pointer::Kind::Local || b->kind == Pointer::Kind::Var) {
+  if (!a || !b) return std::nullopt;
+  if (a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory && a->array == b->array &&
+      a->scale == b->scale)
+    return Pointer::memory(a->array, Expr::select(cond, a->offset, b->offset), a->scale);
+  if (a->kind == Pointer::Kind::Local || a->kind == Pointer::Kind::Var || b->kind == Pointer::Kind::Local ||
+      b->kind == Pointer::Kind::Var) {
     unsupported("pointer that may point to different variables", textOf(where), where);
     return std::nullopt;
   }
@@ -447,8 +412,7 @@ std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
       bool ptr_left = b->getLHS()->getType()->isPointerType();
       std::optional<Pointer> p = pointerValue(ptr_left ? b->getLHS() : b->getRHS());
       ExprPtr k = rvalue(ptr_left ? b->getRHS() : b->getLHS());
-      if (!p)
-        return std::nullopt;
+      if (!p) return std::nullopt;
       return shifted(*p, k, b->getOpcode() == clang::BO_Sub, e);
     }
     if (b->getOpcode() == clang::BO_Comma) {
@@ -466,12 +430,10 @@ std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
   }
   if (e->isGLValue()) {  // e.g. a pointer variable used as an lvalue of pointer type
     LValue lv = lvalue(e);
-    if (lv.kind == LValue::Kind::PointerVar)
-      return pointerOfBinding(lv.binding);
+    if (lv.kind == LValue::Kind::PointerVar) return pointerOfBinding(lv.binding);
     return std::nullopt;
   }
-  unsupported("pointer expression", std::string(e->getStmtClassName()) + " " + textOf(where),
-              where);
+  unsupported("pointer expression", std::string(e->getStmtClassName()) + " " + textOf(where), where);
   return std::nullopt;
 }
 

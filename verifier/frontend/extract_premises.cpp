@@ -35,8 +35,8 @@ void KernelExtractor::assumeForall(const clang::CallExpr *c, clang::SourceRange 
   const clang::Expr *cond = lambda ? returnedCondition(lambda) : nullptr;
   const clang::CXXMethodDecl *op = lambda ? lambda->getCallOperator() : nullptr;
   if (!cond || op->getNumParams() < 1 || op->getNumParams() > 2) {
-    unsupported("KV_ASSUME_FORALL", "expected a lambda of one or two indices returning the condition: " + textOf(where),
-                where);
+    unsupported("KV_ASSUME_FORALL",
+                "expected a lambda of one or two indices returning the condition: " + textOf(where), where);
     return;
   }
   model::Stmt s{rangeOf(where), model::stmt::Assume{}};

@@ -15,8 +15,7 @@ using model::ExprPtr;
 using model::Stmt;
 using model::Type;
 
-void KernelExtractor::emitAssign(const model::Local &l, model::ExprPtr value,
-                                 clang::SourceRange where) {
+void KernelExtractor::emitAssign(const model::Local &l, model::ExprPtr value, clang::SourceRange where) {
   emit(Stmt{rangeOf(where), model::stmt::Assign{l, Expr::cast(l.type, std::move(value))}});
 }
 
@@ -32,15 +31,13 @@ static Stmt exitUnless(ExprPtr c, const model::SourceRange &range) {
 struct PointerCopies : clang::RecursiveASTVisitor<PointerCopies> {
   std::map<const clang::ValueDecl *, const clang::ValueDecl *> group;  // union-find
   const clang::ValueDecl *find(const clang::ValueDecl *d) {
-    while (group.count(d) && group[d] != d)
-      d = group[d];
+    while (group.count(d) && group[d] != d) d = group[d];
     return d;
   }
   void copy(const clang::ValueDecl *dst, const clang::Expr *src) {
     src = src->IgnoreParenImpCasts();
     while (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(src)) {  // `q + i`
-      if (!b->isAdditiveOp() || !b->getLHS()->getType()->isPointerType())
-        break;
+      if (!b->isAdditiveOp() || !b->getLHS()->getType()->isPointerType()) break;
       src = b->getLHS()->IgnoreParenImpCasts();
     }
     const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(src);
@@ -57,8 +54,7 @@ struct PointerCopies : clang::RecursiveASTVisitor<PointerCopies> {
     return true;
   }
   bool VisitVarDecl(clang::VarDecl *v) {
-    if (v->getInit())
-      copy(v, v->getInit());
+    if (v->getInit()) copy(v, v->getInit());
     return true;
   }
 };
@@ -76,17 +72,13 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
   for (auto &[d, up] : copies.group) {
     const clang::ValueDecl *root = copies.find(d);
     BindingPtr b = lookup(d);
-    bool known = b && b->kind == Binding::Kind::Pointer &&
-                 b->pointer.kind == Pointer::Kind::Memory && b->pointer.array != ~0u &&
-                 b->unknown.empty();
+    bool known = b && b->kind == Binding::Kind::Pointer && b->pointer.kind == Pointer::Kind::Memory &&
+                 b->pointer.array != ~0u && b->unknown.empty();
     if (known) {  // a pointer variable or parameter
       arrays[root].push_back({b->pointer.array, b->pointer.scale});
-      for (unsigned a : b->more)
-        arrays[root].push_back({a, b->pointer.scale});
-      if (b->offset && widenable(b))
-        groups[root].push_back(b);
-    } else if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d);
-               v && !b && v->getType()->isArrayType()) {
+      for (unsigned a : b->more) arrays[root].push_back({a, b->pointer.scale});
+      if (b->offset && widenable(b)) groups[root].push_back(b);
+    } else if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d); v && !b && v->getType()->isArrayType()) {
       if (std::optional<unsigned> id = globalArray(v)) {  // a __shared__ or __device__ array
         // at the scale of the pointer it decays to (a struct's bytes, a row's elements)
         uint64_t row = sizeOf(ctx_.getAsArrayType(v->getType())->getElementType());
@@ -96,14 +88,12 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
     } else if (b) {
       arrays[root].push_back({~0u, 0});  // a value kverify cannot follow: leave it alone
     }  // else declared in the loop (`T *t = p;`): it only links the others
-
   }
   for (auto &[root, bs] : groups) {
     const auto &as = arrays[root];
     uint64_t elem = k_.arrays[bs[0]->pointer.array].elem_size;
     if (std::any_of(as.begin(), as.end(), [&](const std::pair<unsigned, uint64_t> &a) {
-          return a.first == ~0u || a.second != bs[0]->pointer.scale ||
-                 k_.arrays[a.first].elem_size != elem;
+          return a.first == ~0u || a.second != bs[0]->pointer.scale || k_.arrays[a.first].elem_size != elem;
         }))
       continue;  // an assignment in the loop reports it
     std::vector<unsigned> all;
@@ -111,30 +101,25 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
       std::vector<unsigned> mine{b->pointer.array};
       mine.insert(mine.end(), b->more.begin(), b->more.end());
       for (unsigned a : mine)
-        if (std::find(all.begin(), all.end(), a) == all.end())
-          all.push_back(a);
+        if (std::find(all.begin(), all.end(), a) == all.end()) all.push_back(a);
     }
     for (const auto &a : as)
-      if (std::find(all.begin(), all.end(), a.first) == all.end())
-        all.push_back(a.first);
-    if (all.size() < 2)
-      continue;
+      if (std::find(all.begin(), all.end(), a.first) == all.end()) all.push_back(a.first);
+    if (all.size() < 2) continue;
     for (const BindingPtr &b : bs) {
       std::vector<unsigned> mine{b->pointer.array};
       mine.insert(mine.end(), b->more.begin(), b->more.end());
-      if (mine == all)
-        continue;
+      if (mine == all) continue;
       auto index = [&](unsigned a) {
-        return Expr::intConst(Type::integer(32, false),
-                              std::find(all.begin(), all.end(), a) - all.begin());
+        return Expr::intConst(Type::integer(32, false), std::find(all.begin(), all.end(), a) - all.begin());
       };
       ExprPtr renumbered = index(mine[0]);
       if (b->selector)
         for (size_t i = 1; i < mine.size(); ++i)
-          renumbered = Expr::select(
-              Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
-                           Expr::intConst(b->selector->type, static_cast<int64_t>(i))),
-              index(mine[i]), renumbered);
+          renumbered =
+              Expr::select(Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
+                                        Expr::intConst(b->selector->type, static_cast<int64_t>(i))),
+                           index(mine[i]), renumbered);
       startSelector(b, false, where);
       emitAssign(*b->selector, renumbered, where);
       b->pointer.array = all[0];
@@ -143,12 +128,10 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
   }
 }
 
-void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
-                           const clang::Expr *cond, const clang::VarDecl *cond_var,
-                           const clang::Stmt *body, const clang::Expr *inc,
+void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init, const clang::Expr *cond,
+                           const clang::VarDecl *cond_var, const clang::Stmt *body, const clang::Expr *inc,
                            clang::SourceRange where) {
-  if (init)
-    stmt(init);
+  if (init) stmt(init);
   widenCopies(body, where);
   loop_starts_.push_back(++event_);
   model::stmt::Loop l;
@@ -157,28 +140,23 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
   std::vector<Stmt> pre;
   if (kind != model::LoopKind::Do) {
     pre = nested([&] {
-      if (cond_var)
-        declareLocal(cond_var);
-      if (cond)
-        c = condition(cond);
+      if (cond_var) declareLocal(cond_var);
+      if (cond) c = condition(cond);
     });
   }
   breakables_.push_back({body, {}, {}});
   l.body = nested([&] {
     if (!pre.empty()) {
       // A condition with side effects is evaluated at the top of each iteration.
-      for (Stmt &s : pre)
-        emit(std::move(s));
+      for (Stmt &s : pre) emit(std::move(s));
       emit(exitUnless(c, rangeOf(cond ? cond->getSourceRange() : where)));
       c = nullptr;
     }
     stmt(body);
   });
   l.step = nested([&] {
-    if (inc)
-      discard(inc);
-    if (kind == model::LoopKind::Do)
-      c = condition(cond);
+    if (inc) discard(inc);
+    if (kind == model::LoopKind::Do) c = condition(cond);
   });
   l.cond = c;
   if (kind == model::LoopKind::Do && !l.step.empty()) {
@@ -189,8 +167,7 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
     l.step.push_back(exitUnless(c, rangeOf(cond->getSourceRange())));
     l.cond = nullptr;
     if (!continues(l.body)) {
-      for (Stmt &s : l.step)
-        l.body.push_back(std::move(s));
+      for (Stmt &s : l.step) l.body.push_back(std::move(s));
       l.step.clear();
     }
   }
@@ -201,22 +178,18 @@ void KernelExtractor::loop(model::LoopKind kind, const clang::Stmt *init,
 void KernelExtractor::emitBreakable(Stmt loop) {
   Breakable done = std::move(breakables_.back());
   breakables_.pop_back();
-  for (Stmt &s : done.before)
-    emit(std::move(s));
+  for (Stmt &s : done.before) emit(std::move(s));
   emit(std::move(loop));
-  for (Stmt &s : done.after)
-    emit(std::move(s));
+  for (Stmt &s : done.after) emit(std::move(s));
 }
 
 // A `continue` of this loop (not of a loop nested in it).
 bool KernelExtractor::continues(const std::vector<Stmt> &body) {
   for (const Stmt &s : body) {
-    if (s.is<model::stmt::Continue>())
-      return true;
+    if (s.is<model::stmt::Continue>()) return true;
     if (!s.is<model::stmt::Loop>())
       for (const model::Body *c : model::children(s))
-        if (continues(*c))
-          return true;
+        if (continues(*c)) return true;
   }
   return false;
 }
@@ -240,53 +213,45 @@ void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {
   } else if (value) {
     discard(value);
   }
-  if (frames_.size() == 1 || !last)
-    emit(Stmt{rangeOf(r->getSourceRange()), model::stmt::Return{}});
+  if (frames_.size() == 1 || !last) emit(Stmt{rangeOf(r->getSourceRange()), model::stmt::Return{}});
 }
 
 void KernelExtractor::stmt(const clang::Stmt *s) {
-  if (!s)
-    return;
+  if (!s) return;
   Nested level(*this);
-  if (tooDeep(s->getSourceRange()))
-    return;
+  if (tooDeep(s->getSourceRange())) return;
   clang::SourceRange where = s->getSourceRange();
   if (const auto *cs = llvm::dyn_cast<clang::CompoundStmt>(s)) {
-    for (const clang::Stmt *c : cs->body())
-      stmt(c);
+    for (const clang::Stmt *c : cs->body()) stmt(c);
   } else if (const auto *ds = llvm::dyn_cast<clang::DeclStmt>(s)) {
     for (const clang::Decl *d : ds->decls())
-      if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d))
-        declareLocal(v);
+      if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d)) declareLocal(v);
   } else if (llvm::isa<clang::NullStmt>(s)) {
   } else if (const auto *as = llvm::dyn_cast<clang::AttributedStmt>(s)) {
     stmt(as->getSubStmt());  // #pragma unroll and the like
   } else if (const auto *ls = llvm::dyn_cast<clang::LabelStmt>(s)) {
     stmt(ls->getSubStmt());
   } else if (const auto *is = llvm::dyn_cast<clang::IfStmt>(s)) {
-    if (is->getInit())
-      stmt(is->getInit());
+    if (is->getInit()) stmt(is->getInit());
     if (is->isConstexpr()) {
       bool taken = is->getCond()->EvaluateKnownConstInt(ctx_).getBoolValue();
       stmt(taken ? is->getThen() : is->getElse());
       return;
     }
-    if (is->getConditionVariable())
-      declareLocal(is->getConditionVariable());
+    if (is->getConditionVariable()) declareLocal(is->getConditionVariable());
     model::stmt::If i;
     i.cond = condition(is->getCond());
     i.then_body = nested([&] { stmt(is->getThen()); });
     i.else_body = nested([&] { stmt(is->getElse()); });
     emit(Stmt{rangeOf(where), std::move(i)});
   } else if (const auto *fs = llvm::dyn_cast<clang::ForStmt>(s)) {
-    loop(model::LoopKind::For, fs->getInit(), fs->getCond(), fs->getConditionVariable(),
-         fs->getBody(), fs->getInc(), where);
+    loop(model::LoopKind::For, fs->getInit(), fs->getCond(), fs->getConditionVariable(), fs->getBody(),
+         fs->getInc(), where);
   } else if (const auto *ws = llvm::dyn_cast<clang::WhileStmt>(s)) {
-    loop(model::LoopKind::While, nullptr, ws->getCond(), ws->getConditionVariable(),
-         ws->getBody(), nullptr, where);
-  } else if (const auto *dos = llvm::dyn_cast<clang::DoStmt>(s)) {
-    loop(model::LoopKind::Do, nullptr, dos->getCond(), nullptr, dos->getBody(), nullptr,
+    loop(model::LoopKind::While, nullptr, ws->getCond(), ws->getConditionVariable(), ws->getBody(), nullptr,
          where);
+  } else if (const auto *dos = llvm::dyn_cast<clang::DoStmt>(s)) {
+    loop(model::LoopKind::Do, nullptr, dos->getCond(), nullptr, dos->getBody(), nullptr, where);
   } else if (const auto *rs = llvm::dyn_cast<clang::ReturnStmt>(s)) {
     returnStmt(rs);
   } else if (llvm::isa<clang::BreakStmt>(s)) {
@@ -315,14 +280,12 @@ void KernelExtractor::stmt(const clang::Stmt *s) {
 // A `continue` that would leave the switch for its enclosing loop (not inside a loop of
 // its own).
 static const clang::Stmt *continueOutOf(const clang::Stmt *s) {
-  if (!s || llvm::isa<clang::ForStmt>(s) || llvm::isa<clang::WhileStmt>(s) ||
-      llvm::isa<clang::DoStmt>(s) || llvm::isa<clang::CXXForRangeStmt>(s))
+  if (!s || llvm::isa<clang::ForStmt>(s) || llvm::isa<clang::WhileStmt>(s) || llvm::isa<clang::DoStmt>(s) ||
+      llvm::isa<clang::CXXForRangeStmt>(s))
     return nullptr;
-  if (llvm::isa<clang::ContinueStmt>(s))
-    return s;
+  if (llvm::isa<clang::ContinueStmt>(s)) return s;
   for (const clang::Stmt *c : s->children())
-    if (const clang::Stmt *found = continueOutOf(c))
-      return found;
+    if (const clang::Stmt *found = continueOutOf(c)) return found;
   return nullptr;
 }
 
@@ -332,10 +295,8 @@ static const clang::Stmt *continueOutOf(const clang::Stmt *s) {
 // `break` leaves the do-while, and `default` matches when no case label does.
 void KernelExtractor::switchStmt(const clang::SwitchStmt *sw) {
   clang::SourceRange where = sw->getSourceRange();
-  if (sw->getInit())
-    stmt(sw->getInit());
-  if (sw->getConditionVariable())
-    declareLocal(sw->getConditionVariable());
+  if (sw->getInit()) stmt(sw->getInit());
+  if (sw->getConditionVariable()) declareLocal(sw->getConditionVariable());
   const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(sw->getBody());
   if (!body) {
     unsupported("switch", "a switch whose body is not a block", where);
@@ -359,11 +320,9 @@ void KernelExtractor::switchStmt(const clang::SwitchStmt *sw) {
     }
   // every label must stand directly in the block (not inside an if or a loop: Duff's device)
   size_t labels = 0, top = 0;
-  for (const clang::SwitchCase *sc = sw->getSwitchCaseList(); sc; sc = sc->getNextSwitchCase())
-    ++labels;
+  for (const clang::SwitchCase *sc = sw->getSwitchCaseList(); sc; sc = sc->getNextSwitchCase()) ++labels;
   for (const clang::Stmt *c : body->body())
-    for (; const auto *sc = llvm::dyn_cast<clang::SwitchCase>(c); c = sc->getSubStmt())
-      ++top;
+    for (; const auto *sc = llvm::dyn_cast<clang::SwitchCase>(c); c = sc->getSubStmt()) ++top;
   if (top != labels) {
     unsupported("switch", "a case label inside a nested statement", where);
     return;
@@ -412,12 +371,9 @@ struct GotoTarget {
 }  // namespace
 
 static const clang::Stmt *loopBody(const clang::Stmt *s) {
-  if (const auto *f = llvm::dyn_cast<clang::ForStmt>(s))
-    return f->getBody();
-  if (const auto *w = llvm::dyn_cast<clang::WhileStmt>(s))
-    return w->getBody();
-  if (const auto *d = llvm::dyn_cast<clang::DoStmt>(s))
-    return d->getBody();
+  if (const auto *f = llvm::dyn_cast<clang::ForStmt>(s)) return f->getBody();
+  if (const auto *w = llvm::dyn_cast<clang::WhileStmt>(s)) return w->getBody();
+  if (const auto *d = llvm::dyn_cast<clang::DoStmt>(s)) return d->getBody();
   return nullptr;
 }
 
@@ -431,17 +387,14 @@ static const clang::Stmt *breakableBody(const clang::Stmt *s) {
     else
       break;
   }
-  if (const auto *sw = llvm::dyn_cast<clang::SwitchStmt>(s))
-    return sw->getBody();
+  if (const auto *sw = llvm::dyn_cast<clang::SwitchStmt>(s)) return sw->getBody();
   return loopBody(s);
 }
 
 // A statement that does nothing: `;`, `{}`, `(void)1;`.
 static bool doesNothing(const clang::Stmt *s, const clang::ASTContext &ctx) {
-  if (llvm::isa<clang::NullStmt>(s))
-    return true;
-  if (const auto *c = llvm::dyn_cast<clang::CompoundStmt>(s))
-    return c->body_empty();
+  if (llvm::isa<clang::NullStmt>(s)) return true;
+  if (const auto *c = llvm::dyn_cast<clang::CompoundStmt>(s)) return c->body_empty();
   const auto *e = llvm::dyn_cast<clang::Expr>(s);
   return e && e->IgnoreParenCasts()->isEvaluatable(ctx);
 }
@@ -451,24 +404,20 @@ static bool doesNothing(const clang::Stmt *s, const clang::ASTContext &ctx) {
 // nothing (a continue of it).
 static std::optional<GotoTarget> gotoTarget(const clang::Stmt *s, const clang::LabelStmt *label,
                                             const clang::ASTContext &ctx) {
-  if (!s)
-    return std::nullopt;
+  if (!s) return std::nullopt;
   if (const auto *cs = llvm::dyn_cast<clang::CompoundStmt>(s)) {
     const clang::Stmt *prev = nullptr;
     for (const clang::Stmt *c : cs->body()) {
       if (c == label && prev)
-        if (const clang::Stmt *body = breakableBody(prev))
-          return GotoTarget{body, false};
+        if (const clang::Stmt *body = breakableBody(prev)) return GotoTarget{body, false};
       prev = c;
     }
   }
   if (const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(loopBody(s)))
-    if (!body->body_empty() && body->body_back() == label &&
-        doesNothing(label->getSubStmt(), ctx))
+    if (!body->body_empty() && body->body_back() == label && doesNothing(label->getSubStmt(), ctx))
       return GotoTarget{body, true};
   for (const clang::Stmt *c : s->children())
-    if (std::optional<GotoTarget> t = gotoTarget(c, label, ctx))
-      return t;
+    if (std::optional<GotoTarget> t = gotoTarget(c, label, ctx)) return t;
   return std::nullopt;
 }
 
@@ -488,8 +437,7 @@ void KernelExtractor::gotoStmt(const clang::GotoStmt *g) {
       break;
     }
   if (at == breakables_.size()) {
-    unsupported("goto", "goto to a label kverify cannot lower to break/continue: " + textOf(where),
-                where);
+    unsupported("goto", "goto to a label kverify cannot lower to break/continue: " + textOf(where), where);
     return;
   }
   model::SourceRange range = rangeOf(where);
@@ -505,8 +453,7 @@ void KernelExtractor::gotoStmt(const clang::GotoStmt *g) {
   auto setFlag = [&](bool value) {
     return nested([&] { emitAssign(flag, Expr::intConst(Type::boolean(), value), where); });
   };
-  for (Stmt &s : setFlag(false))
-    breakables_[at].before.push_back(std::move(s));
+  for (Stmt &s : setFlag(false)) breakables_[at].before.push_back(std::move(s));
   for (size_t i = at + 1; i < breakables_.size(); ++i) {
     model::stmt::If test;
     test.cond = Expr::local(flag);
@@ -515,8 +462,7 @@ void KernelExtractor::gotoStmt(const clang::GotoStmt *g) {
     test.then_body.push_back(exit(i == at + 1));
     breakables_[i].after.push_back(Stmt{range, std::move(test)});
   }
-  for (Stmt &s : setFlag(true))
-    emit(std::move(s));
+  for (Stmt &s : setFlag(true)) emit(std::move(s));
   emit(exit(false));
 }
 

@@ -17,15 +17,12 @@ using model::Stmt;
 using model::Type;
 
 static ExprPtr leafValue(const BindingPtr &b) {
-  if (b->kind == Binding::Kind::Local)
-    return Expr::local(b->local);
-  if (b->kind == Binding::Kind::Value)
-    return b->value;
+  if (b->kind == Binding::Kind::Local) return Expr::local(b->local);
+  if (b->kind == Binding::Kind::Value) return b->value;
   return nullptr;
 }
 
-void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what,
-                                  clang::SourceRange where) {
+void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what, clang::SourceRange where) {
   for (auto &[field, leaf] : dst->fields) {
     if (leaf->kind == Binding::Kind::Struct)
       havocStruct(leaf, what, where);
@@ -40,8 +37,7 @@ void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what
   }
 }
 
-void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src,
-                                 clang::SourceRange where) {
+void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src, clang::SourceRange where) {
   for (auto &[field, leaf] : dst->fields) {
     auto it = src->fields.find(field);
     if (it == src->fields.end()) {
@@ -51,14 +47,12 @@ void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src,
     if (leaf->kind == Binding::Kind::Struct)
       copyStruct(leaf, it->second, where);
     else if (leaf->kind == Binding::Kind::Local) {
-      if (ExprPtr v = leafValue(it->second))
-        emitAssign(leaf->local, v, where);
+      if (ExprPtr v = leafValue(it->second)) emitAssign(leaf->local, v, where);
     } else if (leaf->kind == Binding::Kind::Ref && it->second->kind == Binding::Kind::Ref) {
-      leaf->ref = it->second->ref;  // a copy refers to the same object
+      leaf->ref = it->second->ref;                                      // a copy refers to the same object
     } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset) {  // a pointer field
       std::optional<Pointer> p = pointerOfBinding(it->second);
-      if (!p)
-        unsupported("pointer used before it is assigned", textOf(where), where);
+      if (!p) unsupported("pointer used before it is assigned", textOf(where), where);
       assignPointer(leaf, p, where);
     }
   }
@@ -67,29 +61,23 @@ void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src,
 // A constructor whose body is empty and whose member initializers only bind reference
 // fields to reference parameters (`explicit atomic_ref(T &obj) : ref(obj) {}`): the
 // fields refer to the arguments' objects. Anything else is left to the caller.
-bool KernelExtractor::bindReferenceFields(const BindingPtr &dst,
-                                          const clang::CXXConstructExpr *ce) {
+bool KernelExtractor::bindReferenceFields(const BindingPtr &dst, const clang::CXXConstructExpr *ce) {
   const clang::CXXConstructorDecl *ctor = ce->getConstructor();
   const clang::FunctionDecl *def = nullptr;
-  if (!ctor->hasBody(def))
-    return false;
+  if (!ctor->hasBody(def)) return false;
   const auto *cdef = llvm::cast<clang::CXXConstructorDecl>(def);
   const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(cdef->getBody());
-  if (!body || !body->body_empty() || cdef->getNumParams() != ce->getNumArgs())
-    return false;
+  if (!body || !body->body_empty() || cdef->getNumParams() != ce->getNumArgs()) return false;
   std::map<const clang::FieldDecl *, unsigned> bound;  // field -> parameter index
   for (const clang::CXXCtorInitializer *init : cdef->inits()) {
     const clang::FieldDecl *f = init->getMember();
-    if (!f || !f->getType()->isReferenceType())
-      return false;
+    if (!f || !f->getType()->isReferenceType()) return false;
     const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(strip(init->getInit())->IgnoreImpCasts());
     const auto *parm = ref ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
-    if (!parm || !parm->getType()->isReferenceType())
-      return false;
+    if (!parm || !parm->getType()->isReferenceType()) return false;
     bound[f] = parm->getFunctionScopeIndex();
   }
-  if (bound.empty() || bound.size() != dst->fields.size())
-    return false;
+  if (bound.empty() || bound.size() != dst->fields.size()) return false;
   std::vector<LValue> args(ce->getNumArgs());
   for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
     if (cdef->getParamDecl(i)->getType()->isReferenceType())
@@ -99,8 +87,7 @@ bool KernelExtractor::bindReferenceFields(const BindingPtr &dst,
   }
   for (auto &[field, leaf] : dst->fields) {
     auto it = bound.find(field);
-    if (it == bound.end() || leaf->kind != Binding::Kind::Ref)
-      return false;
+    if (it == bound.end() || leaf->kind != Binding::Kind::Ref) return false;
     leaf->ref = args[it->second];
   }
   return true;
@@ -110,8 +97,7 @@ bool KernelExtractor::bindReferenceFields(const BindingPtr &dst,
 static std::vector<const clang::FieldDecl *> fieldsOf(clang::QualType t) {
   std::vector<const clang::FieldDecl *> out;
   if (const clang::RecordDecl *rd = t->getAsRecordDecl(); rd && rd->getDefinition())
-    for (const clang::FieldDecl *f : rd->getDefinition()->fields())
-      out.push_back(f);
+    for (const clang::FieldDecl *f : rd->getDefinition()->fields()) out.push_back(f);
   return out;
 }
 
@@ -121,30 +107,24 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
   if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(src))
     return assignStruct(dst, m->getSubExpr());
   if (const auto *c = llvm::dyn_cast<clang::CastExpr>(src);
-      c && (c->getCastKind() == clang::CK_NoOp ||
-            c->getCastKind() == clang::CK_ConstructorConversion ||
+      c && (c->getCastKind() == clang::CK_NoOp || c->getCastKind() == clang::CK_ConstructorConversion ||
             llvm::isa<clang::CXXFunctionalCastExpr>(c)))
     return assignStruct(dst, c->getSubExpr());
   if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(src)) {
     const clang::CXXConstructorDecl *ctor = ce->getConstructor();
-    if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1)
-      return assignStruct(dst, ce->getArg(0));
-    if (ctor->isDefaultConstructor() && ctor->isTrivial())
-      return havocStruct(dst, "uninitialized", where);
+    if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1) return assignStruct(dst, ce->getArg(0));
+    if (ctor->isDefaultConstructor() && ctor->isTrivial()) return havocStruct(dst, "uninitialized", where);
     if (dst->fields.empty()) {  // an empty class (a cooperative group): nothing to model
-      for (const clang::Expr *a : ce->arguments())
-        discard(a);
+      for (const clang::Expr *a : ce->arguments()) discard(a);
       return;
     }
-    if (bindReferenceFields(dst, ce))
-      return;
-    if (inPrelude(ctor) && !ctor->hasBody()) {  // a conversion (__nv_bfloat16(float)): a value
+    if (bindReferenceFields(dst, ce)) return;
+    if (inPrelude(ctor) && !ctor->hasBody()) {      // a conversion (__nv_bfloat16(float)): a value
       for (const clang::Expr *a : ce->arguments())  // by value: the prelude's take no pointers
         discard(a);
       return havocStruct(dst, "value of " + ctor->getParent()->getName().str(), where);
     }
-    if (inlineConstructor(dst, ce))
-      return;
+    if (inlineConstructor(dst, ce)) return;
     unsupported("constructor call", textOf(where), where);
     return havocStruct(dst, "unsupported constructor", where);
   }
@@ -164,8 +144,7 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
         else
           havocStruct(leaf, "zero", where);
       } else if (leaf->kind == Binding::Kind::Local) {
-        emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0),
-                   where);
+        emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0), where);
       } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && init) {
         assignPointer(leaf, init, where);
       } else if (init) {
@@ -187,16 +166,14 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
       return;
     }
     BindingPtr result = call(c);
-    if (result && result->kind == Binding::Kind::Struct)
-      return copyStruct(dst, result, where);
+    if (result && result->kind == Binding::Kind::Struct) return copyStruct(dst, result, where);
     if (result && result->kind == Binding::Kind::Ref && result->ref.binding)
       return copyStruct(dst, result->ref.binding, where);
     return havocStruct(dst, "result of " + textOf(where), where);
   }
   if (src->isGLValue()) {
     LValue lv = lvalue(src);
-    if (lv.kind == LValue::Kind::Struct)
-      return copyStruct(dst, lv.binding, where);
+    if (lv.kind == LValue::Kind::Struct) return copyStruct(dst, lv.binding, where);
     if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
       load(lv, src);
       return havocStruct(dst, "load of " + textOf(where), where);
@@ -211,10 +188,8 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
 
 ExprPtr KernelExtractor::bindingValue(const BindingPtr &b, const clang::Expr *where) {
   if (b) {
-    if (ExprPtr v = leafValue(b))
-      return v;
-    if (b->kind == Binding::Kind::Ref)
-      return load(b->ref, where);
+    if (ExprPtr v = leafValue(b)) return v;
+    if (b->kind == Binding::Kind::Ref) return load(b->ref, where);
   }
   return opaque(where->getType(), "value of " + textOf(where->getSourceRange()));
 }

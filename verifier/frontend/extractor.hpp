@@ -33,8 +33,8 @@ namespace kverify::frontend {
 struct CompileProblems;  // compile_errors.hpp
 
 // Kernels that depend on code with compile errors get those errors instead of a model.
-void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir,
-                            CompileProblems &problems, model::TranslationUnitModel &tu);
+void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir, CompileProblems &problems,
+                            model::TranslationUnitModel &tu);
 
 namespace detail {
 
@@ -60,10 +60,10 @@ struct Pointer {
   model::ExprPtr offset;
   uint64_t scale = 1;
   model::Local local;
-  BindingPtr var;                                    // Var
-  model::ExprPtr cond;                               // Choice
-  std::shared_ptr<const Pointer> then_p, else_p;     // Choice
-  std::string why;                                   // Unknown
+  BindingPtr var;                                 // Var
+  model::ExprPtr cond;                            // Choice
+  std::shared_ptr<const Pointer> then_p, else_p;  // Choice
+  std::string why;                                // Unknown
   // Choice: the pointer variable whose arrays it chooses between, by that variable's
   // selector, every arm at one offset (pointerAt; kept by arithmetic)
   BindingPtr from;
@@ -99,8 +99,8 @@ struct LValue {
   unsigned array = 0;    // Memory: `count` elements of `array` from `index`
   model::ExprPtr index;
   uint64_t count = 1;
-  BindingPtr binding;    // Struct, PointerVar: the variable
-  model::ExprPtr cond;   // Choice
+  BindingPtr binding;   // Struct, PointerVar: the variable
+  model::ExprPtr cond;  // Choice
   std::shared_ptr<const LValue> then_lv, else_lv;
 };
 
@@ -120,15 +120,15 @@ struct InDeclarationOrder {
 // What a C variable (or struct field, or reference) stands for.
 struct Binding {
   enum class Kind { Value, Local, Pointer, Struct, Ref } kind = Kind::Value;
-  model::ExprPtr value;                 // Value
-  model::Local local;                   // Local
-  Pointer pointer;                      // Pointer: the base and initial offset
-  std::optional<model::Local> offset;   // Pointer: the mutable offset, when assigned
+  model::ExprPtr value;                // Value
+  model::Local local;                  // Local
+  Pointer pointer;                     // Pointer: the base and initial offset
+  std::optional<model::Local> offset;  // Pointer: the mutable offset, when assigned
   // Pointer into one of several arrays: `pointer.array` when `selector` is 0, more[i]
   // when it is i + 1 (the offset and scale are shared).
   std::vector<unsigned> more;
   std::optional<model::Local> selector;
-  std::string unknown;                  // Pointer: why its value cannot be followed
+  std::string unknown;  // Pointer: why its value cannot be followed
   // Pointer: the statement list it was created in (the selector starts at 0 there), and
   // the translation events (KernelExtractor::event_) of its creation and last read.
   std::vector<model::Stmt> *home = nullptr;
@@ -138,19 +138,19 @@ struct Binding {
   // variable to another object exactly; null: never re-bound (a function's result).
   const std::vector<model::Stmt> *scope = nullptr;
   std::map<const clang::FieldDecl *, BindingPtr, InDeclarationOrder> fields;  // Struct
-  LValue ref;                           // Ref
+  LValue ref;                                                                 // Ref
 };
 
 // One function being translated: the kernel, or an inlined __device__ function.
 struct Frame {
   const clang::FunctionDecl *fn = nullptr;
   std::map<const clang::ValueDecl *, BindingPtr> vars;
-  BindingPtr this_object;            // member calls: the object (a struct variable)
-  LValue this_memory;                // or the object in memory (a __shared__ object, p->f())
-  BindingPtr result;                 // non-void callees: where `return e` puts e
-  const clang::Stmt *last = nullptr; // the body's last statement: its return needs no Return
-  std::string prefix;                // prepended to local names ("f.")
-  clang::SourceRange site;           // inside prelude code (<cuda/atomic>): the user's call
+  BindingPtr this_object;             // member calls: the object (a struct variable)
+  LValue this_memory;                 // or the object in memory (a __shared__ object, p->f())
+  BindingPtr result;                  // non-void callees: where `return e` puts e
+  const clang::Stmt *last = nullptr;  // the body's last statement: its return needs no Return
+  std::string prefix;                 // prepended to local names ("f.")
+  clang::SourceRange site;            // inside prelude code (<cuda/atomic>): the user's call
 };
 
 class KernelExtractor {
@@ -179,14 +179,14 @@ public:
   bool bindReferenceFields(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
   BindingPtr lookup(const clang::ValueDecl *d);
   // A record's fields, those of its non-virtual bases first (a virtual base is unsupported).
-  std::vector<const clang::FieldDecl *> recordFields(const clang::RecordDecl *rd,
-                                                     clang::SourceRange where);
+  std::vector<const clang::FieldDecl *> recordFields(const clang::RecordDecl *rd, clang::SourceRange where);
 
   // --- extract_stmts.cpp
   void stmt(const clang::Stmt *s);
   void emit(model::Stmt s) { out_.back()->push_back(std::move(s)); }
   // Runs `body` with statements going into a fresh list, which it returns.
-  template <class F> std::vector<model::Stmt> nested(F body) {
+  template <class F>
+  std::vector<model::Stmt> nested(F body) {
     std::vector<model::Stmt> list;
     out_.push_back(&list);
     body();
@@ -224,12 +224,11 @@ private:
   // Emits an Access statement and returns its id (a load's or an atomic's opaque value
   // carries it).
   // `atomic` says which atomic an Atomic access is (classifyBuiltin's op and scope).
-  unsigned emitAccess(model::AccessKind kind, unsigned array, model::ExprPtr index,
-                      uint64_t count, clang::SourceRange where,
-                      const BuiltinInfo *atomic = nullptr, model::ExprPtr operand = nullptr,
-                      model::ExprPtr order = nullptr);
-  model::ExprPtr unsupportedValue(clang::QualType t, std::string construct,
-                                  std::string detail, clang::SourceRange where);
+  unsigned emitAccess(model::AccessKind kind, unsigned array, model::ExprPtr index, uint64_t count,
+                      clang::SourceRange where, const BuiltinInfo *atomic = nullptr,
+                      model::ExprPtr operand = nullptr, model::ExprPtr order = nullptr);
+  model::ExprPtr unsupportedValue(clang::QualType t, std::string construct, std::string detail,
+                                  clang::SourceRange where);
   model::ExprPtr binaryOp(const clang::BinaryOperator *b);
   model::ExprPtr assignment(const clang::BinaryOperator *b);
   model::ExprPtr conditional(const clang::ConditionalOperator *c);
@@ -241,8 +240,7 @@ private:
   std::optional<uint64_t> baseOffset(const clang::CastExpr *c);
   std::optional<Pointer> movedBy(const Pointer &p, uint64_t bytes, const clang::Expr *e);
   bool conditionalAccess(const clang::Expr *e, const clang::Expr *&ptr, const clang::Expr *&idx);
-  model::ExprPtr throughConditional(const clang::Expr *ptr, const clang::Expr *idx,
-                                    const clang::Expr *where,
+  model::ExprPtr throughConditional(const clang::Expr *ptr, const clang::Expr *idx, const clang::Expr *where,
                                     const std::function<model::ExprPtr(const LValue &)> &access);
   model::ExprPtr loadValue(const clang::Expr *e);
   // `p[idx]`, or `*p` where idx is null.
@@ -259,20 +257,20 @@ private:
   std::optional<Pointer> decay(const LValue &lv, clang::QualType pointee, const clang::Expr *e);
   uint64_t scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where);
   BindingPtr builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn);
-  std::optional<unsigned> builtinAccess(model::AccessKind kind, const clang::Expr *ptr, const std::string &name,
-                                        clang::SourceRange where, const BuiltinInfo *atomic = nullptr,
-                                        model::ExprPtr operand = nullptr, model::ExprPtr order = nullptr);
-  BindingPtr atomicBuiltin(const clang::CallExpr *c, const std::string &name, clang::QualType ret, BuiltinInfo info,
-                           clang::SourceRange where);
-  std::optional<BindingPtr> integerBuiltin(const clang::CallExpr *c, const std::string &name, clang::QualType ret,
-                                           BuiltinKind kind, clang::SourceRange where);
+  std::optional<unsigned> builtinAccess(model::AccessKind kind, const clang::Expr *ptr,
+                                        const std::string &name, clang::SourceRange where,
+                                        const BuiltinInfo *atomic = nullptr, model::ExprPtr operand = nullptr,
+                                        model::ExprPtr order = nullptr);
+  BindingPtr atomicBuiltin(const clang::CallExpr *c, const std::string &name, clang::QualType ret,
+                           BuiltinInfo info, clang::SourceRange where);
+  std::optional<BindingPtr> integerBuiltin(const clang::CallExpr *c, const std::string &name,
+                                           clang::QualType ret, BuiltinKind kind, clang::SourceRange where);
   BindingPtr opaqueCall(const clang::CallExpr *c, const std::string &name, clang::QualType ret,
                         clang::SourceRange where);
   BindingPtr inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn);
   bool inlineConstructor(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
   model::ExprPtr armEffects(const clang::ConditionalOperator *c, model::ExprPtr cond,
-                            std::vector<model::Stmt> then_effects,
-                            std::vector<model::Stmt> else_effects);
+                            std::vector<model::Stmt> then_effects, std::vector<model::Stmt> else_effects);
   LValue pinned(LValue lv, const std::string &name, clang::SourceRange where);
   BindingPtr referenceTo(LValue lv, const std::string &name, clang::SourceRange where);
   void bindArgument(Frame &frame, const clang::ParmVarDecl *param, const clang::Expr *arg);
@@ -327,7 +325,7 @@ private:
   std::vector<Frame> frames_;
   std::vector<std::vector<model::Stmt> *> out_;
   std::map<const clang::VarDecl *, unsigned> global_arrays_;
-  std::optional<unsigned> extern_shared_;  // all extern __shared__ arrays alias this one
+  std::optional<unsigned> extern_shared_;        // all extern __shared__ arrays alias this one
   std::set<const clang::ValueDecl *> modified_;  // kernel parameters the body assigns
   // The loops and switches being translated, innermost last, each named by its body
   // statement, with the statements gotos lowered inside it need before and after it:
@@ -337,7 +335,7 @@ private:
     std::vector<model::Stmt> before, after;
   };
   std::vector<Breakable> breakables_;
-  unsigned next_id_ = 1;                         // ids of Locals, Accesses, Opaques
+  unsigned next_id_ = 1;  // ids of Locals, Accesses, Opaques
   // How deeply the expressions and statements being translated nest: past kMaxNesting
   // the rest is `unsupported` (a generated `- - - ... x`, `a + a + ... + a`), which bounds
   // the recursion here and in every pass over the model.

@@ -31,9 +31,7 @@ using model::Type;
 
 static Type tagType() { return Type::integer(64, false); }
 
-static ExprPtr tagConst(uint64_t tag) {
-  return Expr::intConst(tagType(), static_cast<int64_t>(tag));
-}
+static ExprPtr tagConst(uint64_t tag) { return Expr::intConst(tagType(), static_cast<int64_t>(tag)); }
 
 namespace {
 // The functions whose address the translation unit takes: every reference to a function
@@ -44,19 +42,15 @@ struct AddressTaken : clang::RecursiveASTVisitor<AddressTaken> {
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitCallExpr(clang::CallExpr *c) {
-    if (const clang::Expr *callee = c->getCallee())
-      callees.insert(callee->IgnoreParenImpCasts());
+    if (const clang::Expr *callee = c->getCallee()) callees.insert(callee->IgnoreParenImpCasts());
     return true;
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
     const auto *fn = llvm::dyn_cast<clang::FunctionDecl>(e->getDecl());
-    if (!fn || callees.count(e))
-      return true;
-    if (const auto *m = llvm::dyn_cast<clang::CXXMethodDecl>(fn); m && !m->isStatic())
-      return true;
+    if (!fn || callees.count(e)) return true;
+    if (const auto *m = llvm::dyn_cast<clang::CXXMethodDecl>(fn); m && !m->isStatic()) return true;
     fn = fn->getCanonicalDecl();
-    if (std::find(functions.begin(), functions.end(), fn) == functions.end())
-      functions.push_back(fn);
+    if (std::find(functions.begin(), functions.end(), fn) == functions.end()) functions.push_back(fn);
     return true;
   }
 };
@@ -76,8 +70,7 @@ uint64_t KernelExtractor::tagOf(const clang::FunctionDecl *fn) {
   std::vector<const clang::FunctionDecl *> &tags = functionTags();
   fn = fn->getCanonicalDecl();
   auto it = std::find(tags.begin(), tags.end(), fn);
-  if (it != tags.end())
-    return static_cast<uint64_t>(it - tags.begin()) + 1;
+  if (it != tags.end()) return static_cast<uint64_t>(it - tags.begin()) + 1;
   tags.push_back(fn);  // not met by the walk: a new tag (calls met before it miss it: reported)
   return tags.size();
 }
@@ -96,10 +89,8 @@ std::vector<const clang::FunctionDecl *> KernelExtractor::candidatesOf(clang::Qu
 bool KernelExtractor::isFunctionValue(const clang::Expr *e) {
   e = strip(e);
   clang::QualType t = e->getType();
-  if (t->isFunctionPointerType() || t->isFunctionType())
-    return true;
-  if (!t->isPointerType())
-    return false;
+  if (t->isFunctionPointerType() || t->isFunctionType()) return true;
+  if (!t->isPointerType()) return false;
   if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e))
     return (c->getCastKind() == clang::CK_BitCast || c->getCastKind() == clang::CK_NoOp ||
             c->getCastKind() == clang::CK_LValueToRValue) &&
@@ -115,16 +106,13 @@ ExprPtr KernelExtractor::functionTag(const clang::Expr *e) {
   e = strip(e);
   clang::SourceRange where = e->getSourceRange();
   if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
-    if (const auto *fn = llvm::dyn_cast<clang::FunctionDecl>(d->getDecl()))
-      return tagConst(tagOf(fn));
-  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e))
-    return functionCast(c);
+    if (const auto *fn = llvm::dyn_cast<clang::FunctionDecl>(d->getDecl())) return tagConst(tagOf(fn));
+  if (const auto *c = llvm::dyn_cast<clang::CastExpr>(e)) return functionCast(c);
   if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) {
     // `*f` designates the function f points to; `&fn` points to fn
     bool deref = u->getOpcode() == clang::UO_Deref && e->getType()->isFunctionType();
     bool addr = u->getOpcode() == clang::UO_AddrOf && u->getSubExpr()->getType()->isFunctionType();
-    if (deref || addr)
-      return functionTag(u->getSubExpr());
+    if (deref || addr) return functionTag(u->getSubExpr());
   }
   if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
     ExprPtr cond = condition(c->getCond()), a, b;
@@ -138,13 +126,11 @@ ExprPtr KernelExtractor::functionTag(const clang::Expr *e) {
       discard(b->getLHS());
       return functionTag(b->getRHS());
     }
-    if (b->isAssignmentOp())
-      return assignFunction(b);
+    if (b->isAssignmentOp()) return assignFunction(b);
   }
   if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e))  // a function returning one
     return Expr::cast(tagType(), bindingValue(call(c), e));
-  if (e->isGLValue())
-    return storedFunction(e);
+  if (e->isGLValue()) return storedFunction(e);
   return unsupportedValue(e->getType(), "function pointer expression",
                           std::string(e->getStmtClassName()) + " " + textOf(where), where);
 }
@@ -152,22 +138,20 @@ ExprPtr KernelExtractor::functionTag(const clang::Expr *e) {
 ExprPtr KernelExtractor::functionCast(const clang::CastExpr *c) {
   const clang::Expr *sub = c->getSubExpr();
   switch (c->getCastKind()) {
-  case clang::CK_FunctionToPointerDecay:
-  case clang::CK_BitCast:  // between function pointer types, to and from `void *`
-  case clang::CK_NoOp:
-  case clang::CK_LValueToRValue:
-    return functionTag(sub);
-  case clang::CK_NullToPointer:
-    return tagConst(0);
-  case clang::CK_IntegralToPointer:
-    // an address no function of this file is known to have: calling it is reported
-    rvalue(sub);
-    return Expr::opaque(tagType(), newId(), "integer converted to a function pointer " +
-                                                textOf(c->getSourceRange()));
-  default:
-    return unsupportedValue(c->getType(), "function pointer conversion",
-                            std::string(c->getCastKindName()) + " " + textOf(c->getSourceRange()),
-                            c->getSourceRange());
+    case clang::CK_FunctionToPointerDecay:
+    case clang::CK_BitCast:  // between function pointer types, to and from `void *`
+    case clang::CK_NoOp:
+    case clang::CK_LValueToRValue: return functionTag(sub);
+    case clang::CK_NullToPointer: return tagConst(0);
+    case clang::CK_IntegralToPointer:
+      // an address no function of this file is known to have: calling it is reported
+      rvalue(sub);
+      return Expr::opaque(tagType(), newId(),
+                          "integer converted to a function pointer " + textOf(c->getSourceRange()));
+    default:
+      return unsupportedValue(c->getType(), "function pointer conversion",
+                              std::string(c->getCastKindName()) + " " + textOf(c->getSourceRange()),
+                              c->getSourceRange());
   }
 }
 
@@ -177,20 +161,18 @@ ExprPtr KernelExtractor::storedFunction(const clang::Expr *e) {
   LValue lv = lvalue(e);
   if (lv.kind == LValue::Kind::Memory) {  // element values are not tracked
     load(lv, e);
-    return unsupportedValue(e->getType(), "function pointer loaded from memory", textOf(where),
-                            where);
+    return unsupportedValue(e->getType(), "function pointer loaded from memory", textOf(where), where);
   }
   if (lv.kind == LValue::Kind::Local || lv.kind == LValue::Kind::Value)
     return Expr::cast(tagType(), load(lv, e));
-  if (lv.kind == LValue::Kind::Invalid)
-    return Expr::opaque(tagType(), newId(), "unsupported");
+  if (lv.kind == LValue::Kind::Invalid) return Expr::opaque(tagType(), newId(), "unsupported");
   return unsupportedValue(e->getType(), "function pointer value", textOf(where), where);
 }
 
 ExprPtr KernelExtractor::assignFunction(const clang::BinaryOperator *b) {
   if (b->getOpcode() != clang::BO_Assign)
-    return unsupportedValue(b->getType(), "arithmetic on a function pointer",
-                            textOf(b->getSourceRange()), b->getSourceRange());
+    return unsupportedValue(b->getType(), "arithmetic on a function pointer", textOf(b->getSourceRange()),
+                            b->getSourceRange());
   ExprPtr value = functionTag(b->getRHS());  // C++17: the right operand first
   LValue lv = lvalue(b->getLHS());
   store(lv, value, b->getLHS());
@@ -201,10 +183,8 @@ ExprPtr KernelExtractor::assignFunction(const clang::BinaryOperator *b) {
 // comparison is an unknown bool.
 ExprPtr KernelExtractor::compareFunctions(const clang::BinaryOperator *b) {
   ExprPtr l = functionTag(b->getLHS()), r = functionTag(b->getRHS());
-  if (b->getOpcode() == clang::BO_EQ)
-    return Expr::binary(Type::boolean(), model::BinaryOp::Eq, l, r);
-  if (b->getOpcode() == clang::BO_NE)
-    return Expr::binary(Type::boolean(), model::BinaryOp::Ne, l, r);
+  if (b->getOpcode() == clang::BO_EQ) return Expr::binary(Type::boolean(), model::BinaryOp::Eq, l, r);
+  if (b->getOpcode() == clang::BO_NE) return Expr::binary(Type::boolean(), model::BinaryOp::Ne, l, r);
   return opaque(b->getType(), "order of function pointers " + textOf(b->getSourceRange()));
 }
 
@@ -237,8 +217,7 @@ BindingPtr KernelExtractor::callThroughPointer(const clang::CallExpr *c) {
   // the callee is evaluated before the arguments (C++17), once: the tests of the chain
   // all come before any argument, so a Local needs no copy
   ExprPtr tag = functionTag(callee);
-  if (!tag->is<model::expr::Local>())
-    tag = snapshot(tag, "callee", callee->getSourceRange());
+  if (!tag->is<model::expr::Local>()) tag = snapshot(tag, "callee", callee->getSourceRange());
   BindingPtr result = callResult(c);
   dispatch(c, tag, candidatesOf(callee->getType()->getPointeeType()), 0, result);
   return result;
@@ -248,10 +227,8 @@ BindingPtr KernelExtractor::callThroughPointer(const clang::CallExpr *c) {
 BindingPtr KernelExtractor::callResult(const clang::CallExpr *c) {
   clang::QualType ret = c->getCallReturnType(ctx_);
   std::string name = frames_.back().prefix + pointerName(*this, c) + ".call.result";
-  if (ret->isVoidType())
-    return nullptr;
-  if (ret->isRecordType())
-    return freshStruct(ret, name);
+  if (ret->isVoidType()) return nullptr;
+  if (ret->isRecordType()) return freshStruct(ret, name);
   if (ret->isReferenceType() || (ret->isPointerType() && !ret->isFunctionPointerType())) {
     unsupported("call through a function pointer returning a pointer or reference",
                 textOf(c->getSourceRange()), c->getSourceRange());
@@ -265,13 +242,11 @@ BindingPtr KernelExtractor::callResult(const clang::CallExpr *c) {
 
 // `if (tag == candidates[i]) call it; else dispatch(i + 1)`; after the last, no function.
 void KernelExtractor::dispatch(const clang::CallExpr *c, const ExprPtr &tag,
-                               const std::vector<const clang::FunctionDecl *> &candidates,
-                               size_t i, const BindingPtr &result) {
-  if (i == candidates.size())
-    return callNoFunction(c, result);
+                               const std::vector<const clang::FunctionDecl *> &candidates, size_t i,
+                               const BindingPtr &result) {
+  if (i == candidates.size()) return callNoFunction(c, result);
   model::stmt::If s;
-  s.cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, tag,
-                        tagConst(tagOf(candidates[i])));
+  s.cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, tag, tagConst(tagOf(candidates[i])));
   s.then_body = nested([&] { takeResult(result, callCandidate(c, candidates[i]), c); });
   s.else_body = nested([&] { dispatch(c, tag, candidates, i + 1, result); });
   emit(Stmt{rangeOf(c->getSourceRange()), std::move(s)});
@@ -279,8 +254,7 @@ void KernelExtractor::dispatch(const clang::CallExpr *c, const ExprPtr &tag,
 
 BindingPtr KernelExtractor::callCandidate(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
   const clang::FunctionDecl *def = nullptr;
-  if (fn->hasBody(def))
-    return inlineCall(c, def);
+  if (fn->hasBody(def)) return inlineCall(c, def);
   if (inPrelude(fn))  // a math function, say: what a direct call of it gives
     return builtin(c, fn);
   unsupported("call through a function pointer",
@@ -292,8 +266,7 @@ BindingPtr KernelExtractor::callCandidate(const clang::CallExpr *c, const clang:
 void KernelExtractor::takeResult(const BindingPtr &result, const BindingPtr &value,
                                  const clang::CallExpr *c) {
   clang::SourceRange where = c->getSourceRange();
-  if (!result)
-    return;
+  if (!result) return;
   if (result->kind == Binding::Kind::Struct) {
     if (value && value->kind == Binding::Kind::Struct)
       copyStruct(result, value, where);
@@ -308,8 +281,7 @@ void KernelExtractor::takeResult(const BindingPtr &result, const BindingPtr &val
 // are evaluated, then the read of the empty pseudo-array marks the undefined call.
 void KernelExtractor::callNoFunction(const clang::CallExpr *c, const BindingPtr &result) {
   clang::SourceRange where = c->getSourceRange();
-  for (const clang::Expr *a : c->arguments())
-    discard(a);
+  for (const clang::Expr *a : c->arguments()) discard(a);
   model::stmt::Access a;
   a.id = newId();
   a.kind = model::AccessKind::Read;
@@ -321,8 +293,7 @@ void KernelExtractor::callNoFunction(const clang::CallExpr *c, const BindingPtr 
     havocStruct(result, "result of a null or unknown function", where);
   else if (result)
     emitAssign(result->local,
-               Expr::opaque(result->local.type, newId(), "result of a null or unknown function"),
-               where);
+               Expr::opaque(result->local.type, newId(), "result of a null or unknown function"), where);
 }
 
 // The empty shared array whose read stands for calling no function at call `c`.

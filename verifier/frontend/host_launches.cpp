@@ -74,17 +74,21 @@ public:
   }
   // The runtime API calls that take a kernel without launching it.
   bool VisitCallExpr(clang::CallExpr *e) {
-    static const std::set<std::string> inspect = {
-        "cudaFuncSetAttribute", "cudaFuncGetAttributes", "cudaFuncSetCacheConfig",
-        "cudaFuncSetSharedMemConfig", "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-        "cudaOccupancyMaxPotentialBlockSize", "cudaOccupancyMaxPotentialBlockSizeVariableSMem",
-        "cudaOccupancyMaxPotentialBlockSizeWithFlags", "cudaOccupancyAvailableDynamicSMemPerBlock"};
+    static const std::set<std::string> inspect = {"cudaFuncSetAttribute",
+                                                  "cudaFuncGetAttributes",
+                                                  "cudaFuncSetCacheConfig",
+                                                  "cudaFuncSetSharedMemConfig",
+                                                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+                                                  "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+                                                  "cudaOccupancyMaxPotentialBlockSize",
+                                                  "cudaOccupancyMaxPotentialBlockSizeVariableSMem",
+                                                  "cudaOccupancyMaxPotentialBlockSizeWithFlags",
+                                                  "cudaOccupancyAvailableDynamicSMemPerBlock"};
     const clang::FunctionDecl *fd = e->getDirectCallee();
     if (fd && fd->getIdentifier() && inspect.count(fd->getName().str()))
       for (const clang::Expr *a : e->arguments())
-        if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(
-                skipWrappers(a)->IgnoreCasts()->IgnoreParenImpCasts()))
+        if (const auto *ref =
+                llvm::dyn_cast<clang::DeclRefExpr>(skipWrappers(a)->IgnoreCasts()->IgnoreParenImpCasts()))
           seen_.insert(ref);
     return true;
   }
@@ -93,8 +97,8 @@ public:
   bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
     const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(e->getDecl());
     if (!fd || !fd->hasAttr<clang::CUDAGlobalAttr>() || seen_.count(e)) return true;
-    if (function_ && (function_->hasAttr<clang::CUDAGlobalAttr>() ||
-                      function_->hasAttr<clang::CUDADeviceAttr>()) &&
+    if (function_ &&
+        (function_->hasAttr<clang::CUDAGlobalAttr>() || function_->hasAttr<clang::CUDADeviceAttr>()) &&
         !function_->hasAttr<clang::CUDAHostAttr>())
       return true;  // device code: dynamic parallelism, reported by the extractor
     clang::SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
@@ -136,7 +140,8 @@ private:
     if (calls == sites.calls.end() || sites.address_taken.count(f->getCanonicalDecl())) return std::nullopt;
     uint64_t bits = ctx_.getTypeSize(p->getType());
     if (bits == 0 || bits > 64) return std::nullopt;
-    uint64_t max = p->getType()->isSignedIntegerType() ? (uint64_t(1) << (bits - 1)) - 1 : ~uint64_t(0) >> (64 - bits);
+    uint64_t max =
+        p->getType()->isSignedIntegerType() ? (uint64_t(1) << (bits - 1)) - 1 : ~uint64_t(0) >> (64 - bits);
     unsigned i = p->getFunctionScopeIndex();
     std::optional<uint64_t> v;
     for (const clang::CallExpr *c : calls->second) {
@@ -221,8 +226,10 @@ private:
       if (ce->getNumArgs() == 1 && !skipWrappers(ce->getArg(0))->getType()->isIntegerType())
         return c;  // dim3(uint3)
       for (unsigned i = 0; i < 3 && i < ce->getNumArgs(); ++i) {
-        if (llvm::isa<clang::CXXDefaultArgExpr>(ce->getArg(i))) c.known[i] = value(ce->getArg(i));
-        else c.of[i] = ce->getArg(i);  // with its conversion to unsigned
+        if (llvm::isa<clang::CXXDefaultArgExpr>(ce->getArg(i)))
+          c.known[i] = value(ce->getArg(i));
+        else
+          c.of[i] = ce->getArg(i);  // with its conversion to unsigned
       }
     } else if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
       const auto *var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
@@ -232,7 +239,8 @@ private:
       c = components(var->getInit(), depth + 1);
       c.declared = true;
       for (int i = 0; i < 3; ++i)
-        if (!uses.assignments[i].empty() && (uses.other_value[i] || uses.only_value[i] != c.value(i, *this))) {
+        if (!uses.assignments[i].empty() &&
+            (uses.other_value[i] || uses.only_value[i] != c.value(i, *this))) {
           std::optional<uint64_t> v = fieldAt(var, i, launch_, 0);
           if (!v) v = keptEverywhere(uses.assignments[i], c.value(i, *this));
           c.of[i] = nullptr, c.known[i] = v;
@@ -253,9 +261,8 @@ private:
   // over what the kernel sees (its parameters, blockDim.x), when the host expression can be
   // written so: `ceil_div(n, threads)` with n passed to the kernel and threads the block
   // size is `(n + blockDim.x - 1) / blockDim.x`.
-  void facts(const clang::CUDAKernelCallExpr *call, const clang::FunctionDecl *kernel,
-             const clang::Expr *e, const std::string &name_text, bool declared,
-             std::vector<std::string> &out) const {
+  void facts(const clang::CUDAKernelCallExpr *call, const clang::FunctionDecl *kernel, const clang::Expr *e,
+             const std::string &name_text, bool declared, std::vector<std::string> &out) const {
     const char *name = name_text.c_str();
     if (!e->getType()->isIntegerType()) return;
     if (const clang::Expr *init = initializerOf(e)) {  // `int blocks = ceil_div(n, 256);`
@@ -306,9 +313,9 @@ private:
         return std::nullopt;
     }
     if (const auto *b = llvm::dyn_cast<clang::BinaryOperator>(e)) {
-      static const std::set<clang::BinaryOperatorKind> ops = {
-          clang::BO_Add, clang::BO_Sub, clang::BO_Mul, clang::BO_Div, clang::BO_Rem,
-          clang::BO_Shl, clang::BO_Shr};
+      static const std::set<clang::BinaryOperatorKind> ops = {clang::BO_Add, clang::BO_Sub, clang::BO_Mul,
+                                                              clang::BO_Div, clang::BO_Rem, clang::BO_Shl,
+                                                              clang::BO_Shr};
       if (!ops.count(b->getOpcode())) return std::nullopt;
       std::optional<std::string> l = translate(b->getLHS(), t, depth + 1);
       std::optional<std::string> r = l ? translate(b->getRHS(), t, depth + 1) : std::nullopt;
@@ -337,11 +344,11 @@ private:
       const clang::FunctionDecl *fd = call->getDirectCallee();
       const clang::FunctionDecl *def = fd ? fd->getDefinition() : nullptr;
       const auto *body = def ? llvm::dyn_cast_or_null<clang::CompoundStmt>(def->getBody()) : nullptr;
-      const auto *ret = body && body->size() == 1 ? llvm::dyn_cast<clang::ReturnStmt>(body->body_front()) : nullptr;
+      const auto *ret =
+          body && body->size() == 1 ? llvm::dyn_cast<clang::ReturnStmt>(body->body_front()) : nullptr;
       if (!ret || !ret->getRetValue() || call->getNumArgs() != def->getNumParams()) return std::nullopt;
       Translation inner{t.call, t.kernel, {}, t.declared};
-      for (unsigned i = 0; i < call->getNumArgs(); ++i)
-        inner.inlined[def->getParamDecl(i)] = call->getArg(i);
+      for (unsigned i = 0; i < call->getNumArgs(); ++i) inner.inlined[def->getParamDecl(i)] = call->getArg(i);
       return translate(ret->getRetValue(), inner, depth + 1);
     }
     return std::nullopt;
@@ -382,7 +389,7 @@ private:
     const clang::Stmt *launch_stmt = at;  // the block's statement that holds `at`
     while (launch_stmt && parentOf(launch_stmt) != block) launch_stmt = parentOf(launch_stmt);
     if (!launch_stmt) return std::nullopt;
-    const clang::Expr *last = nullptr;  // the value stored last before `at`'s statement
+    const clang::Expr *last = nullptr;       // the value stored last before `at`'s statement
     const clang::Stmt *last_stmt = nullptr;  // (where it is evaluated)
     bool declared = false, before = true;
     size_t in_block = 0;  // the assignments that are statements of the block
@@ -430,15 +437,16 @@ private:
     if (!l || !r) return std::nullopt;
     const uint64_t limit = uint64_t(1) << 32;
     switch (b->getOpcode()) {
-    case clang::BO_Add: return *l + *r < limit ? std::optional<uint64_t>(*l + *r) : std::nullopt;
-    case clang::BO_Sub: return *l >= *r ? std::optional<uint64_t>(*l - *r) : std::nullopt;
-    case clang::BO_Mul: return *r == 0 || *l < limit / *r ? std::optional<uint64_t>(*l * *r) : std::nullopt;
-    case clang::BO_Div: return *r ? std::optional<uint64_t>(*l / *r) : std::nullopt;
-    case clang::BO_Rem: return *r ? std::optional<uint64_t>(*l % *r) : std::nullopt;
-    default: return std::nullopt;
+      case clang::BO_Add: return *l + *r < limit ? std::optional<uint64_t>(*l + *r) : std::nullopt;
+      case clang::BO_Sub: return *l >= *r ? std::optional<uint64_t>(*l - *r) : std::nullopt;
+      case clang::BO_Mul: return *r == 0 || *l < limit / *r ? std::optional<uint64_t>(*l * *r) : std::nullopt;
+      case clang::BO_Div: return *r ? std::optional<uint64_t>(*l / *r) : std::nullopt;
+      case clang::BO_Rem: return *r ? std::optional<uint64_t>(*l % *r) : std::nullopt;
+      default: return std::nullopt;
     }
   }
-  template <class Node> const clang::Stmt *parentOf(const Node *n) const {
+  template <class Node>
+  const clang::Stmt *parentOf(const Node *n) const {
     clang::DynTypedNodeList ps = ctx_.getParents(*n);
     return ps.empty() ? nullptr : ps[0].template get<clang::Stmt>();
   }
@@ -467,8 +475,8 @@ private:
   clang::SourceManager &sm_;
   const clang::FunctionDecl *function_ = nullptr;
   const clang::CUDAKernelCallExpr *launch_ = nullptr;  // the launch being read
-  std::set<const clang::DeclRefExpr *> seen_;  // kernel references that launch or inspect
-  mutable std::set<std::string> premises_;      // of the launch being read (parameterValue)
+  std::set<const clang::DeclRefExpr *> seen_;          // kernel references that launch or inspect
+  mutable std::set<std::string> premises_;             // of the launch being read (parameterValue)
   mutable std::unique_ptr<CallSites> call_sites_;
   // per function, walked once: the variables not only read, the dim3 variables' uses
   mutable std::map<const clang::FunctionDecl *, std::set<const clang::VarDecl *>> not_only_read_;
@@ -482,8 +490,8 @@ bool sameLaunch(const model::HostLaunch &a, const model::HostLaunch &b) {
 
 }  // namespace
 
-std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>>
-readHostLaunches(clang::ASTContext &ctx) {
+std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>> readHostLaunches(
+    clang::ASTContext &ctx) {
   LaunchReader reader(ctx);
   reader.TraverseAST(ctx);
   for (auto &[kernel, list] : reader.launches) {  // distinct shapes, each at its first launch

@@ -13,7 +13,7 @@ namespace kverify::frontend {
 
 // Each launched kernel (by canonical declaration) and its distinct launch shapes, each at
 // the first launch of that shape.
-std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>>
-readHostLaunches(clang::ASTContext &ctx);
+std::map<const clang::FunctionDecl *, std::vector<model::HostLaunch>> readHostLaunches(
+    clang::ASTContext &ctx);
 
 }  // namespace kverify::frontend

@@ -8,12 +8,18 @@ namespace kverify::frontend {
 const clang::Expr *skipWrappers(const clang::Expr *e) {
   for (;;) {
     e = e->IgnoreParens();
-    if (const auto *c = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) e = c->getSubExpr();
-    else if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
-    else if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e)) e = w->getSubExpr();
-    else if (const auto *f = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
-    else return e;
+    if (const auto *c = llvm::dyn_cast<clang::ImplicitCastExpr>(e))
+      e = c->getSubExpr();
+    else if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
+      e = b->getSubExpr();
+    else if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e))
+      e = w->getSubExpr();
+    else if (const auto *f = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(e))
+      e = f->getSubExpr();
+    else
+      return e;
   }
 }
 
@@ -50,8 +56,8 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
     harmless.insert(ref);
     clang::Expr::EvalResult r;
     const clang::Expr *rhs = op->getRHS();
-    if (op->getOpcode() == clang::BO_Assign && !rhs->isValueDependent() &&
-        rhs->EvaluateAsInt(r, *ctx) && !r.Val.getInt().isNegative() &&
+    if (op->getOpcode() == clang::BO_Assign && !rhs->isValueDependent() && rhs->EvaluateAsInt(r, *ctx) &&
+        !r.Val.getInt().isNegative() &&
         (!u.only_value[i] || *u.only_value[i] == r.Val.getInt().getZExtValue()))
       u.only_value[i] = r.Val.getInt().getZExtValue();
     else
@@ -65,7 +71,8 @@ struct OtherUses : clang::RecursiveASTVisitor<OtherUses> {
     return true;
   }
   bool VisitDeclRefExpr(clang::DeclRefExpr *e) {
-    if (const auto *v = llvm::dyn_cast<clang::VarDecl>(e->getDecl()); v && !config_reads.count(e) && !harmless.count(e))
+    if (const auto *v = llvm::dyn_cast<clang::VarDecl>(e->getDecl());
+        v && !config_reads.count(e) && !harmless.count(e))
       of[v].found = true;
     return true;
   }

@@ -15,9 +15,12 @@ std::optional<size_t> spacedTriple(llvm::StringRef t, size_t i, char c) {
   size_t seen = 0, j = i;
   bool spaced = false;
   while (j < t.size() && seen < 3) {
-    if (t[j] == c) ++seen;
-    else if (space(t[j]) && seen > 0) spaced = true;
-    else return std::nullopt;
+    if (t[j] == c)
+      ++seen;
+    else if (space(t[j]) && seen > 0)
+      spaced = true;
+    else
+      return std::nullopt;
     ++j;
   }
   if (seen < 3 || !spaced || (j < t.size() && t[j] == c)) return std::nullopt;
@@ -35,8 +38,8 @@ void join(std::string &out, size_t i, size_t end, char c) {
 bool afterOperatorKeyword(llvm::StringRef t, size_t i) {
   llvm::StringRef before = t.substr(0, i).rtrim();
   return before.ends_with("operator") &&
-         (before.size() == 8 || !(std::isalnum((unsigned char)before[before.size() - 9]) ||
-                                  before[before.size() - 9] == '_'));
+         (before.size() == 8 ||
+          !(std::isalnum((unsigned char)before[before.size() - 9]) || before[before.size() - 9] == '_'));
 }
 
 // The file as read (its buffer handed on without a copy), or its text with the chevrons
@@ -48,8 +51,9 @@ public:
       : file_(std::move(file)), read_(std::move(read)), joined_(std::move(joined)), digests_(digests) {}
   llvm::ErrorOr<llvm::vfs::Status> status() override { return file_->status(); }
   llvm::ErrorOr<std::string> getName() override { return file_->getName(); }
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
-  getBuffer(const llvm::Twine &name, int64_t size, bool null_terminated, bool is_volatile) override {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine &name, int64_t size,
+                                                               bool null_terminated,
+                                                               bool is_volatile) override {
     if (joined_) return llvm::MemoryBuffer::getMemBufferCopy(*joined_, name);
     if (read_) return std::move(read_);
     // asked again: read again (and those bytes are read too)
@@ -135,9 +139,8 @@ std::optional<std::string> joinLaunchChevrons(llvm::StringRef text) {
   return out;
 }
 
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
-withJoinedLaunchChevrons(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-                         std::vector<uint64_t> *read) {
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> withJoinedLaunchChevrons(
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::vector<uint64_t> *read) {
   return llvm::makeIntrusiveRefCnt<JoiningFileSystem>(std::move(fs), read);
 }
 

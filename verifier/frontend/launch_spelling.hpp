@@ -25,8 +25,7 @@ size_t skipCommentOrLiteral(llvm::StringRef text, size_t i);
 
 // `fs` with joinLaunchChevrons applied to every file read through it; the xxh3 of each
 // file's bytes as read (before joining) is appended to `read` when given.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
-withJoinedLaunchChevrons(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-                         std::vector<uint64_t> *read = nullptr);
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> withJoinedLaunchChevrons(
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::vector<uint64_t> *read = nullptr);
 
 }  // namespace kverify::frontend

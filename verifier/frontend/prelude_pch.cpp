@@ -86,7 +86,8 @@ std::optional<std::vector<uint64_t>> unchangedInputs(const std::string &pch) {
 // Builds the PCH of `header` (bytes `text`) for the arguments `args` at `pch`, and its list
 // of inputs, through files of their own renamed into place (other threads and processes
 // may be building the same one); the list first, so a PCH in place has its list.
-bool build(std::vector<std::string> args, const std::string &header, llvm::StringRef text, const std::string &pch) {
+bool build(std::vector<std::string> args, const std::string &header, llvm::StringRef text,
+           const std::string &pch) {
   llvm::SmallString<256> tmp, tmp_inputs;
   int fd;
   if (llvm::sys::fs::createUniqueFile(pch + "-%%%%%%%%.tmp", fd, tmp)) return false;
@@ -102,9 +103,11 @@ bool build(std::vector<std::string> args, const std::string &header, llvm::Strin
   std::vector<Input> inputs;
   GeneratePrelude action(header, std::string(tmp), inputs);
   clang::IgnoringDiagConsumer quiet;
-  clang::tooling::ToolInvocation invocation(args, &action, files.get(), std::make_shared<clang::PCHContainerOperations>());
+  clang::tooling::ToolInvocation invocation(args, &action, files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
   invocation.setDiagnosticConsumer(&quiet);
-  bool ok = invocation.run() && !inputs.empty() && !llvm::sys::fs::createUniqueFile(pch + "-%%%%%%%%.tmp", fd, tmp_inputs);
+  bool ok = invocation.run() && !inputs.empty() &&
+            !llvm::sys::fs::createUniqueFile(pch + "-%%%%%%%%.tmp", fd, tmp_inputs);
   if (ok) {
     {
       llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);

@@ -44,13 +44,12 @@ private:
 
 std::optional<Preprocessed> preprocess(const std::string &path, const Options &options) {
   Preprocessed out;
-  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
-      new clang::FileManager(clang::FileSystemOptions()));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions()));
   clang::DiagnosticConsumer quiet;  // counts errors, prints nothing
   PreludeArguments arguments = withPrecompiledPrelude(clangArguments(path, options), options.pch_dir);
   out.precompiled = std::move(arguments.read);
-  clang::tooling::ToolInvocation invocation(std::move(arguments.args), std::make_unique<PreprocessAction>(out),
-                                            files.get());
+  clang::tooling::ToolInvocation invocation(std::move(arguments.args),
+                                            std::make_unique<PreprocessAction>(out), files.get());
   invocation.setDiagnosticConsumer(&quiet);
   if (!invocation.run() || quiet.getNumErrors() > 0)  // a missing header is a fatal error
     return std::nullopt;

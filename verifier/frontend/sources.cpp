@@ -41,14 +41,12 @@ std::vector<std::string> collectSources(const std::vector<std::string> &inputs,
     }
     std::vector<std::string> found;
     std::error_code ec;
-    for (llvm::sys::fs::recursive_directory_iterator it(input, ec), end; it != end && !ec;
-         it.increment(ec)) {
+    for (llvm::sys::fs::recursive_directory_iterator it(input, ec), end; it != end && !ec; it.increment(ec)) {
       if (it->type() == llvm::sys::fs::file_type::regular_file &&
           (isCudaSource(it->path()) || embedsCuda(it->path())))
         found.push_back(it->path());
     }
-    if (ec)
-      errors.push_back("cannot read directory '" + input + "': " + ec.message());
+    if (ec) errors.push_back("cannot read directory '" + input + "': " + ec.message());
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
@@ -70,8 +68,7 @@ static std::string installedDataDir(const char *dir, const char *marker) {
 }
 
 std::string locatePrelude() {
-  if (std::optional<std::string> env = llvm::sys::Process::GetEnv("KVERIFY_PRELUDE_DIR"))
-    return *env;
+  if (std::optional<std::string> env = llvm::sys::Process::GetEnv("KVERIFY_PRELUDE_DIR")) return *env;
   std::string installed = installedDataDir("prelude", "kverify_prelude.h");
   return installed.empty() ? KVERIFY_PRELUDE_SOURCE_DIR : installed;
 }
@@ -93,7 +90,7 @@ std::vector<std::string> gpuverifyHeaderFlags(std::string_view text) {
     line.remove_prefix(i + 2);
     line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
     bool header = line.substr(0, 2) == "--" && (line.find("--blockDim=") != std::string_view::npos ||
-                                               line.find("--gridDim=") != std::string_view::npos);
+                                                line.find("--gridDim=") != std::string_view::npos);
     if (!header) continue;
     while (!line.empty()) {
       size_t e = std::min(line.find_first_of(" \t\r"), line.size());

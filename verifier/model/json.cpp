@@ -7,8 +7,8 @@ using llvm::json::Object;
 using llvm::json::Value;
 
 Value toJSON(const SourceRange &r) {
-  return Object{{"file", r.file},         {"line", r.line},       {"col", r.col},
-                {"end_line", r.end_line}, {"end_col", r.end_col}};
+  return Object{
+      {"file", r.file}, {"line", r.line}, {"col", r.col}, {"end_line", r.end_line}, {"end_col", r.end_col}};
 }
 
 static Value exprOrNull(const ExprPtr &e) { return e ? toJSON(*e) : Value(nullptr); }
@@ -45,8 +45,7 @@ Value toJSON(const Expr &e) {
   std::vector<const Expr *> ops = operands(e);
   if (!ops.empty()) {
     JArray args;
-    for (const Expr *a : ops)
-      args.push_back(toJSON(*a));
+    for (const Expr *a : ops) args.push_back(toJSON(*a));
     o["args"] = std::move(args);
   }
   return o;
@@ -54,8 +53,7 @@ Value toJSON(const Expr &e) {
 
 static Value toJSON(const Body &body) {
   JArray a;
-  for (const Stmt &s : body)
-    a.push_back(toJSON(s));
+  for (const Stmt &s : body) a.push_back(toJSON(s));
   return a;
 }
 
@@ -77,8 +75,7 @@ static Object accessJSON(const stmt::Access &a) {
     o["scope"] = scopeName(a.scope);
     if (a.order) o["order"] = exprOrNull(a.order);
   }
-  if (a.value)
-    o["operand"] = exprOrNull(a.value);
+  if (a.value) o["operand"] = exprOrNull(a.value);
   return o;
 }
 
@@ -139,17 +136,18 @@ Value toJSON(const Stmt &s) {
 }
 
 static Value toJSON(const Param &p) {
-  Object o{{"position", p.position}, {"name", p.name}, {"c_type", p.c_type},
-           {"type", p.type.name()}, {"range", toJSON(p.range)}};
-  if (p.array)
-    o["array"] = *p.array;
+  Object o{{"position", p.position},
+           {"name", p.name},
+           {"c_type", p.c_type},
+           {"type", p.type.name()},
+           {"range", toJSON(p.range)}};
+  if (p.array) o["array"] = *p.array;
   return o;
 }
 
 static Value toJSON(const model::Array &a) {
   JArray dims;
-  for (uint64_t d : a.dims)
-    dims.push_back(static_cast<int64_t>(d));
+  for (uint64_t d : a.dims) dims.push_back(static_cast<int64_t>(d));
   return Object{{"id", a.id},
                 {"name", a.name},
                 {"space", addressSpaceName(a.space)},
@@ -168,15 +166,12 @@ static Value toJSON(const model::Array &a) {
 
 Value toJSON(const Kernel &k) {
   JArray params, arrays, locals, unsupported;
-  for (const Param &p : k.params)
-    params.push_back(toJSON(p));
-  for (const model::Array &a : k.arrays)
-    arrays.push_back(toJSON(a));
-  for (const Local &l : k.locals)
-    locals.push_back(toJSON(l));
+  for (const Param &p : k.params) params.push_back(toJSON(p));
+  for (const model::Array &a : k.arrays) arrays.push_back(toJSON(a));
+  for (const Local &l : k.locals) locals.push_back(toJSON(l));
   for (const Unsupported &u : k.unsupported)
-    unsupported.push_back(Object{
-        {"construct", u.construct}, {"detail", u.detail}, {"range", toJSON(u.range)}});
+    unsupported.push_back(
+        Object{{"construct", u.construct}, {"detail", u.detail}, {"range", toJSON(u.range)}});
   return Object{{"name", k.name},
                 {"function", k.function},
                 {"file", k.file},
@@ -192,14 +187,12 @@ Value toJSON(const Kernel &k) {
 
 Value toJSON(const TranslationUnitModel &tu) {
   JArray kernels, skipped, diagnostics;
-  for (const Kernel &k : tu.kernels)
-    kernels.push_back(toJSON(k));
+  for (const Kernel &k : tu.kernels) kernels.push_back(toJSON(k));
   for (const SkippedKernel &s : tu.skipped)
-    skipped.push_back(
-        Object{{"name", s.name}, {"reason", s.reason}, {"range", toJSON(s.range)}});
+    skipped.push_back(Object{{"name", s.name}, {"reason", s.reason}, {"range", toJSON(s.range)}});
   for (const Diagnostic &d : tu.diagnostics)
-    diagnostics.push_back(Object{
-        {"severity", d.severity}, {"message", d.message}, {"range", toJSON(d.range)}});
+    diagnostics.push_back(
+        Object{{"severity", d.severity}, {"message", d.message}, {"range", toJSON(d.range)}});
   return Object{{"file", tu.file},
                 {"parsed", tu.parsed},
                 {"options", tu.options},
@@ -210,8 +203,7 @@ Value toJSON(const TranslationUnitModel &tu) {
 
 Value toJSON(const std::vector<TranslationUnitModel> &tus) {
   JArray files;
-  for (const TranslationUnitModel &tu : tus)
-    files.push_back(toJSON(tu));
+  for (const TranslationUnitModel &tu : tus) files.push_back(toJSON(tu));
   return Object{{"schema", kSchemaVersion}, {"files", std::move(files)}};
 }
 

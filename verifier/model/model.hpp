@@ -22,8 +22,12 @@
 namespace kverify::model {
 
 // std::visit over lambdas: std::visit(Overloaded{[](const expr::Const &c) {...}, ...}, e.node)
-template <class... F> struct Overloaded : F... { using F::operator()...; };
-template <class... F> Overloaded(F...) -> Overloaded<F...>;
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
 
 // A place in a source file (1-based lines and columns; end is the last character).
 struct SourceRange {
@@ -60,10 +64,18 @@ struct Type {
 
 // CUDA's built-in variables. All are u32 except warpSize (i32).
 enum class Builtin {
-  ThreadIdxX, ThreadIdxY, ThreadIdxZ,
-  BlockIdxX, BlockIdxY, BlockIdxZ,
-  BlockDimX, BlockDimY, BlockDimZ,
-  GridDimX, GridDimY, GridDimZ,
+  ThreadIdxX,
+  ThreadIdxY,
+  ThreadIdxZ,
+  BlockIdxX,
+  BlockIdxY,
+  BlockIdxZ,
+  BlockDimX,
+  BlockDimY,
+  BlockDimZ,
+  GridDimX,
+  GridDimY,
+  GridDimZ,
   WarpSize,
 };
 const char *builtinName(Builtin b);  // "threadIdx.x", ..., "warpSize"
@@ -74,8 +86,24 @@ enum class UnaryOp { Neg, LNot, BitNot, BitReverse };
 // operators already have the common type (the usual conversions are explicit Casts).
 // Shr is arithmetic for signed operands and logical for unsigned ones; Div/Rem truncate.
 enum class BinaryOp {
-  Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
-  Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Shl,
+  Shr,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  LAnd,
+  LOr,
 };
 const char *unaryOpName(UnaryOp op);    // "-", "!", "~"
 const char *binaryOpName(BinaryOp op);  // "+", "<", "&&", ...
@@ -96,45 +124,86 @@ using ExprPtr = std::shared_ptr<const Expr>;
 namespace expr {
 // An integer or bool (int_value; 64-bit unsigned constants keep their bit pattern) or a
 // float (float_value) constant.
-struct Const { int64_t int_value = 0; double float_value = 0; };
+struct Const {
+  int64_t int_value = 0;
+  double float_value = 0;
+};
 // A scalar kernel parameter, or a field path "p.n" of a struct one.
-struct Param { std::string name; };
-struct Builtin { model::Builtin which = model::Builtin::ThreadIdxX; };
+struct Param {
+  std::string name;
+};
+struct Builtin {
+  model::Builtin which = model::Builtin::ThreadIdxX;
+};
 // The current value of a Local (see model::Local).
-struct Local { std::string name; unsigned id = 0; };
+struct Local {
+  std::string name;
+  unsigned id = 0;
+};
 // An unknown value, fresh per thread and per evaluation of the node: a load from memory,
 // the result of an atomic, an unmodelled call. A load's opaque has the id of its Access
 // statement. With `per_block` (the result of __syncthreads_or/_and/_count) it is one value
 // for the whole block at one barrier instance.
-struct Opaque { unsigned id = 0; std::string what; bool per_block = false; };
-struct Unary { UnaryOp op = UnaryOp::Neg; ExprPtr arg; };
-struct Binary { BinaryOp op = BinaryOp::Add; ExprPtr lhs, rhs; };
-struct Select { ExprPtr cond, then_value, else_value; };
+struct Opaque {
+  unsigned id = 0;
+  std::string what;
+  bool per_block = false;
+};
+struct Unary {
+  UnaryOp op = UnaryOp::Neg;
+  ExprPtr arg;
+};
+struct Binary {
+  BinaryOp op = BinaryOp::Add;
+  ExprPtr lhs, rhs;
+};
+struct Select {
+  ExprPtr cond, then_value, else_value;
+};
 // arg converted to the Expr's type (C conversion: truncation, sign/zero extension by the
 // source's signedness, int<->float, x != 0 for bool)
-struct Cast { ExprPtr arg; };
+struct Cast {
+  ExprPtr arg;
+};
 // Whether the pointer parameter whose memory is Kernel::arrays[array] (named `name`) is not
 // null (bool); unknown, the same for every thread.
-struct NotNull { unsigned array = 0; std::string name; };
+struct NotNull {
+  unsigned array = 0;
+  std::string name;
+};
 // The address of Kernel::arrays[array]'s first element (u64; alignment checks
 // `(uintptr_t)p % 16`); unknown, the same for every thread.
-struct Address { unsigned array = 0; std::string name; };
+struct Address {
+  unsigned array = 0;
+  std::string name;
+};
 // What Kernel::arrays[array] holds at `count` units from unit `index` (an i64 Expr), read
 // as the Expr's type. Only in the condition of a quantified Assume (KV_ASSUME_FORALL): a
 // statement about memory, not an access of it.
-struct Element { unsigned array = 0; ExprPtr index; unsigned count = 1; std::string name; };
+struct Element {
+  unsigned array = 0;
+  ExprPtr index;
+  unsigned count = 1;
+  std::string name;
+};
 }  // namespace expr
 
 // An expression: immutable, shared trees of a type and one of the kinds above.
 struct Expr {
-  using Node = std::variant<expr::Const, expr::Param, expr::Builtin, expr::Local, expr::Opaque,
-                            expr::Unary, expr::Binary, expr::Select, expr::Cast, expr::NotNull,
-                            expr::Address, expr::Element>;
+  using Node =
+      std::variant<expr::Const, expr::Param, expr::Builtin, expr::Local, expr::Opaque, expr::Unary,
+                   expr::Binary, expr::Select, expr::Cast, expr::NotNull, expr::Address, expr::Element>;
   Type type;
   Node node;
 
-  template <class T> const T *as() const { return std::get_if<T>(&node); }
-  template <class T> bool is() const { return std::holds_alternative<T>(node); }
+  template <class T>
+  const T *as() const {
+    return std::get_if<T>(&node);
+  }
+  template <class T>
+  bool is() const {
+    return std::holds_alternative<T>(node);
+  }
 
   static ExprPtr make(Type t, Node node);
   static ExprPtr intConst(Type t, int64_t v);
@@ -178,11 +247,11 @@ const char *addressSpaceName(AddressSpace s);  // "global", "shared", "local", "
 enum class ArrayOrigin { Param, Shared, Local, DeviceVar, ConstantVar, FunctionPointer };
 // "param", "shared", "local", "device_var", "constant_var", "function_pointer"
 const char *arrayOriginName(ArrayOrigin o);
-const char *accessKindName(AccessKind k);      // "read", "write", "atomic"
-const char *barrierKindName(BarrierKind k);    // "block", "warp", "grid"
-const char *scopeName(Scope s);                // "block", "device", "system"
-const char *atomicOpName(AtomicOp op);  // "add", "sub", "exch", ..., "load", "store", "other"
-const char *loopKindName(LoopKind k);          // "for", "while", "do"
+const char *accessKindName(AccessKind k);    // "read", "write", "atomic"
+const char *barrierKindName(BarrierKind k);  // "block", "warp", "grid"
+const char *scopeName(Scope s);              // "block", "device", "system"
+const char *atomicOpName(AtomicOp op);       // "add", "sub", "exch", ..., "load", "store", "other"
+const char *loopKindName(LoopKind k);        // "for", "while", "do"
 
 struct Stmt;
 using Body = std::vector<Stmt>;
@@ -219,12 +288,25 @@ struct Barrier {
   ExprPtr mask, predicate;
 };
 // A __threadfence*: orders memory, does not synchronize.
-struct Fence { Scope scope = Scope::Device; std::string what; };
-struct If { ExprPtr cond; Body then_body, else_body; };
+struct Fence {
+  Scope scope = Scope::Device;
+  std::string what;
+};
+struct If {
+  ExprPtr cond;
+  Body then_body, else_body;
+};
 // For/While: while (cond) { body; step }   Do: do { body; step } while (cond)
 // cond null means true; `continue` jumps to step. A `for` init is emitted before the Loop.
-struct Loop { LoopKind kind = LoopKind::For; ExprPtr cond; Body body, step; };
-struct Assign { model::Local local; ExprPtr value; };
+struct Loop {
+  LoopKind kind = LoopKind::For;
+  ExprPtr cond;
+  Body body, step;
+};
+struct Assign {
+  model::Local local;
+  ExprPtr value;
+};
 // cond may be assumed (from __kverify_assume / KV_ASSUME / a kernel's __requires). With
 // `forall` locals (KV_ASSUME_FORALL: one or two, i64), cond holds for every value of
 // them in [lo, hi) (i64 Exprs, evaluated here); cond then reads memory through Elements.
@@ -239,29 +321,40 @@ struct Return {};
 struct Break {};
 struct Continue {};
 // An inlined __device__ call (parameters and the result are Locals assigned inside body).
-struct Inlined { std::string function; Body body; };
+struct Inlined {
+  std::string function;
+  Body body;
+};
 }  // namespace stmt
 
 // A statement of the structured body: where it is, and one of the kinds above.
 struct Stmt {
-  using Node = std::variant<stmt::Access, stmt::Barrier, stmt::Fence, stmt::If, stmt::Loop,
-                            stmt::Assign, stmt::Assume, stmt::Return, stmt::Break,
-                            stmt::Continue, stmt::Inlined>;
+  using Node = std::variant<stmt::Access, stmt::Barrier, stmt::Fence, stmt::If, stmt::Loop, stmt::Assign,
+                            stmt::Assume, stmt::Return, stmt::Break, stmt::Continue, stmt::Inlined>;
   SourceRange range;
   Node node;
 
-  template <class T> const T *as() const { return std::get_if<T>(&node); }
-  template <class T> T *as() { return std::get_if<T>(&node); }
-  template <class T> bool is() const { return std::holds_alternative<T>(node); }
+  template <class T>
+  const T *as() const {
+    return std::get_if<T>(&node);
+  }
+  template <class T>
+  T *as() {
+    return std::get_if<T>(&node);
+  }
+  template <class T>
+  bool is() const {
+    return std::holds_alternative<T>(node);
+  }
 };
 
 // A scalar kernel parameter, or a scalar leaf of a struct parameter ("p.n").
 // Pointer parameters (and pointer fields) are listed here too, with `array` naming the
 // Array they point into.
 struct Param {
-  unsigned position = 0;   // position in the kernel's parameter list
-  std::string name;        // "n", or "p.dst" for a field of struct parameter p
-  std::string c_type;      // as written, e.g. "const float *"
+  unsigned position = 0;  // position in the kernel's parameter list
+  std::string name;       // "n", or "p.dst" for a field of struct parameter p
+  std::string c_type;     // as written, e.g. "const float *"
   Type type;
   std::optional<unsigned> array;  // pointers: index into Kernel::arrays
   SourceRange range;
@@ -270,12 +363,12 @@ struct Param {
 // A base object that accesses address: a pointer parameter's memory, a shared array
 // (or shared scalar), a thread-private local array, a __device__/__constant__ variable.
 struct Array {
-  unsigned id = 0;               // its index in Kernel::arrays
+  unsigned id = 0;  // its index in Kernel::arrays
   std::string name;
   AddressSpace space = AddressSpace::Global;
   ArrayOrigin origin = ArrayOrigin::Param;
-  std::string elem_c_type;       // "float"
-  Type elem;                     // Other for structs/vectors
+  std::string elem_c_type;  // "float"
+  Type elem;                // Other for structs/vectors
   // Bytes per index unit: the element's size, or 1 where the array is addressed in bytes
   // (`by_bytes`: its elements are structs, unions or vectors, whose fields, components and
   // base-class parts are distinct memory locations, at their offsets in the layout)
@@ -342,7 +435,7 @@ struct Kernel {
   // Annotations kverify reads but does not check (GPUVerify's __assert, __invariant, a
   // __requires of a device function): construct names the annotation. The verdict says so.
   std::vector<Unsupported> unchecked;
-  std::string options;        // text after "kverify:" in a comment just above the kernel
+  std::string options;  // text after "kverify:" in a comment just above the kernel
   // How the file's host code launches the kernel (a kernel launched several ways is one
   // Kernel per launch); analysed under it where no option states the launch
   std::optional<HostLaunch> launch;

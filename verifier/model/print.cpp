@@ -9,14 +9,11 @@ struct Printer {
   const Kernel &k;
   std::ostringstream os;
 
-  void line(int depth, const std::string &text) {
-    os << std::string(2 * depth, ' ') << text << "\n";
-  }
+  void line(int depth, const std::string &text) { os << std::string(2 * depth, ' ') << text << "\n"; }
   std::string local(const Local &l) { return l.name; }
 
   void block(const Body &body, int depth) {
-    for (const Stmt &s : body)
-      stmt(s, depth);
+    for (const Stmt &s : body) stmt(s, depth);
   }
 
   void stmt(const Stmt &s, int d) {
@@ -39,8 +36,8 @@ struct Printer {
                      line(d, "}");
                    },
                    [&](const stmt::Loop &l) {
-                     line(d, std::string(loopKindName(l.kind)) + " (" +
-                                 (l.cond ? toString(l.cond) : "true") + ") {");
+                     line(d, std::string(loopKindName(l.kind)) + " (" + (l.cond ? toString(l.cond) : "true") +
+                                 ") {");
                      block(l.body, d + 1);
                      if (!l.step.empty()) {
                        line(d, "} step {");
@@ -52,8 +49,10 @@ struct Printer {
                    [&](const stmt::Assume &a) {
                      std::string vars;
                      for (const Local &l : a.forall) vars += (vars.empty() ? "" : ", ") + l.name;
-                     line(d, "assume " + (vars.empty() ? "" : "forall " + vars + " in [" + toString(a.lo) + ", " +
-                                                                  toString(a.hi) + "): ") +
+                     line(d, "assume " +
+                                 (vars.empty() ? ""
+                                               : "forall " + vars + " in [" + toString(a.lo) + ", " +
+                                                     toString(a.hi) + "): ") +
                                  toString(a.cond));
                    },
                    [&](const stmt::Return &) { line(d, "return"); },
@@ -69,18 +68,16 @@ struct Printer {
   }
 
   void access(const Stmt &s, const stmt::Access &a, int d) {
-    std::string t = std::string(accessKindName(a.kind)) + " " + k.arrays[a.array].name + "[" +
-                    toString(a.index) + "]";
-    if (a.count != 1)
-      t += " x" + std::to_string(a.count);
+    std::string t =
+        std::string(accessKindName(a.kind)) + " " + k.arrays[a.array].name + "[" + toString(a.index) + "]";
+    if (a.count != 1) t += " x" + std::to_string(a.count);
     if (a.kind == AccessKind::Atomic)
-      t += std::string(" ") + atomicOpName(a.atomic) + (a.scope == Scope::Device ? "" : std::string("_") + scopeName(a.scope));
-    if (a.value)
-      t += " " + toString(a.value);
-    if (a.order)
-      t += " order " + toString(a.order);
-    line(d, t + "  // " + a.text + " @" + std::to_string(s.range.line) + ":" +
-                std::to_string(s.range.col) + " #" + std::to_string(a.id));
+      t += std::string(" ") + atomicOpName(a.atomic) +
+           (a.scope == Scope::Device ? "" : std::string("_") + scopeName(a.scope));
+    if (a.value) t += " " + toString(a.value);
+    if (a.order) t += " order " + toString(a.order);
+    line(d, t + "  // " + a.text + " @" + std::to_string(s.range.line) + ":" + std::to_string(s.range.col) +
+                " #" + std::to_string(a.id));
   }
 
   void kernel() {
@@ -90,19 +87,15 @@ struct Printer {
     os << ")\n";
     for (const Array &a : k.arrays) {
       std::string dims;
-      for (uint64_t d : a.dims)
-        dims += "[" + std::to_string(d) + "]";
-      if (a.is_extern)
-        dims += "[]";
-      line(1, std::string("array ") + a.name + ": " + addressSpaceName(a.space) + " " +
-                  a.elem_c_type + dims + (a.is_const ? " const" : "") +
-                  (a.by_bytes ? " (in bytes)" : ""));
+      for (uint64_t d : a.dims) dims += "[" + std::to_string(d) + "]";
+      if (a.is_extern) dims += "[]";
+      line(1, std::string("array ") + a.name + ": " + addressSpaceName(a.space) + " " + a.elem_c_type + dims +
+                  (a.is_const ? " const" : "") + (a.by_bytes ? " (in bytes)" : ""));
     }
     for (const Unsupported &u : k.unsupported)
       line(1, "unsupported " + u.construct + " @" + std::to_string(u.range.line) + ":" +
                   std::to_string(u.range.col) + ": " + u.detail);
-    if (!k.options.empty())
-      line(1, "options " + k.options);
+    if (!k.options.empty()) line(1, "options " + k.options);
     line(0, "{");
     block(k.body, 1);
     line(0, "}");
@@ -119,10 +112,8 @@ std::string toText(const Kernel &k) {
 
 std::string toText(const TranslationUnitModel &tu) {
   std::string out;
-  for (const Kernel &k : tu.kernels)
-    out += toText(k);
-  for (const SkippedKernel &s : tu.skipped)
-    out += "skipped " + s.name + ": " + s.reason + "\n";
+  for (const Kernel &k : tu.kernels) out += toText(k);
+  for (const SkippedKernel &s : tu.skipped) out += "skipped " + s.name + ": " + s.reason + "\n";
   return out;
 }
 

@@ -33,8 +33,8 @@ std::string where(const model::SourceRange &r) {
 
 std::string threadName(const ThreadId &t) {
   std::ostringstream o;
-  o << "(" << t.thread[0] << "," << t.thread[1] << "," << t.thread[2] << ") of block ("
-    << t.block[0] << "," << t.block[1] << "," << t.block[2] << ")";
+  o << "(" << t.thread[0] << "," << t.thread[1] << "," << t.thread[2] << ") of block (" << t.block[0] << ","
+    << t.block[1] << "," << t.block[2] << ")";
   return o.str();
 }
 
@@ -96,10 +96,9 @@ void blockDivergence(const std::vector<Trace> &block, std::vector<Finding> &find
   f.index = static_cast<int64_t>(best_pos);
   f.first = siteOf(block[0], a);
   f.second = siteOf(block[best_t], b);
-  f.message = "barrier divergence: at block-level barrier #" + std::to_string(best_pos) +
-              " thread " + threadName(block[0].id) + " is at " + stmtName(a ? a->stmt : nullptr) +
-              ", thread " + threadName(block[best_t].id) + " at " +
-              stmtName(b ? b->stmt : nullptr);
+  f.message = "barrier divergence: at block-level barrier #" + std::to_string(best_pos) + " thread " +
+              threadName(block[0].id) + " is at " + stmtName(a ? a->stmt : nullptr) + ", thread " +
+              threadName(block[best_t].id) + " at " + stmtName(b ? b->stmt : nullptr);
   findings.push_back(f);
 }
 
@@ -130,9 +129,9 @@ void warpDivergence(const std::vector<Trace> &block, std::vector<Finding> &findi
           f.first = siteOf(block[a], x);
           f.second = siteOf(block[b], y);
           f.message = "warp barrier divergence: lane " + std::to_string(la) + " (thread " +
-                      threadName(block[a].id) + ") is at " + stmtName(x ? x->stmt : nullptr) +
-                      ", lane " + std::to_string(lb) + " (thread " + threadName(block[b].id) +
-                      ") at " + stmtName(y ? y->stmt : nullptr);
+                      threadName(block[a].id) + ") is at " + stmtName(x ? x->stmt : nullptr) + ", lane " +
+                      std::to_string(lb) + " (thread " + threadName(block[b].id) + ") at " +
+                      stmtName(y ? y->stmt : nullptr);
           findings.push_back(f);
           return;
         }

@@ -114,8 +114,8 @@ public:
       : kernel_(k), launch_(l), grid_(grid), memory_(memory), trace_(t) {
     const Dim3 &b = l.block;
     block_size_ = uint64_t(b[0]) * b[1] * b[2];
-    uint64_t block_linear = t.id.block[0] + uint64_t(t.id.block[1]) * grid[0] +
-                            uint64_t(t.id.block[2]) * grid[0] * grid[1];
+    uint64_t block_linear =
+        t.id.block[0] + uint64_t(t.id.block[1]) * grid[0] + uint64_t(t.id.block[2]) * grid[0] * grid[1];
     block_linear_ = block_linear;
     global_linear_ = block_linear * block_size_ + t.linear;
   }
@@ -147,7 +147,8 @@ public:
             [&](const ex::Cast &c) { return convert(e.type, *c.arg, eval(*c.arg)); },
             [&](const ex::Element &m) {  // what a read of an array nothing writes gives
               int64_t index = static_cast<int64_t>(convert(Type::i64(), *m.index, eval(*m.index)).i);
-              return drawn(e.type, hashOf({launch_.seed, 0xc0de, m.array, static_cast<uint64_t>(index), m.count}),
+              return drawn(e.type,
+                           hashOf({launch_.seed, 0xc0de, m.array, static_cast<uint64_t>(index), m.count}),
                            true);
             },
         },
@@ -193,14 +194,13 @@ private:
   // Reads of a global or constant array no access of the kernel writes: its contents, one
   // value per element for the whole launch (a real run reads the same value everywhere).
   std::unordered_map<unsigned, Location> last_constant_read_;
-  std::optional<std::vector<bool>> written_;  // by array
+  std::optional<std::vector<bool>> written_;            // by array
   std::unordered_map<unsigned, uint64_t> last_ticket_;  // Access id -> the value it returns
   std::unordered_map<unsigned, uint64_t> last_flag_;    // the same for atomics on flags
-  std::vector<Sync> pending_acquires_;  // relaxed loads of flags, acquired at a fence
-  size_t last_fence_ = 0;               // events before the last device fence
+  std::vector<Sync> pending_acquires_;                  // relaxed loads of flags, acquired at a fence
+  size_t last_fence_ = 0;                               // events before the last device fence
 
-  [[noreturn]] void stop(Result::Status s, const std::string &what,
-                         const model::SourceRange *r = nullptr) {
+  [[noreturn]] void stop(Result::Status s, const std::string &what, const model::SourceRange *r = nullptr) {
     std::string d = what;
     if (r && r->valid()) d += " at " + where(*r);
     d += " in thread " + threadName(trace_.id);
@@ -230,13 +230,18 @@ private:
     // every thread, so they are only drawn for one seed in four.
     if (pick >= 14 && launch_.seed % 4 != 3) pick = 0;
     if (same_for_all && pick >= 10 && pick <= 13 && (pick < 13 || !isSignedInt(t))) pick = 0;
-    if (pick < 10) v = mix(h) % (2 * block_size_ + 1);
-    else if (pick == 10) v = trace_.id.thread[0];
-    else if (pick == 11) v = trace_.linear;
-    else if (pick == 12) v = global_linear_;
+    if (pick < 10)
+      v = mix(h) % (2 * block_size_ + 1);
+    else if (pick == 10)
+      v = trace_.id.thread[0];
+    else if (pick == 11)
+      v = trace_.linear;
+    else if (pick == 12)
+      v = global_linear_;
     else if (pick == 13)  // signed: a small negative value; else threadIdx.y
       v = isSignedInt(t) ? 0 - (1 + mix(h) % (block_size_ + 1)) : trace_.id.thread[1];
-    else v = mix(h + 7);
+    else
+      v = mix(h + 7);
     return intValue(t, v);
   }
 
@@ -255,10 +260,14 @@ private:
       return intValue(type, (mix(h) | 1) << 8);  // non-null, distinct per name
     // Small: 0..64, or the block size (or twice it), or 1.
     uint64_t pick = mix(h ^ 0x55) % 8, v;
-    if (pick < 5) v = mix(h) % 65;
-    else if (pick == 5) v = block_size_;
-    else if (pick == 6) v = 2 * block_size_;
-    else v = 1;
+    if (pick < 5)
+      v = mix(h) % 65;
+    else if (pick == 5)
+      v = block_size_;
+    else if (pick == 6)
+      v = 2 * block_size_;
+    else
+      v = 1;
     return intValue(type, v);
   }
 
@@ -266,19 +275,19 @@ private:
     const ThreadId &id = trace_.id;
     uint64_t v = 0;
     switch (which) {
-    case model::Builtin::ThreadIdxX: v = id.thread[0]; break;
-    case model::Builtin::ThreadIdxY: v = id.thread[1]; break;
-    case model::Builtin::ThreadIdxZ: v = id.thread[2]; break;
-    case model::Builtin::BlockIdxX: v = id.block[0]; break;
-    case model::Builtin::BlockIdxY: v = id.block[1]; break;
-    case model::Builtin::BlockIdxZ: v = id.block[2]; break;
-    case model::Builtin::BlockDimX: v = launch_.block[0]; break;
-    case model::Builtin::BlockDimY: v = launch_.block[1]; break;
-    case model::Builtin::BlockDimZ: v = launch_.block[2]; break;
-    case model::Builtin::GridDimX: v = grid_[0]; break;
-    case model::Builtin::GridDimY: v = grid_[1]; break;
-    case model::Builtin::GridDimZ: v = grid_[2]; break;
-    case model::Builtin::WarpSize: v = 32; break;
+      case model::Builtin::ThreadIdxX: v = id.thread[0]; break;
+      case model::Builtin::ThreadIdxY: v = id.thread[1]; break;
+      case model::Builtin::ThreadIdxZ: v = id.thread[2]; break;
+      case model::Builtin::BlockIdxX: v = id.block[0]; break;
+      case model::Builtin::BlockIdxY: v = id.block[1]; break;
+      case model::Builtin::BlockIdxZ: v = id.block[2]; break;
+      case model::Builtin::BlockDimX: v = launch_.block[0]; break;
+      case model::Builtin::BlockDimY: v = launch_.block[1]; break;
+      case model::Builtin::BlockDimZ: v = launch_.block[2]; break;
+      case model::Builtin::GridDimX: v = grid_[0]; break;
+      case model::Builtin::GridDimY: v = grid_[1]; break;
+      case model::Builtin::GridDimZ: v = grid_[2]; break;
+      case model::Builtin::WarpSize: v = 32; break;
     }
     return intValue(type, v);
   }
@@ -323,8 +332,10 @@ private:
     w.serial = ++memory_.writes;
     w.first = index;
     w.count = std::max(a.count, 1u);
-    if (stored && a.kind == model::AccessKind::Write) w.type = a.value->type, w.i = stored->i, w.f = stored->f;
-    for (unsigned u = 0; u < w.count; ++u) memory_.shared[{a.array, block_linear_, index + u}][block_barriers_] = w;
+    if (stored && a.kind == model::AccessKind::Write)
+      w.type = a.value->type, w.i = stored->i, w.f = stored->f;
+    for (unsigned u = 0; u < w.count; ++u)
+      memory_.shared[{a.array, block_linear_, index + u}][block_barriers_] = w;
   }
 
   // The counter's value before this atomicAdd. Every element of a counter array starts at
@@ -334,8 +345,7 @@ private:
     auto key = std::make_tuple(s.array, shared ? block_linear_ : 0, index);
     auto it = memory_.next.find(key);
     if (it == memory_.next.end())
-      it = memory_.next.emplace(key, mix(hashOf({launch_.seed, 0x71c7, s.array})) % 1000)
-               .first;
+      it = memory_.next.emplace(key, mix(hashOf({launch_.seed, 0x71c7, s.array})) % 1000).first;
     uint64_t v = it->second;
     it->second += static_cast<uint64_t>(eval(*s.value).i);
     return v;
@@ -364,8 +374,9 @@ private:
   Value opaque(const Expr &e, const ex::Opaque &o) {
     uint64_t n = evaluations_[&e]++;
     if (auto c = last_constant_read_.find(o.id); c != last_constant_read_.end())
-      return drawn(e.type, hashOf({launch_.seed, 0xc0de, c->second.array,
-                                   static_cast<uint64_t>(c->second.first), c->second.count}),
+      return drawn(e.type,
+                   hashOf({launch_.seed, 0xc0de, c->second.array, static_cast<uint64_t>(c->second.first),
+                           c->second.count}),
                    true);
     auto tk = last_ticket_.find(o.id);
     if (tk != last_ticket_.end()) return intValue(e.type, tk->second);
@@ -376,8 +387,9 @@ private:
       if (std::optional<Value> v = forwarded(e.type, at)) return *v;
       // an array the kernel never writes keeps its contents through every interval
       bool changes = written(at.array);
-      return drawn(e.type, hashOf({launch_.seed, 0x5ead, at.array, static_cast<uint64_t>(at.first), at.count,
-                                   block_linear_, changes ? block_phase_ : 0, changes ? any_phase_ : 0}),
+      return drawn(e.type,
+                   hashOf({launch_.seed, 0x5ead, at.array, static_cast<uint64_t>(at.first), at.count,
+                           block_linear_, changes ? block_phase_ : 0, changes ? any_phase_ : 0}),
                    true);
     }
     if (o.per_block) {  // uniform over the block
@@ -392,23 +404,23 @@ private:
   Value unary(const Type &type, const ex::Unary &u) {
     const Expr &a = *u.arg;
     switch (u.op) {
-    case UnaryOp::LNot: return intValue(type, !truth(a));
-    case UnaryOp::BitNot: return intValue(type, ~eval(a).i);
-    case UnaryOp::BitReverse: {
-      uint64_t v = eval(a).i, r = 0;
-      for (unsigned i = 0; i < type.bits; ++i) r |= ((v >> i) & 1) << (type.bits - 1 - i);
-      return intValue(type, r);
-    }
-    case UnaryOp::Neg: {
-      Value v = eval(a);
-      if (type.kind == Type::Kind::Float) return floatValue(type, -v.f);
-      if (isSignedInt(type)) {
-        Value r = intValue(type, 0 - v.i);
-        if (v.i != 0 && r.i == v.i) ub("signed overflow in negation");
-        return r;
+      case UnaryOp::LNot: return intValue(type, !truth(a));
+      case UnaryOp::BitNot: return intValue(type, ~eval(a).i);
+      case UnaryOp::BitReverse: {
+        uint64_t v = eval(a).i, r = 0;
+        for (unsigned i = 0; i < type.bits; ++i) r |= ((v >> i) & 1) << (type.bits - 1 - i);
+        return intValue(type, r);
       }
-      return intValue(type, 0 - v.i);
-    }
+      case UnaryOp::Neg: {
+        Value v = eval(a);
+        if (type.kind == Type::Kind::Float) return floatValue(type, -v.f);
+        if (isSignedInt(type)) {
+          Value r = intValue(type, 0 - v.i);
+          if (v.i != 0 && r.i == v.i) ub("signed overflow in negation");
+          return r;
+        }
+        return intValue(type, 0 - v.i);
+      }
     }
     return {};
   }
@@ -455,13 +467,13 @@ private:
     bool sgn = isSignedInt(t);
     int64_t sx = static_cast<int64_t>(x.i), sy = static_cast<int64_t>(y.i);
     switch (op) {
-    case BinaryOp::Lt: return intValue(type, sgn ? sx < sy : x.i < y.i);
-    case BinaryOp::Le: return intValue(type, sgn ? sx <= sy : x.i <= y.i);
-    case BinaryOp::Gt: return intValue(type, sgn ? sx > sy : x.i > y.i);
-    case BinaryOp::Ge: return intValue(type, sgn ? sx >= sy : x.i >= y.i);
-    case BinaryOp::Eq: return intValue(type, x.i == y.i);
-    case BinaryOp::Ne: return intValue(type, x.i != y.i);
-    default: break;
+      case BinaryOp::Lt: return intValue(type, sgn ? sx < sy : x.i < y.i);
+      case BinaryOp::Le: return intValue(type, sgn ? sx <= sy : x.i <= y.i);
+      case BinaryOp::Gt: return intValue(type, sgn ? sx > sy : x.i > y.i);
+      case BinaryOp::Ge: return intValue(type, sgn ? sx >= sy : x.i >= y.i);
+      case BinaryOp::Eq: return intValue(type, x.i == y.i);
+      case BinaryOp::Ne: return intValue(type, x.i != y.i);
+      default: break;
     }
     const Type &rt = type;
     bool rsgn = isSignedInt(rt);
@@ -473,71 +485,68 @@ private:
       return r;
     };
     switch (op) {
-    case BinaryOp::Add:
-      if (rsgn) return checked(__int128(sx) + sy, "+");
-      return intValue(rt, x.i + y.i);
-    case BinaryOp::Sub:
-      if (rsgn) return checked(__int128(sx) - sy, "-");
-      return intValue(rt, x.i - y.i);
-    case BinaryOp::Mul:
-      if (rsgn) return checked(__int128(sx) * sy, "*");
-      return intValue(rt, x.i * y.i);
-    case BinaryOp::Div:
-    case BinaryOp::Rem: {
-      bool div = op == BinaryOp::Div;
-      if (y.i == 0) ub(div ? "division by zero" : "remainder by zero");
-      if (rsgn) {
-        int64_t min = w >= 64 ? std::numeric_limits<int64_t>::min()
-                              : -(int64_t(1) << (w - 1));
-        if (sx == min && sy == -1) ub(div ? "signed overflow in /" : "signed overflow in %");
-        return intValue(rt, static_cast<uint64_t>(div ? sx / sy : sx % sy));
+      case BinaryOp::Add:
+        if (rsgn) return checked(__int128(sx) + sy, "+");
+        return intValue(rt, x.i + y.i);
+      case BinaryOp::Sub:
+        if (rsgn) return checked(__int128(sx) - sy, "-");
+        return intValue(rt, x.i - y.i);
+      case BinaryOp::Mul:
+        if (rsgn) return checked(__int128(sx) * sy, "*");
+        return intValue(rt, x.i * y.i);
+      case BinaryOp::Div:
+      case BinaryOp::Rem: {
+        bool div = op == BinaryOp::Div;
+        if (y.i == 0) ub(div ? "division by zero" : "remainder by zero");
+        if (rsgn) {
+          int64_t min = w >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (w - 1));
+          if (sx == min && sy == -1) ub(div ? "signed overflow in /" : "signed overflow in %");
+          return intValue(rt, static_cast<uint64_t>(div ? sx / sy : sx % sy));
+        }
+        return intValue(rt, div ? x.i / y.i : x.i % y.i);
       }
-      return intValue(rt, div ? x.i / y.i : x.i % y.i);
-    }
-    case BinaryOp::Shl:
-    case BinaryOp::Shr: {
-      // The amount as an unsigned pattern of its own width; >= width: 0 or sign fill.
-      uint64_t amount = y.i;
-      if (widthOf(b.type) < 64) amount &= (uint64_t(1) << widthOf(b.type)) - 1;
-      uint64_t v = normalise(rt, x.i);
-      if (op == BinaryOp::Shl) return intValue(rt, amount >= w ? 0 : v << amount);
-      if (rsgn) {
-        int64_t sv = static_cast<int64_t>(v);
-        return intValue(rt, static_cast<uint64_t>(amount >= w ? (sv < 0 ? -1 : 0)
-                                                                : sv >> amount));
+      case BinaryOp::Shl:
+      case BinaryOp::Shr: {
+        // The amount as an unsigned pattern of its own width; >= width: 0 or sign fill.
+        uint64_t amount = y.i;
+        if (widthOf(b.type) < 64) amount &= (uint64_t(1) << widthOf(b.type)) - 1;
+        uint64_t v = normalise(rt, x.i);
+        if (op == BinaryOp::Shl) return intValue(rt, amount >= w ? 0 : v << amount);
+        if (rsgn) {
+          int64_t sv = static_cast<int64_t>(v);
+          return intValue(rt, static_cast<uint64_t>(amount >= w ? (sv < 0 ? -1 : 0) : sv >> amount));
+        }
+        uint64_t uv = w >= 64 ? v : v & ((uint64_t(1) << w) - 1);
+        return intValue(rt, amount >= w ? 0 : uv >> amount);
       }
-      uint64_t uv = w >= 64 ? v : v & ((uint64_t(1) << w) - 1);
-      return intValue(rt, amount >= w ? 0 : uv >> amount);
-    }
-    case BinaryOp::BitAnd: return intValue(rt, x.i & y.i);
-    case BinaryOp::BitOr: return intValue(rt, x.i | y.i);
-    case BinaryOp::BitXor: return intValue(rt, x.i ^ y.i);
-    default: break;
+      case BinaryOp::BitAnd: return intValue(rt, x.i & y.i);
+      case BinaryOp::BitOr: return intValue(rt, x.i | y.i);
+      case BinaryOp::BitXor: return intValue(rt, x.i ^ y.i);
+      default: break;
     }
     return {};
   }
 
   Value floatBinary(const Type &type, BinaryOp op, double x, double y) {
     switch (op) {
-    case BinaryOp::Lt: return intValue(type, x < y);
-    case BinaryOp::Le: return intValue(type, x <= y);
-    case BinaryOp::Gt: return intValue(type, x > y);
-    case BinaryOp::Ge: return intValue(type, x >= y);
-    case BinaryOp::Eq: return intValue(type, x == y);
-    case BinaryOp::Ne: return intValue(type, x != y);
-    case BinaryOp::Add: return floatValue(type, x + y);
-    case BinaryOp::Sub: return floatValue(type, x - y);
-    case BinaryOp::Mul: return floatValue(type, x * y);
-    case BinaryOp::Div: return floatValue(type, x / y);
-    case BinaryOp::Rem: return floatValue(type, std::fmod(x, y));
-    default: return floatValue(type, 0);  // bit operations on floats do not type-check
+      case BinaryOp::Lt: return intValue(type, x < y);
+      case BinaryOp::Le: return intValue(type, x <= y);
+      case BinaryOp::Gt: return intValue(type, x > y);
+      case BinaryOp::Ge: return intValue(type, x >= y);
+      case BinaryOp::Eq: return intValue(type, x == y);
+      case BinaryOp::Ne: return intValue(type, x != y);
+      case BinaryOp::Add: return floatValue(type, x + y);
+      case BinaryOp::Sub: return floatValue(type, x - y);
+      case BinaryOp::Mul: return floatValue(type, x * y);
+      case BinaryOp::Div: return floatValue(type, x / y);
+      case BinaryOp::Rem: return floatValue(type, std::fmod(x, y));
+      default: return floatValue(type, 0);  // bit operations on floats do not type-check
     }
   }
 
   void step(const Stmt &s) {
     if (++steps_ > launch_.max_steps)
-      stop(Result::Status::StepLimit,
-           "more than " + std::to_string(launch_.max_steps) + " steps", &s.range);
+      stop(Result::Status::StepLimit, "more than " + std::to_string(launch_.max_steps) + " steps", &s.range);
   }
 
   void record(const Stmt &s, int64_t index, uint32_t mask) {
@@ -594,14 +603,14 @@ private:
   Flow assumeForall(const Stmt &s, const st::Assume &a) {
     bool used = true;
     model::forEachNode(*a.cond, [&](const Expr &x) {
-      if (const auto *m = x.as<ex::Element>())
-        used = used && fixedContents(m->array);
+      if (const auto *m = x.as<ex::Element>()) used = used && fixedContents(m->array);
     });
     if (!used) return Flow::Normal;
     const int64_t lo = static_cast<int64_t>(eval(*a.lo).i), hi = static_cast<int64_t>(eval(*a.hi).i);
     const uint64_t n = hi > lo ? uint64_t(hi) - uint64_t(lo) : 0;
     if (n > (a.forall.size() == 1 ? 65536u : 256u))
-      stop(Result::Status::Assumption, "assumption over " + std::to_string(n) + " indices, too many to check", &s.range);
+      stop(Result::Status::Assumption, "assumption over " + std::to_string(n) + " indices, too many to check",
+           &s.range);
     std::vector<int64_t> at(a.forall.size(), lo);
     for (bool more = n > 0; more;) {
       for (size_t v = 0; v < at.size(); ++v) locals_[a.forall[v].id] = intValue(Type::i64(), uint64_t(at[v]));
@@ -611,7 +620,8 @@ private:
       } catch (const Stop &stopped) {
         if (stopped.status != Result::Status::Ub) throw;
       }
-      if (!holds) stop(Result::Status::Assumption, "assumption " + model::toString(a.cond) + " is false", &s.range);
+      if (!holds)
+        stop(Result::Status::Assumption, "assumption " + model::toString(a.cond) + " is false", &s.range);
       size_t v = at.size();
       while (v > 0 && ++at[v - 1] == hi) at[--v] = lo;
       more = v > 0;
@@ -628,11 +638,10 @@ private:
     record(s, index, 0);
     if (stored) trace_.events.back().value = stored->i;
     const Location at{a.array, index, std::max(a.count, 1u)};
-    const bool shared = a.array < kernel_.arrays.size() &&
-                        kernel_.arrays[a.array].space == model::AddressSpace::Shared;
+    const bool shared =
+        a.array < kernel_.arrays.size() && kernel_.arrays[a.array].space == model::AddressSpace::Shared;
     if (a.kind == model::AccessKind::Read && shared) last_read_[a.id] = at;
-    if (a.kind == model::AccessKind::Read && fixedContents(a.array))
-      last_constant_read_[a.id] = at;
+    if (a.kind == model::AccessKind::Read && fixedContents(a.array)) last_constant_read_[a.id] = at;
     if (a.kind != model::AccessKind::Read && shared && at.count <= (1u << 20)) sharedWrite(a, index, stored);
     if (a.kind == model::AccessKind::Atomic && a.array < memory_.counter.size() && memory_.counter[a.array])
       last_ticket_[a.id] = ticket(a, index);
@@ -653,8 +662,10 @@ private:
     last_flag_[a.id] = it == memory_.flags.end() ? 0 : it->second.value;
     if (it != memory_.flags.end() && a.scope != model::Scope::Block) {
       Sync s{it->second.writer, it->second.writes_before, at + 1};
-      if (order == O::Acquire || order == O::AcqRel || order == O::SeqCst) trace_.syncs.push_back(s);
-      else pending_acquires_.push_back(s);  // acquired at the next fence
+      if (order == O::Acquire || order == O::AcqRel || order == O::SeqCst)
+        trace_.syncs.push_back(s);
+      else
+        pending_acquires_.push_back(s);  // acquired at the next fence
     }
     if (a.value && (a.atomic == model::AtomicOp::Store || a.atomic == model::AtomicOp::Exch)) {
       const bool release = order == O::Release || order == O::AcqRel || order == O::SeqCst;
@@ -727,8 +738,9 @@ private:
 RunMemory::RunMemory(const model::Kernel &kernel, const Launch &launch)
     : counter(kernel.arrays.size(), false), zeroed(kernel.arrays.size(), false) {
   for (const model::Array &a : kernel.arrays)
-    zeroed[a.id] = a.space == model::AddressSpace::Global &&
-                   std::find(launch.zero_init.begin(), launch.zero_init.end(), a.name) != launch.zero_init.end();
+    zeroed[a.id] =
+        a.space == model::AddressSpace::Global &&
+        std::find(launch.zero_init.begin(), launch.zero_init.end(), a.name) != launch.zero_init.end();
   std::vector<bool> other(kernel.arrays.size(), false);  // written otherwise
   model::forEachStmt(kernel.body, [&](const Stmt &s) {
     const auto *a = s.as<st::Access>();
@@ -754,9 +766,10 @@ bool sameWrites(const RunMemory::SharedWrites &a, const RunMemory::SharedWrites 
            (x.f == y.f || (std::isnan(x.f) && std::isnan(y.f)));
   };
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [&](const auto &x, const auto &y) {
-    return x.first == y.first &&
-           std::equal(x.second.begin(), x.second.end(), y.second.begin(), y.second.end(),
-                      [&](const auto &p, const auto &q) { return p.first == q.first && same(p.second, q.second); });
+    return x.first == y.first && std::equal(x.second.begin(), x.second.end(), y.second.begin(),
+                                            y.second.end(), [&](const auto &p, const auto &q) {
+                                              return p.first == q.first && same(p.second, q.second);
+                                            });
   });
 }
 
@@ -780,8 +793,8 @@ namespace kverify::oracle {
 
 // One expression in one thread at kernel entry; nullopt where evaluating it stops the run.
 template <typename Eval>
-static auto atEntry(const model::Kernel &kernel, const Launch &launch, const ThreadId &thread,
-                    Eval eval) -> std::optional<decltype(eval(std::declval<detail::Thread &>()))> {
+static auto atEntry(const model::Kernel &kernel, const Launch &launch, const ThreadId &thread, Eval eval)
+    -> std::optional<decltype(eval(std::declval<detail::Thread &>()))> {
   detail::Trace trace;
   trace.id = thread;
   trace.linear = thread.thread[0] + thread.thread[1] * launch.block[0] +
@@ -790,18 +803,16 @@ static auto atEntry(const model::Kernel &kernel, const Launch &launch, const Thr
   detail::Thread t(kernel, launch, launch.grid, memory, trace);
   try {
     return eval(t);
-  } catch (const detail::Stop &) {
-    return std::nullopt;
-  }
+  } catch (const detail::Stop &) { return std::nullopt; }
 }
 
-std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch,
-                             const model::Expr &cond, const ThreadId &thread) {
+std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch, const model::Expr &cond,
+                             const ThreadId &thread) {
   return atEntry(kernel, launch, thread, [&](detail::Thread &t) { return t.truth(cond); });
 }
 
-std::optional<int64_t> evaluateInt(const model::Kernel &kernel, const Launch &launch,
-                                   const model::Expr &e, const ThreadId &thread) {
+std::optional<int64_t> evaluateInt(const model::Kernel &kernel, const Launch &launch, const model::Expr &e,
+                                   const ThreadId &thread) {
   return atEntry(kernel, launch, thread, [&](detail::Thread &t) { return t.integer(e); })
       .value_or(std::nullopt);
 }

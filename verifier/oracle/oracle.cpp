@@ -10,30 +10,29 @@ namespace kverify::oracle {
 
 const char *kindName(Kind k) {
   switch (k) {
-  case Kind::Race: return "race";
-  case Kind::Divergence: return "divergence";
-  case Kind::Oob: return "oob";
-  case Kind::ConstantWrite: return "constant-write";
-  case Kind::BenignRace: return "benign-race";
+    case Kind::Race: return "race";
+    case Kind::Divergence: return "divergence";
+    case Kind::Oob: return "oob";
+    case Kind::ConstantWrite: return "constant-write";
+    case Kind::BenignRace: return "benign-race";
   }
   return "?";
 }
 
 const char *statusName(Result::Status s) {
   switch (s) {
-  case Result::Status::Ok: return "ok";
-  case Result::Status::Ub: return "ub";
-  case Result::Status::Assumption: return "assumption";
-  case Result::Status::StepLimit: return "step-limit";
-  case Result::Status::Unsupported: return "unsupported";
+    case Result::Status::Ok: return "ok";
+    case Result::Status::Ub: return "ub";
+    case Result::Status::Assumption: return "assumption";
+    case Result::Status::StepLimit: return "step-limit";
+    case Result::Status::Unsupported: return "unsupported";
   }
   return "?";
 }
 
 namespace {
 
-void listAccesses(const std::vector<std::vector<detail::Trace>> &blocks,
-                  std::vector<AccessRecord> &out) {
+void listAccesses(const std::vector<std::vector<detail::Trace>> &blocks, std::vector<AccessRecord> &out) {
   for (const auto &block : blocks)
     for (const detail::Trace &t : block) {
       uint32_t barriers = 0;
@@ -43,8 +42,7 @@ void listAccesses(const std::vector<std::vector<detail::Trace>> &blocks,
           continue;
         }
         const auto *a = e.stmt->as<model::stmt::Access>();
-        if (!a)
-          continue;
+        if (!a) continue;
         out.push_back({t.id, a->array, e.index, a->count, a->kind, barriers, e.stmt->range});
       }
     }
@@ -94,9 +92,7 @@ bool runBlock(const model::Kernel &kernel, const Launch &launch, const Dim3 &blo
   return false;
 }
 
-
-Result runListing(const model::Kernel &kernel, const Launch &launch,
-                  std::vector<AccessRecord> *accesses) {
+Result runListing(const model::Kernel &kernel, const Launch &launch, std::vector<AccessRecord> *accesses) {
   Result r;
   if (!kernel.unsupported.empty()) {
     r.status = Result::Status::Unsupported;
@@ -129,10 +125,8 @@ Result runListing(const model::Kernel &kernel, const Launch &launch,
   std::vector<std::vector<detail::Trace>> traces(blocks.size());
   for (size_t bi = 0; bi < blocks.size(); ++bi)
     if (!runBlock(kernel, launch, blocks[bi], memory, traces[bi], r)) return r;
-  if (accesses)
-    listAccesses(traces, *accesses);
-  for (size_t bi = 0; bi < blocks.size(); ++bi)
-    detail::findBlockHazards(kernel, bd, traces[bi], r.findings);
+  if (accesses) listAccesses(traces, *accesses);
+  for (size_t bi = 0; bi < blocks.size(); ++bi) detail::findBlockHazards(kernel, bd, traces[bi], r.findings);
   detail::findGridDivergence(traces, r.findings);
   detail::findRaces(kernel, bd, traces, r.findings);
   return r;
@@ -140,9 +134,7 @@ Result runListing(const model::Kernel &kernel, const Launch &launch,
 
 }  // namespace
 
-Result run(const model::Kernel &kernel, const Launch &launch) {
-  return runListing(kernel, launch, nullptr);
-}
+Result run(const model::Kernel &kernel, const Launch &launch) { return runListing(kernel, launch, nullptr); }
 
 Result run(const model::Kernel &kernel, const Launch &launch, std::vector<AccessRecord> &accesses) {
   return runListing(kernel, launch, &accesses);

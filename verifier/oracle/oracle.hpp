@@ -31,9 +31,9 @@ struct Launch {
   // Scalar parameters by their model name ("n", "p.n" for a struct field). A missing one
   // gets a seeded value.
   std::map<std::string, int64_t> params;
-  uint64_t seed = 0;              // opaque values, uninitialised locals
-  std::vector<Dim3> blocks;       // the blocks to run; empty: every block of the grid
-  uint64_t max_steps = 1000000;   // per thread (statements and loop iterations)
+  uint64_t seed = 0;             // opaque values, uninitialised locals
+  std::vector<Dim3> blocks;      // the blocks to run; empty: every block of the grid
+  uint64_t max_steps = 1000000;  // per thread (statements and loop iterations)
   // Global arrays zeroed before the launch, by name (--zero-init): flags through which
   // threads publish data; their atomics read what earlier threads stored, else 0.
   std::vector<std::string> zero_init;
@@ -65,20 +65,20 @@ struct Site {
 
 struct Finding {
   Kind kind = Kind::Race;
-  unsigned array = 0;  // Kernel::arrays index (race, oob, constant-write)
-  int64_t index = 0;   // the colliding (race) or out-of-range (oob) element
-  Site first, second;  // second: the other thread (race, divergence); unused otherwise
-  std::string message; // one line for people
+  unsigned array = 0;   // Kernel::arrays index (race, oob, constant-write)
+  int64_t index = 0;    // the colliding (race) or out-of-range (oob) element
+  Site first, second;   // second: the other thread (race, divergence); unused otherwise
+  std::string message;  // one line for people
 };
 
 struct Result {
   enum class Status {
-    Ok,          // every thread ran to its end: `findings` are exactly this run's hazards
-    Ub,          // a thread executed undefined behaviour the analysis assumes away
-                 // (signed overflow, division by zero, ...): the run proves nothing
-    Assumption,  // a KV_ASSUME / --assume-style Assume statement was false
-    StepLimit,   // a thread ran past max_steps (a loop that does not end)
-    Unsupported, // the kernel has Unsupported entries, or a construct the oracle lacks
+    Ok,           // every thread ran to its end: `findings` are exactly this run's hazards
+    Ub,           // a thread executed undefined behaviour the analysis assumes away
+                  // (signed overflow, division by zero, ...): the run proves nothing
+    Assumption,   // a KV_ASSUME / --assume-style Assume statement was false
+    StepLimit,    // a thread ran past max_steps (a loop that does not end)
+    Unsupported,  // the kernel has Unsupported entries, or a construct the oracle lacks
   };
   Status status = Status::Ok;
   std::string detail;  // why, for anything but Ok: "signed overflow at 12:5 in thread ..."
@@ -114,11 +114,11 @@ Result run(const model::Kernel &kernel, const Launch &launch, std::vector<Access
 // Evaluates a bool expression (an --assume precondition: over parameters and builtins) as
 // thread `thread` of `launch` sees it. Empty when its evaluation is undefined behaviour or
 // reads something that is not there (locals, opaques take seeded values as in run()).
-std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch,
-                             const model::Expr &cond, const ThreadId &thread = {});
+std::optional<bool> evaluate(const model::Kernel &kernel, const Launch &launch, const model::Expr &cond,
+                             const ThreadId &thread = {});
 // The same for an integral expression: its C value (sign-extended for signed types).
 // Empty for undefined behaviour and for non-integral expressions.
-std::optional<int64_t> evaluateInt(const model::Kernel &kernel, const Launch &launch,
-                                   const model::Expr &e, const ThreadId &thread = {});
+std::optional<int64_t> evaluateInt(const model::Kernel &kernel, const Launch &launch, const model::Expr &e,
+                                   const ThreadId &thread = {});
 
 }  // namespace kverify::oracle

@@ -34,15 +34,15 @@ namespace {
 
 // One access, for the race and bounds checks.
 struct Acc {
-  uint32_t block = 0;       // index into the blocks run
-  uint32_t thread = 0;      // linear id in its block
+  uint32_t block = 0;   // index into the blocks run
+  uint32_t thread = 0;  // linear id in its block
   const Event *event = nullptr;
   AccessKind kind = AccessKind::Read;
   bool block_scoped = false;  // an atomic atomic only within its block (atomicAdd_block)
-  uint32_t interval = 0;    // block-level barriers passed before it
+  uint32_t interval = 0;      // block-level barriers passed before it
   uint32_t grid_interval = 0;
   uint32_t wpos = 0, wstart = 0;  // warp barriers before it; before its interval began
-  size_t pos = 0;           // its event's index in the thread's trace
+  size_t pos = 0;                 // its event's index in the thread's trace
   // a read: its thread's last write or atomic to the element since its last barrier
   const Event *own_write = nullptr;
 };
@@ -64,8 +64,7 @@ const Event *lastWriteTo(const std::vector<const Event *> &since, unsigned array
 // A plain write's integer value and its width (values cut to it).
 std::optional<std::pair<uint64_t, unsigned>> intStored(const Event &e) {
   const st::Access &a = *e.stmt->as<st::Access>();
-  if (a.kind != AccessKind::Write || !a.value || !a.value->type.isIntegral() || !e.value)
-    return std::nullopt;
+  if (a.kind != AccessKind::Write || !a.value || !a.value->type.isIntegral() || !e.value) return std::nullopt;
   unsigned bits = a.value->type.bits;
   return std::make_pair(bits >= 64 ? *e.value : *e.value & ((uint64_t(1) << bits) - 1), bits);
 }
@@ -75,7 +74,8 @@ bool sameLocation(const Event &x, const Event &y) { return x.index == y.index &&
 
 // Two writes of one value to one location (not merely overlapping ones).
 bool sameValueWritten(const Acc &x, const Acc &y) {
-  if (x.kind != AccessKind::Write || y.kind != AccessKind::Write || !sameLocation(*x.event, *y.event)) return false;
+  if (x.kind != AccessKind::Write || y.kind != AccessKind::Write || !sameLocation(*x.event, *y.event))
+    return false;
   auto vx = intStored(*x.event), vy = intStored(*y.event);
   return vx && vy && *vx == *vy;
 }
@@ -94,7 +94,6 @@ bool readsOwnValue(const Acc &r, const Acc &w) {
 // Per thread: prefix[j][lane] = how many of its first j warp barriers name both its own
 // lane and `lane`.
 using Prefix = std::vector<std::array<uint32_t, 32>>;
-
 
 // Every Shared and Global access of the traces, by array, with each thread's warp-barrier
 // prefix; the first out-of-bounds Shared access and write to __constant__ of each array
@@ -185,8 +184,10 @@ Accesses collectAccesses(const model::Kernel &kernel, const std::vector<std::vec
         a.wpos = static_cast<uint32_t>(px.size() - 1);
         a.wstart = wstart;
         a.pos = static_cast<size_t>(&e - t.events.data());
-        if (s.kind == AccessKind::Read) a.own_write = lastWriteTo(writes_since, s.array, e.index, std::max(s.count, 1u));
-        else writes_since.push_back(&e);
+        if (s.kind == AccessKind::Read)
+          a.own_write = lastWriteTo(writes_since, s.array, e.index, std::max(s.count, 1u));
+        else
+          writes_since.push_back(&e);
         out.per_array[s.array].push_back(a);
       }
     }
@@ -323,7 +324,8 @@ private:
         consider(atomics[p], j, index);
       }
     // a block-scoped atomic against the other atomics (of other blocks)
-    auto scoped = std::find_if(atomics.begin(), atomics.end(), [&](uint32_t i) { return accs[i].block_scoped; });
+    auto scoped =
+        std::find_if(atomics.begin(), atomics.end(), [&](uint32_t i) { return accs[i].block_scoped; });
     for (size_t q = 0; scoped != atomics.end() && q < atomics.size() && !found; ++q)
       if (atomics[q] != *scoped) consider(*scoped, atomics[q], index);
   }
@@ -349,10 +351,11 @@ void findRaces(const model::Kernel &kernel, const Dim3 &, const std::vector<std:
     f.index = race->index;
     f.first = siteOf(tx, x.event);
     f.second = siteOf(ty, y.event);
-    f.message = std::string(race->real ? "" : "benign (one value) ") + "data race on '" + kernel.arrays[ai].name +
-                "' element " + std::to_string(race->index) + ": " + model::accessKindName(x.kind) + " by " +
-                threadName(tx.id) + " at " + where(x.event->stmt->range) + ", " + model::accessKindName(y.kind) +
-                " by " + threadName(ty.id) + " at " + where(y.event->stmt->range);
+    f.message = std::string(race->real ? "" : "benign (one value) ") + "data race on '" +
+                kernel.arrays[ai].name + "' element " + std::to_string(race->index) + ": " +
+                model::accessKindName(x.kind) + " by " + threadName(tx.id) + " at " +
+                where(x.event->stmt->range) + ", " + model::accessKindName(y.kind) + " by " +
+                threadName(ty.id) + " at " + where(y.event->stmt->range);
     findings.push_back(f);
   }
 }

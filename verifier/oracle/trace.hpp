@@ -17,10 +17,10 @@ namespace kverify::oracle::detail {
 
 // One event of a thread's trace: an Access or a Barrier statement executed.
 struct Event {
-  const model::Stmt *stmt = nullptr;  // Access or Barrier
-  int64_t index = 0;                  // Access: first element
-  uint32_t mask = 0;                  // Warp barrier: the evaluated lane mask
-  std::optional<uint64_t> value;      // Write of an integer or bool: the value stored
+  const model::Stmt *stmt = nullptr;      // Access or Barrier
+  int64_t index = 0;                      // Access: first element
+  uint32_t mask = 0;                      // Warp barrier: the evaluated lane mask
+  std::optional<uint64_t> value;          // Write of an integer or bool: the value stored
   uint32_t iter_begin = 0, iter_end = 0;  // the enclosing loops, in Trace::iterations
 };
 
@@ -56,7 +56,7 @@ struct ThreadOutcome {
 // (Thread::forwarded).
 struct RunMemory {
   RunMemory(const model::Kernel &kernel, const Launch &launch);
-  std::vector<bool> counter;  // by array id
+  std::vector<bool> counter;                                         // by array id
   std::map<std::tuple<unsigned, uint64_t, int64_t>, uint64_t> next;  // (array, block, index)
   // A write of `count` units from `first`, numbered `serial` in the run; with the value
   // it stored where that is known (a scalar store)
@@ -95,8 +95,8 @@ ThreadOutcome runThread(const model::Kernel &kernel, const Launch &launch, const
 // The hazards of one block's traces (indexed by linear thread id; every thread of the
 // block ran to its end), appended to `findings`. Races are collected across blocks, so
 // this only records the block's accesses into `accesses`; findRaces reads them.
-void findBlockHazards(const model::Kernel &kernel, const Dim3 &block_dim,
-                      const std::vector<Trace> &block, std::vector<Finding> &findings);
+void findBlockHazards(const model::Kernel &kernel, const Dim3 &block_dim, const std::vector<Trace> &block,
+                      std::vector<Finding> &findings);
 
 // Grid barriers passed alike by every block run (thread 0 of each compared).
 void findGridDivergence(const std::vector<std::vector<Trace>> &blocks, std::vector<Finding> &findings);

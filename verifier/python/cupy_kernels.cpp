@@ -22,7 +22,10 @@ bool parseParams(const SourcedText &list, std::vector<Param> &out, std::string &
     if (ws.empty()) return true;
     Param p;
     size_t k = 0;
-    if (ws[0].text == "raw") { p.raw = true; ++k; }
+    if (ws[0].text == "raw") {
+      p.raw = true;
+      ++k;
+    }
     if (ws.size() - k != 2) {
       std::string entry;
       for (const SourcedText &w : ws) entry += (entry.empty() ? "" : " ") + w.text;
@@ -53,11 +56,11 @@ bool parseParams(const SourcedText &list, std::vector<Param> &out, std::string &
 // names are type placeholders, fixed by the arguments at the call.
 std::string cType(const std::string &t) {
   static const std::map<std::string, std::string> names = {
-      {"bool", "bool"}, {"int8", "signed char"}, {"uint8", "unsigned char"}, {"int16", "short"},
-      {"uint16", "unsigned short"}, {"int32", "int"}, {"uint32", "unsigned int"},
-      {"int64", "long long"}, {"uint64", "unsigned long long"}, {"int", "long long"},
-      {"float32", "float"}, {"float64", "double"}, {"float", "double"}, {"double", "double"},
-      {"float16", "float"}};
+      {"bool", "bool"},           {"int8", "signed char"},      {"uint8", "unsigned char"},
+      {"int16", "short"},         {"uint16", "unsigned short"}, {"int32", "int"},
+      {"uint32", "unsigned int"}, {"int64", "long long"},       {"uint64", "unsigned long long"},
+      {"int", "long long"},       {"float32", "float"},         {"float64", "double"},
+      {"float", "double"},        {"double", "double"},         {"float16", "float"}};
   auto it = names.find(t);
   return it == names.end() ? "" : it->second;
 }
@@ -65,8 +68,14 @@ std::string cType(const std::string &t) {
 class Writer {
 public:
   explicit Writer(Pos at) : at_(at) {}
-  Writer &gen(const std::string &s) { out.append(s, at_); return *this; }
-  Writer &src(const SourcedText &s) { out.append(s); return *this; }
+  Writer &gen(const std::string &s) {
+    out.append(s, at_);
+    return *this;
+  }
+  Writer &src(const SourcedText &s) {
+    out.append(s);
+    return *this;
+  }
   SourcedText out;
 
 private:
@@ -100,7 +109,10 @@ void bindElements(Writer &w, const std::vector<Param> &params, size_t n_in, cons
     if (p.raw) continue;
     bool in = k < n_in;
     w.gen(std::string(in ? "const " : "") + typeOf(p) + (in && copy_inputs ? " " : " &"))
-        .src(p.name).gen(" = _raw_").src(p.name).gen("[" + index + "];\n");
+        .src(p.name)
+        .gen(" = _raw_")
+        .src(p.name)
+        .gen("[" + index + "];\n");
   }
 }
 
@@ -139,8 +151,9 @@ SourcedText elementwiseKernel(const ElementwiseSpec &spec, std::string &error) {
   w.gen(std::string(first ? "" : ", ") + "ptrdiff_t _ind_size) {\n");
   w.src(spec.loop_prep).gen(";\n");
   // CUPY_FOR(i, _ind.size())
-  w.gen("for (ptrdiff_t i = static_cast<ptrdiff_t>(blockIdx.x) * blockDim.x + threadIdx.x; "
-        "i < _ind_size; i += static_cast<ptrdiff_t>(blockDim.x) * gridDim.x) {\n");
+  w.gen(
+      "for (ptrdiff_t i = static_cast<ptrdiff_t>(blockIdx.x) * blockDim.x + threadIdx.x; "
+      "i < _ind_size; i += static_cast<ptrdiff_t>(blockDim.x) * gridDim.x) {\n");
   bindElements(w, params, n_in, "i", false);
   w.src(spec.operation).gen(";\n}\n");
   w.src(spec.after_loop).gen(";\n}\n");
@@ -166,35 +179,44 @@ SourcedText reductionKernel(const ReductionSpec &spec, std::string &error) {
   bool first = true;
   declare(w, all, in.size(), first);
   w.gen(", ptrdiff_t _in_ind_size, ptrdiff_t _out_ind_size, int _block_stride) {\n");
-  w.gen("__shared__ _type_reduce _sdata[" + bs + "];\n"
+  w.gen("__shared__ _type_reduce _sdata[" + bs +
+        "];\n"
         "unsigned int _tid = threadIdx.x;\n"
         "int _J_offset = _tid >> __popc(_block_stride - 1);\n"
         "ptrdiff_t _j_offset = (ptrdiff_t)_J_offset * _out_ind_size;\n"
-        "int _J_stride = " + bs + " >> __popc(_block_stride - 1);\n"
+        "int _J_stride = " +
+        bs +
+        " >> __popc(_block_stride - 1);\n"
         "ptrdiff_t _j_stride = (ptrdiff_t)_J_stride * _out_ind_size;\n"
         "for (ptrdiff_t _i_base = (ptrdiff_t)blockIdx.x * _block_stride; _i_base < _out_ind_size; "
         "_i_base += (ptrdiff_t)gridDim.x * _block_stride) {\n"
         "_type_reduce _s = _type_reduce(");
-  w.src(spec.identity).gen(");\n"
-        "ptrdiff_t _i = _i_base + (_tid & (_block_stride - 1));\n"
-        "int _J = _J_offset;\n"
-        "for (ptrdiff_t _j = _i + _j_offset; _j < _in_ind_size; _j += _j_stride, _J += _J_stride) {\n");
+  w.src(spec.identity)
+      .gen(
+          ");\n"
+          "ptrdiff_t _i = _i_base + (_tid & (_block_stride - 1));\n"
+          "int _J = _J_offset;\n"
+          "for (ptrdiff_t _j = _i + _j_offset; _j < _in_ind_size; _j += _j_stride, _J += _J_stride) {\n");
   bindElements(w, in, in.size(), "_j", true);
   w.gen("_type_reduce _a = static_cast<_type_reduce>(");
   w.src(spec.map_expr).gen(");\n");
   reduce(w, spec, "_s", "_a", "_s");
-  w.gen("}\n"
-        "_sdata[_tid] = _s;\n"
-        "__syncthreads();\n"
-        "for (unsigned int _block = " + bs + " / 2; _block >= _block_stride; _block >>= 1) {\n"
-        "if (_tid < _block) {\n"
-        "_type_reduce _a = _sdata[_tid], _b = _sdata[(_tid + _block)];\n");
+  w.gen(
+      "}\n"
+      "_sdata[_tid] = _s;\n"
+      "__syncthreads();\n"
+      "for (unsigned int _block = " +
+      bs +
+      " / 2; _block >= _block_stride; _block >>= 1) {\n"
+      "if (_tid < _block) {\n"
+      "_type_reduce _a = _sdata[_tid], _b = _sdata[(_tid + _block)];\n");
   reduce(w, spec, "_a", "_b", "_sdata[_tid]");
-  w.gen("}\n"
-        "__syncthreads();\n"
-        "}\n"
-        "if (_tid < _block_stride) {\n_s = _sdata[_tid];\n}\n"
-        "if (_tid < _block_stride && _i < _out_ind_size) {\n");
+  w.gen(
+      "}\n"
+      "__syncthreads();\n"
+      "}\n"
+      "if (_tid < _block_stride) {\n_s = _sdata[_tid];\n}\n"
+      "if (_tid < _block_stride && _i < _out_ind_size) {\n");
   bindElements(w, out, 0, "_i", false);
   // POST_MAP(_s)
   w.gen("{\nconst _type_reduce &a = _s;\n(").src(spec.post_map_expr).gen(");\n}\n}\n}\n}\n");

@@ -82,8 +82,7 @@ void applyLaunches(const EmbeddedSource &e, model::TranslationUnitModel &tu) {
 
 void printDiagnostics(const model::TranslationUnitModel &tu) {
   for (const model::Diagnostic &d : tu.diagnostics) {
-    if (d.range.valid())
-      llvm::errs() << d.range.file << ":" << d.range.line << ":" << d.range.col << ": ";
+    if (d.range.valid()) llvm::errs() << d.range.file << ":" << d.range.line << ":" << d.range.col << ": ";
     llvm::errs() << d.severity << ": " << d.message << "\n";
   }
 }
@@ -117,8 +116,8 @@ std::vector<model::TranslationUnitModel> parsePythonFile(const std::string &path
       continue;
     }
     // next to the .py file, so that its quoted #includes resolve as they do for nvcc -I.
-    std::string generated = std::string(absolute) + "." + std::to_string(e.at.line) + "." +
-                            std::to_string(e.at.col) + ".cu";
+    std::string generated =
+        std::string(absolute) + "." + std::to_string(e.at.line) + "." + std::to_string(e.at.col) + ".cu";
     model::TranslationUnitModel tu = frontend::parseSource(generated, e.cuda.text, quiet);
     LocationMap(generated, path, e.cuda, e.at).remap(tu);
     if (options.print_diagnostics) printDiagnostics(tu);

@@ -34,7 +34,8 @@ Value parseNumber(const Token &t) {
   unsigned __int128 v = 0;
   for (size_t i = from; i < s.size(); ++i) {
     int d = std::isdigit(static_cast<unsigned char>(s[i])) ? s[i] - '0'
-            : (s[i] >= 'a' && s[i] <= 'f') ? s[i] - 'a' + 10 : 99;
+            : (s[i] >= 'a' && s[i] <= 'f')                 ? s[i] - 'a' + 10
+                                                           : 99;
     if (d >= base) return Value::unknown("'" + t.text + "' is not an integer literal", t.begin);
     v = v * static_cast<unsigned>(base) + static_cast<unsigned>(d);
     if (v > static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()))
@@ -85,8 +86,11 @@ Value applySpec(const Value &v, const std::string &conversion, const std::string
   if (text.str.text.size() < width) {  // numbers align right, strings left
     SourcedText pad;
     pad.append(std::string(width - text.str.text.size(), ' '), at);
-    if (isIntLike(v)) { pad.append(text.str); text.str = pad; }
-    else text.str.append(pad);
+    if (isIntLike(v)) {
+      pad.append(text.str);
+      text.str = pad;
+    } else
+      text.str.append(pad);
   }
   return text;
 }
@@ -142,8 +146,8 @@ private:
       skipToDelimiter();
       return Value::unknown("a conditional expression or comprehension is not evaluated", at);
     }
-    if (peek().kind == TokenKind::Op && (isOp("<") || isOp(">") || isOp("==") || isOp("!=") ||
-                                         isOp("<=") || isOp(">="))) {
+    if (peek().kind == TokenKind::Op &&
+        (isOp("<") || isOp(">") || isOp("==") || isOp("!=") || isOp("<=") || isOp(">="))) {
       Pos at = here();
       skipToDelimiter();
       return Value::unknown("a comparison is not evaluated", at);
@@ -156,9 +160,12 @@ private:
     for (; i_ < end_; ++i_) {
       const Token &k = t_[i_];
       if (k.kind != TokenKind::Op) continue;
-      if (k.text == "(" || k.text == "[" || k.text == "{") ++depth;
-      else if (k.text == ")" || k.text == "]" || k.text == "}") { if (depth-- == 0) return; }
-      else if (k.text == "," && depth == 0) return;
+      if (k.text == "(" || k.text == "[" || k.text == "{")
+        ++depth;
+      else if (k.text == ")" || k.text == "]" || k.text == "}") {
+        if (depth-- == 0) return;
+      } else if (k.text == "," && depth == 0)
+        return;
     }
   }
 
@@ -229,10 +236,14 @@ private:
       return Value::unknown("'" + op + "' of values that are not integers", at);
     int64_t x = a.num, y = b.num, r = 0;
     bool overflow = false;
-    if (op == "+") overflow = __builtin_add_overflow(x, y, &r);
-    else if (op == "-") overflow = __builtin_sub_overflow(x, y, &r);
-    else if (op == "*") overflow = __builtin_mul_overflow(x, y, &r);
-    else if (op == "/") return Value::unknown("'/' gives a float (use '//')", at);
+    if (op == "+")
+      overflow = __builtin_add_overflow(x, y, &r);
+    else if (op == "-")
+      overflow = __builtin_sub_overflow(x, y, &r);
+    else if (op == "*")
+      overflow = __builtin_mul_overflow(x, y, &r);
+    else if (op == "/")
+      return Value::unknown("'/' gives a float (use '//')", at);
     else if (op == "//" || op == "%") {
       if (y == 0) return Value::unknown("division by zero", at);
       if (x == std::numeric_limits<int64_t>::min() && y == -1) return Value::unknown("integer overflow", at);
@@ -243,16 +254,22 @@ private:
       for (int64_t k = 0; k < y && !overflow; ++k) overflow = __builtin_mul_overflow(r, x, &r);
     } else if (op == "<<") {
       if (y < 0) return Value::unknown("negative shift count", at);
-      if (y >= 63 || (x != 0 && (x > (std::numeric_limits<int64_t>::max() >> y) || x < (std::numeric_limits<int64_t>::min() >> y))))
+      if (y >= 63 || (x != 0 && (x > (std::numeric_limits<int64_t>::max() >> y) ||
+                                 x < (std::numeric_limits<int64_t>::min() >> y))))
         overflow = true;
-      else r = static_cast<int64_t>(static_cast<uint64_t>(x) << y);
+      else
+        r = static_cast<int64_t>(static_cast<uint64_t>(x) << y);
     } else if (op == ">>") {
       if (y < 0) return Value::unknown("negative shift count", at);
       r = y >= 63 ? (x < 0 ? -1 : 0) : x >> y;
-    } else if (op == "&") r = x & y;
-    else if (op == "|") r = x | y;
-    else if (op == "^") r = x ^ y;
-    else return Value::unknown("operator '" + op + "' is not evaluated", at);
+    } else if (op == "&")
+      r = x & y;
+    else if (op == "|")
+      r = x | y;
+    else if (op == "^")
+      r = x ^ y;
+    else
+      return Value::unknown("operator '" + op + "' is not evaluated", at);
     if (overflow) return Value::unknown("integer overflow beyond 64 bits", at);
     return Value::integer(r, at);
   }
@@ -272,8 +289,10 @@ private:
       } else {
         positional.push_back(expr());
       }
-      if (isOp(",")) ++i_;
-      else if (!isOp(")")) return false;
+      if (isOp(","))
+        ++i_;
+      else if (!isOp(")"))
+        return false;
     }
     if (!isOp(")")) return false;
     ++i_;
@@ -367,7 +386,8 @@ private:
         if (!index.known()) return index;
         if (v.kind == Kind::Tuple && isIntLike(index)) {
           int64_t k = index.num < 0 ? index.num + static_cast<int64_t>(v.items.size()) : index.num;
-          if (k < 0 || k >= static_cast<int64_t>(v.items.size())) return Value::unknown("index out of range", at);
+          if (k < 0 || k >= static_cast<int64_t>(v.items.size()))
+            return Value::unknown("index out of range", at);
           // Copied out first: assigning v from its own element frees the element mid-copy.
           Value item = v.items[static_cast<size_t>(k)];
           v = std::move(item);
@@ -467,14 +487,20 @@ private:
       d.at = at;
       while (i_ < end_ && !isOp("}")) {
         Value key = expr();
-        if (!isOp(":")) { skipToDelimiter(); if (isOp("}")) ++i_; return Value::unknown("a set or dict comprehension is not evaluated", at); }
+        if (!isOp(":")) {
+          skipToDelimiter();
+          if (isOp("}")) ++i_;
+          return Value::unknown("a set or dict comprehension is not evaluated", at);
+        }
         ++i_;
         Value value = expr();
         if (!key.known()) return key;
         if (key.kind != Kind::Str) return Value::unknown("a dict key that is not a string", key.at);
         d.entries.emplace_back(key.str.text, value);
-        if (isOp(",")) ++i_;
-        else break;
+        if (isOp(","))
+          ++i_;
+        else
+          break;
       }
       if (!isOp("}")) return Value::unknown("cannot evaluate the dict", at);
       ++i_;
@@ -493,20 +519,34 @@ private:
 
 Value toStr(const Value &v, Pos at) {
   switch (v.kind) {
-  case Kind::Str: return v;
-  case Kind::Int: { SourcedText s; s.append(std::to_string(v.num), at); return str(s, at); }
-  case Kind::Bool: { SourcedText s; s.append(v.num ? "True" : "False", at); return str(s, at); }
-  case Kind::None: { SourcedText s; s.append("None", at); return str(s, at); }
-  case Kind::Unknown: return v;
-  default: return Value::unknown("str() of a tuple or dict is not evaluated", at);
+    case Kind::Str: return v;
+    case Kind::Int: {
+      SourcedText s;
+      s.append(std::to_string(v.num), at);
+      return str(s, at);
+    }
+    case Kind::Bool: {
+      SourcedText s;
+      s.append(v.num ? "True" : "False", at);
+      return str(s, at);
+    }
+    case Kind::None: {
+      SourcedText s;
+      s.append("None", at);
+      return str(s, at);
+    }
+    case Kind::Unknown: return v;
+    default: return Value::unknown("str() of a tuple or dict is not evaluated", at);
   }
 }
 
 Value percentFormat(const Value &tmpl, const Value &args) {
   if (!args.known()) return args;
   std::vector<Value> positional;
-  if (args.kind == Kind::Tuple) positional = args.items;
-  else if (args.kind != Kind::Dict) positional.push_back(args);
+  if (args.kind == Kind::Tuple)
+    positional = args.items;
+  else if (args.kind != Kind::Dict)
+    positional.push_back(args);
   size_t next = 0;
   const std::string &s = tmpl.str.text;
   SourcedText out;
@@ -539,15 +579,19 @@ Value percentFormat(const Value &tmpl, const Value &args) {
     }
     bool left = false, zero = false;
     while (k < s.size() && std::string("-+ #0").find(s[k]) != std::string::npos) {
-      if (s[k] == '-') left = true;
-      else if (s[k] == '0') zero = true;
-      else return Value::unknown(std::string("format flag '") + s[k] + "' is not evaluated", at);
+      if (s[k] == '-')
+        left = true;
+      else if (s[k] == '0')
+        zero = true;
+      else
+        return Value::unknown(std::string("format flag '") + s[k] + "' is not evaluated", at);
       ++k;
     }
     size_t width = 0;
     while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k])))
       if ((width = width * 10 + static_cast<size_t>(s[k++] - '0')) > kMaxString) return tooLong(at);
-    if (k < s.size() && (s[k] == '.' || s[k] == '*')) return Value::unknown("format precision is not evaluated", at);
+    if (k < s.size() && (s[k] == '.' || s[k] == '*'))
+      return Value::unknown("format precision is not evaluated", at);
     while (k < s.size() && (s[k] == 'h' || s[k] == 'l' || s[k] == 'L')) ++k;
     if (k >= s.size()) return Value::unknown("incomplete format", at);
     char type = s[k];
@@ -559,9 +603,13 @@ Value percentFormat(const Value &tmpl, const Value &args) {
     } else if (type == 's') {
       text = toStr(arg, at);
     } else if (type == 'x' || type == 'X' || type == 'o') {
-      if (!isIntLike(arg) || arg.num < 0) return Value::unknown("%x of a value that is not a non-negative integer", at);
+      if (!isIntLike(arg) || arg.num < 0)
+        return Value::unknown("%x of a value that is not a non-negative integer", at);
       char buf[32];
-      std::snprintf(buf, sizeof buf, type == 'x' ? "%llx" : type == 'X' ? "%llX" : "%llo",
+      std::snprintf(buf, sizeof buf,
+                    type == 'x'   ? "%llx"
+                    : type == 'X' ? "%llX"
+                                  : "%llo",
                     static_cast<unsigned long long>(arg.num));
       text = str({}, at);
       text.str.append(buf, at);
@@ -572,8 +620,12 @@ Value percentFormat(const Value &tmpl, const Value &args) {
     if (text.str.text.size() < width) {
       SourcedText pad;
       pad.append(std::string(width - text.str.text.size(), zero && !left && type != 's' ? '0' : ' '), at);
-      if (left) text.str.append(pad);
-      else { pad.append(text.str); text.str = pad; }
+      if (left)
+        text.str.append(pad);
+      else {
+        pad.append(text.str);
+        text.str = pad;
+      }
     }
     out.append(text.str);
     if (out.text.size() > kMaxString) return tooLong(at);
@@ -618,7 +670,8 @@ Value braceFormat(const Value &tmpl, const std::vector<Value> &positional,
       size_t index = field.empty() ? auto_index++ : std::stoul(field);
       if (field.find_first_not_of("0123456789") != std::string::npos)
         return Value::unknown("format field '{" + field + "}' is not evaluated", at);
-      if (index >= positional.size()) return Value::unknown("format index " + std::to_string(index) + " out of range", at);
+      if (index >= positional.size())
+        return Value::unknown("format index " + std::to_string(index) + " out of range", at);
       arg = positional[index];
     } else {
       if (field.find_first_of(".[") != std::string::npos)

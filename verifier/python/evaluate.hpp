@@ -18,12 +18,12 @@ namespace kverify::python {
 struct Value {
   enum class Kind { Str, Int, Bool, None, Tuple, Dict, Unknown };
   Kind kind = Kind::Unknown;
-  SourcedText str;                                    // Str
-  int64_t num = 0;                                    // Int, Bool
-  std::vector<Value> items;                           // Tuple (lists too)
-  std::vector<std::pair<std::string, Value>> entries; // Dict with string keys
-  std::string why;                                    // Unknown: the reason
-  Pos at;                                             // where the expression starts
+  SourcedText str;                                     // Str
+  int64_t num = 0;                                     // Int, Bool
+  std::vector<Value> items;                            // Tuple (lists too)
+  std::vector<std::pair<std::string, Value>> entries;  // Dict with string keys
+  std::string why;                                     // Unknown: the reason
+  Pos at;                                              // where the expression starts
 
   static Value unknown(std::string why, Pos at) {
     Value v;

@@ -40,8 +40,10 @@ Dims dimsOf(const Value &v) {
     d = {v.num, 1, 1};
   } else if (v.kind == Value::Kind::Tuple && !v.items.empty() && v.items.size() <= 3) {
     for (size_t k = 0; k < 3; ++k) {
-      if (k >= v.items.size()) d[k] = 1;
-      else if (v.items[k].kind == Value::Kind::Int) d[k] = v.items[k].num;
+      if (k >= v.items.size())
+        d[k] = 1;
+      else if (v.items[k].kind == Value::Kind::Int)
+        d[k] = v.items[k].num;
     }
   }
   return d;
@@ -302,8 +304,8 @@ private:
 }  // namespace
 
 bool isKernelConstructor(const std::string &callee) {
-  static const std::set<std::string> names = {"SourceModule", "RawKernel", "RawModule",
-                                              "ElementwiseKernel", "ReductionKernel"};
+  static const std::set<std::string> names = {"SourceModule", "RawKernel", "RawModule", "ElementwiseKernel",
+                                              "ReductionKernel"};
   return names.count(lastPart(callee)) > 0;
 }
 
@@ -318,7 +320,8 @@ std::string Launch::optionText() const {
     }
     for (int k = 0; k < 3; ++k)
       if (d[k])
-        assume += std::string(assume.empty() ? "" : " && ") + builtin + "." + axis[k] + " == " + std::to_string(*d[k]);
+        assume += std::string(assume.empty() ? "" : " && ") + builtin + "." + axis[k] +
+                  " == " + std::to_string(*d[k]);
   };
   add(block, "block-dim", "blockDim");
   add(grid, "grid-dim", "gridDim");

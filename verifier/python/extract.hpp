@@ -19,9 +19,9 @@ using Dims = std::array<std::optional<int64_t>, 3>;  // unknown components stay 
 
 // A launch read from a call site.
 struct Launch {
-  Pos at;              // the call
+  Pos at;  // the call
   Dims block, grid;
-  std::string options; // `# kverify:` comments above the call
+  std::string options;  // `# kverify:` comments above the call
 
   // The launch as kverify options: --block-dim/--grid-dim when every component is known,
   // else an --assume per known component.

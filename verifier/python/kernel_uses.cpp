@@ -13,12 +13,24 @@ std::string lastPart(const std::string &name) { return name.substr(name.rfind('.
 
 // Attributes whose use neither launches the kernel nor lets it out: PyCUDA's Function
 // (attributes, cache and shared memory settings) and CuPy's RawKernel and RawModule.
-const std::set<std::string> kKernelAttributes = {
-    "num_regs", "shared_size_bytes", "local_size_bytes", "const_size_bytes", "max_threads_per_block",
-    "get_attribute", "set_attribute", "set_cache_config", "set_shared_config", "attributes", "compile",
-    "name", "code", "options", "max_dynamic_shared_size_bytes", "preferred_shared_memory_carveout"};
-const std::set<std::string> kModuleAttributes = {"get_global", "get_texref", "get_surfref", "compile", "code",
-                                                 "options", "name_expressions"};
+const std::set<std::string> kKernelAttributes = {"num_regs",
+                                                 "shared_size_bytes",
+                                                 "local_size_bytes",
+                                                 "const_size_bytes",
+                                                 "max_threads_per_block",
+                                                 "get_attribute",
+                                                 "set_attribute",
+                                                 "set_cache_config",
+                                                 "set_shared_config",
+                                                 "attributes",
+                                                 "compile",
+                                                 "name",
+                                                 "code",
+                                                 "options",
+                                                 "max_dynamic_shared_size_bytes",
+                                                 "preferred_shared_memory_carveout"};
+const std::set<std::string> kModuleAttributes = {"get_global", "get_texref", "get_surfref",     "compile",
+                                                 "code",       "options",    "name_expressions"};
 const std::set<std::string> kPreparedLaunches = {"prepared_call", "prepared_timed_call",
                                                  "prepared_async_call"};
 // Names that look variables up by a computed name.
@@ -50,7 +62,9 @@ private:
   const std::set<size_t> &read_;
   std::vector<UnreadUse> out_;
 
-  void unread(const KernelObject &o, const std::string &kernel, Pos at) { out_.push_back({o.source, kernel, at}); }
+  void unread(const KernelObject &o, const std::string &kernel, Pos at) {
+    out_.push_back({o.source, kernel, at});
+  }
 
   // import, global, nonlocal, del: names there are no uses of a value
   bool bindsOnly(const Statement &s) const {
@@ -72,7 +86,8 @@ private:
     if (o.name.find('.') != std::string::npos) return attribute;
     if (attribute) return false;
     const std::vector<Binding> *b = m_.bindings(o.name, s.scope);
-    return b && std::any_of(b->begin(), b->end(), [&](const Binding &x) { return x.statement == o.statement; });
+    return b &&
+           std::any_of(b->begin(), b->end(), [&](const Binding &x) { return x.statement == o.statement; });
   }
 
   // A parameter a def header declares (`def run(k, *ks):`): a new name, no use.
@@ -81,8 +96,10 @@ private:
     if (!isName(t_[b], "def")) return false;
     int depth = 0;
     for (size_t p = b; p < k; ++p) {
-      if (isOp(t_[p], "(") || isOp(t_[p], "[") || isOp(t_[p], "{")) ++depth;
-      else if (isOp(t_[p], ")") || isOp(t_[p], "]") || isOp(t_[p], "}")) --depth;
+      if (isOp(t_[p], "(") || isOp(t_[p], "[") || isOp(t_[p], "{"))
+        ++depth;
+      else if (isOp(t_[p], ")") || isOp(t_[p], "]") || isOp(t_[p], "}"))
+        --depth;
     }
     const Token &prev = t_[k - 1];
     return depth == 1 && (isOp(prev, "(") || isOp(prev, ",") || isOp(prev, "*") || isOp(prev, "**"));

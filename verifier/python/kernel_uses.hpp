@@ -16,8 +16,8 @@ namespace kverify::python {
 // A name a constructor or get_function result is bound to, at statement `statement`.
 struct KernelObject {
   size_t statement = 0;
-  std::string name;    // a.b for attributes
-  size_t source = 0;   // index of its EmbeddedSource
+  std::string name;   // a.b for attributes
+  size_t source = 0;  // index of its EmbeddedSource
   bool module = false;
   std::string kernel;  // functions: the kernel's name
 };

@@ -8,7 +8,8 @@ namespace {
 
 // The statements of `body` and those nested in them. The walk hands out const bodies;
 // the model here is our own, so writing through them is sound.
-template <class Body, class F> void eachStmt(Body &body, const F &f) {
+template <class Body, class F>
+void eachStmt(Body &body, const F &f) {
   for (auto &s : body) {
     f(s);
     for (auto *nested : model::children(s)) eachStmt(const_cast<Body &>(*nested), f);

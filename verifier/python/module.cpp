@@ -11,8 +11,8 @@ bool isName(const Token &t, const char *n) { return t.kind == TokenKind::Name &&
 bool opens(const Token &t) { return isOp(t, "(") || isOp(t, "[") || isOp(t, "{"); }
 bool closes(const Token &t) { return isOp(t, ")") || isOp(t, "]") || isOp(t, "}"); }
 
-const std::set<std::string> kAugmented = {"+=", "-=", "*=", "/=", "//=", "%=", "**=",
-                                          ">>=", "<<=", "&=", "|=", "^=", "@="};
+const std::set<std::string> kAugmented = {
+    "+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=", "<<=", "&=", "|=", "^=", "@="};
 
 std::string kverifyOptions(const Token &comment) {
   std::string s = comment.text.substr(1);  // drop '#'
@@ -34,8 +34,10 @@ std::optional<Module> Module::read(std::string_view source, std::string &error, 
   }
   Module m;
   for (Token &tok : t.tokens) {
-    if (tok.kind == TokenKind::Comment) m.comments_.push_back(tok);
-    else m.tokens_.push_back(std::move(tok));
+    if (tok.kind == TokenKind::Comment)
+      m.comments_.push_back(tok);
+    else
+      m.tokens_.push_back(std::move(tok));
   }
   m.scopes_.push_back(Scope{});
   // Statements: runs of tokens up to a Newline, split at top-level ';'.
@@ -44,9 +46,12 @@ std::optional<Module> Module::read(std::string_view source, std::string &error, 
   int depth = 0;
   for (size_t i = 0; i < m.tokens_.size(); ++i) {
     const Token &tok = m.tokens_[i];
-    if (opens(tok)) ++depth;
-    else if (closes(tok) && depth > 0) --depth;
-    bool ends = tok.kind == TokenKind::Newline || tok.kind == TokenKind::End || (depth == 0 && isOp(tok, ";"));
+    if (opens(tok))
+      ++depth;
+    else if (closes(tok) && depth > 0)
+      --depth;
+    bool ends =
+        tok.kind == TokenKind::Newline || tok.kind == TokenKind::End || (depth == 0 && isOp(tok, ";"));
     if (!ends) continue;
     if (i > begin) {
       Statement s;
@@ -73,8 +78,10 @@ std::optional<Module> Module::read(std::string_view source, std::string &error, 
           int d = 0;
           for (size_t p = k + 2; p < i; ++p) {
             const Token &pt = m.tokens_[p];
-            if (opens(pt)) ++d;
-            else if (closes(pt) && --d == 0) break;
+            if (opens(pt))
+              ++d;
+            else if (closes(pt) && --d == 0)
+              break;
             const Token &prev = m.tokens_[p - 1];
             if (d == 1 && pt.kind == TokenKind::Name &&
                 (isOp(prev, "(") || isOp(prev, ",") || isOp(prev, "*") || isOp(prev, "**")))
@@ -92,8 +99,10 @@ std::optional<Module> Module::read(std::string_view source, std::string &error, 
 }
 
 void Module::bind(size_t scope, const std::string &name, Binding b) {
-  if (name.find('.') != std::string::npos) scope = 0;  // attributes: one table for the file
-  else if (scopes_[scope].globals.count(name)) scope = 0;
+  if (name.find('.') != std::string::npos)
+    scope = 0;  // attributes: one table for the file
+  else if (scopes_[scope].globals.count(name))
+    scope = 0;
   bindings_[{scope, name}].push_back(std::move(b));
 }
 
@@ -122,9 +131,18 @@ void Module::collectBindings(size_t index) {
     while (k < s.end && !isName(t[k], "import")) ++k;
     bool first = true;
     for (++k; k < s.end; ++k) {
-      if (isOp(t[k], ",")) { first = true; continue; }
-      if (isName(t[k], "as") && k + 1 < s.end) { other(t[k + 1].text, "imported"); ++k; first = false; continue; }
-      if (first && t[k].kind == TokenKind::Name && !(k + 1 < s.end && isName(t[k + 1], "as"))) other(t[k].text, "imported");
+      if (isOp(t[k], ",")) {
+        first = true;
+        continue;
+      }
+      if (isName(t[k], "as") && k + 1 < s.end) {
+        other(t[k + 1].text, "imported");
+        ++k;
+        first = false;
+        continue;
+      }
+      if (first && t[k].kind == TokenKind::Name && !(k + 1 < s.end && isName(t[k + 1], "as")))
+        other(t[k].text, "imported");
       first = false;
     }
     return;
@@ -144,9 +162,12 @@ void Module::collectBindings(size_t index) {
   std::vector<size_t> eqs;
   int depth = 0;
   for (size_t k = b; k < s.end; ++k) {
-    if (opens(t[k])) ++depth;
-    else if (closes(t[k])) --depth;
-    else if (depth == 0 && isOp(t[k], "=")) eqs.push_back(k);
+    if (opens(t[k]))
+      ++depth;
+    else if (closes(t[k]))
+      --depth;
+    else if (depth == 0 && isOp(t[k], "="))
+      eqs.push_back(k);
     else if (depth == 0 && k == b + 1 && t[b].kind == TokenKind::Name && t[k].kind == TokenKind::Op &&
              kAugmented.count(t[k].text)) {
       other(t[b].text, "updated with '" + t[k].text + "'");
@@ -174,8 +195,10 @@ void Module::collectBindings(size_t index) {
     bool unpack = !plain;
     for (size_t j = target_begin; unpack && j < eq; ++j) {
       const Token &tk = t[j];
-      if (tk.kind == TokenKind::Name) names.push_back(tk.text);
-      else if (!isOp(tk, ",") && !((isOp(tk, "(") && j == target_begin) || (isOp(tk, ")") && j + 1 == eq))) unpack = false;
+      if (tk.kind == TokenKind::Name)
+        names.push_back(tk.text);
+      else if (!isOp(tk, ",") && !((isOp(tk, "(") && j == target_begin) || (isOp(tk, ")") && j + 1 == eq)))
+        unpack = false;
     }
     if (unpack && names.size() > 1) {
       for (size_t n = 0; n < names.size(); ++n) {
@@ -226,7 +249,8 @@ Value Module::lookupIn(const std::string &name, size_t scope, Pos at) const {
   size_t s = scope;
   if (name.find('.') != std::string::npos) s = 0;
   for (;;) {
-    if (name.find('.') == std::string::npos && scopes_[s].params.count(name) && !scopes_[s].globals.count(name))
+    if (name.find('.') == std::string::npos && scopes_[s].params.count(name) &&
+        !scopes_[s].globals.count(name))
       return Value::unknown("'" + name + "' is a parameter of '" + scopes_[s].name + "()'", at);
     auto it = bindings_.find({scopes_[s].globals.count(name) ? 0 : s, name});
     if (it != bindings_.end()) {
@@ -235,14 +259,16 @@ Value Module::lookupIn(const std::string &name, size_t scope, Pos at) const {
       if (!bs[0].simple) return Value::unknown(bs[0].why, at);
       std::pair<size_t, std::string> key{it->first.first, name};
       if (auto m = memo_.find(key); m != memo_.end()) return m->second;
-      if (!evaluating_.insert(key).second) return Value::unknown("'" + name + "' is defined in terms of itself", at);
+      if (!evaluating_.insert(key).second)
+        return Value::unknown("'" + name + "' is defined in terms of itself", at);
       const Statement &st = statements_[bs[0].statement];
       Value v = evaluate(bs[0].value_begin, bs[0].value_end, st.scope);
       if (bs[0].element >= 0 && v.known()) {
         size_t k = static_cast<size_t>(bs[0].element);
         v = v.kind == Value::Kind::Tuple && k < v.items.size()
                 ? v.items[k]
-                : Value::unknown("'" + name + "' is unpacked from a value that is not a tuple of that size", at);
+                : Value::unknown("'" + name + "' is unpacked from a value that is not a tuple of that size",
+                                 at);
       }
       evaluating_.erase(key);
       memo_[key] = v;
@@ -282,9 +308,12 @@ std::vector<Call> Module::calls(const Statement &s) const {
       int depth = 0;
       size_t arg_begin = j + 1;
       for (size_t p = j; p < s.end; ++p) {
-        if (opens(t[p])) ++depth;
-        else if (closes(t[p]) && --depth == 0) { c.close = p; break; }
-        else if (depth == 1 && isOp(t[p], ",")) {
+        if (opens(t[p]))
+          ++depth;
+        else if (closes(t[p]) && --depth == 0) {
+          c.close = p;
+          break;
+        } else if (depth == 1 && isOp(t[p], ",")) {
           if (p > arg_begin) c.args.push_back({"", arg_begin, p, false});
           arg_begin = p + 1;
         }

@@ -23,9 +23,9 @@ struct Statement {
 };
 
 struct Scope {
-  std::string name;     // "" for the module, else the def or class name
+  std::string name;  // "" for the module, else the def or class name
   bool is_class = false;
-  size_t parent = 0;    // where names not bound here are looked up (classes skipped from defs)
+  size_t parent = 0;  // where names not bound here are looked up (classes skipped from defs)
   std::set<std::string> params, globals;
 };
 

@@ -37,9 +37,8 @@ void addCodePoint(uint32_t cp, Pos p, SourcedText &out) {
   }
 }
 
-const char *const kOps[] = {"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "==", "!=",
-                            "<=",  ">=",  "<<",  ">>",  "+=",  "-=", "*=", "/=", "%=", "&=", "|=",
-                            "^=",  "@="};
+const char *const kOps[] = {"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "==", "!=", "<=",
+                            ">=",  "<<",  ">>",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "@="};
 
 // Scans an f-string replacement field starting after its `{`; returns the index of the
 // closing `}` or npos. Nested brackets and quoted strings are skipped.
@@ -56,9 +55,14 @@ size_t scanField(std::string_view body, size_t i, StringPart &field) {
       continue;
     }
     if (spec_at == std::string_view::npos) {
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      else if ((c == ')' || c == ']') && depth > 0) --depth;
-      else if (c == '}' && depth > 0) { --depth; continue; }
+      if (c == '(' || c == '[' || c == '{')
+        ++depth;
+      else if ((c == ')' || c == ']') && depth > 0)
+        --depth;
+      else if (c == '}' && depth > 0) {
+        --depth;
+        continue;
+      }
     }
     if (depth > 0) continue;
     if (c == '!' && spec_at == std::string_view::npos && conv_at == std::string_view::npos &&
@@ -102,24 +106,36 @@ std::string decodeEscapes(std::string_view body, bool raw, bool bytes, bool fstr
       field.field = true;
       field.at = at[i];
       size_t close = scanField(body, i + 1, field);
-      if (close == std::string_view::npos) return "f-string field not decoded: '" + std::string(body.substr(i, 20)) + "'";
+      if (close == std::string_view::npos)
+        return "f-string field not decoded: '" + std::string(body.substr(i, 20)) + "'";
       std::string_view inner = body.substr(i + 1, close - i - 1);
       // split expr!conv:spec at depth 0 (scanField checked the structure)
       size_t cut = inner.size(), colon = std::string_view::npos, bang = std::string_view::npos;
       int depth = 0;
       for (size_t k = 0; k < inner.size(); ++k) {
         char d = inner[k];
-        if (d == '\'' || d == '"') { k = inner.find(d, k + 1); if (k == std::string_view::npos) break; continue; }
-        if (d == '(' || d == '[' || d == '{') ++depth;
-        else if (d == ')' || d == ']' || d == '}') --depth;
-        else if (depth == 0 && d == '!' && bang == std::string_view::npos && colon == std::string_view::npos &&
-                 k + 1 < inner.size() && inner[k + 1] != '=') bang = k;
-        else if (depth == 0 && d == ':' && colon == std::string_view::npos) { colon = k; break; }
+        if (d == '\'' || d == '"') {
+          k = inner.find(d, k + 1);
+          if (k == std::string_view::npos) break;
+          continue;
+        }
+        if (d == '(' || d == '[' || d == '{')
+          ++depth;
+        else if (d == ')' || d == ']' || d == '}')
+          --depth;
+        else if (depth == 0 && d == '!' && bang == std::string_view::npos &&
+                 colon == std::string_view::npos && k + 1 < inner.size() && inner[k + 1] != '=')
+          bang = k;
+        else if (depth == 0 && d == ':' && colon == std::string_view::npos) {
+          colon = k;
+          break;
+        }
       }
       cut = std::min({cut, bang, colon});
       field.expr = std::string(inner.substr(0, cut));
       if (bang != std::string_view::npos)
-        field.conversion = std::string(inner.substr(bang + 1, (colon == std::string_view::npos ? inner.size() : colon) - bang - 1));
+        field.conversion = std::string(
+            inner.substr(bang + 1, (colon == std::string_view::npos ? inner.size() : colon) - bang - 1));
       if (colon != std::string_view::npos) field.spec = std::string(inner.substr(colon + 1));
       parts.push_back(std::move(field));
       i = close + 1;
@@ -145,70 +161,76 @@ std::string decodeEscapes(std::string_view body, bool raw, bool bytes, bool fstr
     Pos p = at[i];
     size_t n = 2;
     switch (e) {
-    case '\n': break;  // line continuation: nothing
-    case '\r': if (i + 2 < body.size() && body[i + 2] == '\n') n = 3; break;
-    case '\\': lit().add('\\', p); break;
-    case '\'': lit().add('\'', p); break;
-    case '"': lit().add('"', p); break;
-    case 'a': lit().add('\a', p); break;
-    case 'b': lit().add('\b', p); break;
-    case 'f': lit().add('\f', p); break;
-    case 'n': lit().add('\n', p); break;
-    case 'r': lit().add('\r', p); break;
-    case 't': lit().add('\t', p); break;
-    case 'v': lit().add('\v', p); break;
-    case 'x': {
-      int h1 = i + 2 < body.size() ? hexDigit(body[i + 2]) : -1;
-      int h2 = i + 3 < body.size() ? hexDigit(body[i + 3]) : -1;
-      if (h1 < 0 || h2 < 0) return "truncated \\xXX escape";
-      uint32_t v = static_cast<uint32_t>(h1 * 16 + h2);
-      if (bytes) lit().add(static_cast<char>(v), p);
-      else addCodePoint(v, p, lit());
-      n = 4;
-      break;
-    }
-    case 'u':
-    case 'U': {
-      size_t digits = e == 'u' ? 4 : 8;
-      if (bytes) {  // not an escape in bytes literals
-        lit().add('\\', p);
-        lit().add(e, at[i + 1]);
+      case '\n': break;  // line continuation: nothing
+      case '\r':
+        if (i + 2 < body.size() && body[i + 2] == '\n') n = 3;
+        break;
+      case '\\': lit().add('\\', p); break;
+      case '\'': lit().add('\'', p); break;
+      case '"': lit().add('"', p); break;
+      case 'a': lit().add('\a', p); break;
+      case 'b': lit().add('\b', p); break;
+      case 'f': lit().add('\f', p); break;
+      case 'n': lit().add('\n', p); break;
+      case 'r': lit().add('\r', p); break;
+      case 't': lit().add('\t', p); break;
+      case 'v': lit().add('\v', p); break;
+      case 'x': {
+        int h1 = i + 2 < body.size() ? hexDigit(body[i + 2]) : -1;
+        int h2 = i + 3 < body.size() ? hexDigit(body[i + 3]) : -1;
+        if (h1 < 0 || h2 < 0) return "truncated \\xXX escape";
+        uint32_t v = static_cast<uint32_t>(h1 * 16 + h2);
+        if (bytes)
+          lit().add(static_cast<char>(v), p);
+        else
+          addCodePoint(v, p, lit());
+        n = 4;
         break;
       }
-      uint32_t v = 0;
-      for (size_t k = 0; k < digits; ++k) {
-        int h = i + 2 + k < body.size() ? hexDigit(body[i + 2 + k]) : -1;
-        if (h < 0) return std::string("truncated \\") + e + " escape";
-        v = v * 16 + static_cast<uint32_t>(h);
-      }
-      if (v > 0x10FFFF) return "illegal Unicode character in \\U escape";
-      addCodePoint(v, p, lit());
-      n = 2 + digits;
-      break;
-    }
-    case 'N':
-      if (bytes) {
-        lit().add('\\', p);
-        lit().add(e, at[i + 1]);
-        break;
-      }
-      // Python looks the name up in the Unicode database, which kverify does not carry.
-      if (problem.empty()) problem = "a \\N{...} escape (Unicode character name) is not decoded";
-      lit().add('\\', p);
-      lit().add('N', at[i + 1]);
-      break;
-    default:
-      if (e >= '0' && e <= '7') {
+      case 'u':
+      case 'U': {
+        size_t digits = e == 'u' ? 4 : 8;
+        if (bytes) {  // not an escape in bytes literals
+          lit().add('\\', p);
+          lit().add(e, at[i + 1]);
+          break;
+        }
         uint32_t v = 0;
-        n = 1;
-        while (n < 4 && i + n < body.size() && body[i + n] >= '0' && body[i + n] <= '7')
-          v = v * 8 + static_cast<uint32_t>(body[i + n++] - '0');
-        if (bytes) lit().add(static_cast<char>(v & 0xFF), p);
-        else addCodePoint(v, p, lit());
-      } else {  // unrecognised escapes keep the backslash
-        lit().add('\\', p);
-        lit().add(e, at[i + 1]);
+        for (size_t k = 0; k < digits; ++k) {
+          int h = i + 2 + k < body.size() ? hexDigit(body[i + 2 + k]) : -1;
+          if (h < 0) return std::string("truncated \\") + e + " escape";
+          v = v * 16 + static_cast<uint32_t>(h);
+        }
+        if (v > 0x10FFFF) return "illegal Unicode character in \\U escape";
+        addCodePoint(v, p, lit());
+        n = 2 + digits;
+        break;
       }
+      case 'N':
+        if (bytes) {
+          lit().add('\\', p);
+          lit().add(e, at[i + 1]);
+          break;
+        }
+        // Python looks the name up in the Unicode database, which kverify does not carry.
+        if (problem.empty()) problem = "a \\N{...} escape (Unicode character name) is not decoded";
+        lit().add('\\', p);
+        lit().add('N', at[i + 1]);
+        break;
+      default:
+        if (e >= '0' && e <= '7') {
+          uint32_t v = 0;
+          n = 1;
+          while (n < 4 && i + n < body.size() && body[i + n] >= '0' && body[i + n] <= '7')
+            v = v * 8 + static_cast<uint32_t>(body[i + n++] - '0');
+          if (bytes)
+            lit().add(static_cast<char>(v & 0xFF), p);
+          else
+            addCodePoint(v, p, lit());
+        } else {  // unrecognised escapes keep the backslash
+          lit().add('\\', p);
+          lit().add(e, at[i + 1]);
+        }
     }
     i += n;
   }
@@ -224,8 +246,10 @@ Tokens tokenize(std::string_view src) {
     Pos p{1, 1};
     for (size_t i = 0; i <= src.size(); ++i) {
       at[i] = p;
-      if (i < src.size() && src[i] == '\n') p = {p.line + 1, 1};
-      else ++p.col;
+      if (i < src.size() && src[i] == '\n')
+        p = {p.line + 1, 1};
+      else
+        ++p.col;
     }
   }
   int depth = 0;
@@ -259,7 +283,10 @@ Tokens tokenize(std::string_view src) {
       ++i;
       continue;
     }
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f') { ++i; continue; }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
+      ++i;
+      continue;
+    }
     if (c == '\\' && (i + 1 < src.size() && (src[i + 1] == '\n' || src[i + 1] == '\r'))) {
       i += src[i + 1] == '\r' && i + 2 < src.size() && src[i + 2] == '\n' ? 3 : 2;
       continue;  // explicit line joining
@@ -284,16 +311,21 @@ Tokens tokenize(std::string_view src) {
         bool triple = q + 2 < src.size() && src[q + 1] == quote && src[q + 2] == quote;
         size_t body = q + (triple ? 3 : 1), k = body, close = std::string_view::npos;
         while (k < src.size()) {
-          if (src[k] == '\\') { k += 2; continue; }
+          if (src[k] == '\\') {
+            k += 2;
+            continue;
+          }
           if (!triple && src[k] == '\n') return fail("unterminated string literal", i);
-          if (src[k] == quote && (!triple || (k + 2 < src.size() && src[k + 1] == quote && src[k + 2] == quote))) {
+          if (src[k] == quote &&
+              (!triple || (k + 2 < src.size() && src[k + 1] == quote && src[k + 2] == quote))) {
             close = k;
             break;
           }
           ++k;
         }
         if (close == std::string_view::npos)
-          return fail(triple ? "unterminated triple-quoted string literal" : "unterminated string literal", i);
+          return fail(triple ? "unterminated triple-quoted string literal" : "unterminated string literal",
+                      i);
         size_t end = close + (triple ? 3 : 1);
         push(TokenKind::String, i, end);
         Token &t = out.tokens.back();
@@ -301,9 +333,12 @@ Tokens tokenize(std::string_view src) {
         t.bytes = prefix.find('b') != std::string::npos;
         t.fstring = prefix.find('f') != std::string::npos;
         std::vector<Pos> body_at(at.begin() + static_cast<long>(body), at.begin() + static_cast<long>(close));
-        std::string why = decodeEscapes(src.substr(body, close - body), t.raw, t.bytes, t.fstring, body_at, t.parts);
-        if (!why.empty() && why[0] == '!') t.problem = why.substr(1);
-        else if (!why.empty()) return fail(why, i);
+        std::string why =
+            decodeEscapes(src.substr(body, close - body), t.raw, t.bytes, t.fstring, body_at, t.parts);
+        if (!why.empty() && why[0] == '!')
+          t.problem = why.substr(1);
+        else if (!why.empty())
+          return fail(why, i);
         i = end;
         continue;
       }
@@ -320,10 +355,16 @@ Tokens tokenize(std::string_view src) {
       size_t e = i;
       while (e < src.size()) {
         char d = src[e];
-        if (std::isalnum(static_cast<unsigned char>(d)) || d == '_' || d == '.') { ++e; continue; }
+        if (std::isalnum(static_cast<unsigned char>(d)) || d == '_' || d == '.') {
+          ++e;
+          continue;
+        }
         // exponent sign of a decimal float: 1e-5
         if ((d == '+' || d == '-') && (src[e - 1] == 'e' || src[e - 1] == 'E') &&
-            !(src.substr(i, 2) == "0x" || src.substr(i, 2) == "0X")) { ++e; continue; }
+            !(src.substr(i, 2) == "0x" || src.substr(i, 2) == "0X")) {
+          ++e;
+          continue;
+        }
         break;
       }
       push(TokenKind::Number, i, e);
@@ -332,10 +373,15 @@ Tokens tokenize(std::string_view src) {
     }
     size_t len = 1;
     for (const char *op : kOps)
-      if (src.substr(i, std::strlen(op)) == op) { len = std::strlen(op); break; }
+      if (src.substr(i, std::strlen(op)) == op) {
+        len = std::strlen(op);
+        break;
+      }
     if (len == 1) {
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      if (c == '(' || c == '[' || c == '{')
+        ++depth;
+      else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+        --depth;
     }
     push(TokenKind::Op, i, i + len);
     i += len;

@@ -45,16 +45,16 @@ enum class TokenKind { Name, Number, String, Op, Comment, Newline, End };
 // field `{expr!conv:spec}`.
 struct StringPart {
   bool field = false;
-  SourcedText literal;   // !field
-  std::string expr;      // field: the expression's text
+  SourcedText literal;  // !field
+  std::string expr;     // field: the expression's text
   std::string conversion, spec;
-  Pos at;                // field: the `{`
+  Pos at;  // field: the `{`
 };
 
 struct Token {
   TokenKind kind = TokenKind::End;
-  std::string text;  // the source text (strings: with prefix and quotes)
-  Pos begin, end;    // first and last character
+  std::string text;            // the source text (strings: with prefix and quotes)
+  Pos begin, end;              // first and last character
   bool first_on_line = false;  // nothing but blanks before it on its line
   // Strings only.
   bool raw = false, bytes = false, fstring = false;

@@ -20,12 +20,11 @@ namespace rt = kverify::rt;
 namespace {
 
 // The exact sum of each block's elements, computed one block at a time on the CPU.
-prop::SumReference per_block_sums(const std::vector<float>& x) {
+prop::SumReference per_block_sums(const std::vector<float> &x) {
   prop::SumReference all;
   for (std::size_t begin = 0; begin < x.size(); begin += example::kBlock) {
     const std::size_t end = std::min(x.size(), begin + example::kBlock);
-    const prop::SumReference one =
-        ref::total_sum(std::vector<float>(x.begin() + begin, x.begin() + end));
+    const prop::SumReference one = ref::total_sum(std::vector<float>(x.begin() + begin, x.begin() + end));
     all.value.push_back(one.value[0]);
     all.abs_sum.push_back(one.abs_sum[0]);
     all.rel_error = std::max(all.rel_error, one.rel_error);
@@ -41,8 +40,8 @@ KV_GPU_PROPERTY(BlockSums, WithinTheSummationBound) {
   rt::DeviceBuffer<float> out(rt::blocks_for(x.size(), example::kBlock));
   out.poison();  // an output the kernel never writes stays NaN and fails the model
   example::block_sums(in, out);
-  KV_RC_REQUIRE(prop::summation(out.download(), per_block_sums(x),
-                                [](std::size_t) { return example::kTreeDepth; }, "log2(256)"));
+  KV_RC_REQUIRE(prop::summation(
+      out.download(), per_block_sums(x), [](std::size_t) { return example::kTreeDepth; }, "log2(256)"));
 }
 
 TEST(BlockSums, RejectsAnOutputOfTheWrongSize) {

@@ -15,7 +15,7 @@ struct KvDim3 {
 };
 extern "C" {
 extern KvDim3 threadIdx, blockIdx, blockDim, gridDim;
-void kv_barrier(void);                            // a block barrier passed
+void kv_barrier(void);                                   // a block barrier passed
 void kv_atomic(const volatile void *p, unsigned width);  // an atomic access, before it happens
 }
 #define warpSize 32
@@ -30,19 +30,26 @@ void kv_atomic(const volatile void *p, unsigned width);  // an atomic access, be
 #define __constant__ __attribute__((aligned(1 << 20)))
 #define __align__(n) __attribute__((aligned(n)))
 
-struct __align__(8) int2 { int x, y; };
-struct __align__(4) uchar4 { unsigned char x, y, z, w; };
+struct __align__(8) int2 {
+  int x, y;
+};
+struct __align__(4) uchar4 {
+  unsigned char x, y, z, w;
+};
 
 inline void __syncthreads() { kv_barrier(); }
-inline int __syncthreads_or(int p) { kv_barrier(); return p; }
+inline int __syncthreads_or(int p) {
+  kv_barrier();
+  return p;
+}
 inline void __syncwarp(unsigned = 0xffffffffu) {}
 
-#define KV_ATOMIC_ADD(T)                                                      \
-  __attribute__((no_sanitize("thread"))) inline T atomicAdd(T *p, T v) {     \
-    kv_atomic(p, sizeof(T));                                                  \
-    T old = *p;                                                               \
-    *p = T(old + v);                                                          \
-    return old;                                                               \
+#define KV_ATOMIC_ADD(T)                                                 \
+  __attribute__((no_sanitize("thread"))) inline T atomicAdd(T *p, T v) { \
+    kv_atomic(p, sizeof(T));                                             \
+    T old = *p;                                                          \
+    *p = T(old + v);                                                     \
+    return old;                                                          \
   }
 KV_ATOMIC_ADD(int)
 KV_ATOMIC_ADD(unsigned)

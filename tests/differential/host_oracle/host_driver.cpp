@@ -50,8 +50,7 @@ bool running = false;
 sigjmp_buf stop;
 
 void record(const volatile void *p, unsigned width, char kind) {
-  if (!running)
-    return;
+  if (!running) return;
   auto a = reinterpret_cast<uintptr_t>(p);
   const Array *near = nullptr;
   for (const Array &r : arrays) {
@@ -59,19 +58,16 @@ void record(const volatile void *p, unsigned width, char kind) {
       std::printf("A %c %s %lu %u %u\n", kind, r.name.c_str(), (unsigned long)(a - r.lo), width, barriers);
       return;
     }
-    if (a + width > r.lo - kGap && a < r.hi + kGap)
-      near = &r;
+    if (a + width > r.lo - kGap && a < r.hi + kGap) near = &r;
   }
-  if (!near)
-    return;  // a local, a builtin, the driver's own data
+  if (!near) return;  // a local, a builtin, the driver's own data
   std::printf("X %s %ld\n", near->name.c_str(), (long)(a - near->lo));
   running = false;
   siglongjmp(stop, 1);
 }
 
 void onSignal(int) {
-  if (!running)
-    std::_Exit(3);
+  if (!running) std::_Exit(3);
   std::printf("X ? 0\n");
   running = false;
   siglongjmp(stop, 1);
@@ -85,22 +81,18 @@ void addArray(const std::string &name, uintptr_t lo, uintptr_t bytes) {
 void findStatics() {
   char self[4096];
   ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0)
-    std::exit(2);
+  if (len <= 0) std::exit(2);
   self[len] = 0;
   FILE *nm = popen(("nm -C -S --defined-only '" + std::string(self) + "'").c_str(), "r");
-  if (!nm)
-    std::exit(2);
+  if (!nm) std::exit(2);
   char line[1024];
   while (std::fgets(line, sizeof line, nm)) {
     unsigned long addr = 0, size = 0;
     char type = 0;
     int n = 0;
-    if (std::sscanf(line, "%lx %lx %c %n", &addr, &size, &type, &n) < 3)
-      continue;
+    if (std::sscanf(line, "%lx %lx %c %n", &addr, &size, &type, &n) < 3) continue;
     std::string name = line + n;
-    while (!name.empty() && (name.back() == '\n' || name.back() == ' '))
-      name.pop_back();
+    while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
     if (name.rfind("rand_kernel(", 0) == 0 && name.find(")::") != std::string::npos)
       addArray(name.substr(name.rfind("::") + 2), addr, size);
     else if (name.rfind("kv_", 0) == 0 && (type == 'B' || type == 'D' || type == 'b' || type == 'd'))
@@ -123,12 +115,12 @@ void __tsan_ignore_thread_begin() {}
 void __tsan_ignore_thread_end() {}
 void __tsan_vptr_update(void *, void *) {}
 void __tsan_vptr_read(void *) {}
-#define KV_TSAN(n)                                                                        \
-  void __tsan_read##n(void *p) { record(p, n, 'r'); }                                     \
-  void __tsan_write##n(void *p) { record(p, n, 'w'); }                                    \
-  void __tsan_unaligned_read##n(void *p) { record(p, n, 'r'); }                           \
-  void __tsan_unaligned_write##n(void *p) { record(p, n, 'w'); }                          \
-  void __tsan_volatile_read##n(void *p) { record(p, n, 'r'); }                            \
+#define KV_TSAN(n)                                               \
+  void __tsan_read##n(void *p) { record(p, n, 'r'); }            \
+  void __tsan_write##n(void *p) { record(p, n, 'w'); }           \
+  void __tsan_unaligned_read##n(void *p) { record(p, n, 'r'); }  \
+  void __tsan_unaligned_write##n(void *p) { record(p, n, 'w'); } \
+  void __tsan_volatile_read##n(void *p) { record(p, n, 'r'); }   \
   void __tsan_volatile_write##n(void *p) { record(p, n, 'w'); }
 KV_TSAN(1)
 KV_TSAN(2)
@@ -145,14 +137,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   unsigned v[6];
-  for (int i = 0; i < 6; ++i)
-    v[i] = unsigned(std::atoi(argv[1 + i]));
+  for (int i = 0; i < 6; ++i) v[i] = unsigned(std::atoi(argv[1 + i]));
   int p0 = std::atoi(argv[7]), p1 = std::atoi(argv[8]);
   const int kGlobals = 7;
   void *region = mmap(nullptr, kSpacing * (kGlobals + 1), PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (region == MAP_FAILED)
-    return 2;
+  if (region == MAP_FAILED) return 2;
   void *globals[kGlobals];
   for (int i = 0; i < kGlobals; ++i) {
     globals[i] = static_cast<char *>(region) + kSpacing * (i + 1) - kSpacing / 2;

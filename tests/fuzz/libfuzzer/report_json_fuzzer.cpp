@@ -23,8 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::abort();
   }
   if (kverify::reports::render_json(*again) != rendered) {
-    std::fprintf(stderr, "read_json(render_json(r)) renders differently from r:\n%s\n",
-                 rendered.c_str());
+    std::fprintf(stderr, "read_json(render_json(r)) renders differently from r:\n%s\n", rendered.c_str());
     std::abort();
   }
   return 0;

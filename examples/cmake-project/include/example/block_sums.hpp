@@ -10,6 +10,6 @@ inline constexpr unsigned kBlock = 256;
 inline constexpr std::size_t kTreeDepth = 8;  // log2(kBlock) additions from leaf to root
 
 // out must hold one element per block: ceil(in.size() / kBlock).
-void block_sums(const kverify::rt::DeviceBuffer<float>& in, kverify::rt::DeviceBuffer<float>& out);
+void block_sums(const kverify::rt::DeviceBuffer<float> &in, kverify::rt::DeviceBuffer<float> &out);
 
 }  // namespace example

@@ -12,15 +12,15 @@ enum class HistogramAlgorithm {
   GlobalAtomics,     // one atomicAdd per element on the global bins
   SharedPrivatized,  // per-block bins in shared memory, merged with atomics
 };
-const char* name(HistogramAlgorithm a);
+const char *name(HistogramAlgorithm a);
 
 // The largest bin count the privatized kernel accepts (48 KiB of counters).
 inline constexpr std::size_t kMaxPrivatizedBins = 12 * 1024;
 
 // Overwrites `bins` (at least one bin). Throws std::invalid_argument for no
 // bins, or more than kMaxPrivatizedBins with SharedPrivatized.
-void histogram(HistogramAlgorithm algo, const rt::DeviceBuffer<std::uint32_t>& values,
-               rt::DeviceBuffer<std::uint32_t>& bins, unsigned block_threads = 256,
+void histogram(HistogramAlgorithm algo, const rt::DeviceBuffer<std::uint32_t> &values,
+               rt::DeviceBuffer<std::uint32_t> &bins, unsigned block_threads = 256,
                cudaStream_t stream = nullptr);
 
 }  // namespace kverify::kernels

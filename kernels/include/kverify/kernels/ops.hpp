@@ -17,9 +17,11 @@ namespace kverify::kernels {
 // Addition. Integer sums wrap for unsigned types; int32 sums are computed in
 // uint32 so they wrap too (two's complement) instead of overflowing (UB).
 struct Sum {
-  static constexpr const char* name = "sum";
+  static constexpr const char *name = "sum";
   template <class T>
-  KV_HD static constexpr T identity() { return T(0); }
+  KV_HD static constexpr T identity() {
+    return T(0);
+  }
   template <class T>
   KV_HD T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, std::int32_t>)
@@ -33,7 +35,7 @@ struct Sum {
 // value for integers. On +0 vs -0 it keeps the left operand: IEEE 754 leaves the
 // sign of max(+0, -0) unspecified, and the exact model compares values.
 struct Max {
-  static constexpr const char* name = "max";
+  static constexpr const char *name = "max";
   template <class T>
   KV_HD static constexpr T identity() {
     if constexpr (std::numeric_limits<T>::has_infinity)
@@ -42,7 +44,9 @@ struct Max {
       return std::numeric_limits<T>::lowest();
   }
   template <class T>
-  KV_HD T operator()(T a, T b) const { return a < b ? b : a; }
+  KV_HD T operator()(T a, T b) const {
+    return a < b ? b : a;
+  }
 };
 
 }  // namespace kverify::kernels

@@ -6,7 +6,6 @@
 namespace kverify::kernels {
 
 template <class T>
-void saxpy(T a, const rt::DeviceBuffer<T>& x, rt::DeviceBuffer<T>& y,
-           cudaStream_t stream = nullptr);
+void saxpy(T a, const rt::DeviceBuffer<T> &x, rt::DeviceBuffer<T> &y, cudaStream_t stream = nullptr);
 
 }  // namespace kverify::kernels

@@ -24,7 +24,7 @@ inline constexpr const char kFailureRecordPrefix[] = "kverify-property-failure: 
 
 namespace detail {
 
-inline std::string json_string(const std::string& s) {
+inline std::string json_string(const std::string &s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
@@ -51,8 +51,8 @@ inline std::string json_string(const std::string& s) {
 // The environment setting that replays exactly this failure (shrunk), as RapidCheck
 // prints it at exit: RC_PARAMS="reproduce=...". `property_id` is the id the property
 // ran under (RapidCheck's GoogleTest glue uses "Suite/Name").
-inline std::string reproduce_setting(const std::string& property_id,
-                                     const rc::detail::FailureResult& failure) {
+inline std::string reproduce_setting(const std::string &property_id,
+                                     const rc::detail::FailureResult &failure) {
   rc::detail::Configuration config;
   config.reproduce[property_id] = failure.reproduce;
   // The minimal string also names keys whose defaults vary (seed): keep the one key.
@@ -63,15 +63,14 @@ inline std::string reproduce_setting(const std::string& property_id,
 }
 
 // The one-line record described at the top of this file (no trailing newline).
-inline std::string failure_record(const std::string& property_id,
-                                  const rc::detail::FailureResult& failure) {
+inline std::string failure_record(const std::string &property_id, const rc::detail::FailureResult &failure) {
   std::string out = kFailureRecordPrefix;
   out += "{\"property\":" + detail::json_string(property_id);
   out += ",\"passed_cases\":" + std::to_string(failure.numSuccess);
   out += ",\"message\":" + detail::json_string(failure.description);
   out += ",\"counterexample\":[";
   for (std::size_t i = 0; i < failure.counterExample.size(); ++i) {
-    const auto& [type, value] = failure.counterExample[i];
+    const auto &[type, value] = failure.counterExample[i];
     out += (i ? ",{\"type\":" : "{\"type\":") + detail::json_string(type) +
            ",\"value\":" + detail::json_string(value) + "}";
   }
@@ -84,13 +83,12 @@ inline std::string failure_record(const std::string& property_id,
 // a GTEST_SKIP check. A failure fails the test with RapidCheck's report followed by
 // the failure record.
 template <class Testable>
-void check(Testable&& property) {
-  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+void check(Testable &&property) {
+  const ::testing::TestInfo *info = ::testing::UnitTest::GetInstance()->current_test_info();
   rc::detail::TestMetadata metadata;
   metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
   metadata.description = info->name();
-  const rc::detail::TestResult result =
-      rc::detail::checkTestable(std::forward<Testable>(property), metadata);
+  const rc::detail::TestResult result = rc::detail::checkTestable(std::forward<Testable>(property), metadata);
   rc::detail::FailureResult failure;
   rc::detail::SuccessResult success;
   std::ostringstream os;

@@ -29,10 +29,14 @@ struct FloatRange {
 };
 template <class T>
 FloatRange default_range();  // float: [-126, 40]; double: [-1022, 300]; unused for integers
-template <> FloatRange default_range<float>();
-template <> FloatRange default_range<double>();
-template <> FloatRange default_range<std::int32_t>();
-template <> FloatRange default_range<std::uint32_t>();
+template <>
+FloatRange default_range<float>();
+template <>
+FloatRange default_range<double>();
+template <>
+FloatRange default_range<std::int32_t>();
+template <>
+FloatRange default_range<std::uint32_t>();
 
 // Value distributions.
 //  integers: 1/4 small (|v| <= 100), 1/4 edges (min, max, 0, +-1, min+1, max-1),
@@ -41,10 +45,14 @@ template <> FloatRange default_range<std::uint32_t>();
 //            5/8 normals with a uniform exponent in range and a random sign.
 template <class T>
 T draw(std::uint64_t bits, FloatRange range = default_range<T>());
-template <> std::int32_t draw(std::uint64_t bits, FloatRange range);
-template <> std::uint32_t draw(std::uint64_t bits, FloatRange range);
-template <> float draw(std::uint64_t bits, FloatRange range);
-template <> double draw(std::uint64_t bits, FloatRange range);
+template <>
+std::int32_t draw(std::uint64_t bits, FloatRange range);
+template <>
+std::uint32_t draw(std::uint64_t bits, FloatRange range);
+template <>
+float draw(std::uint64_t bits, FloatRange range);
+template <>
+double draw(std::uint64_t bits, FloatRange range);
 
 // One of the given values, shrinking towards the first (rc::gen::element does
 // not shrink at all, so a counterexample would keep whatever edge it drew).
@@ -73,6 +81,6 @@ rc::Gen<unsigned> block_sizes(unsigned lo, unsigned hi);
 
 // Fills out with draw<T> over a SplitMix64 sequence from seed (the bulk path).
 template <class T>
-void fill(std::vector<T>& out, std::uint64_t seed, FloatRange range = default_range<T>());
+void fill(std::vector<T> &out, std::uint64_t seed, FloatRange range = default_range<T>());
 
 }  // namespace kverify::prop::gen

@@ -10,7 +10,7 @@
 namespace kverify::testing {
 
 // Cached: device discovery runs once per test binary.
-inline const kverify::rt::DeviceQuery& devices() {
+inline const kverify::rt::DeviceQuery &devices() {
   static const kverify::rt::DeviceQuery q = kverify::rt::query_devices();
   return q;
 }
@@ -20,21 +20,21 @@ inline const kverify::rt::DeviceQuery& devices() {
 // In a test body or SetUp(): skip with the reason when there is no GPU.
 #define KV_REQUIRE_GPU()                                                              \
   do {                                                                                \
-    if (!::kverify::testing::devices().available())                                  \
+    if (!::kverify::testing::devices().available())                                   \
       GTEST_SKIP() << "no GPU: " << ::kverify::testing::devices().unavailable_reason; \
   } while (0)
 
 class GpuTest : public ::testing::Test {
- protected:
+protected:
   void SetUp() override { KV_REQUIRE_GPU(); }
 };
 
 // A RapidCheck property as a GoogleTest test Suite.Name that skips without a GPU:
 //   KV_GPU_PROPERTY(Scan, MatchesReference) { auto x = *rc::gen::arbitrary<int>(); ... }
-#define KV_GPU_PROPERTY(Suite, Name)                                              \
-  static void kv_property_##Suite##_##Name();                                     \
-  TEST(Suite, Name) {                                                             \
-    KV_REQUIRE_GPU();                                                             \
-    ::kverify::prop::check(&kv_property_##Suite##_##Name);                        \
-  }                                                                               \
+#define KV_GPU_PROPERTY(Suite, Name)                       \
+  static void kv_property_##Suite##_##Name();              \
+  TEST(Suite, Name) {                                      \
+    KV_REQUIRE_GPU();                                      \
+    ::kverify::prop::check(&kv_property_##Suite##_##Name); \
+  }                                                        \
   static void kv_property_##Suite##_##Name()

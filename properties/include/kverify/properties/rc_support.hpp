@@ -13,16 +13,16 @@
 #include "kverify/properties/tolerance.hpp"
 
 // Inside a property: fail the case with the model's explanation.
-#define KV_RC_REQUIRE(verdict)                            \
-  do {                                                    \
-    const ::kverify::prop::Verdict kv_v_ = (verdict);     \
-    if (!kv_v_.ok) ::kverify::prop::fail(kv_v_.message);  \
+#define KV_RC_REQUIRE(verdict)                           \
+  do {                                                   \
+    const ::kverify::prop::Verdict kv_v_ = (verdict);    \
+    if (!kv_v_.ok) ::kverify::prop::fail(kv_v_.message); \
   } while (0)
 
 namespace kverify::prop {
 
 // Fails the current RapidCheck case with a message (RC_FAIL for runtime text).
-[[noreturn]] inline void fail(const std::string& message) {
+[[noreturn]] inline void fail(const std::string &message) {
   throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, message);
 }
 
@@ -37,7 +37,7 @@ struct Outcome {
 // Runs with the configured parameters (RC_PARAMS: seed, ...), but at least
 // min_cases cases so a bug has its chance to show.
 template <class Testable>
-Outcome run(Testable&& property, int min_cases) {
+Outcome run(Testable &&property, int min_cases) {
   rc::detail::TestParams params = rc::detail::configuration().testParams;
   if (params.maxSuccess < min_cases) params.maxSuccess = min_cases;
   const rc::detail::TestResult result = rc::detail::checkProperty(

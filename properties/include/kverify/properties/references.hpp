@@ -16,7 +16,7 @@ namespace kverify::prop::ref {
 // (exclusive, identity first). In T's own arithmetic: exact for integers and
 // max; for float sums this is the left-to-right order (depth i).
 template <class T, class Op>
-std::vector<T> scan(const std::vector<T>& x, bool exclusive) {
+std::vector<T> scan(const std::vector<T> &x, bool exclusive) {
   std::vector<T> out(x.size());
   T acc = Op::template identity<T>();
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -28,7 +28,7 @@ std::vector<T> scan(const std::vector<T>& x, bool exclusive) {
 }
 
 template <class T, class Op>
-T reduce(const std::vector<T>& x) {
+T reduce(const std::vector<T> &x) {
   T acc = Op::template identity<T>();
   for (std::size_t i = 0; i < x.size(); ++i) acc = i == 0 ? x[0] : Op{}(acc, x[i]);
   return acc;
@@ -37,26 +37,26 @@ T reduce(const std::vector<T>& x) {
 // Exact summation of doubles (Shewchuk's non-overlapping partials, as in
 // Python's math.fsum); value() is the exact sum correctly rounded to double.
 class ExactSum {
- public:
+public:
   void add(double x);
   double value() const;
 
- private:
+private:
   std::vector<double> partials_;
 };
 
 // Exact prefix sums of float or double inputs (inclusive or exclusive), with
 // the magnitude sums the summation model needs.
 template <class T>
-SumReference prefix_sums(const std::vector<T>& x, bool exclusive);
+SumReference prefix_sums(const std::vector<T> &x, bool exclusive);
 // The exact sum of all of x, as a one-element SumReference.
 template <class T>
-SumReference total_sum(const std::vector<T>& x);
+SumReference total_sum(const std::vector<T> &x);
 
-std::vector<std::uint32_t> histogram(const std::vector<std::uint32_t>& values, std::size_t bins);
+std::vector<std::uint32_t> histogram(const std::vector<std::uint32_t> &values, std::size_t bins);
 
 template <class T>
-std::vector<T> transpose(const std::vector<T>& in, std::size_t rows, std::size_t cols) {
+std::vector<T> transpose(const std::vector<T> &in, std::size_t rows, std::size_t cols) {
   std::vector<T> out(in.size());
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];
@@ -65,15 +65,14 @@ std::vector<T> transpose(const std::vector<T>& in, std::size_t rows, std::size_t
 
 // c = a (m x k) * b (k x n), per element in long double.
 template <class T>
-DotReference matmul(const std::vector<T>& a, const std::vector<T>& b, std::size_t m,
-                    std::size_t k, std::size_t n);
+DotReference matmul(const std::vector<T> &a, const std::vector<T> &b, std::size_t m, std::size_t k,
+                    std::size_t n);
 // a x + y: dot products of length 2, (a, 1) . (x_i, y_i).
 template <class T>
-DotReference saxpy(T a, const std::vector<T>& x, const std::vector<T>& y);
+DotReference saxpy(T a, const std::vector<T> &x, const std::vector<T> &y);
 
-std::vector<std::uint8_t> blur3x3(const std::vector<std::uint8_t>& in, std::size_t width,
-                                  std::size_t height);
-std::vector<std::uint8_t> rgb_to_gray(const std::vector<std::uint8_t>& rgb, std::size_t width,
+std::vector<std::uint8_t> blur3x3(const std::vector<std::uint8_t> &in, std::size_t width, std::size_t height);
+std::vector<std::uint8_t> rgb_to_gray(const std::vector<std::uint8_t> &rgb, std::size_t width,
                                       std::size_t height);
 
 }  // namespace kverify::prop::ref

@@ -54,21 +54,21 @@ std::string show(std::uint8_t v);
 
 // Shared bookkeeping: records the first failure, counts all of them.
 class Explainer {
- public:
+public:
   Explainer(std::string model, std::size_t count) : model_(std::move(model)), count_(count) {}
   template <class T, class E>
-  void fail(std::size_t i, T got, E expected, const std::string& detail) {
+  void fail(std::size_t i, T got, E expected, const std::string &detail) {
     if (verdict_.failures++ == 0) {
       verdict_.ok = false;
       verdict_.first = i;
-      first_ = "element " + std::to_string(i) + ": got " + show(got) + ", expected " +
-               show(expected) + (detail.empty() ? "" : ", " + detail);
+      first_ = "element " + std::to_string(i) + ": got " + show(got) + ", expected " + show(expected) +
+               (detail.empty() ? "" : ", " + detail);
     }
   }
   void size_mismatch(std::size_t got, std::size_t expected);
   Verdict finish();
 
- private:
+private:
   std::string model_;
   std::size_t count_;
   std::string first_;
@@ -76,7 +76,7 @@ class Explainer {
 };
 
 template <class T>
-Verdict exact(const std::vector<T>& got, const std::vector<T>& expected) {
+Verdict exact(const std::vector<T> &got, const std::vector<T> &expected) {
   Explainer ex("exact", expected.size());
   if (got.size() != expected.size()) {
     ex.size_mismatch(got.size(), expected.size());
@@ -92,7 +92,7 @@ template <class T>
 std::uint64_t ulp_distance(T a, T b);
 
 template <class T>
-Verdict ulps(const std::vector<T>& got, const std::vector<T>& expected, std::uint64_t k) {
+Verdict ulps(const std::vector<T> &got, const std::vector<T> &expected, std::uint64_t k) {
   Explainer ex("ulps(" + std::to_string(k) + ")", expected.size());
   if (got.size() != expected.size()) {
     ex.size_mismatch(got.size(), expected.size());
@@ -100,16 +100,16 @@ Verdict ulps(const std::vector<T>& got, const std::vector<T>& expected, std::uin
   }
   for (std::size_t i = 0; i < got.size(); ++i) {
     const std::uint64_t d = ulp_distance(got[i], expected[i]);
-    if (d > k) ex.fail(i, got[i], expected[i], std::to_string(d) + " ulps apart > bound " + std::to_string(k));
+    if (d > k)
+      ex.fail(i, got[i], expected[i], std::to_string(d) + " ulps apart > bound " + std::to_string(k));
   }
   return ex.finish();
 }
 
-std::string describe_bound(long double err, long double bound, const std::string& how);
+std::string describe_bound(long double err, long double bound, const std::string &how);
 
 template <class T>
-Verdict abs_rel(const std::vector<T>& got, const std::vector<double>& expected, double a,
-                double r) {
+Verdict abs_rel(const std::vector<T> &got, const std::vector<double> &expected, double a, double r) {
   Explainer ex("abs_rel(" + show(a) + ", " + show(r) + ")", expected.size());
   if (got.size() != expected.size()) {
     ex.size_mismatch(got.size(), expected.size());
@@ -134,9 +134,8 @@ struct SumReference {
 
 // depth(i): the depth of the addition tree of output i.
 template <class T>
-Verdict summation(const std::vector<T>& got, const SumReference& ref,
-                  const std::function<std::size_t(std::size_t)>& depth,
-                  const std::string& depth_note = "") {
+Verdict summation(const std::vector<T> &got, const SumReference &ref,
+                  const std::function<std::size_t(std::size_t)> &depth, const std::string &depth_note = "") {
   const double u = unit_roundoff<T>();
   Explainer ex("summation(depth" + (depth_note.empty() ? std::string() : " " + depth_note) + ")",
                ref.value.size());
@@ -152,8 +151,8 @@ Verdict summation(const std::vector<T>& got, const SumReference& ref,
     if (!(err <= bound))
       ex.fail(i, got[i], ref.value[i],
               describe_bound(err, bound,
-                             "gamma_" + std::to_string(d) + " * sum|x| (sum|x| = " +
-                                 show(ref.abs_sum[i]) + ") + reference error"));
+                             "gamma_" + std::to_string(d) + " * sum|x| (sum|x| = " + show(ref.abs_sum[i]) +
+                                 ") + reference error"));
   }
   return ex.finish();
 }
@@ -169,7 +168,7 @@ struct DotReference {
 };
 
 template <class T>
-Verdict dot(const std::vector<T>& got, const DotReference& ref) {
+Verdict dot(const std::vector<T> &got, const DotReference &ref) {
   const double u = unit_roundoff<T>();
   // Underflow: a product that lands among the subnormals is off by up to half
   // the smallest subnormal, which no relative bound covers.
@@ -187,8 +186,8 @@ Verdict dot(const std::vector<T>& got, const DotReference& ref) {
     if (!(err <= bound))
       ex.fail(i, got[i], ref.value[i],
               describe_bound(err, bound,
-                             "gamma_" + std::to_string(ref.length) + " * (|A||B|)_ij (= " +
-                                 show(static_cast<double>(ref.abs_value[i])) +
+                             "gamma_" + std::to_string(ref.length) +
+                                 " * (|A||B|)_ij (= " + show(static_cast<double>(ref.abs_value[i])) +
                                  ") + n * eta + reference error"));
   }
   return ex.finish();

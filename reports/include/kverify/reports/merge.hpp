@@ -19,7 +19,6 @@ struct MergedReport {
 // Adds one input's text; `name` is only for messages. A kverify JSON report starts
 // with '{', JUnit XML with '<' (leading white space and a UTF-8 byte order mark
 // skipped). False, and `error` set, when the text is neither or does not read.
-bool merge_input(const std::string& name, const std::string& text, MergedReport& into,
-                 std::string& error);
+bool merge_input(const std::string &name, const std::string &text, MergedReport &into, std::string &error);
 
 }  // namespace kverify::reports

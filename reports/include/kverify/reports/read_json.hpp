@@ -12,6 +12,6 @@ namespace kverify::reports {
 
 // The report's kernels and skipped templates (its "summary" is recomputed when rendered).
 // Nothing, and `error` set, when `text` is not JSON or not a kverify report.
-std::optional<analysis::RunResult> read_json(const std::string& text, std::string& error);
+std::optional<analysis::RunResult> read_json(const std::string &text, std::string &error);
 
 }  // namespace kverify::reports

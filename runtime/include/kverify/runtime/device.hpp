@@ -44,7 +44,7 @@ struct DeviceQuery {
 DeviceQuery query_devices();
 
 // Limits of the current device, cached per device ordinal.
-const DeviceLimits& current_device_limits();
+const DeviceLimits &current_device_limits();
 
 // Memory free/total on the current device.
 struct MemoryInfo {
@@ -54,6 +54,6 @@ struct MemoryInfo {
 MemoryInfo memory_info();
 
 // Human-readable, one device per block of lines.
-std::string describe(const DeviceInfo& d);
+std::string describe(const DeviceInfo &d);
 
 }  // namespace kverify::rt

@@ -34,35 +34,33 @@ LaunchConfig config_for(std::size_t n, unsigned block, std::size_t dynamic_share
                         cudaStream_t stream = nullptr);
 
 // True when the grid has no blocks: there is nothing to launch.
-bool is_empty(const LaunchConfig& cfg);
+bool is_empty(const LaunchConfig &cfg);
 
 // Empty when the configuration is launchable; otherwise what is wrong, e.g.
 // "block of 2048 threads exceeds the device limit of 1024 threads per block".
-std::string validation_error(const LaunchConfig& cfg, const DeviceLimits& device,
-                             const KernelLimits& kernel = {});
+std::string validation_error(const LaunchConfig &cfg, const DeviceLimits &device,
+                             const KernelLimits &kernel = {});
 
 // Throws LaunchConfigError("<kernel>: <validation_error>") when not launchable.
-void validate(const char* kernel_name, const LaunchConfig& cfg, const DeviceLimits& device,
-              const KernelLimits& kernel = {});
+void validate(const char *kernel_name, const LaunchConfig &cfg, const DeviceLimits &device,
+              const KernelLimits &kernel = {});
 
 // The kernel's own limits (cudaFuncGetAttributes).
-KernelLimits kernel_limits(const void* kernel);
+KernelLimits kernel_limits(const void *kernel);
 
 // Validates cfg for the current device and this kernel, and opts the kernel in to
 // more than the default dynamic shared memory when cfg asks for it.
-void prepare_launch(const char* kernel_name, const void* kernel, const LaunchConfig& cfg);
+void prepare_launch(const char *kernel_name, const void *kernel, const LaunchConfig &cfg);
 
 #ifdef __CUDACC__
 // Validated, checked launch: an invalid configuration throws before launching;
 // launch errors (and, in checked mode, asynchronous faults) throw after.
 // An empty grid launches nothing.
 template <class... KernelArgs, class... Args>
-void launch(const char* kernel_name, void (*kernel)(KernelArgs...), const LaunchConfig& cfg,
-            Args&&... args) {
+void launch(const char *kernel_name, void (*kernel)(KernelArgs...), const LaunchConfig &cfg, Args &&...args) {
   if (is_empty(cfg)) return;
-  prepare_launch(kernel_name, reinterpret_cast<const void*>(kernel), cfg);
-  kernel<<<cfg.grid, cfg.block, cfg.dynamic_shared_bytes, cfg.stream>>>(
-      static_cast<KernelArgs>(args)...);
+  prepare_launch(kernel_name, reinterpret_cast<const void *>(kernel), cfg);
+  kernel<<<cfg.grid, cfg.block, cfg.dynamic_shared_bytes, cfg.stream>>>(static_cast<KernelArgs>(args)...);
   check_launch(kernel_name, __FILE__, __LINE__);
 }
 #endif

@@ -11,7 +11,7 @@ namespace kverify::kernels::block {
 // stride is the largest power of two below blockDim.x, and a thread only adds
 // a partner that exists. `smem` holds blockDim.x elements.
 template <class T, class Op>
-__device__ T shared_tree_reduce(T x, T* smem, Op op) {
+__device__ T shared_tree_reduce(T x, T *smem, Op op) {
   const unsigned t = threadIdx.x, n = blockDim.x;
   smem[t] = x;
   __syncthreads();
@@ -29,7 +29,7 @@ __device__ T shared_tree_reduce(T x, T* smem, Op op) {
 // Warp shuffles, then warp 0 reduces the warp totals. blockDim.x must be a
 // multiple of 32. `smem` holds 32 elements.
 template <class T, class Op>
-__device__ T warp_shuffle_reduce(T x, T* smem, Op op) {
+__device__ T warp_shuffle_reduce(T x, T *smem, Op op) {
   const unsigned t = threadIdx.x, lane = t & 31, w = t >> 5, warps = blockDim.x >> 5;
   x = warp::reduce(x, op);
   if (lane == 0) smem[w] = x;

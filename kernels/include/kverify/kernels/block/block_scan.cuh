@@ -18,23 +18,23 @@ struct ScanResult {
 
 __host__ __device__ constexpr unsigned scan_smem_elems(BlockScanAlgorithm a, unsigned threads) {
   return a == BlockScanAlgorithm::HillisSteele ? 2 * threads
-         : a == BlockScanAlgorithm::Blelloch  ? threads
-                                              : 32;
+         : a == BlockScanAlgorithm::Blelloch   ? threads
+                                               : 32;
 }
 
 // Double-buffered Hillis-Steele: each step reads one buffer and writes the
 // other, so no thread overwrites a value another thread still has to read.
 template <class T, class Op>
-__device__ ScanResult<T> hillis_steele_scan(T x, T* smem, Op op) {
+__device__ ScanResult<T> hillis_steele_scan(T x, T *smem, Op op) {
   const unsigned t = threadIdx.x, n = blockDim.x;
-  T* src = smem;
-  T* dst = smem + n;
+  T *src = smem;
+  T *dst = smem + n;
   src[t] = x;
   __syncthreads();
   for (unsigned d = 1; d < n; d <<= 1) {
     dst[t] = t >= d ? op(src[t - d], src[t]) : src[t];
     __syncthreads();
-    T* tmp = src;
+    T *tmp = src;
     src = dst;
     dst = tmp;
   }
@@ -46,7 +46,7 @@ __device__ ScanResult<T> hillis_steele_scan(T x, T* smem, Op op) {
 // Blelloch: up-sweep builds partial sums in a balanced tree, down-sweep pushes
 // prefixes back down. blockDim.x must be a power of two.
 template <class T, class Op>
-__device__ ScanResult<T> blelloch_scan(T x, T* smem, Op op) {
+__device__ ScanResult<T> blelloch_scan(T x, T *smem, Op op) {
   const unsigned t = threadIdx.x, n = blockDim.x;
   smem[t] = x;
   __syncthreads();
@@ -76,7 +76,7 @@ __device__ ScanResult<T> blelloch_scan(T x, T* smem, Op op) {
 // Warp-shuffle scan: scan within warps, scan the warp totals in warp 0, add.
 // blockDim.x must be a multiple of 32 (at most 1024: at most 32 warps).
 template <class T, class Op>
-__device__ ScanResult<T> warp_shuffle_scan(T x, T* smem, Op op) {
+__device__ ScanResult<T> warp_shuffle_scan(T x, T *smem, Op op) {
   const unsigned t = threadIdx.x, lane = t & 31, w = t >> 5, warps = blockDim.x >> 5;
   const T identity = Op::template identity<T>();
   const T inc = warp::inclusive_scan(x, op, lane);
@@ -104,10 +104,13 @@ __device__ ScanResult<T> warp_shuffle_scan(T x, T* smem, Op op) {
 }
 
 template <BlockScanAlgorithm A, class T, class Op>
-__device__ __forceinline__ ScanResult<T> scan(T x, T* smem, Op op) {
-  if constexpr (A == BlockScanAlgorithm::HillisSteele) return hillis_steele_scan(x, smem, op);
-  else if constexpr (A == BlockScanAlgorithm::Blelloch) return blelloch_scan(x, smem, op);
-  else return warp_shuffle_scan(x, smem, op);
+__device__ __forceinline__ ScanResult<T> scan(T x, T *smem, Op op) {
+  if constexpr (A == BlockScanAlgorithm::HillisSteele)
+    return hillis_steele_scan(x, smem, op);
+  else if constexpr (A == BlockScanAlgorithm::Blelloch)
+    return blelloch_scan(x, smem, op);
+  else
+    return warp_shuffle_scan(x, smem, op);
 }
 
 }  // namespace kverify::kernels::block

@@ -16,13 +16,12 @@ extern __shared__ __align__(16) unsigned char dynamic_smem[];
 // Launched by reduce_tiles (reduce.cu): rt::config_for(n, threads), threads in [2, 1024].
 // kverify: --assume='blockDim.x >= 2 && blockDim.x <= 1024 && blockDim.y == 1 && blockDim.z == 1 && n >= 1 && gridDim.x == (n + blockDim.x - 1) / blockDim.x && gridDim.y == 1 && gridDim.z == 1'
 template <BlockReduceAlgorithm A, class T, class Op>
-__global__ void reduce_tiles_kernel(const T* in, T* out, std::size_t n) {
-  T* smem = reinterpret_cast<T*>(dynamic_smem);
+__global__ void reduce_tiles_kernel(const T *in, T *out, std::size_t n) {
+  T *smem = reinterpret_cast<T *>(dynamic_smem);
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const T x = i < n ? in[i] : Op::template identity<T>();
-  const T total = A == BlockReduceAlgorithm::SharedTree
-                      ? block::shared_tree_reduce(x, smem, Op{})
-                      : block::warp_shuffle_reduce(x, smem, Op{});
+  const T total = A == BlockReduceAlgorithm::SharedTree ? block::shared_tree_reduce(x, smem, Op{})
+                                                        : block::warp_shuffle_reduce(x, smem, Op{});
   if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
 
@@ -42,7 +41,7 @@ inline constexpr unsigned kReduceMaxBlocks = 1024;
 // kverify: --block-dim=256 --assume='gridDim.x >= 1 && gridDim.x <= 1024 && gridDim.y == 1 && gridDim.z == 1'
 template <class T, class Op>
 __global__ void __launch_bounds__(kReduceThreads)
-    reduce_stream_kernel(const T* __restrict__ in, std::size_t n, T* __restrict__ partials) {
+    reduce_stream_kernel(const T *__restrict__ in, std::size_t n, T *__restrict__ partials) {
   __shared__ T smem[32];
   const Op op{};
   using V = Vec16<T>;
@@ -51,7 +50,7 @@ __global__ void __launch_bounds__(kReduceThreads)
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   const std::size_t nvec = aligned ? n / kC : 0;
-  const V* vin = reinterpret_cast<const V*>(in);
+  const V *vin = reinterpret_cast<const V *>(in);
   T acc = Op::template identity<T>();
   std::size_t j = tid;
   for (; j + 3 * stride < nvec; j += 4 * stride) {
@@ -78,7 +77,7 @@ __global__ void __launch_bounds__(kReduceThreads)
 // kverify: --block-dim=256 --grid-dim=1 --assume='count >= 1 && count <= 1024'
 template <class T, class Op>
 __global__ void __launch_bounds__(kReduceThreads)
-    reduce_partials_kernel(const T* __restrict__ partials, unsigned count, T* __restrict__ out) {
+    reduce_partials_kernel(const T *__restrict__ partials, unsigned count, T *__restrict__ out) {
   __shared__ T smem[32];
   const Op op{};
   T acc = Op::template identity<T>();

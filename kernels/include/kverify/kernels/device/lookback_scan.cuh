@@ -35,11 +35,11 @@ enum TileFlag : unsigned { kInvalid = 0, kAggregate = 1, kPrefix = 2 };
 template <class T>
 struct TileState {
   static constexpr bool kPacked = sizeof(T) == 4;
-  unsigned* counter;          // next tile id
-  unsigned long long* words;  // packed: (flag << 32) | value bits
-  unsigned* flags;            // unpacked: TileFlag per tile
-  T* aggregates;              // unpacked: reduction of the tile alone
-  T* prefixes;                // unpacked: inclusive prefix through the tile
+  unsigned *counter;          // next tile id
+  unsigned long long *words;  // packed: (flag << 32) | value bits
+  unsigned *flags;            // unpacked: TileFlag per tile
+  T *aggregates;              // unpacked: reduction of the tile alone
+  T *prefixes;                // unpacked: inclusive prefix through the tile
 
   __device__ void publish(unsigned tile, unsigned flag, T value) const {
     if constexpr (kPacked) {
@@ -55,7 +55,7 @@ struct TileState {
   }
 
   // The tile's flag; `value` is meaningful unless the flag is kInvalid.
-  __device__ unsigned read(unsigned tile, T& value) const {
+  __device__ unsigned read(unsigned tile, T &value) const {
     if constexpr (kPacked) {
       const unsigned long long w =
           cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile])
@@ -64,8 +64,8 @@ struct TileState {
       memcpy(&value, &bits, sizeof bits);
       return static_cast<unsigned>(w >> 32);
     } else {
-      const unsigned f = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile])
-                             .load(cuda::memory_order_acquire);
+      const unsigned f =
+          cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).load(cuda::memory_order_acquire);
       if (f != kInvalid) value = f == kPrefix ? prefixes[tile] : aggregates[tile];
       return f;
     }
@@ -142,7 +142,7 @@ inline constexpr unsigned kFirstDelayMinTiles = 512;
 // back off before looking again, so spinning warps do not crowd the memory
 // system.
 template <class T, class Op, unsigned FirstDelayNs, unsigned MaxBackoffNs>
-__device__ T look_back(const TileState<T>& st, int tile, Op op) {
+__device__ T look_back(const TileState<T> &st, int tile, Op op) {
   const unsigned lane = threadIdx.x & 31;
   if (FirstDelayNs > 0 && gridDim.x >= kFirstDelayMinTiles) __nanosleep(FirstDelayNs);
   T exclusive = Op::template identity<T>();
@@ -170,8 +170,8 @@ __device__ T look_back(const TileState<T>& st, int tile, Op op) {
 // kverify: --assume='blockDim.y == 1 && blockDim.z == 1 && gridDim.y == 1 && gridDim.z == 1 && n >= 1 && n <= 2147483647' --zero-init=st.flags
 template <class T, class Op, class P>
 __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
-    lookback_scan_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
-                         TileState<T> st, bool exclusive_scan, bool aligned) {
+    lookback_scan_kernel(const T *__restrict__ in, T *__restrict__ out, std::size_t n, TileState<T> st,
+                         bool exclusive_scan, bool aligned) {
   constexpr unsigned kThreads = P::kThreads, kItems = P::kItems, kTile = P::kTile, kVec = P::kVec;
   constexpr unsigned kWarps = kThreads / 32, kSlice = 32 * kItems;
   using V = Vector<T, kVec>;
@@ -192,16 +192,16 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     tile = tile_id_shared;
   }
   const std::size_t tile_base = static_cast<std::size_t>(tile) * kTile;
-  const std::size_t base = tile_base + w * kSlice;  // this warp's slice
+  const std::size_t base = tile_base + w * kSlice;       // this warp's slice
   const bool whole = aligned && tile_base + kTile <= n;  // whole vectors, no bounds checks
-  T* slice = tile_data[w];
+  T *slice = tile_data[w];
 
   // Coalesced loads, all in flight before first use (whole vectors in
   // aligned full tiles); then transpose through the warp's slice so each
   // thread owns kItems consecutive elements.
   T v[kItems];
   if (whole) {
-    const V* src = reinterpret_cast<const V*>(in + base);
+    const V *src = reinterpret_cast<const V *>(in + base);
     V r[kItems / kVec];
 #pragma unroll
     for (unsigned q = 0; q < kItems / kVec; ++q) r[q] = src[q * 32 + lane];
@@ -277,7 +277,7 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) v[k] = slice[padded(striped<kVec>(k, lane))];
   if (whole) {
-    V* dst = reinterpret_cast<V*>(out + base);
+    V *dst = reinterpret_cast<V *>(out + base);
 #pragma unroll
     for (unsigned q = 0; q < kItems / kVec; ++q) {
       V r;
@@ -314,8 +314,8 @@ struct LookbackTemp {
 };
 
 template <class T, class Op, class P>
-void lookback_scan(bool exclusive, const T* in, T* out, std::size_t n, void* temp,
-                   std::size_t temp_bytes, cudaStream_t stream) {
+void lookback_scan(bool exclusive, const T *in, T *out, std::size_t n, void *temp, std::size_t temp_bytes,
+                   cudaStream_t stream) {
   if (n == 0) return;
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw std::invalid_argument("device_scan: n = " + std::to_string(n) +
@@ -324,12 +324,12 @@ void lookback_scan(bool exclusive, const T* in, T* out, std::size_t n, void* tem
   if (temp == nullptr || temp_bytes < layout.bytes)
     throw std::invalid_argument("device_scan: temporary storage of " + std::to_string(temp_bytes) +
                                 " bytes, need " + std::to_string(layout.bytes));
-  auto* base = static_cast<unsigned char*>(temp);
-  TileState<T> st{reinterpret_cast<unsigned*>(base),
-                  reinterpret_cast<unsigned long long*>(base + layout.state_offset),
-                  reinterpret_cast<unsigned*>(base + layout.state_offset),
-                  reinterpret_cast<T*>(base + layout.aggregates_offset),
-                  reinterpret_cast<T*>(base + layout.prefixes_offset)};
+  auto *base = static_cast<unsigned char *>(temp);
+  TileState<T> st{reinterpret_cast<unsigned *>(base),
+                  reinterpret_cast<unsigned long long *>(base + layout.state_offset),
+                  reinterpret_cast<unsigned *>(base + layout.state_offset),
+                  reinterpret_cast<T *>(base + layout.aggregates_offset),
+                  reinterpret_cast<T *>(base + layout.prefixes_offset)};
   KV_CUDA_CHECK(cudaMemsetAsync(base, 0, layout.aggregates_offset, stream));
   // Whole-vector accesses need in and out aligned to a vector; otherwise
   // every tile takes the element-wise path.
@@ -339,8 +339,7 @@ void lookback_scan(bool exclusive, const T* in, T* out, std::size_t n, void* tem
   cfg.grid = dim3(static_cast<unsigned>(layout.tiles));
   cfg.block = dim3(P::kThreads);
   cfg.stream = stream;
-  rt::launch("lookback_scan_kernel", lookback_scan_kernel<T, Op, P>, cfg, in, out, n, st,
-             exclusive, aligned);
+  rt::launch("lookback_scan_kernel", lookback_scan_kernel<T, Op, P>, cfg, in, out, n, st, exclusive, aligned);
 }
 
 }  // namespace kverify::kernels::device
