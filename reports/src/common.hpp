@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 
 namespace kverify::reports {
 

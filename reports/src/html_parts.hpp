@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 #include "kverify/reports/property_outcome.hpp"
 #include "source_cache.hpp"
 

@@ -22,7 +22,7 @@
 //   4. bounds (BoundsCheck) for shared arrays of known size.
 // Every finding's witness is re-evaluated at the solver's model before it is reported.
 
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 #include "model/model.hpp"
 
 #include <array>

@@ -4,7 +4,7 @@
 #include "analysis/local_webs.hpp"
 #include "analysis/phases.hpp"
 #include "analysis/solve.hpp"
-#include "analysis/stats.hpp"
+#include "result/stats.hpp"
 #include "model/walk.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // The two symbolic threads, their facts, and one query under them.
 #include "analysis/checker.hpp"
 #include "analysis/debug.hpp"
-#include "analysis/stats.hpp"
+#include "result/stats.hpp"
 #include "analysis/terms.hpp"
 #include "model/walk.hpp"
 

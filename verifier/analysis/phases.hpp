@@ -7,7 +7,7 @@
 // The phases are what `kverify --dump-phases` prints and what the reports show. The race
 // check does not read them: it tells barrier instances apart per thread and per loop
 // iteration in the symbolic traces (trace.hpp), which is finer than these static phases.
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 #include "model/model.hpp"
 
 #include <string>

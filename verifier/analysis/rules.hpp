@@ -1,7 +1,7 @@
 #pragma once
 // The rule (result.hpp's Rule) each closed form of a loop update applies.
 #include "analysis/closed_form.hpp"
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 
 namespace kverify::analysis::detail {
 

@@ -3,7 +3,7 @@
 #include "analysis/debug.hpp"
 
 #include "analysis/intabs.hpp"
-#include "analysis/stats.hpp"
+#include "result/stats.hpp"
 #include "analysis/terms.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Stage times and query counts (see stats.hpp).
-#include "analysis/stats.hpp"
+#include "result/stats.hpp"
 #include "analysis/solve.hpp"
 
 namespace kverify::analysis {

@@ -1,7 +1,7 @@
 // Witnesses: read off a model, and made as simple as the time allows.
 #include "analysis/checker.hpp"
 #include "analysis/debug.hpp"
-#include "analysis/stats.hpp"
+#include "result/stats.hpp"
 
 #include <algorithm>
 #include <chrono>

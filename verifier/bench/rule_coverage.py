@@ -3,7 +3,7 @@
 random kernel generator (tests/differential/kernel_gen.hpp).
 
 For each corpus, kverify runs once with --format=json (each kernel's "rules": the precision
-rules the analysis applied, analysis/result.hpp's Rule) and once with --dump-model (the
+rules the analysis applied, result/result.hpp's Rule) and once with --dump-model (the
 statement and expression kinds of each kernel's model). Prints two tables: per rule and
 per node kind, in how many kernels of each corpus it occurs (and how often in all), and
 lists the rules the generator never exercises.
@@ -20,7 +20,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
-# analysis/result.hpp's Rule, in its order (names as the JSON report writes them)
+# result/result.hpp's Rule, in its order (names as the JSON report writes them)
 RULES = [
     "closed_form.add", "closed_form.shift", "closed_form.affine", "closed_form.flip",
     "closed_form.swap", "closed_form.set", "loop.induction_no_wrap", "loop.havoc_uniform",

@@ -1,7 +1,7 @@
 #pragma once
 // Which results fail the run: --fail-on (verdicts, or `confirmed`) less what --baseline
 // already knows (same file, kernel and verdict).
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 
 #include <optional>
 #include <set>

@@ -3,7 +3,7 @@
 // kernel's own source (with the accesses of a global race instrumented), then a main()
 // that sets every parameter to the witness's value, launches with the witness's grid and
 // block, and checks every CUDA call (replay_runtime.cuh).
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 #include "model/model.hpp"
 
 #include <string>

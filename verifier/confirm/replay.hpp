@@ -4,7 +4,7 @@
 // compute-sanitizer tool that sees the finding); where a GPU is present both run, and the
 // finding's Confirmation says what the GPU showed. A folder written on a machine without
 // a GPU is replayed later, on one with a GPU: `kverify confirm REPORT.json`.
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 #include "confirm/process.hpp"
 #include "confirm/program.hpp"
 #include "model/model.hpp"

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "analysis/result.hpp"
+#include "result/result.hpp"
 
 namespace kverify::reports {
 

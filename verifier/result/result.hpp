@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/stats.hpp"
+#include "result/stats.hpp"
 #include "model/model.hpp"
 
 namespace kverify::analysis {
