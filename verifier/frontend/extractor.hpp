@@ -1,7 +1,8 @@
 #pragma once
 // Internal to the front end: the AST -> model translation of one kernel, split over
 // extract_decls.cpp (kernels, parameters, arrays, variables), extract_stmts.cpp
-// (statements) and extract_exprs.cpp (expressions, lvalues, pointers, calls).
+// (statements) and extract_exprs.cpp (expressions, lvalues, pointers, calls), and which
+// kernels a translation unit has (extract_unit.cpp).
 //
 // Translation is a single walk that emits model statements into the innermost open
 // statement list (`out_`), the way a code generator emits instructions: expression
@@ -32,7 +33,8 @@ namespace kverify::frontend {
 // the main file causes.
 struct CompileProblems;  // compile_errors.hpp
 
-// Kernels that depend on code with compile errors get those errors instead of a model.
+// Kernels that depend on code with compile errors get those errors instead of a model
+// (extract_unit.cpp).
 void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir, CompileProblems &problems,
                             model::TranslationUnitModel &tu);
 
