@@ -259,6 +259,13 @@ private:
   std::optional<Pointer> decay(const LValue &lv, clang::QualType pointee, const clang::Expr *e);
   uint64_t scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where);
   BindingPtr builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  // builtin's parts, by the kind of builtin (extract_builtins.cpp)
+  BindingPtr barrierBuiltin(const clang::CallExpr *c, const std::string &name, BuiltinKind kind,
+                            clang::QualType ret, clang::SourceRange where);
+  void annotationBuiltin(const clang::CallExpr *c, const std::string &name, BuiltinKind kind,
+                         clang::SourceRange where);
+  BindingPtr memoryBuiltin(const clang::CallExpr *c, const std::string &name, BuiltinKind kind,
+                           clang::QualType ret, clang::SourceRange where);
   std::optional<unsigned> builtinAccess(model::AccessKind kind, const clang::Expr *ptr,
                                         const std::string &name, clang::SourceRange where,
                                         const BuiltinInfo *atomic = nullptr, model::ExprPtr operand = nullptr,
