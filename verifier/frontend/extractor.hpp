@@ -277,6 +277,9 @@ private:
   BindingPtr opaqueCall(const clang::CallExpr *c, const std::string &name, clang::QualType ret,
                         clang::SourceRange where);
   BindingPtr inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  // inlineCall's parts: the object a member call runs on, and where the returns put the result
+  unsigned bindObject(Frame &frame, const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  BindingPtr resultOf(const clang::FunctionDecl *fn, const std::string &prefix, clang::SourceRange where);
   bool inlineConstructor(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
   model::ExprPtr armEffects(const clang::ConditionalOperator *c, model::ExprPtr cond,
                             std::vector<model::Stmt> then_effects, std::vector<model::Stmt> else_effects);
