@@ -291,6 +291,10 @@ private:
   LValue fromBinding(const BindingPtr &b, clang::QualType t, const clang::Expr *where);
   void copyStruct(const BindingPtr &dst, const BindingPtr &src, clang::SourceRange where);
   void havocStruct(const BindingPtr &dst, const std::string &what, clang::SourceRange where);
+  // assignStruct's parts, by what `src` is (extract_structs.cpp)
+  void constructStruct(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
+  void initStruct(const BindingPtr &dst, const clang::InitListExpr *il);
+  void structFromCall(const BindingPtr &dst, const clang::CallExpr *c);
   model::ExprPtr incDecValue(const clang::UnaryOperator *u, bool value_used);
   void loop(model::LoopKind kind, const clang::Stmt *init, const clang::Expr *cond,
             const clang::VarDecl *cond_var, const clang::Stmt *body, const clang::Expr *inc,
