@@ -15,6 +15,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/CommandLine.h"
@@ -216,87 +217,43 @@ struct CompileFlags {
 };
 
 // nvcc flags that change only code generation, outputs or the host compiler: nothing
-// kverify reads (those with a value take the next word unless written `-f=v`).
+// kverify reads. By prefix first, then whole.
+const llvm::StringRef kCodeGenerationPrefixes[] = {
+    // -O3, -Wall, -fPIC, -m64: optimisation, warnings and host compiler flags
+    "-O", "-W", "-f", "-m",
+    // -lcublas, -L/usr/lib (and -lineinfo): link flags
+    "-l", "-L",
+    // flags with a value, written `-f=v`
+    "-Xcompiler=", "--compiler-options=", "-Xptxas=", "-ccbin=", "--cudart=", "-cudart=", "--threads=",
+    "-maxrregcount=", "--maxrregcount=", "-code=", "--diag-suppress=", "--default-stream="};
+const llvm::StringRef kCodeGenerationFlags[] = {
+    // compilation only, relocatable device code, debug and line information
+    "-c", "--compile", "-dc", "-dw", "-rdc=true", "-rdc=false", "--relocatable-device-code=true",
+    "--relocatable-device-code=false", "-g", "-G", "--generate-line-info",
+    // dependency files
+    "-MD", "-MMD", "-M",
+    // the host compiler, language extensions, fast math, warnings, linking, intermediate files, reports
+    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", "--expt-relaxed-constexpr",
+    "--expt-extended-lambda", "--extended-lambda", "-extended-lambda", "--use_fast_math", "-use_fast_math",
+    "-shared", "-w", "-restrict", "--restrict", "--resource-usage", "-res-usage", "--keep", "-keep", "-pipe",
+    "-cudart", "--cudart", "--display-error-number", "-time", "-v"};
+const llvm::StringRef kCodeGenerationFlagsWithValue[] = {
+    // flags that take the next word as their value: outputs and the host compiler
+    "-o", "--output-file", "-x", "-ccbin", "--compiler-bindir",
+    // options passed on to the host compiler, ptxas, nvlink, the linker and cudafe
+    "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options",
+    "-Xlinker", "--linker-options", "-Xcudafe",
+    // dependency files
+    "-MT", "-MF", "-MQ", "--dependency-output",
+    // code generation, diagnostics and link flags
+    "--threads", "-t", "-maxrregcount", "--maxrregcount", "--default-stream", "-code", "--gpu-code",
+    "--diag-suppress", "-diag-suppress", "-L", "-l"};
+
 bool codeGenerationFlag(llvm::StringRef a, bool &takes_value) {
-  static const char *const with_value[] = {"-o",
-                                           "-x",
-                                           "-ccbin",
-                                           "--compiler-bindir",
-                                           "-Xcompiler",
-                                           "--compiler-options",
-                                           "-Xptxas",
-                                           "--ptxas-options",
-                                           "-Xnvlink",
-                                           "--nvlink-options",
-                                           "-Xlinker",
-                                           "--linker-options",
-                                           "-Xcudafe",
-                                           "-MT",
-                                           "-MF",
-                                           "-MQ",
-                                           "--threads",
-                                           "-t",
-                                           "-maxrregcount",
-                                           "--maxrregcount",
-                                           "--default-stream",
-                                           "-code",
-                                           "--gpu-code",
-                                           "--diag-suppress",
-                                           "-diag-suppress",
-                                           "-L",
-                                           "-l",
-                                           "--output-file",
-                                           "--dependency-output"};
-  static const char *const alone[] = {"-c",
-                                      "-dc",
-                                      "-dw",
-                                      "-g",
-                                      "-G",
-                                      "--generate-line-info",
-                                      "-rdc=true",
-                                      "-rdc=false",
-                                      "--relocatable-device-code=true",
-                                      "--relocatable-device-code=false",
-                                      "-forward-unknown-to-host-compiler",
-                                      "--forward-unknown-to-host-compiler",
-                                      "--expt-relaxed-constexpr",
-                                      "--expt-extended-lambda",
-                                      "--extended-lambda",
-                                      "-extended-lambda",
-                                      "--use_fast_math",
-                                      "-use_fast_math",
-                                      "-MD",
-                                      "-MMD",
-                                      "-M",
-                                      "-shared",
-                                      "-w",
-                                      "-restrict",
-                                      "--restrict",
-                                      "--resource-usage",
-                                      "-res-usage",
-                                      "--keep",
-                                      "-keep",
-                                      "-pipe",
-                                      "--compile",
-                                      "-cudart",
-                                      "--cudart",
-                                      "--display-error-number",
-                                      "-time",
-                                      "-v"};
   takes_value = false;
-  // (-O3, -Wall, -fPIC, -m64, -lineinfo, -lcublas, -L/usr/lib: optimisation, warnings, host
-  // and link flags)
-  if (a.starts_with("-O") || a.starts_with("-W") || a.starts_with("-Xcompiler=") ||
-      a.starts_with("--compiler-options=") || a.starts_with("-Xptxas=") || a.starts_with("-ccbin=") ||
-      a.starts_with("--cudart=") || a.starts_with("-cudart=") || a.starts_with("--threads=") ||
-      a.starts_with("-maxrregcount=") || a.starts_with("--maxrregcount=") || a.starts_with("-f") ||
-      a.starts_with("-code=") || a.starts_with("--diag-suppress=") || a.starts_with("--default-stream=") ||
-      a.starts_with("-L") || a.starts_with("-l") || a.starts_with("-m"))
-    return true;
-  for (const char *f : alone)
-    if (a == f) return true;
-  for (const char *f : with_value)
-    if (a == f) return takes_value = true;
+  if (llvm::any_of(kCodeGenerationPrefixes, [&](llvm::StringRef p) { return a.starts_with(p); })) return true;
+  if (llvm::is_contained(kCodeGenerationFlags, a)) return true;
+  if (llvm::is_contained(kCodeGenerationFlagsWithValue, a)) return takes_value = true;
   return false;
 }
 

@@ -167,6 +167,80 @@ BindingPtr KernelExtractor::opaqueCall(const clang::CallExpr *c, const std::stri
   return valueBinding(opaque(ret, "call of " + name));
 }
 
+// A barrier: the block's (__syncthreads, and the counting forms, whose result is one value
+// per block), a warp's (__syncwarp(mask)) or the grid's (a cooperative group's sync).
+BindingPtr KernelExtractor::barrierBuiltin(const clang::CallExpr *c, const std::string &name,
+                                           BuiltinKind kind, clang::QualType ret, clang::SourceRange where) {
+  model::stmt::Barrier barrier{model::BarrierKind::Block, name, nullptr, nullptr};
+  if (kind == BuiltinKind::PredicateBarrier) {
+    barrier.predicate = condition(c->getArg(0));
+  } else if (kind == BuiltinKind::WarpBarrier) {
+    barrier.kind = model::BarrierKind::Warp;
+    barrier.mask = Expr::cast(Type::u32(), rvalue(c->getArg(0)));
+  } else if (kind == BuiltinKind::GridBarrier) {
+    barrier.kind = model::BarrierKind::Grid;
+    barrier.what = "grid_group::sync";  // reports name the barrier as users write it
+  }
+  emit(Stmt{rangeOf(where), std::move(barrier)});
+  if (kind != BuiltinKind::PredicateBarrier) return nullptr;
+  return valueBinding(Expr::opaque(typeOf(ret), newId(), "result of " + name, /*per_block=*/true));
+}
+
+// Annotations: assumptions (__kverify_assume, KV_ASSUME_FORALL, a kernel's own __requires)
+// and what kverify does not check or model (a called function's __requires, the prelude's
+// __kverify_unchecked and __kverify_unsupported).
+void KernelExtractor::annotationBuiltin(const clang::CallExpr *c, const std::string &name, BuiltinKind kind,
+                                        clang::SourceRange where) {
+  switch (kind) {
+    case BuiltinKind::Assume:
+      emit(Stmt{rangeOf(where), model::stmt::Assume{condition(c->getArg(0))}});
+      return;
+    case BuiltinKind::AssumeForall: assumeForall(c, where); return;
+    case BuiltinKind::Requires:
+      if (frames_.size() == 1) {  // the kernel's own precondition: an assumption at entry
+        emit(Stmt{rangeOf(where), model::stmt::Assume{condition(c->getArg(0))}});
+      } else {
+        k_.unchecked.push_back({"__requires",
+                                "a precondition of a called function, not assumed: " + textOf(where),
+                                rangeOf(where)});
+      }
+      return;
+    default: {  // Unchecked, Unsupported: what the string argument names
+      const auto *lit = llvm::dyn_cast<clang::StringLiteral>(c->getArg(0)->IgnoreParenImpCasts());
+      std::string what = lit ? lit->getString().str() : name;
+      if (kind == BuiltinKind::Unsupported)
+        unsupported(what, textOf(where), where);
+      else
+        k_.unchecked.push_back({what, textOf(where), rangeOf(where)});
+      return;
+    }
+  }
+}
+
+// Memory a builtin reads or writes through its arguments other than an atomic's: __ldg's
+// read, a texture fetch (read-only memory, an unknown value), memcpy and memset (with a
+// length known at compile time); surface writes and the rest of the device heap are not
+// modelled.
+BindingPtr KernelExtractor::memoryBuiltin(const clang::CallExpr *c, const std::string &name, BuiltinKind kind,
+                                          clang::QualType ret, clang::SourceRange where) {
+  switch (kind) {
+    case BuiltinKind::Ldg: {
+      std::optional<unsigned> id = builtinAccess(model::AccessKind::Read, c->getArg(0), name, where);
+      return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "load via __ldg")
+                             : opaque(ret, "load via __ldg"));
+    }
+    case BuiltinKind::SurfaceWrite: unsupported("surface write", textOf(where), where); return nullptr;
+    case BuiltinKind::TextureRead:
+      for (unsigned i = 1; i < c->getNumArgs(); ++i)  // the coordinates
+        discard(c->getArg(i));
+      return valueBinding(opaque(ret, "texture fetch " + name));
+    default:  // DeviceHeap
+      if (name == "memcpy" || name == "memset") return copyOrFill(c, name == "memset");
+      unsupported("device memory function", name + ": " + textOf(where), where);
+      return nullptr;
+  }
+}
+
 // A builtin or intrinsic (builtins.cpp classifies it by name): barriers, fences,
 // assumptions, atomics, loads, integer arithmetic kverify computes, or an opaque call.
 BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
@@ -176,52 +250,22 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     where = frames_.back().site;  // a builtin called by prelude code: report the user's call
   BuiltinInfo info = classifyBuiltin(name);
   clang::QualType ret = fn->getReturnType();
-  auto arg = [&](unsigned i) { return c->getArg(i); };
-  auto barrier = [&](model::BarrierKind kind, ExprPtr mask, ExprPtr pred) {
-    emit(Stmt{rangeOf(where), model::stmt::Barrier{kind, name, std::move(mask), std::move(pred)}});
-  };
   switch (info.kind) {
-    case BuiltinKind::BlockBarrier: barrier(model::BarrierKind::Block, nullptr, nullptr); return nullptr;
+    case BuiltinKind::BlockBarrier:
     case BuiltinKind::PredicateBarrier:
-      barrier(model::BarrierKind::Block, nullptr, condition(arg(0)));
-      return valueBinding(Expr::opaque(typeOf(ret), newId(), "result of " + name, /*per_block=*/true));
     case BuiltinKind::WarpBarrier:
-      barrier(model::BarrierKind::Warp, Expr::cast(Type::u32(), rvalue(arg(0))), nullptr);
-      return nullptr;
-    case BuiltinKind::GridBarrier:
-      name = "grid_group::sync";  // reports name the barrier as users write it
-      barrier(model::BarrierKind::Grid, nullptr, nullptr);
-      return nullptr;
+    case BuiltinKind::GridBarrier: return barrierBuiltin(c, name, info.kind, ret, where);
     case BuiltinKind::Fence: emit(Stmt{rangeOf(where), model::stmt::Fence{info.scope, name}}); return nullptr;
     case BuiltinKind::Assume:
-      emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
-      return nullptr;
-    case BuiltinKind::AssumeForall: assumeForall(c, where); return nullptr;
+    case BuiltinKind::AssumeForall:
     case BuiltinKind::Requires:
-      if (frames_.size() == 1) {  // the kernel's own precondition: an assumption at entry
-        emit(Stmt{rangeOf(where), model::stmt::Assume{condition(arg(0))}});
-      } else {
-        k_.unchecked.push_back({"__requires",
-                                "a precondition of a called function, not assumed: " + textOf(where),
-                                rangeOf(where)});
-      }
-      return nullptr;
     case BuiltinKind::Unchecked:
-    case BuiltinKind::Unsupported: {
-      const auto *lit = llvm::dyn_cast<clang::StringLiteral>(arg(0)->IgnoreParenImpCasts());
-      std::string what = lit ? lit->getString().str() : name;
-      if (info.kind == BuiltinKind::Unsupported)
-        unsupported(what, textOf(where), where);
-      else
-        k_.unchecked.push_back({what, textOf(where), rangeOf(where)});
-      return nullptr;
-    }
+    case BuiltinKind::Unsupported: annotationBuiltin(c, name, info.kind, where); return nullptr;
     case BuiltinKind::Atomic: return atomicBuiltin(c, name, ret, info, where);
-    case BuiltinKind::Ldg: {
-      std::optional<unsigned> id = builtinAccess(model::AccessKind::Read, arg(0), name, where);
-      return valueBinding(id ? Expr::opaque(typeOf(ret), *id, "load via __ldg")
-                             : opaque(ret, "load via __ldg"));
-    }
+    case BuiltinKind::Ldg:
+    case BuiltinKind::SurfaceWrite:
+    case BuiltinKind::TextureRead:
+    case BuiltinKind::DeviceHeap: return memoryBuiltin(c, name, info.kind, ret, where);
     case BuiltinKind::Min:
     case BuiltinKind::Max:
     case BuiltinKind::Abs:
@@ -233,15 +277,6 @@ BindingPtr KernelExtractor::builtin(const clang::CallExpr *c, const clang::Funct
     case BuiltinKind::FirstSet:
       if (std::optional<BindingPtr> v = integerBuiltin(c, name, ret, info.kind, where)) return *v;
       break;
-    case BuiltinKind::SurfaceWrite: unsupported("surface write", textOf(where), where); return nullptr;
-    case BuiltinKind::TextureRead:
-      for (unsigned i = 1; i < c->getNumArgs(); ++i)  // the coordinates
-        discard(arg(i));
-      return valueBinding(opaque(ret, "texture fetch " + name));
-    case BuiltinKind::DeviceHeap:
-      if (name == "memcpy" || name == "memset") return copyOrFill(c, name == "memset");
-      unsupported("device memory function", name + ": " + textOf(where), where);
-      return nullptr;
     case BuiltinKind::MakeVector: {
       BindingPtr b = freshStruct(ret, name);
       assignStruct(b, c);

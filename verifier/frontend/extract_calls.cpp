@@ -339,6 +339,74 @@ static bool onlyReturnIsLast(const clang::FunctionDecl *fn) {
   return returns.count == 1;
 }
 
+// The object a member call runs on (`o.f()`, `p->f()`, `a[i].f()`, `f()` inside another
+// member), as `frame`'s this_object (a struct variable) or this_memory (an object in
+// memory, whose fields are memory). Returns the index of the first argument that binds a
+// parameter: 1 for a member operator, whose object is argument 0.
+unsigned KernelExtractor::bindObject(Frame &frame, const clang::CallExpr *c, const clang::FunctionDecl *fn) {
+  clang::SourceRange where = c->getSourceRange();
+  unsigned first = 0;
+  const clang::Expr *object = nullptr;
+  if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(c)) {
+    object = mc->getImplicitObjectArgument();
+  } else if (llvm::isa<clang::CXXOperatorCallExpr>(c) && llvm::isa<clang::CXXMethodDecl>(fn)) {
+    object = c->getArg(0);
+    first = 1;
+  }
+  if (!object) return first;
+  const clang::Expr *o = strip(object)->IgnoreImpCasts();
+  if (llvm::isa<clang::CXXThisExpr>(o)) {
+    frame.this_object = frames_.back().this_object;
+    frame.this_memory = frames_.back().this_memory;
+  } else {
+    LValue lv;
+    if (!object->getType()->isPointerType())
+      lv = lvalue(object);
+    else if (std::optional<Pointer> p = pointer(object); p && p->kind == Pointer::Kind::Memory)
+      lv = pointee(p, nullptr, object);
+    if (lv.kind == LValue::Kind::Struct)
+      frame.this_object = lv.binding;
+    else if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice)
+      frame.this_memory = pinned(lv, frame.prefix + "this", where);  // its fields are memory
+  }
+  if (!frame.this_object && frame.this_memory.kind == LValue::Kind::Invalid) {
+    const auto *rd = llvm::cast<clang::CXXMethodDecl>(fn)->getParent();
+    if (!rd->field_empty())
+      unsupported("member call on an object kverify does not model", textOf(where), where);
+    frame.this_object = std::make_shared<Binding>();
+    frame.this_object->kind = Binding::Kind::Struct;
+  }
+  return first;
+}
+
+// Where the returns of `fn`, inlined with local names starting `prefix`, put its result:
+// a struct, a pointer variable or a scalar Local, the lvalue of its one return (a function
+// returning a reference), or null for a void function.
+BindingPtr KernelExtractor::resultOf(const clang::FunctionDecl *fn, const std::string &prefix,
+                                     clang::SourceRange where) {
+  clang::QualType ret = fn->getReturnType();
+  if (ret->isRecordType()) return freshStruct(ret, prefix + "result");
+  if (ret->isVoidType()) return nullptr;
+  auto result = std::make_shared<Binding>();
+  if (ret->isPointerType() && !ret->isFunctionPointerType()) {  // a pointer variable its returns assign
+    result->kind = Binding::Kind::Pointer;
+    result->pointer.array = ~0u;
+    result->offset = newLocal(prefix + "result.offset", Type::i64());
+    result->home = out_.back();  // the inlined body
+    result->created_at = ++event_;
+  } else if (ret->isReferenceType()) {
+    // the lvalue of its one return (an accessor: `T &operator[](int i) { return v[i]; }`)
+    if (!onlyReturnIsLast(fn))
+      unsupported("function returning a reference from more than one return",
+                  "'" + fn->getQualifiedNameAsString() + "'", where);
+    result->kind = Binding::Kind::Ref;
+  } else {
+    result->kind = Binding::Kind::Local;
+    result->local = newLocal(prefix + "result", typeOf(ret));
+  }
+  return result;
+}
+
 BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn) {
   clang::SourceRange where = c->getSourceRange();
   if (cannotInline(fn, where)) return nullptr;
@@ -353,65 +421,12 @@ BindingPtr KernelExtractor::inlineCall(const clang::CallExpr *c, const clang::Fu
   inl.function = fn->getQualifiedNameAsString();
   inl.body = nested([&] {
     // Arguments are evaluated in the caller's frame.
-    unsigned first = 0;
-    const clang::Expr *object = nullptr;
-    if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(c)) {
-      object = mc->getImplicitObjectArgument();
-    } else if (llvm::isa<clang::CXXOperatorCallExpr>(c) && llvm::isa<clang::CXXMethodDecl>(fn)) {
-      object = c->getArg(0);
-      first = 1;
-    }
-    if (object) {
-      const clang::Expr *o = strip(object)->IgnoreImpCasts();
-      if (llvm::isa<clang::CXXThisExpr>(o)) {
-        frame.this_object = frames_.back().this_object;
-        frame.this_memory = frames_.back().this_memory;
-      } else {
-        LValue lv;
-        if (!object->getType()->isPointerType())
-          lv = lvalue(object);
-        else if (std::optional<Pointer> p = pointer(object); p && p->kind == Pointer::Kind::Memory)
-          lv = pointee(p, nullptr, object);
-        if (lv.kind == LValue::Kind::Struct)
-          frame.this_object = lv.binding;
-        else if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice)
-          frame.this_memory = pinned(lv, frame.prefix + "this", where);  // its fields are memory
-      }
-      if (!frame.this_object && frame.this_memory.kind == LValue::Kind::Invalid) {
-        const auto *rd = llvm::cast<clang::CXXMethodDecl>(fn)->getParent();
-        if (!rd->field_empty())
-          unsupported("member call on an object kverify does not model", textOf(where), where);
-        frame.this_object = std::make_shared<Binding>();
-        frame.this_object->kind = Binding::Kind::Struct;
-      }
-    }
+    unsigned first = bindObject(frame, c, fn);
     if (c->getNumArgs() - first > fn->getNumParams())
       unsupported("variadic function", fn->getQualifiedNameAsString(), where);
     for (unsigned i = 0; i < fn->getNumParams() && first + i < c->getNumArgs(); ++i)
       bindArgument(frame, fn->getParamDecl(i), c->getArg(first + i));
-    clang::QualType ret = fn->getReturnType();
-    if (ret->isRecordType()) {
-      frame.result = freshStruct(ret, frame.prefix + "result");
-    } else if (ret->isPointerType() &&
-               !ret->isFunctionPointerType()) {  // a pointer variable its returns assign
-      frame.result = std::make_shared<Binding>();
-      frame.result->kind = Binding::Kind::Pointer;
-      frame.result->pointer.array = ~0u;
-      frame.result->offset = newLocal(frame.prefix + "result.offset", Type::i64());
-      frame.result->home = out_.back();  // the inlined body
-      frame.result->created_at = ++event_;
-    } else if (ret->isReferenceType()) {
-      // the lvalue of its one return (an accessor: `T &operator[](int i) { return v[i]; }`)
-      if (!onlyReturnIsLast(fn))
-        unsupported("function returning a reference from more than one return",
-                    "'" + fn->getQualifiedNameAsString() + "'", where);
-      frame.result = std::make_shared<Binding>();
-      frame.result->kind = Binding::Kind::Ref;
-    } else if (!ret->isVoidType()) {
-      frame.result = std::make_shared<Binding>();
-      frame.result->kind = Binding::Kind::Local;
-      frame.result->local = newLocal(frame.prefix + "result", typeOf(ret));
-    }
+    frame.result = resultOf(fn, frame.prefix, where);
     if (const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(fn->getBody());
         body && !body->body_empty())
       frame.last = body->body_back();

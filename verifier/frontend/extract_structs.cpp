@@ -93,12 +93,85 @@ bool KernelExtractor::bindReferenceFields(const BindingPtr &dst, const clang::CX
   return true;
 }
 
-// Assigns `values` (in field order) to the leaves of `dst`, recursing into sub-structs.
+// A record type's own fields, in declaration order (none where it has no definition).
 static std::vector<const clang::FieldDecl *> fieldsOf(clang::QualType t) {
   std::vector<const clang::FieldDecl *> out;
   if (const clang::RecordDecl *rd = t->getAsRecordDecl(); rd && rd->getDefinition())
     for (const clang::FieldDecl *f : rd->getDefinition()->fields()) out.push_back(f);
   return out;
+}
+
+// `dst` initialised by a constructor call: a copy or move, a trivial default (fields
+// unknown), reference fields bound, a prelude conversion (an unknown value) or a
+// constructor inlined; anything else is unsupported.
+void KernelExtractor::constructStruct(const BindingPtr &dst, const clang::CXXConstructExpr *ce) {
+  clang::SourceRange where = ce->getSourceRange();
+  const clang::CXXConstructorDecl *ctor = ce->getConstructor();
+  if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1) return assignStruct(dst, ce->getArg(0));
+  if (ctor->isDefaultConstructor() && ctor->isTrivial()) return havocStruct(dst, "uninitialized", where);
+  if (dst->fields.empty()) {  // an empty class (a cooperative group): nothing to model
+    for (const clang::Expr *a : ce->arguments()) discard(a);
+    return;
+  }
+  if (bindReferenceFields(dst, ce)) return;
+  if (inPrelude(ctor) && !ctor->hasBody()) {      // a conversion (__nv_bfloat16(float)): a value
+    for (const clang::Expr *a : ce->arguments())  // by value: the prelude's take no pointers
+      discard(a);
+    return havocStruct(dst, "value of " + ctor->getParent()->getName().str(), where);
+  }
+  if (inlineConstructor(dst, ce)) return;
+  unsupported("constructor call", textOf(where), where);
+  return havocStruct(dst, "unsupported constructor", where);
+}
+
+// `dst` initialised from a braced list, field by field (a scalar field without an
+// initializer is 0).
+void KernelExtractor::initStruct(const BindingPtr &dst, const clang::InitListExpr *il) {
+  clang::SourceRange where = il->getSourceRange();
+  std::vector<const clang::FieldDecl *> fields = fieldsOf(il->getType());
+  // C++17 aggregates: an initializer per base class first; `dst` holds its fields too
+  unsigned bases = 0;
+  if (const auto *cxx = il->getType()->getAsCXXRecordDecl(); cxx && cxx->hasDefinition())
+    for (; bases < cxx->getNumBases() && bases < il->getNumInits(); ++bases)
+      assignStruct(dst, il->getInit(bases));
+  for (size_t i = 0; i < fields.size(); ++i) {
+    BindingPtr leaf = dst->fields[fields[i]];
+    const clang::Expr *init = bases + i < il->getNumInits() ? il->getInit(bases + i) : nullptr;
+    if (leaf->kind == Binding::Kind::Struct) {
+      if (init)
+        assignStruct(leaf, init);
+      else
+        havocStruct(leaf, "zero", where);
+    } else if (leaf->kind == Binding::Kind::Local) {
+      emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0), where);
+    } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && init) {
+      assignPointer(leaf, init, where);
+    } else if (init) {
+      // an array field (element values untracked) or a reference: the initializer's
+      // loads and calls still happen
+      discard(init);
+    }
+  }
+}
+
+// `dst` set to a call's result: make_float4 and the like field by field, else the struct
+// the call returns (an unknown value where it returns none kverify follows).
+void KernelExtractor::structFromCall(const BindingPtr &dst, const clang::CallExpr *c) {
+  clang::SourceRange where = c->getSourceRange();
+  const clang::FunctionDecl *fn = c->getDirectCallee();
+  if (fn && inPrelude(fn) && !fn->hasBody() &&
+      classifyBuiltin(fn->getName().str()).kind == BuiltinKind::MakeVector) {
+    std::vector<const clang::FieldDecl *> fields = fieldsOf(c->getType());
+    for (size_t i = 0; i < fields.size() && i < c->getNumArgs(); ++i)
+      if (BindingPtr leaf = dst->fields[fields[i]]; leaf->kind == Binding::Kind::Local)
+        emitAssign(leaf->local, rvalue(c->getArg(i)), where);
+    return;
+  }
+  BindingPtr result = call(c);
+  if (result && result->kind == Binding::Kind::Struct) return copyStruct(dst, result, where);
+  if (result && result->kind == Binding::Kind::Ref && result->ref.binding)
+    return copyStruct(dst, result->ref.binding, where);
+  return havocStruct(dst, "result of " + textOf(where), where);
 }
 
 void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src) {
@@ -110,67 +183,9 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
       c && (c->getCastKind() == clang::CK_NoOp || c->getCastKind() == clang::CK_ConstructorConversion ||
             llvm::isa<clang::CXXFunctionalCastExpr>(c)))
     return assignStruct(dst, c->getSubExpr());
-  if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(src)) {
-    const clang::CXXConstructorDecl *ctor = ce->getConstructor();
-    if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1) return assignStruct(dst, ce->getArg(0));
-    if (ctor->isDefaultConstructor() && ctor->isTrivial()) return havocStruct(dst, "uninitialized", where);
-    if (dst->fields.empty()) {  // an empty class (a cooperative group): nothing to model
-      for (const clang::Expr *a : ce->arguments()) discard(a);
-      return;
-    }
-    if (bindReferenceFields(dst, ce)) return;
-    if (inPrelude(ctor) && !ctor->hasBody()) {      // a conversion (__nv_bfloat16(float)): a value
-      for (const clang::Expr *a : ce->arguments())  // by value: the prelude's take no pointers
-        discard(a);
-      return havocStruct(dst, "value of " + ctor->getParent()->getName().str(), where);
-    }
-    if (inlineConstructor(dst, ce)) return;
-    unsupported("constructor call", textOf(where), where);
-    return havocStruct(dst, "unsupported constructor", where);
-  }
-  if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(src)) {
-    std::vector<const clang::FieldDecl *> fields = fieldsOf(src->getType());
-    // C++17 aggregates: an initializer per base class first; `dst` holds its fields too
-    unsigned bases = 0;
-    if (const auto *cxx = src->getType()->getAsCXXRecordDecl(); cxx && cxx->hasDefinition())
-      for (; bases < cxx->getNumBases() && bases < il->getNumInits(); ++bases)
-        assignStruct(dst, il->getInit(bases));
-    for (size_t i = 0; i < fields.size(); ++i) {
-      BindingPtr leaf = dst->fields[fields[i]];
-      const clang::Expr *init = bases + i < il->getNumInits() ? il->getInit(bases + i) : nullptr;
-      if (leaf->kind == Binding::Kind::Struct) {
-        if (init)
-          assignStruct(leaf, init);
-        else
-          havocStruct(leaf, "zero", where);
-      } else if (leaf->kind == Binding::Kind::Local) {
-        emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0), where);
-      } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && init) {
-        assignPointer(leaf, init, where);
-      } else if (init) {
-        // an array field (element values untracked) or a reference: the initializer's
-        // loads and calls still happen
-        discard(init);
-      }
-    }
-    return;
-  }
-  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(src)) {
-    const clang::FunctionDecl *fn = c->getDirectCallee();
-    if (fn && inPrelude(fn) && !fn->hasBody() &&
-        classifyBuiltin(fn->getName().str()).kind == BuiltinKind::MakeVector) {
-      std::vector<const clang::FieldDecl *> fields = fieldsOf(src->getType());
-      for (size_t i = 0; i < fields.size() && i < c->getNumArgs(); ++i)
-        if (BindingPtr leaf = dst->fields[fields[i]]; leaf->kind == Binding::Kind::Local)
-          emitAssign(leaf->local, rvalue(c->getArg(i)), where);
-      return;
-    }
-    BindingPtr result = call(c);
-    if (result && result->kind == Binding::Kind::Struct) return copyStruct(dst, result, where);
-    if (result && result->kind == Binding::Kind::Ref && result->ref.binding)
-      return copyStruct(dst, result->ref.binding, where);
-    return havocStruct(dst, "result of " + textOf(where), where);
-  }
+  if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(src)) return constructStruct(dst, ce);
+  if (const auto *il = llvm::dyn_cast<clang::InitListExpr>(src)) return initStruct(dst, il);
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(src)) return structFromCall(dst, c);
   if (src->isGLValue()) {
     LValue lv = lvalue(src);
     if (lv.kind == LValue::Kind::Struct) return copyStruct(dst, lv.binding, where);

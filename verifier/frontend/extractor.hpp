@@ -1,7 +1,8 @@
 #pragma once
 // Internal to the front end: the AST -> model translation of one kernel, split over
 // extract_decls.cpp (kernels, parameters, arrays, variables), extract_stmts.cpp
-// (statements) and extract_exprs.cpp (expressions, lvalues, pointers, calls).
+// (statements) and extract_exprs.cpp (expressions, lvalues, pointers, calls), and which
+// kernels a translation unit has (extract_unit.cpp).
 //
 // Translation is a single walk that emits model statements into the innermost open
 // statement list (`out_`), the way a code generator emits instructions: expression
@@ -32,7 +33,8 @@ namespace kverify::frontend {
 // the main file causes.
 struct CompileProblems;  // compile_errors.hpp
 
-// Kernels that depend on code with compile errors get those errors instead of a model.
+// Kernels that depend on code with compile errors get those errors instead of a model
+// (extract_unit.cpp).
 void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_dir, CompileProblems &problems,
                             model::TranslationUnitModel &tu);
 
@@ -257,6 +259,13 @@ private:
   std::optional<Pointer> decay(const LValue &lv, clang::QualType pointee, const clang::Expr *e);
   uint64_t scaleOf(unsigned array, clang::QualType pointee, const clang::Expr *where);
   BindingPtr builtin(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  // builtin's parts, by the kind of builtin (extract_builtins.cpp)
+  BindingPtr barrierBuiltin(const clang::CallExpr *c, const std::string &name, BuiltinKind kind,
+                            clang::QualType ret, clang::SourceRange where);
+  void annotationBuiltin(const clang::CallExpr *c, const std::string &name, BuiltinKind kind,
+                         clang::SourceRange where);
+  BindingPtr memoryBuiltin(const clang::CallExpr *c, const std::string &name, BuiltinKind kind,
+                           clang::QualType ret, clang::SourceRange where);
   std::optional<unsigned> builtinAccess(model::AccessKind kind, const clang::Expr *ptr,
                                         const std::string &name, clang::SourceRange where,
                                         const BuiltinInfo *atomic = nullptr, model::ExprPtr operand = nullptr,
@@ -268,6 +277,9 @@ private:
   BindingPtr opaqueCall(const clang::CallExpr *c, const std::string &name, clang::QualType ret,
                         clang::SourceRange where);
   BindingPtr inlineCall(const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  // inlineCall's parts: the object a member call runs on, and where the returns put the result
+  unsigned bindObject(Frame &frame, const clang::CallExpr *c, const clang::FunctionDecl *fn);
+  BindingPtr resultOf(const clang::FunctionDecl *fn, const std::string &prefix, clang::SourceRange where);
   bool inlineConstructor(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
   model::ExprPtr armEffects(const clang::ConditionalOperator *c, model::ExprPtr cond,
                             std::vector<model::Stmt> then_effects, std::vector<model::Stmt> else_effects);
@@ -279,6 +291,10 @@ private:
   LValue fromBinding(const BindingPtr &b, clang::QualType t, const clang::Expr *where);
   void copyStruct(const BindingPtr &dst, const BindingPtr &src, clang::SourceRange where);
   void havocStruct(const BindingPtr &dst, const std::string &what, clang::SourceRange where);
+  // assignStruct's parts, by what `src` is (extract_structs.cpp)
+  void constructStruct(const BindingPtr &dst, const clang::CXXConstructExpr *ce);
+  void initStruct(const BindingPtr &dst, const clang::InitListExpr *il);
+  void structFromCall(const BindingPtr &dst, const clang::CallExpr *c);
   model::ExprPtr incDecValue(const clang::UnaryOperator *u, bool value_used);
   void loop(model::LoopKind kind, const clang::Stmt *init, const clang::Expr *cond,
             const clang::VarDecl *cond_var, const clang::Stmt *body, const clang::Expr *inc,
