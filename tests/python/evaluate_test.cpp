@@ -40,6 +40,23 @@ TEST(PythonEvaluate, PercentFormatting) {
   EXPECT_EQ(valueOf("s = '%f' % 1\n", "s").kind, Value::Kind::Unknown);
 }
 
+// Why a `%` conversion is not evaluated, in the order it is read: the key or the next
+// positional argument, then flags, width, precision and type; a key missing from the
+// mapping only once the conversion is read.
+TEST(PythonEvaluate, PercentFormattingReasons) {
+  auto why = [](const std::string &src) { return valueOf(src, "s").why; };
+  EXPECT_EQ(why("s = '%(k' % {'k': 1}\n"), "incomplete format key");
+  EXPECT_EQ(why("s = '%(k)d' % (1,)\n"), "format requires a mapping");
+  EXPECT_EQ(why("s = '%+d' % {'k': 1}\n"), "format requires a tuple, not a mapping");
+  EXPECT_EQ(why("s = '%(k)+d' % {}\n"), "format flag '+' is not evaluated");
+  EXPECT_EQ(why("s = '%(k).2d' % {}\n"), "format precision is not evaluated");
+  EXPECT_EQ(why("s = '%(k)5' % {'k': 1}\n"), "incomplete format");
+  EXPECT_EQ(why("s = '%(k)d' % {}\n"), "key 'k' is not in the mapping");
+  EXPECT_EQ(why("s = '%x' % -1\n"), "%x of a value that is not a non-negative integer");
+  EXPECT_EQ(why("s = '%d %d' % (1, 2, 3)\n"), "not all arguments converted during string formatting");
+  EXPECT_EQ(text("s = '%-5x|%05o|%-05d|%5s' % (255, 8, 7, 'ab')\n"), "ff   |00010|7    |   ab");
+}
+
 TEST(PythonEvaluate, BraceFormatAndFStrings) {
   EXPECT_EQ(text("B = 128\ns = '{} {0} {n}'.format(B, n=2)\n"), "128 128 2");
   EXPECT_EQ(text("B = 128\ns = f'int s[{B}]; {{x}} {B * 2:d}'\n"), "int s[128]; {x} 256");

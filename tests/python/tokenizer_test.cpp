@@ -81,6 +81,15 @@ TEST(PythonTokenizer, FStringFields) {
   EXPECT_EQ(t.parts[4].expr, "d[\"k\"]");
 }
 
+// An escape that adds nothing (a line continuation) after a field starts no literal part.
+TEST(PythonTokenizer, LineContinuationAfterAFieldAddsNoPart) {
+  Token t = stringToken("f'{N}\\\n'");
+  ASSERT_EQ(t.parts.size(), 2u);
+  EXPECT_EQ(t.parts[0].literal.text, "");
+  EXPECT_TRUE(t.parts[1].field);
+  EXPECT_EQ(t.parts[1].expr, "N");
+}
+
 TEST(PythonTokenizer, PositionsOfDecodedBytes) {
   // line 2: `x = """ab` then line 3 `\tc\\nd"""`
   Tokens t = tokenize("# c\nx = \"\"\"ab\n\\tc\\nd\"\"\"\n");

@@ -2,6 +2,8 @@
 // Python's precedence, computing as it parses.
 #include "python/evaluate.hpp"
 
+#include "python/format.hpp"
+
 #include <cctype>
 #include <limits>
 
@@ -9,14 +11,6 @@ namespace kverify::python {
 namespace {
 
 using Kind = Value::Kind;
-
-Value str(SourcedText s, Pos at) {
-  Value v;
-  v.kind = Kind::Str;
-  v.str = std::move(s);
-  v.at = at;
-  return v;
-}
 
 // Python's integer literal forms; floats and complex numbers are not integers.
 Value parseNumber(const Token &t) {
@@ -44,8 +38,6 @@ Value parseNumber(const Token &t) {
   return Value::integer(static_cast<int64_t>(v), t.begin);
 }
 
-bool isIntLike(const Value &v) { return v.kind == Kind::Int || v.kind == Kind::Bool; }
-
 // Python's floor division and modulo (rounding toward negative infinity).
 int64_t floorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -53,47 +45,6 @@ int64_t floorDiv(int64_t a, int64_t b) {
   return q;
 }
 int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
-
-// The longest string the evaluator builds (a kernel source is far shorter): a format
-// width or a repetition beyond it is not evaluated, rather than built in memory
-// (`"%1000000000d" % n` would take gigabytes).
-constexpr size_t kMaxString = size_t(16) << 20;
-Value tooLong(Pos at) {
-  return Value::unknown("builds a string longer than " + std::to_string(kMaxString >> 20) + " MiB", at);
-}
-
-// Applies a format spec of `{:spec}` / f-strings: empty, d, s, or a width.
-Value applySpec(const Value &v, const std::string &conversion, const std::string &spec, Pos at) {
-  if (!conversion.empty() && conversion != "s")
-    return Value::unknown("conversion '!" + conversion + "' is not evaluated", at);
-  std::string s = spec;
-  char type = 0;
-  if (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back()))) {
-    type = s.back();
-    s.pop_back();
-  }
-  if (type && type != 'd' && type != 's')
-    return Value::unknown("format spec ':" + spec + "' is not evaluated", at);
-  if (type == 'd' && !isIntLike(v)) return Value::unknown("':d' of a value that is not an integer", at);
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c)))
-      return Value::unknown("format spec ':" + spec + "' is not evaluated", at);
-  if (s.size() > 8) return tooLong(at);  // (and no overflow reading it)
-  Value text = toStr(v, at);
-  if (!text.known()) return text;
-  size_t width = s.empty() ? 0 : std::stoul(s);
-  if (width > kMaxString) return tooLong(at);
-  if (text.str.text.size() < width) {  // numbers align right, strings left
-    SourcedText pad;
-    pad.append(std::string(width - text.str.text.size(), ' '), at);
-    if (isIntLike(v)) {
-      pad.append(text.str);
-      text.str = pad;
-    } else
-      text.str.append(pad);
-  }
-  return text;
-}
 
 class Parser {
 public:
@@ -228,7 +179,7 @@ private:
     }
     if (op == "*" && a.kind == Kind::Str && isIntLike(b)) {
       if (b.num > 0 && a.str.text.size() > kMaxString / uint64_t(b.num)) return tooLong(at);
-      Value s = str({}, a.at);
+      Value s = Value::string({}, a.at);
       for (int64_t k = 0; k < b.num && k < 100000; ++k) s.str.append(a.str);
       return s;
     }
@@ -411,7 +362,7 @@ private:
 
   Value strings() {
     Pos at = here();
-    Value v = str({}, at);
+    Value v = Value::string({}, at);
     bool is_bytes = peek().bytes;
     while (peek().kind == TokenKind::String) {
       const Token &t = peek();
@@ -516,179 +467,6 @@ private:
 };
 
 }  // namespace
-
-Value toStr(const Value &v, Pos at) {
-  switch (v.kind) {
-    case Kind::Str: return v;
-    case Kind::Int: {
-      SourcedText s;
-      s.append(std::to_string(v.num), at);
-      return str(s, at);
-    }
-    case Kind::Bool: {
-      SourcedText s;
-      s.append(v.num ? "True" : "False", at);
-      return str(s, at);
-    }
-    case Kind::None: {
-      SourcedText s;
-      s.append("None", at);
-      return str(s, at);
-    }
-    case Kind::Unknown: return v;
-    default: return Value::unknown("str() of a tuple or dict is not evaluated", at);
-  }
-}
-
-Value percentFormat(const Value &tmpl, const Value &args) {
-  if (!args.known()) return args;
-  std::vector<Value> positional;
-  if (args.kind == Kind::Tuple)
-    positional = args.items;
-  else if (args.kind != Kind::Dict)
-    positional.push_back(args);
-  size_t next = 0;
-  const std::string &s = tmpl.str.text;
-  SourcedText out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out.add(s[i], tmpl.str.pos[i]);
-      continue;
-    }
-    Pos at = tmpl.str.pos[i];
-    size_t k = i + 1;
-    if (k < s.size() && s[k] == '%') {
-      out.add('%', at);
-      i = k;
-      continue;
-    }
-    Value arg;
-    if (k < s.size() && s[k] == '(') {
-      size_t close = s.find(')', k);
-      if (close == std::string::npos) return Value::unknown("incomplete format key", at);
-      std::string key = s.substr(k + 1, close - k - 1);
-      if (args.kind != Kind::Dict) return Value::unknown("format requires a mapping", at);
-      arg = Value::unknown("key '" + key + "' is not in the mapping", at);
-      for (const auto &[name, value] : args.entries)
-        if (name == key) arg = value;
-      k = close + 1;
-    } else {
-      if (args.kind == Kind::Dict) return Value::unknown("format requires a tuple, not a mapping", at);
-      if (next >= positional.size()) return Value::unknown("not enough arguments for format string", at);
-      arg = positional[next++];
-    }
-    bool left = false, zero = false;
-    while (k < s.size() && std::string("-+ #0").find(s[k]) != std::string::npos) {
-      if (s[k] == '-')
-        left = true;
-      else if (s[k] == '0')
-        zero = true;
-      else
-        return Value::unknown(std::string("format flag '") + s[k] + "' is not evaluated", at);
-      ++k;
-    }
-    size_t width = 0;
-    while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k])))
-      if ((width = width * 10 + static_cast<size_t>(s[k++] - '0')) > kMaxString) return tooLong(at);
-    if (k < s.size() && (s[k] == '.' || s[k] == '*'))
-      return Value::unknown("format precision is not evaluated", at);
-    while (k < s.size() && (s[k] == 'h' || s[k] == 'l' || s[k] == 'L')) ++k;
-    if (k >= s.size()) return Value::unknown("incomplete format", at);
-    char type = s[k];
-    if (!arg.known()) return arg;
-    Value text;
-    if (type == 'd' || type == 'i' || type == 'u') {
-      if (!isIntLike(arg)) return Value::unknown("%d of a value that is not an integer", at);
-      text = toStr(Value::integer(arg.num, at), at);
-    } else if (type == 's') {
-      text = toStr(arg, at);
-    } else if (type == 'x' || type == 'X' || type == 'o') {
-      if (!isIntLike(arg) || arg.num < 0)
-        return Value::unknown("%x of a value that is not a non-negative integer", at);
-      char buf[32];
-      std::snprintf(buf, sizeof buf,
-                    type == 'x'   ? "%llx"
-                    : type == 'X' ? "%llX"
-                                  : "%llo",
-                    static_cast<unsigned long long>(arg.num));
-      text = str({}, at);
-      text.str.append(buf, at);
-    } else {
-      return Value::unknown(std::string("format '%") + type + "' is not evaluated", at);
-    }
-    if (!text.known()) return text;
-    if (text.str.text.size() < width) {
-      SourcedText pad;
-      pad.append(std::string(width - text.str.text.size(), zero && !left && type != 's' ? '0' : ' '), at);
-      if (left)
-        text.str.append(pad);
-      else {
-        pad.append(text.str);
-        text.str = pad;
-      }
-    }
-    out.append(text.str);
-    if (out.text.size() > kMaxString) return tooLong(at);
-    i = k;
-  }
-  if (args.kind != Kind::Dict && next < positional.size())
-    return Value::unknown("not all arguments converted during string formatting", tmpl.at);
-  return str(out, tmpl.at);
-}
-
-Value braceFormat(const Value &tmpl, const std::vector<Value> &positional,
-                  const std::vector<std::pair<std::string, Value>> &keywords) {
-  const std::string &s = tmpl.str.text;
-  SourcedText out;
-  size_t auto_index = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if ((c == '{' || c == '}') && i + 1 < s.size() && s[i + 1] == c) {
-      out.add(c, tmpl.str.pos[i]);
-      ++i;
-      continue;
-    }
-    if (c == '}') return Value::unknown("single '}' in a format string", tmpl.str.pos[i]);
-    if (c != '{') {
-      out.add(c, tmpl.str.pos[i]);
-      continue;
-    }
-    Pos at = tmpl.str.pos[i];
-    size_t close = s.find('}', i);
-    if (close == std::string::npos) return Value::unknown("single '{' in a format string", at);
-    std::string field = s.substr(i + 1, close - i - 1), conversion, spec;
-    if (size_t colon = field.find(':'); colon != std::string::npos) {
-      spec = field.substr(colon + 1);
-      field.resize(colon);
-    }
-    if (size_t bang = field.find('!'); bang != std::string::npos) {
-      conversion = field.substr(bang + 1);
-      field.resize(bang);
-    }
-    Value arg;
-    if (field.empty() || std::isdigit(static_cast<unsigned char>(field[0]))) {
-      size_t index = field.empty() ? auto_index++ : std::stoul(field);
-      if (field.find_first_not_of("0123456789") != std::string::npos)
-        return Value::unknown("format field '{" + field + "}' is not evaluated", at);
-      if (index >= positional.size())
-        return Value::unknown("format index " + std::to_string(index) + " out of range", at);
-      arg = positional[index];
-    } else {
-      if (field.find_first_of(".[") != std::string::npos)
-        return Value::unknown("format field '{" + field + "}' is not evaluated", at);
-      arg = Value::unknown("format key '" + field + "' is not given", at);
-      for (const auto &[name, value] : keywords)
-        if (name == field) arg = value;
-    }
-    if (!arg.known()) return arg;
-    Value text = applySpec(arg, conversion, spec, at);
-    if (!text.known()) return text;
-    out.append(text.str);
-    if (out.text.size() > kMaxString) return tooLong(at);
-    i = close;
-  }
-  return str(out, tmpl.at);
-}
 
 Value evaluate(const std::vector<Token> &tokens, size_t begin, size_t end, const Lookup &lookup) {
   return Parser(tokens, begin, std::min(end, tokens.size()), lookup).all();

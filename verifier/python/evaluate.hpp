@@ -3,7 +3,8 @@
 // literals (implicit concatenation, f-strings), integers, tuples, `+ - * // % ** << >> & | ^`,
 // `str % args`, `str.format(...)`, int()/str()/min()/max() and numpy integer casts
 // (`np.int32(256)`), and names, through a lookup the caller provides (module and function
-// constants). Anything else is Unknown with the reason, so nothing is guessed.
+// constants). Anything else is Unknown with the reason, so nothing is guessed. The string
+// formatting is in format.hpp.
 
 #include "python/tokenizer.hpp"
 
@@ -38,22 +39,23 @@ struct Value {
     v.at = at;
     return v;
   }
+  static Value string(SourcedText s, Pos at) {
+    Value v;
+    v.kind = Kind::Str;
+    v.str = std::move(s);
+    v.at = at;
+    return v;
+  }
   bool known() const { return kind != Kind::Unknown; }
 };
+
+// Int or Bool: the values integer operations take.
+inline bool isIntLike(const Value &v) { return v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool; }
 
 // The value a name has where the expression is, or Unknown with the reason.
 using Lookup = std::function<Value(const std::string &name, Pos at)>;
 
 // Evaluates tokens [begin, end) of `tokens` as one expression.
 Value evaluate(const std::vector<Token> &tokens, size_t begin, size_t end, const Lookup &lookup);
-
-// `template % args` (printf-style) and `template.format(positional, keywords)`, as Python does
-// for the conversions kernels use; Unknown with the reason for the others.
-Value percentFormat(const Value &tmpl, const Value &args);
-Value braceFormat(const Value &tmpl, const std::vector<Value> &positional,
-                  const std::vector<std::pair<std::string, Value>> &keywords);
-
-// str(value) for Int/Str/Bool; Unknown otherwise. Substituted text points at `at`.
-Value toStr(const Value &v, Pos at);
 
 }  // namespace kverify::python

@@ -23,6 +23,33 @@ std::string kverifyOptions(const Token &comment) {
   return f == std::string::npos ? "" : s.substr(f, l - f + 1);
 }
 
+// An assignment target, tokens [begin, eq): true when it is NAME, NAME: annotation or
+// a.b.c (then `dotted` is that name); false for anything else (unpacking, subscripts).
+bool plainTarget(const std::vector<Token> &t, size_t begin, size_t eq, std::string &dotted) {
+  size_t k = begin;
+  if (t[k].kind != TokenKind::Name) return false;
+  dotted = t[k].text;
+  ++k;
+  while (k + 1 < eq && isOp(t[k], ".") && t[k + 1].kind == TokenKind::Name) {
+    dotted += "." + t[k + 1].text;
+    k += 2;
+  }
+  return k == eq || (isOp(t[k], ":") && dotted.find('.') == std::string::npos);
+}
+
+// The names of an unpacking target `a, b` or `(a, b)`, tokens [begin, eq); false when the
+// target has anything else (a subscript, an attribute, a starred name).
+bool unpackedNames(const std::vector<Token> &t, size_t begin, size_t eq, std::vector<std::string> &names) {
+  for (size_t j = begin; j < eq; ++j) {
+    const Token &tk = t[j];
+    if (tk.kind == TokenKind::Name)
+      names.push_back(tk.text);
+    else if (!isOp(tk, ",") && !((isOp(tk, "(") && j == begin) || (isOp(tk, ")") && j + 1 == eq)))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<Module> Module::read(std::string_view source, std::string &error, Pos &error_at) {
@@ -111,14 +138,8 @@ void Module::collectBindings(size_t index) {
   const std::vector<Token> &t = tokens_;
   size_t b = s.begin;
   if (isName(t[b], "async")) ++b;
-  auto other = [&](const std::string &name, const std::string &why) {
-    Binding bd;
-    bd.statement = index;
-    bd.why = "'" + name + "' is " + why;
-    bind(s.scope, name, bd);
-  };
   if ((isName(t[b], "def") || isName(t[b], "class")) && b + 1 < s.end) {
-    other(t[b + 1].text, isName(t[b], "def") ? "a function" : "a class");
+    bindOther(index, t[b + 1].text, isName(t[b], "def") ? "a function" : "a class");
     return;
   }
   if (isName(t[b], "global") || isName(t[b], "nonlocal")) {
@@ -127,38 +148,64 @@ void Module::collectBindings(size_t index) {
     return;
   }
   if (isName(t[b], "import") || isName(t[b], "from")) {
-    size_t k = b;
-    while (k < s.end && !isName(t[k], "import")) ++k;
-    bool first = true;
-    for (++k; k < s.end; ++k) {
-      if (isOp(t[k], ",")) {
-        first = true;
-        continue;
-      }
-      if (isName(t[k], "as") && k + 1 < s.end) {
-        other(t[k + 1].text, "imported");
-        ++k;
-        first = false;
-        continue;
-      }
-      if (first && t[k].kind == TokenKind::Name && !(k + 1 < s.end && isName(t[k + 1], "as")))
-        other(t[k].text, "imported");
-      first = false;
-    }
+    bindImports(index, b);
     return;
   }
-  // for-targets, with/except-as, walrus anywhere in the statement
+  bindInnerTargets(index, b);
+  bindAssignment(index, b);
+}
+
+void Module::bindOther(size_t index, const std::string &name, const std::string &why) {
+  Binding bd;
+  bd.statement = index;
+  bd.why = "'" + name + "' is " + why;
+  bind(statements_[index].scope, name, bd);
+}
+
+// `import a.b, c as d` and `from m import x, y as z`: the names after `import`.
+void Module::bindImports(size_t index, size_t b) {
+  const Statement &s = statements_[index];
+  const std::vector<Token> &t = tokens_;
+  size_t k = b;
+  while (k < s.end && !isName(t[k], "import")) ++k;
+  bool first = true;
+  for (++k; k < s.end; ++k) {
+    if (isOp(t[k], ",")) {
+      first = true;
+      continue;
+    }
+    if (isName(t[k], "as") && k + 1 < s.end) {
+      bindOther(index, t[k + 1].text, "imported");
+      ++k;
+      first = false;
+      continue;
+    }
+    if (first && t[k].kind == TokenKind::Name && !(k + 1 < s.end && isName(t[k + 1], "as")))
+      bindOther(index, t[k].text, "imported");
+    first = false;
+  }
+}
+
+// for-targets, with/except-as, walrus anywhere in the statement
+void Module::bindInnerTargets(size_t index, size_t b) {
+  const Statement &s = statements_[index];
+  const std::vector<Token> &t = tokens_;
   for (size_t k = b; k < s.end; ++k) {
     if (isName(t[k], "for")) {
       for (size_t j = k + 1; j < s.end && !isName(t[j], "in"); ++j)
-        if (t[j].kind == TokenKind::Name) other(t[j].text, "a loop variable");
+        if (t[j].kind == TokenKind::Name) bindOther(index, t[j].text, "a loop variable");
     } else if (isName(t[k], "as") && k + 1 < s.end && t[k + 1].kind == TokenKind::Name) {
-      other(t[k + 1].text, "bound by 'as'");
+      bindOther(index, t[k + 1].text, "bound by 'as'");
     } else if (isOp(t[k], ":=") && k > b && t[k - 1].kind == TokenKind::Name) {
-      other(t[k - 1].text, "assigned by ':='");
+      bindOther(index, t[k - 1].text, "assigned by ':='");
     }
   }
-  // assignment: targets = ... = value, all at bracket depth 0
+}
+
+// assignment: targets = ... = value, all at bracket depth 0; or an augmented one
+void Module::bindAssignment(size_t index, size_t b) {
+  const Statement &s = statements_[index];
+  const std::vector<Token> &t = tokens_;
   std::vector<size_t> eqs;
   int depth = 0;
   for (size_t k = b; k < s.end; ++k) {
@@ -170,60 +217,44 @@ void Module::collectBindings(size_t index) {
       eqs.push_back(k);
     else if (depth == 0 && k == b + 1 && t[b].kind == TokenKind::Name && t[k].kind == TokenKind::Op &&
              kAugmented.count(t[k].text)) {
-      other(t[b].text, "updated with '" + t[k].text + "'");
+      bindOther(index, t[b].text, "updated with '" + t[k].text + "'");
       return;
     }
   }
   if (eqs.empty()) return;
   size_t target_begin = b;
   for (size_t eq : eqs) {
-    // a target: NAME, NAME: annotation, a.b.c, or anything else (unpacking, subscripts)
-    std::string dotted;
-    size_t k = target_begin;
-    bool plain = t[k].kind == TokenKind::Name;
-    if (plain) {
-      dotted = t[k].text;
-      ++k;
-      while (k + 1 < eq && isOp(t[k], ".") && t[k + 1].kind == TokenKind::Name) {
-        dotted += "." + t[k + 1].text;
-        k += 2;
-      }
-      plain = k == eq || (isOp(t[k], ":") && dotted.find('.') == std::string::npos);
-    }
-    // `a, b = x, y` (or `(a, b) = ...`): each name gets one element of the tuple
-    std::vector<std::string> names;
-    bool unpack = !plain;
-    for (size_t j = target_begin; unpack && j < eq; ++j) {
-      const Token &tk = t[j];
-      if (tk.kind == TokenKind::Name)
-        names.push_back(tk.text);
-      else if (!isOp(tk, ",") && !((isOp(tk, "(") && j == target_begin) || (isOp(tk, ")") && j + 1 == eq)))
-        unpack = false;
-    }
-    if (unpack && names.size() > 1) {
-      for (size_t n = 0; n < names.size(); ++n) {
-        Binding bd;
-        bd.statement = index;
-        bd.simple = true;
-        bd.element = static_cast<int>(n);
-        bd.value_begin = eqs.back() + 1;
-        bd.value_end = s.end;
-        bind(s.scope, names[n], bd);
-      }
-    } else if (plain) {
-      Binding bd;
-      bd.statement = index;
-      bd.simple = true;
-      bd.value_begin = eqs.back() + 1;
-      bd.value_end = s.end;
-      bind(s.scope, dotted, bd);
-    } else {
-      for (size_t j = target_begin; j < eq; ++j)
-        if (t[j].kind == TokenKind::Name && (j == target_begin || !isOp(t[j - 1], ".")) &&
-            !(j + 1 < eq && (isOp(t[j + 1], ".") || isOp(t[j + 1], "[") || isOp(t[j + 1], "("))))
-          other(t[j].text, "assigned by unpacking");
-    }
+    bindTarget(index, target_begin, eq, eqs.back() + 1);
     target_begin = eq + 1;
+  }
+}
+
+// One target, tokens [begin, eq), of an assignment whose value starts at value_begin.
+void Module::bindTarget(size_t index, size_t begin, size_t eq, size_t value_begin) {
+  const Statement &s = statements_[index];
+  const std::vector<Token> &t = tokens_;
+  std::string dotted;
+  bool plain = plainTarget(t, begin, eq, dotted);
+  // `a, b = x, y` (or `(a, b) = ...`): each name gets one element of the tuple
+  std::vector<std::string> names;
+  bool unpack = !plain && unpackedNames(t, begin, eq, names);
+  Binding bd;
+  bd.statement = index;
+  bd.simple = true;
+  bd.value_begin = value_begin;
+  bd.value_end = s.end;
+  if (unpack && names.size() > 1) {
+    for (size_t n = 0; n < names.size(); ++n) {
+      bd.element = static_cast<int>(n);
+      bind(s.scope, names[n], bd);
+    }
+  } else if (plain) {
+    bind(s.scope, dotted, bd);
+  } else {
+    for (size_t j = begin; j < eq; ++j)
+      if (t[j].kind == TokenKind::Name && (j == begin || !isOp(t[j - 1], ".")) &&
+          !(j + 1 < eq && (isOp(t[j + 1], ".") || isOp(t[j + 1], "[") || isOp(t[j + 1], "("))))
+        bindOther(index, t[j].text, "assigned by unpacking");
   }
 }
 

@@ -83,7 +83,14 @@ public:
 private:
   Value lookupIn(const std::string &name, size_t scope, Pos at) const;
   void bind(size_t scope, const std::string &name, Binding b);
+  // The names statement `index` binds, by the kind of statement.
   void collectBindings(size_t index);
+  // A binding that is not a constant: `name` is `why` (a function, imported, ...).
+  void bindOther(size_t index, const std::string &name, const std::string &why);
+  void bindImports(size_t index, size_t begin);
+  void bindInnerTargets(size_t index, size_t begin);
+  void bindAssignment(size_t index, size_t begin);
+  void bindTarget(size_t index, size_t begin, size_t eq, size_t value_begin);
 
   std::vector<Token> tokens_;
   std::vector<Token> comments_;
