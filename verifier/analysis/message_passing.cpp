@@ -158,7 +158,8 @@ z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
     if (!acquiredBefore(T, a, value_read, r)) continue;
     const std::set<uint64_t> &values = published(sa.array, data);
     if (values.empty() || !writeOnce(data)) continue;
-    auto value = [&](uint64_t v) { return value_read == C.E.c.bv_val(v, value_read.get_sort().bv_size()); };
+    const z3::expr &read = value_read;  // (a lambda captures no structured binding in C++17)
+    auto value = [&](uint64_t v) { return read == C.E.c.bv_val(v, read.get_sort().bv_size()); };
     z3::expr is = C.E.c.bool_val(false), possible = C.E.c.bool_val(false);
     for (uint64_t v : values) is = is || value(v);
     // a value neither zero nor stored is never read: no ordering is needed for it

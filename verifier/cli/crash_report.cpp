@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
+#include <new>
 #include <unistd.h>
 
 namespace kverify::cli {
@@ -42,13 +44,29 @@ void installCrashReport() {
   for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(s, &action, nullptr);
 }
 
+namespace {
+// A thread's alternate signal stack, given back when the thread ends (after the stack is
+// switched off: a signal then runs on the thread's own stack).
+struct AltStack {
+  std::unique_ptr<char[]> bytes;
+  ~AltStack() {
+    if (!bytes) return;
+    stack_t off{};
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+  }
+};
+thread_local AltStack alt_stack;
+}  // namespace
+
 void prepareThreadForCrashReport() {
-  // never freed: the thread may need it until it ends
   static constexpr size_t kBytes = 64 * 1024;
+  alt_stack.bytes.reset(new (std::nothrow) char[kBytes]);
+  if (!alt_stack.bytes) return;
   stack_t alt{};
-  alt.ss_sp = std::malloc(kBytes);
+  alt.ss_sp = alt_stack.bytes.get();
   alt.ss_size = kBytes;
-  if (alt.ss_sp) sigaltstack(&alt, nullptr);
+  sigaltstack(&alt, nullptr);
 }
 
 ReadingFile::ReadingFile(const char *file) : outer_(reading) { reading = file; }

@@ -92,8 +92,9 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
   for (auto &[root, bs] : groups) {
     const auto &as = arrays[root];
     uint64_t elem = k_.arrays[bs[0]->pointer.array].elem_size;
+    const uint64_t scale = bs[0]->pointer.scale;
     if (std::any_of(as.begin(), as.end(), [&](const std::pair<unsigned, uint64_t> &a) {
-          return a.first == ~0u || a.second != bs[0]->pointer.scale || k_.arrays[a.first].elem_size != elem;
+          return a.first == ~0u || a.second != scale || k_.arrays[a.first].elem_size != elem;
         }))
       continue;  // an assignment in the loop reports it
     std::vector<unsigned> all;
