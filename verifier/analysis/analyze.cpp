@@ -63,8 +63,67 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
   return analyzeKernel(kernel, configure(options, "", kernel));
 }
 
-KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &config) {
+// What the verdict rests on: the encoding's premises, the launch, the --assume'd facts and
+// the constructs the front end left unchecked.
+static void listAssumptions(const model::Kernel &kernel, const KernelConfig &config, const Encoder &E,
+                            KernelResult &R) {
+  using Kind = Assumption::Kind;
+  for (const std::string &a : E.assumptions) R.assumptions.push_back({Kind::Premise, a});
+  if (!config.launch.empty()) R.assumptions.push_back({Kind::Launch, config.launch});
+  for (const std::string &a : config.options.assumes) R.assumptions.push_back({Kind::Assumed, a});
+  for (const model::Unsupported &u : kernel.unchecked)
+    R.assumptions.push_back({Kind::NotChecked, u.construct + " at " + loc(u.range) + " (" + u.detail + ")"});
+}
+
+// The verdict once the checks have run, from their findings, undecided queries and
+// unreachable code.
+static void decideVerdict(const model::Kernel &kernel, const Options &options, KernelResult &R) {
+  if (!R.premise_error.empty()) {
+    R.verdict = Verdict::Error;
+    R.diagnostics.push_back({"error", R.premise_error, kernel.range});
+  } else if (!R.findings.empty()) {
+    launchShapeNotes(kernel, options, R.findings);
+    Verdict v = Verdict::Verified;
+    for (const Finding &f : R.findings) v = std::max(v, f.kind);
+    // A benign race says the kernel is otherwise race-free: an undecided query denies that.
+    R.verdict = v == Verdict::BenignRace && !R.unknown_query.empty() ? Verdict::Unknown : v;
+  } else if (!R.unknown_query.empty()) {
+    R.verdict = Verdict::Unknown;
+  } else if (!options.allow_unreachable &&
+             std::any_of(R.unreachable.begin(), R.unreachable.end(),
+                         [](const UnreachableRef &u) { return !u.by_construction; })) {
+    R.verdict = Verdict::Vacuous;  // a proof about code no thread reaches proves nothing
+  } else {
+    R.verdict = Verdict::Verified;
+  }
+}
+
+// The checks of a kernel the front end modelled in full, under the kernel's time budget:
+// its encoding, the checks, then the verdict. What it throws (time spent before the
+// checks, a barrier state too large, a solver error, no memory left) analyzeKernel turns
+// into the verdict.
+static void checkKernel(const model::Kernel &kernel, const KernelConfig &config, KernelResult &R) {
   const Options &options = config.options;
+  KernelBudget budget(options.kernel_timeout_s);
+  StatsRecorder stats(R.stats);
+  std::optional<Stage> modelling(std::in_place, "model");
+  const model::Kernel split = splitLocalWebs(kernel);  // one local per web of its values
+  Encoder E(split, config);
+  E.setup();
+  Checker C(E, R);
+  modelling.reset();
+  try {
+    C.run();
+  } catch (const KernelTimeSpent &) {  // the symbolic execution ran out of the kernel's time
+    C.noteUnknown("the symbolic execution of the kernel");
+  }
+  R.out_of_time = budget.ranOut();  // the queries it cut short are undecided
+  R.rules = E.rules;
+  listAssumptions(kernel, config, E, R);
+  decideVerdict(kernel, options, R);
+}
+
+KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &config) {
   auto t0 = std::chrono::steady_clock::now();
   KernelResult R;
   R.file = kernel.file;
@@ -82,47 +141,8 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &conf
     R.verdict = Verdict::Unsupported;
   } else {
     try {
-      KernelBudget budget(options.kernel_timeout_s);
-      StatsRecorder stats(R.stats);
-      std::optional<Stage> modelling(std::in_place, "model");
-      const model::Kernel split = splitLocalWebs(kernel);  // one local per web of its values
-      Encoder E(split, config);
-      E.setup();
-      Checker C(E, R);
-      modelling.reset();
-      try {
-        C.run();
-      } catch (const KernelTimeSpent &) {  // the symbolic execution ran out of the kernel's time
-        C.noteUnknown("the symbolic execution of the kernel");
-      }
-      R.out_of_time = budget.ranOut();  // the queries it cut short are undecided
-      R.rules = E.rules;
-      using Kind = Assumption::Kind;
-      for (const std::string &a : E.assumptions) R.assumptions.push_back({Kind::Premise, a});
-      if (!config.launch.empty()) R.assumptions.push_back({Kind::Launch, config.launch});
-      for (const std::string &a : options.assumes) R.assumptions.push_back({Kind::Assumed, a});
-      for (const model::Unsupported &u : kernel.unchecked)
-        R.assumptions.push_back(
-            {Kind::NotChecked, u.construct + " at " + loc(u.range) + " (" + u.detail + ")"});
-      if (!R.premise_error.empty()) {
-        R.verdict = Verdict::Error;
-        R.diagnostics.push_back({"error", R.premise_error, kernel.range});
-      } else if (!R.findings.empty()) {
-        launchShapeNotes(kernel, options, R.findings);
-        Verdict v = Verdict::Verified;
-        for (const Finding &f : R.findings) v = std::max(v, f.kind);
-        // A benign race says the kernel is otherwise race-free: an undecided query denies that.
-        R.verdict = v == Verdict::BenignRace && !R.unknown_query.empty() ? Verdict::Unknown : v;
-      } else if (!R.unknown_query.empty()) {
-        R.verdict = Verdict::Unknown;
-      } else if (!options.allow_unreachable &&
-                 std::any_of(R.unreachable.begin(), R.unreachable.end(),
-                             [](const UnreachableRef &u) { return !u.by_construction; })) {
-        R.verdict = Verdict::Vacuous;  // a proof about code no thread reaches proves nothing
-      } else {
-        R.verdict = Verdict::Verified;
-      }
-    } catch (const KernelTimeSpent &) {  // before the checks (the symbolic execution's is caught above)
+      checkKernel(kernel, config, R);
+    } catch (const KernelTimeSpent &) {  // before the checks (checkKernel catches the symbolic execution's)
       R.verdict = Verdict::Unknown;
       R.out_of_time = true;
       R.unknown_query = "the preparation of the kernel's model (its locals' webs)";

@@ -132,6 +132,16 @@ private:
   std::optional<Finding> benign_;               // the array's first benign race
   const Publications *publications_ = nullptr;  // during run()
   std::vector<size_t> partial_syncs_;           // the partial-mask __syncwarp events (maskOrdered)
+  // A pair of accesses that may race (mayRace): thread 1's access i, thread 2's j
+  struct Pair {
+    size_t i, j;
+    // both execute and overlap; unordered threads of one block; of two blocks (global
+    // memory: only a grid barrier orders them)
+    z3::expr both, intra, inter;
+  };
+  void findPartialSyncs();
+  std::optional<Pair> mayRace(size_t i, size_t j, Publications &publications);
+  void checkArrays(const std::pair<unsigned, unsigned> &arrays, std::vector<Pair> &ps);
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
   std::optional<z3::expr> barrierLanes(int id);

@@ -7,102 +7,120 @@ namespace kverify::analysis::detail {
 
 static z3::expr shiftAmount(const z3::expr &j, int64_t shift, unsigned w);
 
+namespace {
+
+// e does not change in the loop: it reads nothing the loop assigns, and no opaque value.
+bool loopInvariant(const Expr &e, const std::map<unsigned, int> &mods) {
+  bool opq = false;
+  return !mentions(e, mods, opq) && !opq;
+}
+
+// e is local x (up to casts that keep its width).
+bool isLocal(const ExprPtr &e, const model::Local &x) {
+  const auto *l = stripSameWidthCasts(e.get())->as<ex::Local>();
+  return l && l->id == x.id;
+}
+
+// e is an integer constant (up to casts): its value in c.
+bool constantOf(const ExprPtr &e, int64_t &c) {
+  const Expr *s = e.get();
+  while (const auto *cast = s->as<ex::Cast>()) s = cast->arg.get();
+  const auto *k = s->as<ex::Const>();
+  if (!k || s->type.kind != Type::Kind::Int) return false;
+  c = k->int_value;
+  return true;
+}
+
+// x * 2^m (or x << m), m >= 1: the scaled half of an affine update
+bool scaledLocal(const ExprPtr &e, const model::Local &x, int64_t &m) {
+  const Expr *se = stripSameWidthCasts(e.get());
+  const auto *s = se->as<ex::Binary>();
+  if (!s || se->type.kind != Type::Kind::Int || se->type.bits != x.type.bits) return false;
+  if (s->op == BinaryOp::Shl) return isLocal(s->lhs, x) && constantOf(s->rhs, m) && m >= 1 && m < 64;
+  if (s->op != BinaryOp::Mul) return false;
+  const ExprPtr &k = isLocal(s->lhs, x) ? s->rhs : s->lhs;
+  int64_t c = 0;
+  if ((!isLocal(s->lhs, x) && !isLocal(s->rhs, x)) || !constantOf(k, c) || c < 2 || (c & (c - 1)) != 0)
+    return false;
+  for (m = 0; (int64_t(1) << m) != c; ++m) {}
+  return true;
+}
+
+// x = x + c, c + x, x * 2^m + c or c + x * 2^m (c loop-invariant): Add or Affine.
+std::optional<ClosedForm> sumForm(const model::Local &x, const ex::Binary &bin, const Type &t,
+                                  const std::map<unsigned, int> &mods) {
+  const ExprPtr &a = bin.lhs, &b = bin.rhs;
+  int64_t m = 0;
+  if (isLocal(a, x) && loopInvariant(*b, mods)) return ClosedForm{ClosedForm::Add, t, b, 0};
+  if (isLocal(b, x) && loopInvariant(*a, mods)) return ClosedForm{ClosedForm::Add, t, a, 0};
+  if (scaledLocal(a, x, m) && loopInvariant(*b, mods)) return ClosedForm{ClosedForm::Affine, t, b, m};
+  if (scaledLocal(b, x, m) && loopInvariant(*a, mods)) return ClosedForm{ClosedForm::Affine, t, a, m};
+  return std::nullopt;
+}
+
+// x = x * 2^m - c (Affine, negated), c - x (Flip) or x - c (Sub), c loop-invariant.
+std::optional<ClosedForm> differenceForm(const model::Local &x, const ex::Binary &bin, const Type &t,
+                                         const std::map<unsigned, int> &mods) {
+  const ExprPtr &a = bin.lhs, &b = bin.rhs;
+  int64_t m = 0;
+  if (scaledLocal(a, x, m) && loopInvariant(*b, mods)) {
+    ClosedForm cf{ClosedForm::Affine, t, b, m};
+    cf.negate = true;
+    return cf;
+  }
+  if (isLocal(b, x) && loopInvariant(*a, mods)) return ClosedForm{ClosedForm::Flip, t, a, 0};
+  if (!isLocal(a, x) || !loopInvariant(*b, mods)) return std::nullopt;
+  return ClosedForm{ClosedForm::Sub, t, b, 0};
+}
+
+// x = x << c or x >> c, c a constant below 64.
+std::optional<ClosedForm> shiftForm(const model::Local &x, const ex::Binary &bin, const Type &t) {
+  int64_t c = 0;
+  if (!isLocal(bin.lhs, x) || !constantOf(bin.rhs, c) || c < 0 || c >= 64) return std::nullopt;
+  ClosedForm::Op op = bin.op == BinaryOp::Shl ? ClosedForm::Shl
+                      : t.is_signed           ? ClosedForm::AShr
+                                              : ClosedForm::LShr;
+  return ClosedForm{op, t, nullptr, c};
+}
+
+// x = x * 2^m, 2^m * x or x / 2^m: a shift by m (SDiv for a signed division, which
+// rounds toward zero).
+std::optional<ClosedForm> powerOfTwoForm(const model::Local &x, const ex::Binary &bin, const Type &t) {
+  const ExprPtr &a = bin.lhs, &b = bin.rhs;
+  const ExprPtr *other = nullptr;
+  if (isLocal(a, x))
+    other = &b;
+  else if (bin.op == BinaryOp::Mul && isLocal(b, x))
+    other = &a;
+  int64_t c = 0;
+  if (!other || !constantOf(*other, c) || c <= 0 || (c & (c - 1)) != 0) return std::nullopt;
+  int sh = 0;
+  while ((int64_t(1) << sh) != c) ++sh;
+  if (bin.op == BinaryOp::Div)
+    return ClosedForm{t.is_signed ? ClosedForm::SDiv : ClosedForm::LShr, t, nullptr, sh};
+  ClosedForm cf{ClosedForm::Shl, t, nullptr, sh};
+  cf.mul = true;
+  return cf;
+}
+
+}  // namespace
+
 std::optional<ClosedForm> classify(const model::Local &x, const ExprPtr &value_ptr,
                                    const std::map<unsigned, int> &mods) {
   const Expr &value = *value_ptr;
   if (x.type.kind != Type::Kind::Int) return std::nullopt;
-  auto invariant = [&](const Expr &e) {
-    bool opq = false;
-    return !mentions(e, mods, opq) && !opq;
-  };
-  if (value.type == x.type && invariant(value))  // `p = tile` re-points a pointer each time
+  if (value.type == x.type && loopInvariant(value, mods))  // `p = tile` re-points a pointer each time
     return ClosedForm{ClosedForm::Set, x.type, value_ptr, 0};
   const Expr *v = stripSameWidthCasts(&value);
   const auto *bin = v->as<ex::Binary>();
   if (!bin || v->type.kind != Type::Kind::Int || v->type.bits != x.type.bits) return std::nullopt;
-  auto isX = [&](const ExprPtr &e) {
-    const auto *l = stripSameWidthCasts(e.get())->as<ex::Local>();
-    return l && l->id == x.id;
-  };
-  auto constOf = [](const ExprPtr &e, int64_t &c) {
-    const Expr *s = e.get();
-    while (const auto *cast = s->as<ex::Cast>()) s = cast->arg.get();
-    const auto *k = s->as<ex::Const>();
-    if (!k || s->type.kind != Type::Kind::Int) return false;
-    c = k->int_value;
-    return true;
-  };
-  const ExprPtr &a = bin->lhs, &b = bin->rhs;
-  ClosedForm cf{ClosedForm::Add, v->type, nullptr, 0};
-  int64_t c = 0;
-  // x * 2^m (or x << m), m >= 1: the scaled half of an affine update
-  auto scaledX = [&](const ExprPtr &e, int64_t &m) {
-    const Expr *se = stripSameWidthCasts(e.get());
-    const auto *s = se->as<ex::Binary>();
-    if (!s || se->type.kind != Type::Kind::Int || se->type.bits != x.type.bits) return false;
-    if (s->op == BinaryOp::Shl) return isX(s->lhs) && constOf(s->rhs, m) && m >= 1 && m < 64;
-    if (s->op != BinaryOp::Mul) return false;
-    const ExprPtr &k = isX(s->lhs) ? s->rhs : s->lhs;
-    if ((!isX(s->lhs) && !isX(s->rhs)) || !constOf(k, c) || c < 2 || (c & (c - 1)) != 0) return false;
-    for (m = 0; (int64_t(1) << m) != c; ++m) {}
-    return true;
-  };
-  int64_t m = 0;
   switch (bin->op) {
-    case BinaryOp::Add:
-      if (isX(a) && invariant(*b))
-        cf.step = b;
-      else if (isX(b) && invariant(*a))
-        cf.step = a;
-      else if (scaledX(a, m) && invariant(*b))
-        cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
-      else if (scaledX(b, m) && invariant(*a))
-        cf = ClosedForm{ClosedForm::Affine, v->type, a, m};
-      else
-        return std::nullopt;
-      return cf;
-    case BinaryOp::Sub:
-      if (scaledX(a, m) && invariant(*b)) {
-        cf = ClosedForm{ClosedForm::Affine, v->type, b, m};
-        cf.negate = true;
-        return cf;
-      }
-      if (isX(b) && invariant(*a)) {
-        cf.op = ClosedForm::Flip;
-        cf.step = a;
-        return cf;
-      }
-      if (!isX(a) || !invariant(*b)) return std::nullopt;
-      cf.op = ClosedForm::Sub;
-      cf.step = b;
-      return cf;
+    case BinaryOp::Add: return sumForm(x, *bin, v->type, mods);
+    case BinaryOp::Sub: return differenceForm(x, *bin, v->type, mods);
     case BinaryOp::Shl:
-    case BinaryOp::Shr:
-      if (!isX(a) || !constOf(b, c) || c < 0 || c >= 64) return std::nullopt;
-      cf.op = bin->op == BinaryOp::Shl ? ClosedForm::Shl
-              : v->type.is_signed      ? ClosedForm::AShr
-                                       : ClosedForm::LShr;
-      cf.shift = c;
-      return cf;
+    case BinaryOp::Shr: return shiftForm(x, *bin, v->type);
     case BinaryOp::Mul:
-    case BinaryOp::Div: {
-      const ExprPtr *other = nullptr;
-      if (isX(a))
-        other = &b;
-      else if (bin->op == BinaryOp::Mul && isX(b))
-        other = &a;
-      if (!other || !constOf(*other, c) || c <= 0 || (c & (c - 1)) != 0) return std::nullopt;
-      int sh = 0;
-      while ((int64_t(1) << sh) != c) ++sh;
-      if (bin->op == BinaryOp::Div) {
-        cf.op = v->type.is_signed ? ClosedForm::SDiv : ClosedForm::LShr;
-      } else {
-        cf.op = ClosedForm::Shl;
-        cf.mul = true;
-      }
-      cf.shift = sh;
-      return cf;
-    }
+    case BinaryOp::Div: return powerOfTwoForm(x, *bin, v->type);
     default: return std::nullopt;
   }
 }

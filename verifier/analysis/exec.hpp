@@ -121,7 +121,7 @@ private:
                                      const z3::expr &pcEnd);
   z3::expr tripCount(const Stmt &s, int id, bool shared, const std::vector<z3::expr> &outer);
 
-  // One loop being executed (exec_loop.cpp), step by step.
+  // One loop being executed (exec_loop.cpp; its locals: exec_loop_locals.cpp), step by step.
   struct LoopRun {
     LoopRun(const Stmt &s, z3::context &c) : s(s), lp(*s.as<st::Loop>()), k(c), N(c), pc0(c) {}
     const Stmt &s;

@@ -1,5 +1,6 @@
 // Integer abstraction of bit-vector queries (see intabs.hpp).
 #include "analysis/intabs.hpp"
+#include "analysis/intabs_bounds.hpp"
 #include "analysis/terms.hpp"
 
 #include <algorithm>
@@ -10,39 +11,7 @@
 namespace kverify::analysis {
 namespace {
 
-using i128 = __int128;
-
-// Bounds every model of the query gives a term's integer value. `wide` when they do not
-// fit comfortably in an i128 (then nothing is simplified by them).
-struct Itv {
-  i128 lo = 0, hi = 0;
-  bool wide = false;
-  static Itv of(i128 v) { return {v, v, false}; }
-  static Itv top() { return {0, 0, true}; }
-  bool within(i128 a, i128 b) const { return !wide && a <= lo && hi <= b; }
-};
-
-constexpr i128 kLimit = i128(1) << 120;
-
-Itv norm(i128 lo, i128 hi) {
-  if (lo < -kLimit || hi > kLimit) return Itv::top();
-  return {lo, hi, false};
-}
-Itv add(const Itv &a, const Itv &b) { return a.wide || b.wide ? Itv::top() : norm(a.lo + b.lo, a.hi + b.hi); }
-Itv neg(const Itv &a) { return a.wide ? a : Itv{-a.hi, -a.lo, false}; }
-Itv mul(const Itv &a, const Itv &b) {
-  if (a.wide || b.wide) return Itv::top();
-  i128 p[4];
-  const i128 xs[2] = {a.lo, a.hi}, ys[2] = {b.lo, b.hi};
-  for (int i = 0; i < 4; ++i)
-    if (__builtin_mul_overflow(xs[i / 2], ys[i % 2], &p[i])) return Itv::top();
-  return norm(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
-}
-Itv join(const Itv &a, const Itv &b) {
-  if (a.wide || b.wide) return Itv::top();
-  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi), false};
-}
-i128 floorDiv(i128 a, i128 d) { return a >= 0 ? a / d : -((-a + d - 1) / d); }
+using namespace intabs;
 
 std::string decimal(i128 v) {
   if (v == 0) return "0";
@@ -471,124 +440,6 @@ private:
       default: break;
     }
     return opaque();
-  }
-};
-
-// Bounds on the query's bit-vector constants that follow from its top-level conjuncts
-// (`blockDim.x == 16`, `threadIdx.x < blockDim.x`, `gridDim.x == (n + 15) / 16`, ...):
-// they hold in every model.
-class BoundsFromFacts {
-public:
-  std::map<std::string, Itv> bounds;
-
-  explicit BoundsFromFacts(const z3::expr_vector &assertions) {
-    for (unsigned i = 0; i < assertions.size(); ++i) collect(assertions[i]);
-    for (int round = 0; round < 3; ++round)
-      for (const z3::expr &f : facts) apply(f);
-  }
-
-private:
-  std::vector<z3::expr> facts;
-
-  void collect(const z3::expr &e) {
-    if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
-      for (unsigned i = 0; i < e.num_args(); ++i) collect(e.arg(i));
-      return;
-    }
-    facts.push_back(e);
-  }
-  static bool isConst(const z3::expr &e) {
-    return e.is_app() && e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv() &&
-           e.get_sort().bv_size() <= 64;
-  }
-  static i128 top(const z3::expr &e) { return (i128(1) << e.get_sort().bv_size()) - 1; }
-  static bool numeral(const z3::expr &e, i128 &v) {
-    uint64_t u;
-    if (!e.is_numeral_u64(u)) return false;
-    v = u;
-    return true;
-  }
-  // The unsigned value's bounds, forwards from the constants' (a few operations).
-  Itv of(const z3::expr &e, int depth = 0) {
-    i128 v;
-    if (numeral(e, v)) return Itv::of(v);
-    if (!e.is_bv() || e.get_sort().bv_size() > 64) return Itv::top();
-    Itv full{0, top(e), false};
-    if (isConst(e)) {
-      auto it = bounds.find(e.decl().name().str());
-      return it != bounds.end() ? it->second : full;
-    }
-    if (!e.is_app() || depth > 8) return full;
-    auto fits = [&](const Itv &r) { return !r.wide && r.lo >= 0 && r.hi <= top(e) ? r : full; };
-    switch (e.decl().decl_kind()) {
-      case Z3_OP_ZERO_EXT: return of(e.arg(0), depth + 1);
-      case Z3_OP_BADD:
-      case Z3_OP_BMUL: {
-        bool isAdd = e.decl().decl_kind() == Z3_OP_BADD;
-        Itv r = of(e.arg(0), depth + 1);
-        for (unsigned i = 1; i < e.num_args(); ++i)
-          r = isAdd ? add(r, of(e.arg(i), depth + 1)) : mul(r, of(e.arg(i), depth + 1));
-        return fits(r);
-      }
-      case Z3_OP_BUDIV:
-      case Z3_OP_BUDIV_I: {
-        Itv a = of(e.arg(0), depth + 1);
-        if (numeral(e.arg(1), v) && v > 0) return {a.lo / v, a.hi / v, false};
-        return full;
-      }
-      case Z3_OP_EXTRACT:
-        if (e.lo() == 0) return fits(of(e.arg(0), depth + 1));
-        return full;
-      default: return full;
-    }
-  }
-  // Every model has e's unsigned value in [lo, hi]: narrow the constants it is made of.
-  void tighten(const z3::expr &e, i128 lo, i128 hi, int depth = 0) {
-    if (!e.is_bv() || e.get_sort().bv_size() > 64 || !e.is_app() || depth > 8) return;
-    i128 c;
-    if (isConst(e)) {
-      Itv cur = of(e);
-      bounds[e.decl().name().str()] = {std::max(cur.lo, lo), std::min(cur.hi, hi), false};
-      return;
-    }
-    switch (e.decl().decl_kind()) {
-      case Z3_OP_ZERO_EXT: tighten(e.arg(0), lo, hi, depth + 1); break;
-      case Z3_OP_EXTRACT:  // the low bits of a value that fits in them
-        if (e.lo() == 0 && of(e.arg(0)).hi <= top(e)) tighten(e.arg(0), lo, hi, depth + 1);
-        break;
-      case Z3_OP_BADD:  // a + c, where a wrap-around would give less than c
-        for (int i = 0; i < 2 && e.num_args() == 2; ++i)
-          if (numeral(e.arg(1 - i), c) && lo >= c) tighten(e.arg(i), lo - c, hi - c, depth + 1);
-        break;
-      case Z3_OP_BUDIV:
-      case Z3_OP_BUDIV_I:
-        if (numeral(e.arg(1), c) && c > 0) tighten(e.arg(0), lo * c, hi * c + c - 1, depth + 1);
-        break;
-      default: break;
-    }
-  }
-  // x <= y (strict: x < y), unsigned
-  void below(const z3::expr &x, const z3::expr &y, bool strict) {
-    Itv a = of(x), b = of(y);
-    if (!b.wide) tighten(x, 0, b.hi - strict);
-    if (!a.wide) tighten(y, a.lo + strict, i128(1) << 64);  // (capped by y's width)
-  }
-  void apply(const z3::expr &f) {
-    if (!f.is_app() || f.num_args() != 2 || !f.arg(0).is_bv()) return;
-    const z3::expr a = f.arg(0), b = f.arg(1);
-    switch (f.decl().decl_kind()) {
-      case Z3_OP_EQ: {
-        Itv ia = of(a), ib = of(b);
-        if (!ib.wide) tighten(a, ib.lo, ib.hi);
-        if (!ia.wide) tighten(b, ia.lo, ia.hi);
-        break;
-      }
-      case Z3_OP_ULT: below(a, b, true); break;
-      case Z3_OP_ULEQ: below(a, b, false); break;
-      case Z3_OP_UGT: below(b, a, true); break;
-      case Z3_OP_UGEQ: below(b, a, false); break;
-      default: break;
-    }
   }
 };
 

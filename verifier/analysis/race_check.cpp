@@ -123,102 +123,110 @@ z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
 }
 
 void RaceCheck::run() {
-  const auto &A1 = C.T1->accesses, &A2 = C.T2->accesses;
   Publications publications(C);
   publications_ = &publications;
-  partial_syncs_.clear();
-  for (size_t i = 0; i < C.T1->syncs.size() && i < C.T2->syncs.size(); ++i) {
-    const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
-    // full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those
-    if (s1.s == s2.s && s1.warp && s1.mask && s2.mask && s1.s->is<st::Barrier>() &&
-        !isFullMask(*s1.s->as<st::Barrier>()))
-      partial_syncs_.push_back(i);
-  }
-  // the pairs that may race, by array: both touch it, one writes, not both atomic
-  struct Pair {
-    size_t i, j;
-    // both execute and overlap; unordered threads of one block; of two blocks (global
-    // memory: only a grid barrier orders them)
-    z3::expr both, intra, inter;
-  };
+  findPartialSyncs();
   std::map<std::pair<unsigned, unsigned>, std::vector<Pair>> pairs;  // by the two arrays
-  for (size_t i = 0; i < A1.size(); ++i) {
+  for (size_t i = 0; i < C.T1->accesses.size(); ++i) {
     if (kernelTimeSpent()) {  // pairing thousands of accesses: say so, never `verified`
       C.noteUnknown("races (the kernel's time ran out while pairing its accesses)");
       return;
     }
-    for (size_t j = i; j < A2.size(); ++j) {
-      const AccessEv &a = A1[i], &b = A2[j];
-      const st::Access &sa = a.access(), &sb = b.access();
-      if (sa.array >= C.E.K.arrays.size() || sb.array >= C.E.K.arrays.size()) continue;
-      const model::Array &arr = C.E.K.arrays[sa.array];
-      if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) continue;
-      if (sa.array != sb.array && !mayAlias(arr, C.E.K.arrays[sb.array])) continue;
-      bool wa = sa.kind != AccessKind::Read, wb = sb.kind != AccessKind::Read;
-      if (!wa && !wb) continue;
-      // two atomics are atomic among the threads of their scope: a block-scoped one
-      // (atomicAdd_block) is not atomic for another block's threads
-      bool atomics = sa.kind == AccessKind::Atomic && sb.kind == AccessKind::Atomic;
-      bool blockScoped = sa.scope == model::Scope::Block || sb.scope == model::Scope::Block;
-      if (atomics && !blockScoped) continue;
-      // accesses no barrier interval holds both (different barriers before them) never race
-      z3::expr blockPhase = samePhase(C.E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]);
-      z3::expr gridPhase = arr.space == AddressSpace::Global
-                               ? samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
-                               : C.E.c.bool_val(false);
-      if (blockPhase.is_false() && gridPhase.is_false()) continue;
-      z3::expr both = a.pc && b.pc && overlap(a, b);
-      z3::expr warpOrdered = C.sameWarp() && (!samePhase(C.E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) ||
-                                              maskOrdered(a, b) || partOrdered(a, b));
-      z3::expr intra = atomics ? C.E.c.bool_val(false)
-                               : C.sameBlock() && C.distinctThreads() && blockPhase && !warpOrdered;
-      z3::expr inter =
-          arr.space == AddressSpace::Global ? !C.sameBlock() && gridPhase : C.E.c.bool_val(false);
-      // a read of data published to it through a flag comes after the write
-      if (sa.array == sb.array && sa.kind != sb.kind && sa.kind != AccessKind::Atomic &&
-          sb.kind != AccessKind::Atomic) {
-        z3::expr after = sa.kind == AccessKind::Read ? publications.readAfterAcquire(*C.T1, a)
-                                                     : publications.readAfterAcquire(*C.T2, b);
-        if (!after.is_false())
-          intra = intra && !after, inter = inter && !after, C.E.rules.note(Rule::MessagePassing);
-      }
-      pairs[std::minmax(sa.array, sb.array)].push_back(Pair{i, j, both, intra, inter});
-    }
+    for (size_t j = i; j < C.T2->accesses.size(); ++j)
+      if (std::optional<Pair> p = mayRace(i, j, publications))
+        pairs[std::minmax(C.T1->accesses[i].access().array, C.T2->accesses[j].access().array)].push_back(*p);
   }
-  for (auto &[arrays, ps] : pairs) {
-    const model::Array &arr = C.E.K.arrays[arrays.first];
-    bool global = arr.space == AddressSpace::Global;
-    std::optional<z3::model> m;
-    if (ps.size() > 1) {
-      // Most arrays are race-free: one query over all pairs at once is far cheaper than
-      // one per pair (Z3 shares the threads' index terms). Only if it is not unsat, ask
-      // pair by pair, for the witness.
-      z3::expr_vector any(C.E.c);
-      for (const Pair &p : ps) {
-        any.push_back(p.both && p.intra);
-        if (global) any.push_back(p.both && p.inter);
-      }
-      std::string qname =
-          "races on '" + arr.name + "'" +
-          (arrays.first != arrays.second ? " and '" + C.E.K.arrays[arrays.second].name + "'" : "") +
-          " (all pairs at once)";
-      z3::check_result r = C.check(z3::mk_or(any), qname, m, C.batchSeconds(), true);
-      if (r == z3::unsat) continue;
-      if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
-    }
-    // one finding per array: the pair the batched model shows racing first (it costs no
-    // query), then the others in source order
-    std::stable_partition(ps.begin(), ps.end(), [&](const Pair &p) {
-      return m && m->eval(p.both && (p.intra || p.inter), true).is_true();
-    });
-    benign_.reset();
-    bool real = false;
-    for (const Pair &p : ps)
-      if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m, ps.size() > 1))) break;
-    if (!real && benign_) C.R.findings.push_back(*benign_);
-  }
+  for (auto &[arrays, ps] : pairs) checkArrays(arrays, ps);
   for (const std::string &p : publications.premises()) C.E.assumptions.push_back(p);
   publications_ = nullptr;
+}
+
+// The partial-mask __syncwarp events both threads pass at the same position (maskOrdered);
+// full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those.
+void RaceCheck::findPartialSyncs() {
+  partial_syncs_.clear();
+  for (size_t i = 0; i < C.T1->syncs.size() && i < C.T2->syncs.size(); ++i) {
+    const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
+    if (s1.s == s2.s && s1.warp && s1.mask && s2.mask && s1.s->is<st::Barrier>() &&
+        !isFullMask(*s1.s->as<st::Barrier>()))
+      partial_syncs_.push_back(i);
+  }
+}
+
+// Access i of thread 1 and access j of thread 2 as a pair that may race: both touch one
+// array (or two that may alias), one writes, not both atomic (in one scope), and some
+// barrier interval holds both; none where they cannot.
+std::optional<RaceCheck::Pair> RaceCheck::mayRace(size_t i, size_t j, Publications &publications) {
+  const AccessEv &a = C.T1->accesses[i], &b = C.T2->accesses[j];
+  const st::Access &sa = a.access(), &sb = b.access();
+  if (sa.array >= C.E.K.arrays.size() || sb.array >= C.E.K.arrays.size()) return std::nullopt;
+  const model::Array &arr = C.E.K.arrays[sa.array];
+  if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) return std::nullopt;
+  if (sa.array != sb.array && !mayAlias(arr, C.E.K.arrays[sb.array])) return std::nullopt;
+  bool wa = sa.kind != AccessKind::Read, wb = sb.kind != AccessKind::Read;
+  if (!wa && !wb) return std::nullopt;
+  // two atomics are atomic among the threads of their scope: a block-scoped one
+  // (atomicAdd_block) is not atomic for another block's threads
+  bool atomics = sa.kind == AccessKind::Atomic && sb.kind == AccessKind::Atomic;
+  bool blockScoped = sa.scope == model::Scope::Block || sb.scope == model::Scope::Block;
+  if (atomics && !blockScoped) return std::nullopt;
+  // accesses no barrier interval holds both (different barriers before them) never race
+  z3::expr blockPhase = samePhase(C.E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]);
+  z3::expr gridPhase = arr.space == AddressSpace::Global
+                           ? samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
+                           : C.E.c.bool_val(false);
+  if (blockPhase.is_false() && gridPhase.is_false()) return std::nullopt;
+  z3::expr both = a.pc && b.pc && overlap(a, b);
+  z3::expr warpOrdered = C.sameWarp() && (!samePhase(C.E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) ||
+                                          maskOrdered(a, b) || partOrdered(a, b));
+  z3::expr intra =
+      atomics ? C.E.c.bool_val(false) : C.sameBlock() && C.distinctThreads() && blockPhase && !warpOrdered;
+  z3::expr inter = arr.space == AddressSpace::Global ? !C.sameBlock() && gridPhase : C.E.c.bool_val(false);
+  // a read of data published to it through a flag comes after the write
+  if (sa.array == sb.array && sa.kind != sb.kind && sa.kind != AccessKind::Atomic &&
+      sb.kind != AccessKind::Atomic) {
+    z3::expr after = sa.kind == AccessKind::Read ? publications.readAfterAcquire(*C.T1, a)
+                                                 : publications.readAfterAcquire(*C.T2, b);
+    if (!after.is_false())
+      intra = intra && !after, inter = inter && !after, C.E.rules.note(Rule::MessagePassing);
+  }
+  return Pair{i, j, both, intra, inter};
+}
+
+// The races on one array (or two that may alias): at most one finding, the first pair
+// that races, else its first benign race.
+void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, std::vector<Pair> &ps) {
+  const auto &A1 = C.T1->accesses, &A2 = C.T2->accesses;
+  const model::Array &arr = C.E.K.arrays[arrays.first];
+  bool global = arr.space == AddressSpace::Global;
+  std::optional<z3::model> m;
+  if (ps.size() > 1) {
+    // Most arrays are race-free: one query over all pairs at once is far cheaper than
+    // one per pair (Z3 shares the threads' index terms). Only if it is not unsat, ask
+    // pair by pair, for the witness.
+    z3::expr_vector any(C.E.c);
+    for (const Pair &p : ps) {
+      any.push_back(p.both && p.intra);
+      if (global) any.push_back(p.both && p.inter);
+    }
+    std::string qname =
+        "races on '" + arr.name + "'" +
+        (arrays.first != arrays.second ? " and '" + C.E.K.arrays[arrays.second].name + "'" : "") +
+        " (all pairs at once)";
+    z3::check_result r = C.check(z3::mk_or(any), qname, m, C.batchSeconds(), true);
+    if (r == z3::unsat) return;
+    if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
+  }
+  // one finding per array: the pair the batched model shows racing first (it costs no
+  // query), then the others in source order
+  std::stable_partition(ps.begin(), ps.end(), [&](const Pair &p) {
+    return m && m->eval(p.both && (p.intra || p.inter), true).is_true();
+  });
+  benign_.reset();
+  bool real = false;
+  for (const Pair &p : ps)
+    if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m, ps.size() > 1))) break;
+  if (!real && benign_) C.R.findings.push_back(*benign_);
 }
 
 // The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,

@@ -207,6 +207,153 @@ uint64_t bufferElements(const Finding &f) {
   return n;
 }
 
+// Why the harness cannot set parameter `prm` (a struct's field, a function pointer, a
+// pointer to pointers); empty where it can.
+std::string unsettable(const model::Kernel &k, const model::Param &prm) {
+  if (prm.name.find('.') != std::string::npos)
+    return "parameter '" + prm.name.substr(0, prm.name.find('.')) +
+           "' is a struct: the harness sets only scalars and pointers";
+  if (prm.c_type.find("(*") != std::string::npos ||
+      (prm.array && k.arrays[*prm.array].origin == model::ArrayOrigin::FunctionPointer))
+    return "parameter '" + prm.name + "' is a function pointer: the harness cannot choose the function";
+  bool pointer = prm.array.has_value() || prm.type.kind == model::Type::Kind::Pointer;
+  if (pointer && std::count(prm.c_type.begin(), prm.c_type.end(), '*') +
+                         std::count(prm.c_type.begin(), prm.c_type.end(), '[') >
+                     1)
+    return "parameter '" + prm.name + "' points to pointers: the harness allocates flat buffers only";
+  return "";
+}
+
+// main()'s arguments: one kvr::Arg per parameter position (a struct parameter lists its
+// fields: not settable), and the fills of the pointer parameters' buffers.
+struct Arguments {
+  std::map<unsigned, std::string> args;
+  std::string fill_arrays;
+  unsigned positions = 0;
+};
+
+// The kvr::Arg of pointer parameter `prm`: a buffer of `elements` elements, filled with
+// the witness's loaded values (their fills added to `a.fill_arrays`).
+std::string pointerArg(const model::Param &prm, const analysis::Witness &w, uint64_t elements, Arguments &a) {
+  std::string list;
+  unsigned count = 0;
+  for (const analysis::MemoryValue &v : w.memory)
+    if (v.array == prm.name)
+      list += (count++ ? ", {" : "{") + std::to_string(v.index) + "LL, " + longLong(v.value) + "}";
+  std::string fills = count ? "fills_" + std::to_string(prm.position) : "nullptr";
+  if (count) a.fill_arrays += "  static const kvr::Fill " + fills + "[] = {" + list + "};\n";
+  return "{" + cString(prm.name) + ", 0, 0.0, " + std::to_string(elements) + ", " + fills + ", " +
+         std::to_string(count) + "}";
+}
+
+// Every parameter's kvr::Arg: the witness's values, 0 where it leaves a scalar open (said
+// in `notes`). Returns why not where the harness cannot set a parameter.
+std::string setArguments(const model::Kernel &k, const analysis::Witness &w, uint64_t elements, Arguments &a,
+                         std::vector<std::string> &notes) {
+  std::map<std::string, std::string> values(w.params.begin(), w.params.end());
+  for (const model::Param &prm : k.params) {
+    a.positions = std::max(a.positions, prm.position + 1);
+    if (std::string why = unsettable(k, prm); !why.empty()) return why;
+    std::string name = cString(prm.name);
+    if (prm.array.has_value() || prm.type.kind == model::Type::Kind::Pointer) {
+      a.args[prm.position] = pointerArg(prm, w, elements, a);
+      continue;
+    }
+    switch (prm.type.kind) {
+      case model::Type::Kind::Int:
+      case model::Type::Kind::Bool: {
+        auto it = values.find(prm.name);
+        std::string v = it == values.end()      ? "0"
+                        : it->second == "true"  ? "1"
+                        : it->second == "false" ? "0"
+                                                : it->second;
+        if (it == values.end()) notes.push_back(prm.name + " = 0 (the witness leaves it open)");
+        a.args[prm.position] =
+            "{" + name + ", " + longLong(std::strtoll(v.c_str(), nullptr, 10)) + ", 0.0, 0}";
+        break;
+      }
+      case model::Type::Kind::Float:
+        notes.push_back(prm.name + " = 0.0 (kverify does not model floating-point values)");
+        a.args[prm.position] = "{" + name + ", 0, 0.0, 0}";
+        break;
+      default:
+        return "parameter '" + prm.name + "' has type '" + prm.c_type +
+               "': the harness sets only scalars and pointers";
+    }
+  }
+  return "";
+}
+
+// The kernel's text as the program compiles it, and the access sites it logs (`log`).
+struct ProgramBody {
+  std::string text;
+  unsigned sites[2] = {0, 0};
+  bool log = false;
+};
+
+// A race's two accesses logged: the evidence for a global race, and for a shared one
+// between threads of one warp (racecheck does not see conflicts within a warp's
+// instruction); a shared out-of-bounds access checked against its array. Returns why
+// not where the access log is the race's only evidence and the accesses cannot be wrapped.
+std::string instrumentBody(const model::Kernel &k, const Finding &f, const ReplaySource &source, Tool tool,
+                           ProgramBody &body) {
+  if (f.kind == Verdict::Race || f.kind == Verdict::BenignRace) {
+    std::string why = f.accesses.size() < 2 ? "the race names fewer than two accesses"
+                                            : instrument(body.text, f, source.file, body.sites);
+    if (!why.empty() && tool == Tool::AccessLog) return why;
+    body.log = why.empty();  // (instrument leaves the text as it is where it refuses)
+  }
+  if (f.kind == Verdict::Oob) boundsCheck(body.text, k, f, source.file);
+  return "";
+}
+
+// The comment the program opens with: the finding, how to build and run it, what the
+// harness chose.
+void writePreamble(std::ostream &o, const model::Kernel &k, const Finding &f, const ReplayProgram &p,
+                   uint64_t elements, bool dynamic_shared) {
+  o << "// kverify --confirm: the witness of \"" << f.message << "\" in kernel '" << k.name << "'\n"
+    << "// replayed as a real launch. Build and run (what kverify does):\n"
+    << "//   nvcc -arch=native -lineinfo -I<the kernel's folder> replay.cu -o replay\n";
+  if (p.tool == Tool::AccessLog)
+    o << "//   ./replay\n";
+  else
+    o << "//   compute-sanitizer --tool " << toolName(p.tool) << " ./replay\n";
+  for (const std::string &n : p.notes) o << "// chosen by the harness: " << n << "\n";
+  if (dynamic_shared)
+    o << "// chosen by the harness: extern __shared__ gets all the shared memory a block can have\n";
+  o << "// pointer parameters: buffers of " << elements << " elements, launched once for each fill\n"
+    << "// of what the witness leaves open (zeros, ones, small values, minus ones)\n";
+}
+
+// A thread's block and thread indices, as a row of `watched`.
+std::string threadCoords(const analysis::ThreadCoords &t) {
+  std::ostringstream c;
+  c << "{" << t.block_idx[0] << ", " << t.block_idx[1] << ", " << t.block_idx[2] << ", " << t.thread_idx[0]
+    << ", " << t.thread_idx[1] << ", " << t.thread_idx[2] << "}";
+  return c.str();
+}
+
+// main(): the arguments, the two threads watched, the witness's launch.
+void writeMain(std::ostream &o, const Finding &f, const ReplaySource &source, const Arguments &a,
+               const ProgramBody &body, const std::string &callee, bool dynamic_shared) {
+  const analysis::Witness &w = f.witness;
+  // cooperative groups' grid.sync() needs a cooperative launch (else the launch fails)
+  bool cooperative = source.text.find("this_grid") != std::string::npos;
+  o << "int main(int argc, char **argv) {\n" << a.fill_arrays << "  static const kvr::Arg args[] = {\n";
+  for (unsigned i = 0; i < a.positions; ++i)
+    o << "      " << (a.args.count(i) ? a.args.at(i) : "{\"?\", 0, 0.0, 0}") << ",\n";
+  o << "      {\"\", 0, 0.0, 0}};\n";
+  bool two = f.kind != Verdict::Oob;
+  o << "  static const unsigned watched[2][6] = {" << threadCoords(w.thread1) << ", "
+    << threadCoords(two ? w.thread2 : w.thread1) << "};\n"
+    << "  kvr::Launch launch{dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2]
+    << "), dim3(" << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << "), "
+    << (dynamic_shared ? "true" : "false") << ", " << (cooperative ? "true" : "false") << ", "
+    << (body.log ? int(body.sites[0]) : -1) << ", " << (body.log ? int(body.sites[1]) : -1) << "};\n"
+    << "  kvr::launch(" << callee << ", launch, args, watched, kvr::firstPattern(argc, argv));\n"
+    << "  return 0;\n}\n";
+}
+
 }  // namespace
 
 ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const ReplaySource &source) {
@@ -219,120 +366,23 @@ ReplayProgram makeProgram(const model::Kernel &k, const Finding &f, const Replay
   std::string callee = kernelExpression(k.function);
   if (callee.empty()) return notRun("the kernel '" + k.name + "' cannot be named from outside its file");
   const analysis::Witness &w = f.witness;
-  std::map<std::string, std::string> values(w.params.begin(), w.params.end());
-
   if (uint64_t threads = threadCount(w); threads > (uint64_t(1) << 34))
     return notRun("the witness's launch has " + std::to_string(threads) +
                   " threads, more than a replay runs");
   const uint64_t elements = bufferElements(f);
-  // one Arg per parameter position (a struct parameter lists its fields: not settable)
-  std::map<unsigned, std::string> args;
-  std::string fill_arrays;
-  unsigned positions = 0;
-  for (const model::Param &prm : k.params) {
-    positions = std::max(positions, prm.position + 1);
-    if (prm.name.find('.') != std::string::npos)
-      return notRun("parameter '" + prm.name.substr(0, prm.name.find('.')) +
-                    "' is a struct: the harness sets only scalars and pointers");
-    if (prm.c_type.find("(*") != std::string::npos ||
-        (prm.array && k.arrays[*prm.array].origin == model::ArrayOrigin::FunctionPointer))
-      return notRun("parameter '" + prm.name +
-                    "' is a function pointer: the harness cannot choose the function");
-    bool pointer = prm.array.has_value() || prm.type.kind == model::Type::Kind::Pointer;
-    if (pointer && std::count(prm.c_type.begin(), prm.c_type.end(), '*') +
-                           std::count(prm.c_type.begin(), prm.c_type.end(), '[') >
-                       1)
-      return notRun("parameter '" + prm.name +
-                    "' points to pointers: the harness allocates flat buffers only");
-    std::string name = cString(prm.name);
-    if (pointer) {
-      std::string list;
-      unsigned count = 0;
-      for (const analysis::MemoryValue &v : w.memory)
-        if (v.array == prm.name)
-          list += (count++ ? ", {" : "{") + std::to_string(v.index) + "LL, " + longLong(v.value) + "}";
-      std::string fills = count ? "fills_" + std::to_string(prm.position) : "nullptr";
-      if (count) fill_arrays += "  static const kvr::Fill " + fills + "[] = {" + list + "};\n";
-      args[prm.position] = "{" + name + ", 0, 0.0, " + std::to_string(elements) + ", " + fills + ", " +
-                           std::to_string(count) + "}";
-      continue;
-    }
-    switch (prm.type.kind) {
-      case model::Type::Kind::Int:
-      case model::Type::Kind::Bool: {
-        auto it = values.find(prm.name);
-        std::string v = it == values.end()      ? "0"
-                        : it->second == "true"  ? "1"
-                        : it->second == "false" ? "0"
-                                                : it->second;
-        if (it == values.end()) p.notes.push_back(prm.name + " = 0 (the witness leaves it open)");
-        args[prm.position] = "{" + name + ", " + longLong(std::strtoll(v.c_str(), nullptr, 10)) + ", 0.0, 0}";
-        break;
-      }
-      case model::Type::Kind::Float:
-        p.notes.push_back(prm.name + " = 0.0 (kverify does not model floating-point values)");
-        args[prm.position] = "{" + name + ", 0, 0.0, 0}";
-        break;
-      default:
-        return notRun("parameter '" + prm.name + "' has type '" + prm.c_type +
-                      "': the harness sets only scalars and pointers");
-    }
-  }
-
-  // a race's two accesses logged: the evidence for a global race, and for a shared one
-  // between threads of one warp (racecheck does not see conflicts within a warp's instruction)
-  std::string body = source.text;
-  unsigned sites[2] = {0, 0};
-  bool log = false;
-  if (f.kind == Verdict::Race || f.kind == Verdict::BenignRace) {
-    std::string why = f.accesses.size() < 2 ? "the race names fewer than two accesses"
-                                            : instrument(body, f, source.file, sites);
-    if (!why.empty() && p.tool == Tool::AccessLog) return notRun(why);
-    log = why.empty();  // (instrument leaves the text as it is where it refuses)
-  }
-  if (f.kind == Verdict::Oob) boundsCheck(body, k, f, source.file);
+  Arguments args;
+  if (std::string why = setArguments(k, w, elements, args, p.notes); !why.empty()) return notRun(why);
+  ProgramBody body{source.text};
+  if (std::string why = instrumentBody(k, f, source, p.tool, body); !why.empty()) return notRun(why);
   bool dynamic_shared =
       std::any_of(k.arrays.begin(), k.arrays.end(), [](const model::Array &a) { return a.is_extern; });
-  // cooperative groups' grid.sync() needs a cooperative launch (else the launch fails)
-  bool cooperative = source.text.find("this_grid") != std::string::npos;
-
   std::ostringstream o;
-  o << "// kverify --confirm: the witness of \"" << f.message << "\" in kernel '" << k.name << "'\n"
-    << "// replayed as a real launch. Build and run (what kverify does):\n"
-    << "//   nvcc -arch=native -lineinfo -I<the kernel's folder> replay.cu -o replay\n";
-  if (p.tool == Tool::AccessLog)
-    o << "//   ./replay\n";
-  else
-    o << "//   compute-sanitizer --tool " << toolName(p.tool) << " ./replay\n";
-  for (const std::string &n : p.notes) o << "// chosen by the harness: " << n << "\n";
-  if (dynamic_shared)
-    o << "// chosen by the harness: extern __shared__ gets all the shared memory a block can have\n";
-  o << "// pointer parameters: buffers of " << elements << " elements, launched once for each fill\n"
-    << "// of what the witness leaves open (zeros, ones, small values, minus ones)\n"
-    << kReplayRuntime << "\n"
+  writePreamble(o, k, f, p, elements, dynamic_shared);
+  o << kReplayRuntime << "\n"
     << "#define main kverify_replaced_main\n"
     << "#line 1 " << cString(source.file) << "\n"
-    << body << (body.empty() || body.back() == '\n' ? "" : "\n") << "#undef main\n\n"
-    << "int main(int argc, char **argv) {\n"
-    << fill_arrays << "  static const kvr::Arg args[] = {\n";
-  for (unsigned i = 0; i < positions; ++i)
-    o << "      " << (args.count(i) ? args[i] : "{\"?\", 0, 0.0, 0}") << ",\n";
-  o << "      {\"\", 0, 0.0, 0}};\n";
-  auto coords = [](const analysis::ThreadCoords &t) {
-    std::ostringstream c;
-    c << "{" << t.block_idx[0] << ", " << t.block_idx[1] << ", " << t.block_idx[2] << ", " << t.thread_idx[0]
-      << ", " << t.thread_idx[1] << ", " << t.thread_idx[2] << "}";
-    return c.str();
-  };
-  bool two = f.kind != Verdict::Oob;
-  o << "  static const unsigned watched[2][6] = {" << coords(w.thread1) << ", "
-    << coords(two ? w.thread2 : w.thread1) << "};\n"
-    << "  kvr::Launch launch{dim3(" << w.grid_dim[0] << ", " << w.grid_dim[1] << ", " << w.grid_dim[2]
-    << "), dim3(" << w.block_dim[0] << ", " << w.block_dim[1] << ", " << w.block_dim[2] << "), "
-    << (dynamic_shared ? "true" : "false") << ", " << (cooperative ? "true" : "false") << ", "
-    << (log ? int(sites[0]) : -1) << ", " << (log ? int(sites[1]) : -1) << "};\n"
-    << "  kvr::launch(" << callee << ", launch, args, watched, kvr::firstPattern(argc, argv));\n"
-    << "  return 0;\n}\n";
+    << body.text << (body.text.empty() || body.text.back() == '\n' ? "" : "\n") << "#undef main\n\n";
+  writeMain(o, f, source, args, body, callee, dynamic_shared);
   p.text = o.str();
   return p;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the oracle: one thread's run (interpret.cpp) and the hazards read off the
+// Internal to the oracle: one thread's run (interpret.hpp) and the hazards read off the
 // traces (hazards.cpp: divergence; races.cpp: races, out-of-bounds accesses). Not for other
 // components: use oracle.hpp.
 
