@@ -135,3 +135,18 @@ TEST(PythonCli, ErrorsPointAtThePythonFile) {
       has(n.out + n.err, "cli_notpy.py:1:5: error: not read as Python: unterminated triple-quoted string"))
       << n.out << n.err;
 }
+
+TEST(PythonCli, ALaunchDimensionNotReadIsNoted) {
+  // a block of 10**23 threads: past 64 bits, analysed for every block size CUDA allows
+  std::ofstream(out("huge_block.py")) << "from pycuda.compiler import SourceModule\n"
+                                         "mod = SourceModule(\"\"\"\n"
+                                         "__global__ void k(float *a) { a[threadIdx.x] = 0; }\n"
+                                         "\"\"\")\n"
+                                         "f = mod.get_function('k')\n"
+                                         "f(a, block=(10**23, 1, 1))\n";
+  kverify_cli::CliRun r =
+      runKverify(KVERIFY_BIN, KVERIFY_PY_OUT, "--no-cache cli_huge_block.py", out("huge_block_run"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "launch of 'k' at 6:1: block.x not read")) << r.err;
+  EXPECT_TRUE(has(r.err, "huge_block.py:6")) << r.err;
+}

@@ -213,3 +213,22 @@ TEST(PythonExtract, StarredArgumentsLeaveTheLaunchSymbolic) {
   auto p = sources(std::string(kPyCudaModule) + "f(a, block=(64, 1, 1), **more)\n");
   EXPECT_EQ(launchList(p[0]).back(), "k: --block-dim=64,1,1 @5:1");  // no --grid-dim=1
 }
+
+// A dimension given but not read (past 64 bits, a name kverify cannot follow) is named, so
+// that the user learns the launch was analysed for every value instead.
+TEST(PythonExtract, LaunchDimensionsNotReadAreNamed) {
+  auto huge = sources(
+      "from pycuda.compiler import SourceModule\n"
+      "mod = SourceModule('__global__ void k(float *a) { a[threadIdx.x] = 0; }')\n"
+      "f = mod.get_function('k')\n"
+      "f(a, block=(10**23, 1, 1), grid=blocks)\n");
+  ASSERT_EQ(huge.size(), 1u);
+  ASSERT_EQ(huge[0].launches.size(), 1u);
+  const Launch &l = huge[0].launches[0].second;
+  EXPECT_EQ(l.unread, (std::vector<std::string>{"block.x", "grid"}));
+  EXPECT_FALSE(l.block[0]);
+  EXPECT_EQ(l.block[1], 1);
+  auto read = sources(kPyCudaModule);
+  ASSERT_EQ(read.size(), 1u);
+  EXPECT_TRUE(read[0].launches[0].second.unread.empty());
+}

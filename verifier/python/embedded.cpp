@@ -80,6 +80,22 @@ void applyLaunches(const EmbeddedSource &e, model::TranslationUnitModel &tu) {
   tu.kernels = std::move(out);
 }
 
+// A launch dimension kverify could not read is analysed for every value CUDA allows: sound,
+// but the user should know that the launch they wrote was not the one checked.
+void noteUnreadDimensions(const std::string &path, const EmbeddedSource &e, model::TranslationUnitModel &tu) {
+  for (const auto &[kernel, launch] : e.launches) {
+    if (launch.unread.empty()) continue;
+    std::string what;
+    for (const std::string &u : launch.unread) what += (what.empty() ? "" : ", ") + u;
+    tu.notes.push_back(
+        {"note",
+         "launch of '" + (kernel.empty() ? std::string("the kernel") : kernel) + "' at " +
+             std::to_string(launch.at.line) + ":" + std::to_string(launch.at.col) + ": " + what +
+             " not read (not a number kverify can evaluate): analysed for every value CUDA allows",
+         rangeOf(path, launch.at, launch.at)});
+  }
+}
+
 void printDiagnostics(const model::TranslationUnitModel &tu) {
   for (const model::Diagnostic &d : tu.diagnostics) {
     if (d.range.valid()) llvm::errs() << d.range.file << ":" << d.range.line << ":" << d.range.col << ": ";
@@ -123,6 +139,7 @@ std::vector<model::TranslationUnitModel> parsePythonFile(const std::string &path
     if (options.print_diagnostics) printDiagnostics(tu);
     tu.options = join(m->fileOptions(), tu.options);
     applyLaunches(e, tu);
+    noteUnreadDimensions(path, e, tu);
     units.push_back(std::move(tu));
   }
   return units;
@@ -139,6 +156,7 @@ model::TranslationUnitModel mergeUnits(const std::string &path,
     for (model::Kernel &k : u.kernels) all.kernels.push_back(std::move(k));
     for (model::SkippedKernel &s : u.skipped) all.skipped.push_back(std::move(s));
     for (model::Diagnostic &d : u.diagnostics) all.diagnostics.push_back(std::move(d));
+    for (model::Diagnostic &n : u.notes) all.notes.push_back(std::move(n));
   }
   return all;
 }

@@ -34,7 +34,9 @@ bool hasStarred(const Call &c) {
   return false;
 }
 
-Dims dimsOf(const Value &v) {
+// A launch's block= or grid= value; what is there but not read (a name kverify cannot
+// follow, a number past 64 bits) is named in `unread` ("block", "grid.y").
+Dims dimsOf(const Value &v, const char *what, std::vector<std::string> &unread) {
   Dims d;
   if (v.kind == Value::Kind::Int) {
     d = {v.num, 1, 1};
@@ -44,7 +46,11 @@ Dims dimsOf(const Value &v) {
         d[k] = 1;
       else if (v.items[k].kind == Value::Kind::Int)
         d[k] = v.items[k].num;
+      else
+        unread.push_back(std::string(what) + "." + "xyz"[k]);
     }
+  } else {
+    unread.push_back(what);
   }
   return d;
 }
@@ -265,7 +271,7 @@ private:
     auto read = [&](int position, const char *keyword) -> Dims {
       const Call::Arg *a = argument(c, hasStarred(c) ? 99 : position, keyword);
       if (!a) return {};
-      return dimsOf(m_.evaluate(a->begin, a->end, s.scope));
+      return dimsOf(m_.evaluate(a->begin, a->end, s.scope), keyword, l.unread);
     };
     if (e.api == "SourceModule" && !prepared) {
       l.block = read(99, "block");

@@ -21,7 +21,8 @@ using Dims = std::array<std::optional<int64_t>, 3>;  // unknown components stay 
 struct Launch {
   Pos at;  // the call
   Dims block, grid;
-  std::string options;  // `# kverify:` comments above the call
+  std::vector<std::string> unread;  // dimensions given but not read ("block.x"): symbolic
+  std::string options;              // `# kverify:` comments above the call
 
   // The launch as kverify options: --block-dim/--grid-dim when every component is known,
   // else an --assume per known component.
