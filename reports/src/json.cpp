@@ -1,4 +1,5 @@
-// JSON (DESIGN.md's schema) and SARIF 2.1.0, both through llvm::json.
+// JSON (docs/REPORT.md; its schema is docs/report.schema.json, which a CTest test checks this
+// output against) and SARIF 2.1.0, both through llvm::json.
 #include <algorithm>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FormatVariadic.h>

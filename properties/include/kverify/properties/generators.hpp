@@ -1,4 +1,5 @@
-// RapidCheck generators for the property suites (DESIGN.md, "Property harness").
+// RapidCheck generators for the property suites (README.md, "Adopting kverify in a CMake
+// project"; docs/ARCHITECTURE.md, "A property suite").
 //
 // Values come from one function per type, draw<T>(bits): small bit patterns
 // give simple values (0 for bits == 0), so shrinking the bits shrinks values.

@@ -1,4 +1,5 @@
-// Tolerance models (DESIGN.md, "Property harness"). Each compares a kernel's
+// Tolerance models for the property suites (README.md, "Adopting kverify in a CMake
+// project"; docs/ARCHITECTURE.md, "A property suite"). Each compares a kernel's
 // output with a reference and, on failure, explains the first element outside
 // the model: index, got, expected, bound, model, and how many are outside.
 //

@@ -1,7 +1,7 @@
 #pragma once
-// Renderers for kverify's results: compiler-style text, JSON (DESIGN.md's schema),
-// SARIF 2.1.0 for code-scanning UIs, JUnit XML for CI test tabs, and one
-// self-contained HTML report. Each takes the analysis' plain result data.
+// Renderers for kverify's results: compiler-style text, JSON (docs/REPORT.md, schema
+// docs/report.schema.json), SARIF 2.1.0 for code-scanning UIs, JUnit XML for CI test
+// tabs, and one self-contained HTML report. Each takes the analysis' plain result data.
 
 #include <string>
 #include <vector>
