@@ -5,7 +5,7 @@
 
 namespace kverify::analysis::detail {
 
-void BoundsCheck::run() {
+std::vector<Finding> BoundsCheck::run() {
   // out of range: per shared array of known size, its accesses and their conditions
   std::map<unsigned, std::vector<std::pair<const AccessEv *, z3::expr>>> outside;
   for (const AccessEv &a : checker.thread1->accesses) {
@@ -36,6 +36,7 @@ void BoundsCheck::run() {
     for (auto &[a, q] : qs)
       if (outOfBounds(*a, q, m, qs.size() > 1)) break;
   }
+  return std::move(found_);
 }
 
 // One access's bounds query, and its finding; true when it has one.
@@ -72,7 +73,7 @@ bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::o
     checker.notValidated("bounds of '" + arr.name + "'");
     return false;
   }
-  checker.result.findings.push_back(f);
+  found_.push_back(f);
   return true;
 }
 

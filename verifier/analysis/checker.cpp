@@ -404,6 +404,21 @@ auto runStage(const char *name, F f) {
   Stage s(name);
   return f();
 }
+
+// A check run as stage `name`, its findings appended to `out` in the order it found them.
+// Where it throws (a solver error, which analyzeKernel turns into the verdict), those it
+// found before are appended too: the report lists them.
+template <class Check>
+void runCheck(const char *name, Check &&check, std::vector<Finding> &out) {
+  std::vector<Finding> found;
+  try {
+    found = runStage(name, [&] { return check.run(); });
+  } catch (...) {
+    out.insert(out.end(), check.found().begin(), check.found().end());
+    throw;
+  }
+  out.insert(out.end(), found.begin(), found.end());
+}
 }  // namespace
 
 // Divergence first, with each thread's own trip counts; races only once the barriers are
@@ -415,13 +430,13 @@ void Checker::run() {
   if (uniform) enc.rules.note(Rule::UniformBarriers);
   useThreads(uniform);
   if (!runStage("premises", [&] { return premisesHold(); })) return;
-  runStage("divergence", [&] { DivergenceCheck(*this).run(); });
+  runCheck("divergence", DivergenceCheck(*this), result.findings);
   bool divergent = !result.findings.empty();
   if (!divergent) {
     if (!uniform && thread1->uniform_loops) useThreads(true);  // else the same threads again
-    runStage("race", [&] { RaceCheck(*this).run(); });
+    runCheck("race", RaceCheck(*this), result.findings);
   }
-  runStage("bounds", [&] { BoundsCheck(*this).run(); });
+  runCheck("bounds", BoundsCheck(*this), result.findings);
   if (race_free_facts && std::any_of(result.findings.begin(), result.findings.end(),
                                      [](const Finding &f) { return f.kind == Verdict::Race; })) {
     result.race_free_premise_broken = true;

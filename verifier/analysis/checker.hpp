@@ -116,10 +116,14 @@ private:
 class DivergenceCheck {
 public:
   explicit DivergenceCheck(Checker &c) : checker(c) {}
-  void run();
+  // its findings, in the order found (Checker::run appends them to the result)
+  std::vector<Finding> run();
+  // those found so far: where run() throws (a solver error), the ones before it
+  const std::vector<Finding> &found() const { return found_; }
 
 private:
   Checker &checker;
+  std::vector<Finding> found_;
   Finding divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::model &m, bool grid);
   bool laneOutsideMask(const SyncEv &a);
 };
@@ -130,10 +134,14 @@ class Publications;  // message_passing.hpp
 class RaceCheck {
 public:
   explicit RaceCheck(Checker &c) : checker(c) {}
-  void run();
+  // its findings, in the order found (Checker::run appends them to the result)
+  std::vector<Finding> run();
+  // those found so far: where run() throws (a solver error), the ones before it
+  const std::vector<Finding> &found() const { return found_; }
 
 private:
   Checker &checker;
+  std::vector<Finding> found_;
   std::map<int, std::optional<z3::expr>> lanes_cache;
   std::optional<Finding> benign_;               // the array's first benign race
   const Publications *publications_ = nullptr;  // during run()
@@ -177,10 +185,14 @@ private:
 class BoundsCheck {
 public:
   explicit BoundsCheck(Checker &c) : checker(c) {}
-  void run();
+  // its findings, in the order found (Checker::run appends them to the result)
+  std::vector<Finding> run();
+  // those found so far: where run() throws (a solver error), the ones before it
+  const std::vector<Finding> &found() const { return found_; }
 
 private:
   Checker &checker;
+  std::vector<Finding> found_;
   bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch, bool batched);
 };
 

@@ -30,7 +30,7 @@ bool DivergenceCheck::laneOutsideMask(const SyncEv &a) {
   f.witness.index.clear();
   f.witness.validated = m->eval(q, true).is_true() && satisfiesAll(*m, checker.side);
   if (!f.witness.validated) return false;
-  checker.result.findings.push_back(f);
+  found_.push_back(f);
   return true;
 }
 
@@ -51,7 +51,7 @@ static bool gridWide(const SyncEv &a) {
                      [](const Frame &f) { return hasGridBarrier(*f.loop); });
 }
 
-void DivergenceCheck::run() {
+std::vector<Finding> DivergenceCheck::run() {
   std::set<const Stmt *> divergent;  // loops
   for (size_t i = 0; i < checker.thread1->syncs.size(); ++i) {
     if (const SyncEv &a = checker.thread1->syncs[i]; a.warp && a.mask && a.s->is<st::Barrier>() &&
@@ -94,9 +94,10 @@ void DivergenceCheck::run() {
       checker.notValidated("divergence at " + loc(a.s->range));
       continue;
     }
-    checker.result.findings.push_back(f);
+    found_.push_back(f);
     if (a.s->is<st::Loop>()) divergent.insert(a.s);
   }
+  return std::move(found_);
 }
 
 // The finding for barrier divergence at event a (thread 1) / b (thread 2), at model m,

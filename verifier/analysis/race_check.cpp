@@ -126,7 +126,7 @@ z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
   return ors.empty() ? checker.enc.ctx.bool_val(false) : z3::mk_or(ors);
 }
 
-void RaceCheck::run() {
+std::vector<Finding> RaceCheck::run() {
   Publications publications(checker);
   publications_ = &publications;
   findPartialSyncs();
@@ -134,7 +134,7 @@ void RaceCheck::run() {
   for (size_t i = 0; i < checker.thread1->accesses.size(); ++i) {
     if (kernelTimeSpent()) {  // pairing thousands of accesses: say so, never `verified`
       checker.noteUnknown("races (the kernel's time ran out while pairing its accesses)");
-      return;
+      return std::move(found_);
     }
     for (size_t j = i; j < checker.thread2->accesses.size(); ++j)
       if (std::optional<Pair> p = mayRace(i, j, publications))
@@ -145,6 +145,7 @@ void RaceCheck::run() {
   for (auto &[arrays, ps] : pairs) checkArrays(arrays, ps);
   for (const std::string &p : publications.premises()) checker.enc.assumptions.push_back(p);
   publications_ = nullptr;
+  return std::move(found_);
 }
 
 // The partial-mask __syncwarp events both threads pass at the same position (maskOrdered);
@@ -236,7 +237,7 @@ void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, std::ve
   bool real = false;
   for (const Pair &p : ps)
     if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m, ps.size() > 1))) break;
-  if (!real && benign_) checker.result.findings.push_back(*benign_);
+  if (!real && benign_) found_.push_back(*benign_);
 }
 
 // The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,
@@ -308,7 +309,7 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
     if (!benign_) benign_ = f;
     return false;
   }
-  checker.result.findings.push_back(f);
+  found_.push_back(f);
   return true;
 }
 
