@@ -123,7 +123,7 @@ std::vector<LoopRef> Exec::loopRefs() const {
 }
 
 void Exec::fence(const Stmt &s) {
-  thread.fences.push_back(FenceEv{thread.next_seq++, pc(), loopRefs(), s.as<st::Fence>()->scope});
+  thread.fences.push_back(FenceEv{thread.next_seq++, pc(), loopRefs(), s.as<st::Fence>()->scope, &s});
 }
 
 void Exec::barrier(const Stmt &s) {
