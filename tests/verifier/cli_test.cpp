@@ -401,6 +401,41 @@ TEST(KverifyCli, DumpPhasesListsPhasesAndTheirAccesses) {
       << r.out;
 }
 
+// --dump-trace: thread 1's symbolic trace in trace order (the shared write, the barrier,
+// the shared read after it, whose last barrier is that one), under the kernel's own
+// `// kverify:` comment (its --assume is a side fact); a comment in error is one line.
+TEST(KverifyCli, DumpTraceListsOneThreadsEventsInTraceOrder) {
+  std::string path = kverify_cli::writeSource("dump_trace",
+                                              "// kverify: --block-dim=64 --assume=gridDim.x==2\n"
+                                              "__global__ void stage(const int *in, int *out) {\n"
+                                              "  __shared__ int tile[64];\n"
+                                              "  tile[threadIdx.x] = in[threadIdx.x];\n"
+                                              "  __syncthreads();\n"
+                                              "  out[threadIdx.x] = tile[63 - threadIdx.x];\n"
+                                              "}\n");
+  CliRun r = kverify("--dump-trace " + path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "kernel stage: thread 1 as the race check builds it: 5 events\n")) << r.out;
+  const size_t write = r.out.find("[1] 4:3 write tile[(concat #x00000000 t1.threadIdx.x)]\n"),
+               barrier = r.out.find("[2] 5:3 barrier __syncthreads() (block)\n"),
+               read = r.out.find("[3] 6:22 read tile["), after = r.out.find("[4] 6:3 write out[");
+  ASSERT_NE(write, std::string::npos) << r.out;
+  EXPECT_LT(write, barrier) << r.out;
+  EXPECT_LT(barrier, read) << r.out;
+  ASSERT_LT(read, after) << r.out;
+  EXPECT_TRUE(
+      has(r.out.substr(read, after - read), "last barrier (block, warp, any): 5:3 __syncthreads() if true"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "--assume='gridDim.x==2': (= gridDim.x #x00000002)\n")) << r.out;
+
+  std::string bad = kverify_cli::writeSource("dump_trace_bad_comment",
+                                             "// kverify: --no-such-flag\n"
+                                             "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n");
+  CliRun e = kverify("--dump-trace " + bad);
+  EXPECT_EQ(e.out,
+            "kernel k: error: kverify: comment: unknown option '--no-such-flag' in a kverify: comment\n");
+}
+
 TEST(KverifyCli, UnsupportedConstructsAreNamedWithTheirLocation) {
   CliRun r = kverify("--dump-model-text frontend/unsupported_goto.cu");
   EXPECT_EQ(r.status, 0);

@@ -73,6 +73,13 @@ model::ExprPtr parseAssumption(const std::string &text, const model::Kernel &ker
 // Analyzes one kernel under `options` and its own `// kverify:` comment (configure.hpp).
 KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options);
 
+// --dump-trace (trace_text.cpp): the symbolic trace of thread 1 as the race check builds it,
+// as text: its accesses, barrier events and fences in trace order (location, array, index,
+// path condition, loop counters, last-barrier candidates per phase kind), then its side
+// facts and what each says. The kernel is configured as analyzeKernel configures it; an
+// error there (or a kernel the analysis does not model) is one line saying so.
+std::string traceText(const model::Kernel &kernel, const Options &options);
+
 // A kernel result for a file that did not parse (verdict Error, clang's diagnostics).
 KernelResult parseErrorResult(const model::TranslationUnitModel &tu);
 

@@ -65,10 +65,10 @@ KernelResult analyzeKernel(const model::Kernel &kernel, const Options &options) 
 
 // What the verdict rests on: the encoding's premises, the launch, the --assume'd facts and
 // the constructs the front end left unchecked.
-static void listAssumptions(const model::Kernel &kernel, const KernelConfig &config, const Encoder &E,
+static void listAssumptions(const model::Kernel &kernel, const KernelConfig &config, const Encoder &enc,
                             KernelResult &R) {
   using Kind = Assumption::Kind;
-  for (const std::string &a : E.assumptions) R.assumptions.push_back({Kind::Premise, a});
+  for (const std::string &a : enc.assumptions) R.assumptions.push_back({Kind::Premise, a});
   if (!config.launch.empty()) R.assumptions.push_back({Kind::Launch, config.launch});
   for (const std::string &a : config.options.assumes) R.assumptions.push_back({Kind::Assumed, a});
   for (const model::Unsupported &u : kernel.unchecked)
@@ -108,18 +108,18 @@ static void checkKernel(const model::Kernel &kernel, const KernelConfig &config,
   StatsRecorder stats(R.stats);
   std::optional<Stage> modelling(std::in_place, "model");
   const model::Kernel split = splitLocalWebs(kernel);  // one local per web of its values
-  Encoder E(split, config);
-  E.setup();
-  Checker C(E, R);
+  Encoder enc(split, config);
+  enc.setup();
+  Checker checker(enc, R);
   modelling.reset();
   try {
-    C.run();
+    checker.run();
   } catch (const KernelTimeSpent &) {  // the symbolic execution ran out of the kernel's time
-    C.noteUnknown("the symbolic execution of the kernel");
+    checker.noteUnknown("the symbolic execution of the kernel");
   }
   R.out_of_time = budget.ranOut();  // the queries it cut short are undecided
-  R.rules = E.rules;
-  listAssumptions(kernel, config, E, R);
+  R.rules = enc.rules;
+  listAssumptions(kernel, config, enc, R);
   decideVerdict(kernel, options, R);
 }
 

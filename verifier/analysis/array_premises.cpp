@@ -13,10 +13,10 @@ namespace kverify::analysis::detail {
 void Exec::assumeForall(const Stmt &s, const st::Assume &a) {
   const std::string label = "the assumption at " + loc(s.range);
   z3::expr lo = resize(eval(*a.lo), 64, true), hi = resize(eval(*a.hi), 64, true);
-  ForallPremise p{{}, E.c.bool_val(true), lo, label};
+  ForallPremise p{{}, enc.ctx.bool_val(true), lo, label};
   z3::expr guard = pc();
   for (const model::Local &l : a.forall) {
-    z3::expr x = E.freshConst("forall." + l.name, E.bv(64));
+    z3::expr x = enc.freshConst("forall." + l.name, enc.bv(64));
     p.vars.push_back(x);
     env.insert_or_assign(l.id, resize(x, l.type.bits ? l.type.bits : 64, true));
     guard = guard && z3::sle(lo, x) && z3::slt(x, hi);
@@ -31,22 +31,22 @@ void Exec::assumeForall(const Stmt &s, const st::Assume &a) {
   if (premise_reads_written_) {
     std::string note = label + " is not used: it reads '" + *premise_reads_written_ +
                        "', which the kernel may write (kverify uses facts only about arrays nothing writes)";
-    if (std::find(E.assumptions.begin(), E.assumptions.end(), note) == E.assumptions.end())
-      E.assumptions.push_back(note);
+    if (std::find(enc.assumptions.begin(), enc.assumptions.end(), note) == enc.assumptions.end())
+      enc.assumptions.push_back(note);
     return;
   }
   for (const z3::expr &d : defined) guard = guard && d;
   p.fact = z3::implies(guard, cond);
-  E.rules.note(Rule::ArrayPremise);
-  T.foralls.push_back(std::move(p));
+  enc.rules.note(Rule::ArrayPremise);
+  thread.foralls.push_back(std::move(p));
 }
 
 // What an array the kernel never writes holds there: the contents function its reads use.
 z3::expr Exec::evalElement(const Expr &e) {
   const ex::Element &m = *e.as<ex::Element>();
   z3::expr index = resize(eval(*m.index), 64, true);
-  z3::sort value = e.type.kind == Type::Kind::Bool ? E.c.bool_sort() : E.bv(e.type.bits);
-  if (auto f = E.readOnlyContents(m.array, m.count, value)) return (*f)(index);
+  z3::sort value = e.type.kind == Type::Kind::Bool ? enc.ctx.bool_sort() : enc.bv(e.type.bits);
+  if (auto f = enc.readOnlyContents(m.array, m.count, value)) return (*f)(index);
   premise_reads_written_ = m.name;
   return fresh(e.type, "element");
 }

@@ -5,27 +5,28 @@
 
 namespace kverify::analysis::detail {
 
-void BoundsCheck::run() {
+std::vector<Finding> BoundsCheck::run() {
   // out of range: per shared array of known size, its accesses and their conditions
   std::map<unsigned, std::vector<std::pair<const AccessEv *, z3::expr>>> outside;
-  for (const AccessEv &a : C.T1->accesses) {
+  for (const AccessEv &a : checker.thread1->accesses) {
     const st::Access &s = a.access();
-    if (s.array >= C.E.K.arrays.size()) continue;
-    const model::Array &arr = C.E.K.arrays[s.array];
+    if (s.array >= checker.enc.kernel.arrays.size()) continue;
+    const model::Array &arr = checker.enc.kernel.arrays[s.array];
     if (arr.space != AddressSpace::Shared || !arr.size || arr.is_extern) continue;
-    z3::expr size = C.E.c.bv_val(*arr.size, 64);
-    z3::expr cnt = C.E.c.bv_val(s.count ? s.count : 1, 64);
+    z3::expr size = checker.enc.ctx.bv_val(*arr.size, 64);
+    z3::expr cnt = checker.enc.ctx.bv_val(s.count ? s.count : 1, 64);
     outside[s.array].emplace_back(
-        &a, a.pc && (z3::slt(a.index, C.E.c.bv_val(0, 64)) || z3::sgt(a.index, size - cnt)));
+        &a, a.pc && (z3::slt(a.index, checker.enc.ctx.bv_val(0, 64)) || z3::sgt(a.index, size - cnt)));
   }
   for (auto &[array, qs] : outside) {
-    const model::Array &arr = C.E.K.arrays[array];
+    const model::Array &arr = checker.enc.kernel.arrays[array];
     std::optional<z3::model> m;
     if (qs.size() > 1) {  // all accesses at once first, as for races
-      z3::expr_vector any(C.E.c);
+      z3::expr_vector any(checker.enc.ctx);
       for (auto &q : qs) any.push_back(q.second);
-      z3::check_result r = C.check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m,
-                                   C.batchSeconds(), true);
+      z3::check_result r =
+          checker.check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m,
+                        checker.batchSeconds(), true);
       if (r == z3::unsat) continue;
       if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
     }
@@ -35,25 +36,27 @@ void BoundsCheck::run() {
     for (auto &[a, q] : qs)
       if (outOfBounds(*a, q, m, qs.size() > 1)) break;
   }
+  return std::move(found_);
 }
 
 // One access's bounds query, and its finding; true when it has one.
 bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch,
                               bool batched) {
   const st::Access &s = a.access();
-  const model::Array &arr = C.E.K.arrays[s.array];
+  const model::Array &arr = checker.enc.kernel.arrays[s.array];
   std::optional<z3::model> m;
-  if (C.checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(a.s->range), m, batch, batched) != z3::sat)
+  if (checker.checkOrReuse(q, "bounds of '" + arr.name + "' at " + loc(a.s->range), m, batch, batched) !=
+      z3::sat)
     return false;
   std::vector<z3::expr> counters;
   for (const LoopRef &l : a.loops) counters.push_back(l.k);
-  C.simplest(q, m, counters);
+  checker.simplest(q, m, counters);
   Finding f;
   f.kind = Verdict::Oob;
   f.array = arr.name;
   f.space = "shared";
-  f.accesses.push_back(refOf(*a.s, C.E.K));
-  f.witness = C.witness(*m, {&a.loops}, {1}, a.index, false);
+  f.accesses.push_back(refOf(*a.s, checker.enc.kernel));
+  f.witness = checker.witness(*m, {&a.loops}, {1}, a.index, false);
   f.message = "out-of-bounds " + std::string(model::accessKindName(s.kind)) + " of '" + arr.name +
               (arr.by_bytes ? "': byte " : "': index ") + f.witness.index + " outside [0, " +
               std::to_string(*arr.size) + ")";
@@ -64,13 +67,13 @@ bool BoundsCheck::outOfBounds(const AccessEv &a, const z3::expr &q, const std::o
   int64_t v = static_cast<int64_t>(num(*m, a.index));
   bool ok = m->eval(a.pc, true).is_true() &&
             (v < 0 || v + int64_t(s.count ? s.count : 1) > int64_t(*arr.size)) &&
-            satisfiesAll(*m, C.T1->side);
+            satisfiesAll(*m, checker.thread1->side);
   f.witness.validated = ok;
   if (!ok) {
-    C.notValidated("bounds of '" + arr.name + "'");
+    checker.notValidated("bounds of '" + arr.name + "'");
     return false;
   }
-  C.R.findings.push_back(f);
+  found_.push_back(f);
   return true;
 }
 

@@ -117,7 +117,7 @@ std::string signedStr(uint64_t v, unsigned bits, bool is_signed) {
 
 z3::check_result Checker::check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
                                 double seconds, bool quiet, bool small) {
-  if (seconds <= 0) seconds = E.O.timeout_s;
+  if (seconds <= 0) seconds = enc.options.timeout_s;
   // the kernel's time is spent: not even the assumptions are gathered (a kernel with
   // thousands of accesses asks for each of their pairs)
   if (kernelTimeSpent()) {
@@ -138,7 +138,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
   z3::check_result r = z3::unknown;
   const char *how = "";
   for (int round = 0;; ++round) {
-    z3::expr_vector all(E.c);
+    z3::expr_vector all(enc.ctx);
     for (const z3::expr &b : launch) all.push_back(b);
     for (size_t i = 0; i < side.size(); ++i)
       if (used[i]) all.push_back(side[i]);
@@ -147,7 +147,7 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
     double left = seconds - (threadSeconds() - cpu0);
     static const std::vector<z3::expr> none;
     Decision d =
-        decide(all, E.no_overflow, std::max(0.05, left), name, linear_first, small ? small_launches : none);
+        decide(all, enc.no_overflow, std::max(0.05, left), name, linear_first, small ? small_launches : none);
     linear_first =
         std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
@@ -171,13 +171,13 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
 }
 
 std::vector<z3::expr> Checker::smallLaunches() const {
-  z3::expr_vector block(E.c), flat(E.c);
+  z3::expr_vector block(enc.ctx), flat(enc.ctx);
   for (int d = 1; d < 3; ++d) {
-    if (!E.O.block_dim[d]) flat.push_back(E.bdim[d] == E.u32(1));
-    if (!E.O.grid_dim[d]) flat.push_back(E.gdim[d] == E.u32(1));
+    if (!enc.options.block_dim[d]) flat.push_back(enc.bdim[d] == enc.u32(1));
+    if (!enc.options.grid_dim[d]) flat.push_back(enc.gdim[d] == enc.u32(1));
   }
   for (unsigned i = 0; i < flat.size(); ++i) block.push_back(flat[i]);
-  if (!E.O.grid_dim[0]) block.push_back(E.gdim[0] == E.u32(1));
+  if (!enc.options.grid_dim[0]) block.push_back(enc.gdim[0] == enc.u32(1));
   std::vector<z3::expr> out;
   if (!block.empty()) out.push_back(z3::mk_and(block));
   if (!flat.empty() && flat.size() != block.size()) out.push_back(z3::mk_and(flat));
@@ -186,16 +186,16 @@ std::vector<z3::expr> Checker::smallLaunches() const {
 
 std::vector<PremiseInstance> Checker::premiseInstances(const std::vector<z3::expr> &q) const {
   std::vector<const ForallPremise *> premises;
-  for (const Thread *T : {&*T1, &*T2})
+  for (const Thread *T : {&*thread1, &*thread2})
     for (const ForallPremise &p : T->foralls) premises.push_back(&p);
   if (premises.empty()) return {};
   std::set<unsigned> contents;
-  for (const auto &[key, f] : E.contents) contents.insert(f.id());
+  for (const auto &[key, f] : enc.contents) contents.insert(f.id());
   return detail::premiseInstances(premises, q, contents);
 }
 
 void Checker::addPremiseInstances(z3::expr_vector &q) const {
-  if (T1->foralls.empty() && T2->foralls.empty()) return;
+  if (thread1->foralls.empty() && thread2->foralls.empty()) return;
   std::vector<z3::expr> terms;
   for (unsigned i = 0; i < q.size(); ++i) terms.push_back(q[i]);
   for (const PremiseInstance &i : premiseInstances(terms)) q.push_back(i.fact);
@@ -204,12 +204,12 @@ void Checker::addPremiseInstances(z3::expr_vector &q) const {
 // The two symbolic threads every query is about, and their facts.
 void Checker::useThreads(bool shared_trips) {
   Stage s("execution");  // the two threads' symbolic execution
-  T1 = E.makeThread(1, shared_trips);
-  T2 = E.makeThread(2, shared_trips);
+  thread1 = enc.makeThread(1, shared_trips);
+  thread2 = enc.makeThread(2, shared_trips);
   if (launch.empty()) {
-    for (auto &b : E.base) launch.push_back(b);
-    launch_why = E.base_why;
-    z3::expr_vector all(E.c);
+    for (auto &b : enc.base) launch.push_back(b);
+    launch_why = enc.base_why;
+    z3::expr_vector all(enc.ctx);
     for (auto &b : launch) all.push_back(b);
     launchSymbols = symbols.of(z3::mk_and(all));
   }
@@ -217,7 +217,7 @@ void Checker::useThreads(bool shared_trips) {
   side_why.clear();
   sideSymbols.clear();
   isPremise.clear();
-  for (auto *T : {&*T1, &*T2}) {
+  for (auto *T : {&*thread1, &*thread2}) {
     T->label("a fact of the symbolic execution");
     side_why.insert(side_why.end(), T->why.begin(), T->why.end());
     for (auto &b : T->side) {
@@ -240,9 +240,9 @@ void Checker::useThreads(bool shared_trips) {
        true},
       {tickets(), "two atomicAdds on a ticket counter return different values", false},
       {blockTickets(), "threads of different blocks read different block tickets", true},
-      {rereads(*T1),
+      {rereads(*thread1),
        "a thread reads one value twice from a shared element in one barrier interval (else a race)", true},
-      {rereads(*T2),
+      {rereads(*thread2),
        "a thread reads one value twice from a shared element in one barrier interval (else a race)", true}};
   std::vector<z3::expr> extra;
   for (const Extra &x : extras) {
@@ -259,7 +259,7 @@ void Checker::useThreads(bool shared_trips) {
 
 // a (thread 1) and b (thread 2) are one event: one thread, one statement, one iteration.
 z3::expr Checker::sameEvent(const AccessEv &a, const AccessEv &b) {
-  if (a.s != b.s || a.loops.size() != b.loops.size()) return E.c.bool_val(false);
+  if (a.s != b.s || a.loops.size() != b.loops.size()) return enc.ctx.bool_val(false);
   z3::expr same = sameBlock() && !distinctThreads();
   for (size_t i = 0; i < a.loops.size(); ++i) same = same && a.loops[i].k == b.loops[i].k;
   return same;
@@ -270,16 +270,16 @@ z3::expr Checker::sameEvent(const AccessEv &a, const AccessEv &b) {
 // idiom `out[atomicAdd(&n, 1)] = x`). Assumed: such a counter does not wrap around.
 std::vector<z3::expr> Checker::tickets() {
   std::vector<z3::expr> out;
-  for (const LoadEv &l1 : T1->tickets)
-    for (const LoadEv &l2 : T2->tickets) {
-      const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
+  for (const LoadEv &l1 : thread1->tickets)
+    for (const LoadEv &l2 : thread2->tickets) {
+      const AccessEv &a = thread1->accesses[l1.access], &b = thread2->accesses[l2.access];
       if (a.access().array != b.access().array || l1.value.is_bool() || l2.value.is_bool() ||
           l1.value.get_sort().bv_size() != l2.value.get_sort().bv_size())
         continue;
       z3::expr one = a.pc && b.pc && a.index == b.index && !sameEvent(a, b);
-      if (E.K.arrays[a.access().array].space == AddressSpace::Shared) one = one && sameBlock();
+      if (enc.kernel.arrays[a.access().array].space == AddressSpace::Shared) one = one && sameBlock();
       out.push_back(z3::implies(one, l1.value != l2.value));
-      E.rules.note(Rule::Ticket);
+      enc.rules.note(Rule::Ticket);
     }
   return out;
 }
@@ -288,14 +288,14 @@ std::vector<z3::expr> Checker::tickets() {
 // readers in different blocks read different ones.
 std::vector<z3::expr> Checker::blockTickets() {
   std::vector<z3::expr> out;
-  for (const LoadEv &l1 : T1->block_tickets)
-    for (const LoadEv &l2 : T2->block_tickets) {
-      const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
-      if (E.block_ticket_reads.at(a.access().id) != E.block_ticket_reads.at(b.access().id) ||
+  for (const LoadEv &l1 : thread1->block_tickets)
+    for (const LoadEv &l2 : thread2->block_tickets) {
+      const AccessEv &a = thread1->accesses[l1.access], &b = thread2->accesses[l2.access];
+      if (enc.block_ticket_reads.at(a.access().id) != enc.block_ticket_reads.at(b.access().id) ||
           !z3::eq(l1.value.get_sort(), l2.value.get_sort()))
         continue;
       out.push_back(z3::implies(a.pc && b.pc && !sameBlock(), l1.value != l2.value));
-      E.rules.note(Rule::BlockTicket);
+      enc.rules.note(Rule::BlockTicket);
     }
   return out;
 }
@@ -309,17 +309,17 @@ std::vector<z3::expr> Checker::blockTickets() {
 // stores it, a barrier, every thread reads it).
 std::vector<z3::expr> Checker::sharedReads() {
   std::vector<z3::expr> out;
-  for (const LoadEv &l1 : T1->loads)
-    for (const LoadEv &l2 : T2->loads) {
-      const AccessEv &a = T1->accesses[l1.access], &b = T2->accesses[l2.access];
+  for (const LoadEv &l1 : thread1->loads)
+    for (const LoadEv &l2 : thread2->loads) {
+      const AccessEv &a = thread1->accesses[l1.access], &b = thread2->accesses[l2.access];
       if (a.s != b.s || a.loops.size() != b.loops.size() || l1.value.is_bool() != l2.value.is_bool())
         continue;
       z3::expr same = a.pc && b.pc && sameBlock() && a.index == b.index &&
-                      samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase], true) &&
-                      samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase], true);
+                      samePhase(enc.ctx, a.lb[kBlockPhase], b.lb[kBlockPhase], true) &&
+                      samePhase(enc.ctx, a.lb[kAnyPhase], b.lb[kAnyPhase], true);
       for (size_t i = 0; i < a.loops.size(); ++i) same = same && a.loops[i].k == b.loops[i].k;
       out.push_back(z3::implies(same, l1.value == l2.value));
-      E.rules.note(Rule::SharedReadsAgree);
+      enc.rules.note(Rule::SharedReadsAgree);
     }
   return out;
 }
@@ -362,7 +362,7 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
           sameLB(a.lb[kAnyPhase], b.lb[kAnyPhase]) && comparable(i, j)) {
         rep[j] = rep[i];
         out.push_back(z3::implies(b.pc, loads[i]->value == loads[j]->value));
-        E.rules.note(Rule::Reread);
+        enc.rules.note(Rule::Reread);
         break;
       }
     }
@@ -374,10 +374,10 @@ std::vector<z3::expr> Checker::rereads(const Thread &T) {
       if (rep[j] != j || !comparable(i, j)) continue;
       const AccessEv &b = ev(j);
       z3::expr same = a.pc && b.pc && a.index == b.index &&
-                      samePhase(E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
-                      samePhase(E.c, a.lb[kAnyPhase], b.lb[kAnyPhase]);
+                      samePhase(enc.ctx, a.lb[kBlockPhase], b.lb[kBlockPhase]) &&
+                      samePhase(enc.ctx, a.lb[kAnyPhase], b.lb[kAnyPhase]);
       out.push_back(z3::implies(same, loads[i]->value == loads[j]->value));
-      E.rules.note(Rule::Reread);
+      enc.rules.note(Rule::Reread);
     }
   }
   return out;
@@ -404,6 +404,21 @@ auto runStage(const char *name, F f) {
   Stage s(name);
   return f();
 }
+
+// A check run as stage `name`, its findings appended to `out` in the order it found them.
+// Where it throws (a solver error, which analyzeKernel turns into the verdict), those it
+// found before are appended too: the report lists them.
+template <class Check>
+void runCheck(const char *name, Check &&check, std::vector<Finding> &out) {
+  std::vector<Finding> found;
+  try {
+    found = runStage(name, [&] { return check.run(); });
+  } catch (...) {
+    out.insert(out.end(), check.found().begin(), check.found().end());
+    throw;
+  }
+  out.insert(out.end(), found.begin(), found.end());
+}
 }  // namespace
 
 // Divergence first, with each thread's own trip counts; races only once the barriers are
@@ -411,54 +426,54 @@ auto runStage(const char *name, F f) {
 void Checker::run() {
   small_launches = smallLaunches();
   // barriers under uniform control (uniformity.hpp) need no divergence-mode execution
-  bool uniform = E.U.barriersUniform();
-  if (uniform) E.rules.note(Rule::UniformBarriers);
+  bool uniform = enc.uniformity.barriersUniform();
+  if (uniform) enc.rules.note(Rule::UniformBarriers);
   useThreads(uniform);
   if (!runStage("premises", [&] { return premisesHold(); })) return;
-  runStage("divergence", [&] { DivergenceCheck(*this).run(); });
-  bool divergent = !R.findings.empty();
+  runCheck("divergence", DivergenceCheck(*this), result.findings);
+  bool divergent = !result.findings.empty();
   if (!divergent) {
-    if (!uniform && T1->uniform_loops) useThreads(true);  // else the same threads again
-    runStage("race", [&] { RaceCheck(*this).run(); });
+    if (!uniform && thread1->uniform_loops) useThreads(true);  // else the same threads again
+    runCheck("race", RaceCheck(*this), result.findings);
   }
-  runStage("bounds", [&] { BoundsCheck(*this).run(); });
-  if (race_free_facts && std::any_of(R.findings.begin(), R.findings.end(),
+  runCheck("bounds", BoundsCheck(*this), result.findings);
+  if (race_free_facts && std::any_of(result.findings.begin(), result.findings.end(),
                                      [](const Finding &f) { return f.kind == Verdict::Race; })) {
-    R.race_free_premise_broken = true;
-    E.assumptions.push_back(
+    result.race_free_premise_broken = true;
+    enc.assumptions.push_back(
         "the divergence and bounds checks take reads of one shared element in one barrier interval "
         "to agree, which holds only without races: the race reported breaks that, so barriers and "
         "accesses that depend on the raced data are checked again only once it is fixed");
   }
   // A proof is vacuous where no thread goes under the assumptions (the user's, and the
   // side facts: no UB, no wrap-around): shown for every proof
-  if (R.findings.empty() && !unknown) runStage("reachability", [&] { UnreachableCode(*this).run(); });
+  if (result.findings.empty() && !unknown) runStage("reachability", [&] { UnreachableCode(*this).run(); });
 }
 
 // The launch and the assumptions (--assume, KV_ASSUME) must be satisfiable together, else
 // every query is vacuously unsat: an error naming the contradicting ones, never `verified`.
 bool Checker::premisesHold() {
-  std::vector<std::pair<std::string, z3::expr>> premises = T1->premises;
-  for (const ForallPremise &p : T1->foralls) {  // each at its range's first index (a probe)
-    z3::expr_vector from(E.c), to(E.c);
+  std::vector<std::pair<std::string, z3::expr>> premises = thread1->premises;
+  for (const ForallPremise &p : thread1->foralls) {  // each at its range's first index (a probe)
+    z3::expr_vector from(enc.ctx), to(enc.ctx);
     for (const z3::expr &x : p.vars) from.push_back(x), to.push_back(p.lo);
     premises.emplace_back(p.label, z3::expr(p.fact).substitute(from, to));
   }
   if (premises.empty()) return true;  // the launch alone: within CUDA's limits (checked)
-  z3::solver s = freshSolver(E.c);
+  z3::solver s = freshSolver(enc.ctx);
   for (const z3::expr &b : launch) s.add(b);
-  z3::expr_vector lits(E.c);
+  z3::expr_vector lits(enc.ctx);
   std::vector<std::string> names;
   for (const auto &[name, fact] : premises) {
-    z3::expr lit = E.c.bool_const(("premise!" + std::to_string(names.size())).c_str());
+    z3::expr lit = enc.ctx.bool_const(("premise!" + std::to_string(names.size())).c_str());
     s.add(z3::implies(lit, fact));
     lits.push_back(lit);
     names.push_back(name);
   }
-  z3::check_result r = checkWithin(s, E.O.timeout_s, &lits);
+  z3::check_result r = checkWithin(s, enc.options.timeout_s, &lits);
   if (r == z3::sat) return true;
   if (r == z3::unknown) {
-    R.unknown_query = "satisfiability of the launch and the assumptions";
+    result.unknown_query = "satisfiability of the launch and the assumptions";
     unknown = true;
     return false;
   }
@@ -468,7 +483,7 @@ bool Checker::premisesHold() {
     for (unsigned j = 0; j < lits.size(); ++j)
       if (z3::eq(core[i], lits[j])) msg += " " + names[j] + (i + 1 < core.size() ? ";" : "");
   if (core.size() == 0) msg += " the launch configuration itself";
-  R.premise_error = msg + " (a proof under them would be vacuous)";
+  result.premise_error = msg + " (a proof under them would be vacuous)";
   return false;
 }
 

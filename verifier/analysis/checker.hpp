@@ -26,15 +26,15 @@ bool satisfiesAll(const z3::model &m, const std::vector<z3::expr> &facts);
 // what the checks share. run() builds the threads and runs the checks in order.
 class Checker {
 public:
-  Checker(Encoder &E, KernelResult &R) : E(E), R(R) {}
+  Checker(Encoder &encoder, KernelResult &out) : enc(encoder), result(out) {}
   void run();
 
-  Encoder &E;
-  KernelResult &R;
-  std::optional<Thread> T1, T2;
+  Encoder &enc;
+  KernelResult &result;
+  std::optional<Thread> thread1, thread2;
   std::vector<z3::expr> launch, side;             // the launch's constraints; the threads' facts
   std::vector<std::string> launch_why, side_why;  // what each says (why code is unreachable)
-  bool unknown = false;                           // some query was not decided (R.unknown_query)
+  bool unknown = false;                           // some query was not decided (result.unknown_query)
   bool race_free_facts = false;  // the threads' facts include ones only a race-free kernel has
   unsigned unknowns = 0;         // how many
 
@@ -56,35 +56,41 @@ public:
   void addPremiseInstances(z3::expr_vector &q) const;
   // A finding whose witness did not hold at the model: no verdict but `unknown`.
   void notValidated(const std::string &what) { noteUnknown("witness validation of " + what); }
-  // A query the solver did not decide: named in R.unknown_query (the first few, so a
+  // A query the solver did not decide: named in result.unknown_query (the first few, so a
   // finding reported beside it never hides what else stayed open).
   void noteUnknown(const std::string &query) {
-    R.undecided.push_back(query);
+    result.undecided.push_back(query);
     if (unknowns < 4)
-      R.unknown_query += (R.unknown_query.empty() ? "" : "; ") + query;
+      result.unknown_query += (result.unknown_query.empty() ? "" : "; ") + query;
     else if (unknowns == 4)
-      R.unknown_query += "; and more";
+      result.unknown_query += "; and more";
     ++unknowns;
     unknown = true;
   }
   z3::expr sameBlock() {
-    return T1->bid[0] == T2->bid[0] && T1->bid[1] == T2->bid[1] && T1->bid[2] == T2->bid[2];
+    return thread1->bid[0] == thread2->bid[0] && thread1->bid[1] == thread2->bid[1] &&
+           thread1->bid[2] == thread2->bid[2];
   }
   z3::expr distinctThreads() {
-    return T1->tid[0] != T2->tid[0] || T1->tid[1] != T2->tid[1] || T1->tid[2] != T2->tid[2];
+    return thread1->tid[0] != thread2->tid[0] || thread1->tid[1] != thread2->tid[1] ||
+           thread1->tid[2] != thread2->tid[2];
   }
   z3::expr linear(const Thread &T) {
-    return T.tid[0] + T.tid[1] * E.bdim[0] + T.tid[2] * E.bdim[0] * E.bdim[1];
+    return T.tid[0] + T.tid[1] * enc.bdim[0] + T.tid[2] * enc.bdim[0] * enc.bdim[1];
   }
-  z3::expr sameWarp() { return z3::udiv(linear(*T1), E.u32(32)) == z3::udiv(linear(*T2), E.u32(32)); }
-  z3::expr lane(const Thread &T) { return z3::urem(linear(T), E.u32(32)); }
+  z3::expr sameWarp() {
+    return z3::udiv(linear(*thread1), enc.u32(32)) == z3::udiv(linear(*thread2), enc.u32(32));
+  }
+  z3::expr lane(const Thread &T) { return z3::urem(linear(T), enc.u32(32)); }
   z3::expr sameEvent(const AccessEv &a, const AccessEv &b);
   // Launches where a hard query's model is quick to find, if it has one there: one 1-D
   // block; a 1-D grid of 1-D blocks (the dimensions the launch leaves open).
   std::vector<z3::expr> smallLaunches() const;
   std::vector<z3::expr> small_launches;  // smallLaunches(), made once by run()
   // a query over all pairs (or accesses) of an array at once: a third of the time
-  double batchSeconds() const { return std::min(E.O.timeout_s, std::max(2.0, E.O.timeout_s / 3)); }
+  double batchSeconds() const {
+    return std::min(enc.options.timeout_s, std::max(2.0, enc.options.timeout_s / 3));
+  }
 
 private:
   SymbolSets symbols;
@@ -109,11 +115,15 @@ private:
 // Barrier divergence: two threads that disagree on reaching a barrier (divergence_check.cpp).
 class DivergenceCheck {
 public:
-  explicit DivergenceCheck(Checker &C) : C(C) {}
-  void run();
+  explicit DivergenceCheck(Checker &c) : checker(c) {}
+  // its findings, in the order found (Checker::run appends them to the result)
+  std::vector<Finding> run();
+  // those found so far: where run() throws (a solver error), the ones before it
+  const std::vector<Finding> &found() const { return found_; }
 
 private:
-  Checker &C;
+  Checker &checker;
+  std::vector<Finding> found_;
   Finding divergenceFinding(const SyncEv &a, const SyncEv &b, const z3::model &m, bool grid);
   bool laneOutsideMask(const SyncEv &a);
 };
@@ -123,11 +133,15 @@ class Publications;  // message_passing.hpp
 // Data races (race_check.cpp).
 class RaceCheck {
 public:
-  explicit RaceCheck(Checker &C) : C(C) {}
-  void run();
+  explicit RaceCheck(Checker &c) : checker(c) {}
+  // its findings, in the order found (Checker::run appends them to the result)
+  std::vector<Finding> run();
+  // those found so far: where run() throws (a solver error), the ones before it
+  const std::vector<Finding> &found() const { return found_; }
 
 private:
-  Checker &C;
+  Checker &checker;
+  std::vector<Finding> found_;
   std::map<int, std::optional<z3::expr>> lanes_cache;
   std::optional<Finding> benign_;               // the array's first benign race
   const Publications *publications_ = nullptr;  // during run()
@@ -160,19 +174,25 @@ private:
   bool raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m, const z3::expr &used);
   // Without the no-alias assumption two global arrays may overlap at any distance
   // (encoder.cpp): their accesses collide where their bytes overlap.
-  bool mayAlias(const model::Array &a, const model::Array &b) const { return detail::mayAlias(C.E.O, a, b); }
-  z3::expr base(const model::Array &a) { return C.E.c.bv_const(("base of " + a.name).c_str(), 64); }
+  bool mayAlias(const model::Array &a, const model::Array &b) const {
+    return detail::mayAlias(checker.enc.options, a, b);
+  }
+  z3::expr base(const model::Array &a) { return checker.enc.ctx.bv_const(("base of " + a.name).c_str(), 64); }
   z3::expr overlap(const AccessEv &a, const AccessEv &b);
 };
 
 // Out-of-bounds accesses of shared arrays of known size (bounds_check.cpp).
 class BoundsCheck {
 public:
-  explicit BoundsCheck(Checker &C) : C(C) {}
-  void run();
+  explicit BoundsCheck(Checker &c) : checker(c) {}
+  // its findings, in the order found (Checker::run appends them to the result)
+  std::vector<Finding> run();
+  // those found so far: where run() throws (a solver error), the ones before it
+  const std::vector<Finding> &found() const { return found_; }
 
 private:
-  Checker &C;
+  Checker &checker;
+  std::vector<Finding> found_;
   bool outOfBounds(const AccessEv &a, const z3::expr &q, const std::optional<z3::model> &batch, bool batched);
 };
 
@@ -180,11 +200,11 @@ private:
 // so: a proof about it is vacuous (reachability.cpp).
 class UnreachableCode {
 public:
-  explicit UnreachableCode(Checker &C) : C(C) {}
+  explicit UnreachableCode(Checker &c) : checker(c) {}
   void run();
 
 private:
-  Checker &C;
+  Checker &checker;
   struct Facts {
     std::vector<z3::expr> fact;
     std::vector<std::string> why;

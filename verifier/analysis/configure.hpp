@@ -24,4 +24,7 @@ KernelConfig configure(const Options &command_line, const std::string &file_opti
 // Analyzes one kernel under its configuration (an error in it is the verdict `error`).
 KernelResult analyzeKernel(const model::Kernel &kernel, const KernelConfig &config);
 
+// The trace --dump-trace prints (analysis.hpp) of one kernel under its configuration.
+std::string traceText(const model::Kernel &kernel, const KernelConfig &config);
+
 }  // namespace kverify::analysis

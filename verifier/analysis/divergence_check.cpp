@@ -13,22 +13,24 @@ namespace kverify::analysis::detail {
 // __syncwarp(mask) executed by a lane that is not in its mask: undefined in CUDA, and the
 // lanes of the mask wait for one that never joins them.
 bool DivergenceCheck::laneOutsideMask(const SyncEv &a) {
-  z3::expr one = C.E.u32(1);
-  z3::expr q = a.pc && (z3::lshr(*a.mask, C.lane(*C.T1)) & one) != one;
+  z3::expr one = checker.enc.u32(1);
+  z3::expr q = a.pc && (z3::lshr(*a.mask, checker.lane(*checker.thread1)) & one) != one;
   std::optional<z3::model> m;
-  if (C.check(q, "lane outside the mask of the barrier at " + loc(a.s->range), m) != z3::sat) return false;
+  if (checker.check(q, "lane outside the mask of the barrier at " + loc(a.s->range), m) != z3::sat)
+    return false;
   Finding f;
   f.kind = Verdict::Divergence;
-  f.message = "barrier divergence: '" + refOf(*a.s, C.E.K).text + "' is executed by a lane outside its mask";
+  f.message = "barrier divergence: '" + refOf(*a.s, checker.enc.kernel).text +
+              "' is executed by a lane outside its mask";
   f.explanation =
       "thread 1 executes it, but its lane is not in the mask: the lanes of the mask wait for a "
       "lane that never arrives (undefined behaviour)";
-  f.accesses.push_back(refOf(*a.s, C.E.K));
-  f.witness = C.witness(*m, {}, {}, C.E.c.bv_val(0, 64), false);
+  f.accesses.push_back(refOf(*a.s, checker.enc.kernel));
+  f.witness = checker.witness(*m, {}, {}, checker.enc.ctx.bv_val(0, 64), false);
   f.witness.index.clear();
-  f.witness.validated = m->eval(q, true).is_true() && satisfiesAll(*m, C.side);
+  f.witness.validated = m->eval(q, true).is_true() && satisfiesAll(*m, checker.side);
   if (!f.witness.validated) return false;
-  C.R.findings.push_back(f);
+  found_.push_back(f);
   return true;
 }
 
@@ -49,20 +51,24 @@ static bool gridWide(const SyncEv &a) {
                      [](const Frame &f) { return hasGridBarrier(*f.loop); });
 }
 
-void DivergenceCheck::run() {
+std::vector<Finding> DivergenceCheck::run() {
   std::set<const Stmt *> divergent;  // loops
-  for (size_t i = 0; i < C.T1->syncs.size(); ++i) {
-    if (const SyncEv &a = C.T1->syncs[i]; a.warp && a.mask && a.s->is<st::Barrier>() &&
-                                          !isFullMask(*a.s->as<st::Barrier>()) && laneOutsideMask(a))
+  for (size_t i = 0; i < checker.thread1->syncs.size(); ++i) {
+    if (const SyncEv &a = checker.thread1->syncs[i]; a.warp && a.mask && a.s->is<st::Barrier>() &&
+                                                     !isFullMask(*a.s->as<st::Barrier>()) &&
+                                                     laneOutsideMask(a))
       continue;
-    const SyncEv &a = C.T1->syncs[i], &b = C.T2->syncs[i];
+    const SyncEv &a = checker.thread1->syncs[i], &b = checker.thread2->syncs[i];
     bool grid = gridWide(a);
-    if (!grid && (a.s->is<st::Loop>() ? C.E.U.loop(*a.s) : C.E.U.control(*a.s))) continue;
+    if (!grid &&
+        (a.s->is<st::Loop>() ? checker.enc.uniformity.loop(*a.s) : checker.enc.uniformity.control(*a.s)))
+      continue;
     // inside a loop already reported: its divergence comes first (and explains the rest)
     if (std::any_of(a.frames.begin(), a.frames.end(),
                     [&](const Frame &f) { return divergent.count(f.loop); }))
       continue;
-    z3::expr q = (grid ? C.distinctThreads() || !C.sameBlock() : C.sameBlock() && C.distinctThreads()) &&
+    z3::expr q = (grid ? checker.distinctThreads() || !checker.sameBlock()
+                       : checker.sameBlock() && checker.distinctThreads()) &&
                  a.guard && b.guard && (a.pc != b.pc);
     for (size_t j = 0; j < a.ks.size(); ++j) q = q && a.ks[j] == b.ks[j];
     // The first disagreement: had the threads left an enclosing loop at different
@@ -70,27 +76,28 @@ void DivergenceCheck::run() {
     for (size_t j = 0; j < a.frames.size() && j < b.frames.size(); ++j)
       q = q && z3::implies(a.frames[j].reach && b.frames[j].reach, a.frames[j].in && b.frames[j].in);
     if (a.warp) {
-      q = q && C.sameWarp();
+      q = q && checker.sameWarp();
       if (a.mask) {
-        z3::expr one = C.E.u32(1);
-        q = q && (z3::lshr(*a.mask, C.lane(*C.T1)) & one) == one &&
-            (z3::lshr(*b.mask, C.lane(*C.T2)) & one) == one;
+        z3::expr one = checker.enc.u32(1);
+        q = q && (z3::lshr(*a.mask, checker.lane(*checker.thread1)) & one) == one &&
+            (z3::lshr(*b.mask, checker.lane(*checker.thread2)) & one) == one;
       }
     }
     std::optional<z3::model> m;
     std::string what = a.s->is<st::Barrier>() ? "barrier" : a.s->is<st::Loop>() ? "loop condition" : "exit";
-    if (C.check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
+    if (checker.check(q, "divergence of the " + what + " at " + loc(a.s->range), m) != z3::sat) continue;
     std::vector<z3::expr> counters = a.ks;
     counters.insert(counters.end(), b.ks.begin(), b.ks.end());
-    C.simplest(q, m, counters);
+    checker.simplest(q, m, counters);
     Finding f = divergenceFinding(a, b, *m, grid);
     if (!f.witness.validated) {
-      C.notValidated("divergence at " + loc(a.s->range));
+      checker.notValidated("divergence at " + loc(a.s->range));
       continue;
     }
-    C.R.findings.push_back(f);
+    found_.push_back(f);
     if (a.s->is<st::Loop>()) divergent.insert(a.s);
   }
+  return std::move(found_);
 }
 
 // The finding for barrier divergence at event a (thread 1) / b (thread 2), at model m,
@@ -99,7 +106,7 @@ Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, con
   Finding f;
   f.kind = Verdict::Divergence;
   bool on1 = num(m, a.pc) != 0;
-  AccessRef r = refOf(*a.s, C.E.K);
+  AccessRef r = refOf(*a.s, checker.enc.kernel);
   f.message = a.s->is<st::Barrier>()
                   ? "barrier divergence: '" + r.text + "' is reached by only part of the " +
                         (grid     ? "grid"
@@ -110,7 +117,7 @@ Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, con
                                     : "barrier divergence: '" + r.text +
                                           "' inside a loop with barriers is taken by only part of the block";
   f.accesses.push_back(r);
-  f.witness = C.witness(m, {}, {}, C.E.c.bv_val(0, 64), true);
+  f.witness = checker.witness(m, {}, {}, checker.enc.ctx.bv_val(0, 64), true);
   auto name = [](const ThreadCoords &t) {
     auto xyz = [](const std::array<uint64_t, 3> &v) {
       return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
@@ -123,12 +130,12 @@ Finding DivergenceCheck::divergenceFinding(const SyncEv &a, const SyncEv &b, con
   f.witness.index.clear();
   // validate: the two path conditions really differ at the model
   f.witness.validated = m.eval(a.pc, true).is_true() != m.eval(b.pc, true).is_true() &&
-                        m.eval(a.guard && b.guard, true).is_true() && satisfiesAll(m, C.side);
+                        m.eval(a.guard && b.guard, true).is_true() && satisfiesAll(m, checker.side);
   if (!f.witness.validated && debugOptions().queries) {
     std::fprintf(stderr, "[kverify] validation failed: pcs %s %s guards %s\n",
                  m.eval(a.pc, true).to_string().c_str(), m.eval(b.pc, true).to_string().c_str(),
                  m.eval(a.guard && b.guard, true).to_string().c_str());
-    for (auto &sd : C.side)
+    for (auto &sd : checker.side)
       if (!m.eval(sd, true).is_true()) std::fprintf(stderr, "  side: %s\n", sd.to_string().c_str());
   }
   return f;

@@ -80,11 +80,11 @@ std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, unsigned 
                                                        const z3::sort &value) {
   if (!written) {
     written.emplace();
-    model::forEachStmt(K.body, [&](const Stmt &s) {
+    model::forEachStmt(kernel.body, [&](const Stmt &s) {
       if (const auto *a = s.as<st::Access>(); a && a->kind != AccessKind::Read) written->insert(a->array);
     });
   }
-  const model::Array &arr = K.arrays.at(array);
+  const model::Array &arr = kernel.arrays.at(array);
   // shared and local memory are per block and per thread: only global and constant memory
   if (arr.space != model::AddressSpace::Global && arr.space != model::AddressSpace::Constant)
     return std::nullopt;
@@ -92,36 +92,36 @@ std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, unsigned 
   // without the no-alias assumption a global array may be written through another one
   // that overlaps it (__constant__ memory is written by no kernel)
   bool written_through_alias = global && std::any_of(written->begin(), written->end(), [&](unsigned w) {
-                                 return w < K.arrays.size() && mayAlias(O, arr, K.arrays[w]);
+                                 return w < kernel.arrays.size() && mayAlias(options, arr, kernel.arrays[w]);
                                });
   if (written->count(array) || written_through_alias) return std::nullopt;
-  auto key = std::make_tuple(array, count, Z3_get_sort_id(c, value));
+  auto key = std::make_tuple(array, count, Z3_get_sort_id(ctx, value));
   auto it = contents.find(key);
   if (it == contents.end()) {
     std::string name = "contents." + std::to_string(array) + "." + arr.name + ".x" + std::to_string(count);
-    it = contents.emplace(key, c.function(name.c_str(), bv(64), value)).first;
+    it = contents.emplace(key, ctx.function(name.c_str(), bv(64), value)).first;
   }
   return it->second;
 }
 
 void Encoder::setup() {
-  ticket_arrays = ticketArrays(K, O);
-  block_ticket_reads = blockTicketReads(K, ticket_arrays);
+  ticket_arrays = ticketArrays(kernel, options);
+  block_ticket_reads = blockTicketReads(kernel, ticket_arrays);
   const char *dn[] = {"x", "y", "z"};
   for (int d = 0; d < 3; ++d) {
-    bdim.push_back(c.bv_const((std::string("blockDim.") + dn[d]).c_str(), 32));
-    gdim.push_back(c.bv_const((std::string("gridDim.") + dn[d]).c_str(), 32));
+    bdim.push_back(ctx.bv_const((std::string("blockDim.") + dn[d]).c_str(), 32));
+    gdim.push_back(ctx.bv_const((std::string("gridDim.") + dn[d]).c_str(), 32));
   }
   for (int d = 0; d < 3; ++d) {
     std::string b = std::string("blockDim.") + dn[d], g = std::string("gridDim.") + dn[d];
     launchFact(z3::uge(bdim[d], u32(1)), b + " >= 1 (the launch)");
     launchFact(z3::uge(gdim[d], u32(1)), g + " >= 1 (the launch)");
-    if (O.block_dim[d])
-      launchFact(bdim[d] == u32(*O.block_dim[d]),
-                 b + " == " + std::to_string(*O.block_dim[d]) + " (--block-dim)");
-    if (O.grid_dim[d])
-      launchFact(gdim[d] == u32(*O.grid_dim[d]),
-                 g + " == " + std::to_string(*O.grid_dim[d]) + " (--grid-dim)");
+    if (options.block_dim[d])
+      launchFact(bdim[d] == u32(*options.block_dim[d]),
+                 b + " == " + std::to_string(*options.block_dim[d]) + " (--block-dim)");
+    if (options.grid_dim[d])
+      launchFact(gdim[d] == u32(*options.grid_dim[d]),
+                 g + " == " + std::to_string(*options.grid_dim[d]) + " (--grid-dim)");
   }
   launchFact(z3::ule(bdim[0], u32(1024)), "blockDim.x <= 1024 (CUDA's limit)");
   launchFact(z3::ule(bdim[1], u32(1024)), "blockDim.y <= 1024 (CUDA's limit)");
@@ -134,12 +134,12 @@ void Encoder::setup() {
   launchFact(z3::ule(gdim[2], u32(65535)), "gridDim.z <= 65535 (CUDA's limit)");
   // Each dimension's global thread index fits in 32 bits (2^32 threads in one dimension is
   // legal, and never launched): where the grid or the block is symbolic in it, stated.
-  if (O.assume_grid_fits_32_bits) {
+  if (options.assume_grid_fits_32_bits) {
     std::string dims;
     for (int d = 0; d < 3; ++d) {
-      if (O.block_dim[d] && O.grid_dim[d]) continue;
+      if (options.block_dim[d] && options.grid_dim[d]) continue;
       std::string n = dn[d];
-      launchFact(z3::ule(z3::zext(gdim[d], 32) * z3::zext(bdim[d], 32), c.bv_val(uint64_t(1) << 32, 64)),
+      launchFact(z3::ule(z3::zext(gdim[d], 32) * z3::zext(bdim[d], 32), ctx.bv_val(uint64_t(1) << 32, 64)),
                  "gridDim." + n + " * blockDim." + n + " <= 2^32 (assumed: thread indices fit in 32 bits)");
       dims += (dims.empty() ? "" : ", ") + ("blockIdx." + n + " * blockDim." + n + " + threadIdx." + n);
     }
@@ -147,18 +147,18 @@ void Encoder::setup() {
       assumptions.push_back("a grid dimension has at most 2^32 threads: " + dims +
                             " does not wrap around (--no-grid-size-assumption drops this)");
   }
-  if (K.max_threads && *K.max_threads < 1024) {  // (the product is exact, as above)
-    launchFact(z3::ule(bdim[0] * bdim[1] * bdim[2], u32(*K.max_threads)),
-               "at most " + std::to_string(*K.max_threads) + " threads per block (__launch_bounds__)");
-    assumptions.push_back("at most " + std::to_string(*K.max_threads) +
+  if (kernel.max_threads && *kernel.max_threads < 1024) {  // (the product is exact, as above)
+    launchFact(z3::ule(bdim[0] * bdim[1] * bdim[2], u32(*kernel.max_threads)),
+               "at most " + std::to_string(*kernel.max_threads) + " threads per block (__launch_bounds__)");
+    assumptions.push_back("at most " + std::to_string(*kernel.max_threads) +
                           " threads per block (__launch_bounds__: CUDA refuses larger launches)");
   }
-  if (O.assume_no_alias) {
+  if (options.assume_no_alias) {
     assumptions.push_back("distinct pointer parameters do not alias");
     // a __device__ array reaches a parameter through cudaGetSymbolAddress or &devArr[0]
     std::string device_vars;
     bool pointers = false;
-    for (const model::Array &a : K.arrays) {
+    for (const model::Array &a : kernel.arrays) {
       if (a.space != AddressSpace::Global) continue;
       if (a.origin == model::ArrayOrigin::Param) pointers = true;
       if (a.origin == model::ArrayOrigin::DeviceVar)
@@ -169,15 +169,15 @@ void Encoder::setup() {
   }
   if (!ticket_arrays.empty()) {
     std::string names;
-    for (unsigned a : ticket_arrays) names += (names.empty() ? "'" : ", '") + K.arrays[a].name + "'";
+    for (unsigned a : ticket_arrays) names += (names.empty() ? "'" : ", '") + kernel.arrays[a].name + "'";
     assumptions.push_back("atomicAdd counters do not wrap around (each atomicAdd returns a new ticket): " +
                           names);
   }
   assumptions.push_back("signed integer arithmetic does not overflow (undefined behaviour)");
-  for (const model::Param &p : K.params) {
+  for (const model::Param &p : kernel.params) {
     if (p.array) continue;
-    z3::sort s = p.type.kind == Type::Kind::Bool ? c.bool_sort() : p.type.bits ? bv(p.type.bits) : bv(64);
-    params.emplace(p.name, c.constant(("param." + p.name).c_str(), s));
+    z3::sort s = p.type.kind == Type::Kind::Bool ? ctx.bool_sort() : p.type.bits ? bv(p.type.bits) : bv(64);
+    params.emplace(p.name, ctx.constant(("param." + p.name).c_str(), s));
   }
 }
 
@@ -187,20 +187,20 @@ Thread Encoder::makeThread(int t, bool shared_trips) {
   T.shared_trips = shared_trips;
   const char *dn[] = {"x", "y", "z"};
   for (int d = 0; d < 3; ++d) {
-    T.tid.push_back(c.bv_const(("t" + std::to_string(t) + ".threadIdx." + dn[d]).c_str(), 32));
-    T.bid.push_back(c.bv_const(("t" + std::to_string(t) + ".blockIdx." + dn[d]).c_str(), 32));
+    T.tid.push_back(ctx.bv_const(("t" + std::to_string(t) + ".threadIdx." + dn[d]).c_str(), 32));
+    T.bid.push_back(ctx.bv_const(("t" + std::to_string(t) + ".blockIdx." + dn[d]).c_str(), 32));
     launchFact(z3::ult(T.tid[d], bdim[d]),
                std::string("threadIdx.") + dn[d] + " < blockDim." + dn[d] + " (the launch)");
     launchFact(z3::ult(T.bid[d], gdim[d]),
                std::string("blockIdx.") + dn[d] + " < gridDim." + dn[d] + " (the launch)");
   }
   Exec X(*this, T);
-  X.run(K);
+  X.run(kernel);
   // --assume expressions, evaluated for this thread (parsed by configure)
   for (size_t i = 0; i < config.assumes.size(); ++i) {
     T.side.push_back(X.evalAtEntry(*config.assumes[i]));
-    T.label("--assume='" + O.assumes[i] + "'");
-    T.premises.emplace_back("--assume='" + O.assumes[i] + "'", T.side.back());
+    T.label("--assume='" + options.assumes[i] + "'");
+    T.premises.emplace_back("--assume='" + options.assumes[i] + "'", T.side.back());
   }
   return T;
 }

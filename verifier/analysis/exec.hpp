@@ -32,12 +32,12 @@ using Env = std::map<unsigned, z3::expr>;
 
 class Exec {
 public:
-  Exec(Encoder &E, Thread &T) : E(E), T(T) {}
+  Exec(Encoder &encoder, Thread &out) : enc(encoder), thread(out) {}
   void run(const Kernel &k);
 
 private:
-  Encoder &E;
-  Thread &T;
+  Encoder &enc;
+  Thread &thread;
   std::map<unsigned, z3::expr> env;
   std::map<unsigned, size_t> last_read_;  // a shared read's Access id -> its AccessEv
   struct ReadAt {
@@ -79,7 +79,7 @@ private:
   // env := `other` where `cond` holds
   void mergeEnv(const z3::expr &cond, const Env &other);
   std::vector<size_t> ret_loop_depth;  // loops.size() where each region starts
-  std::vector<size_t> tripFacts;       // T.side entries: exit conditions of barrier loops
+  std::vector<size_t> tripFacts;       // thread.side entries: exit conditions of barrier loops
   int loop_counter = 0;
   const Stmt *cur_ = nullptr;  // the statement being executed (labels its facts)
   // why the code being executed is dead by construction (a constant condition), if it is
@@ -184,9 +184,9 @@ private:
     if (capture)
       capture->push_back(ok);
     else {
-      T.no_ub.insert(T.side.size());
-      T.side.push_back(z3::implies(pc(), ok));
-      T.label(what + (cur_ ? " at " + loc(cur_->range) : "") + " (undefined behaviour)");
+      thread.no_ub.insert(thread.side.size());
+      thread.side.push_back(z3::implies(pc(), ok));
+      thread.label(what + (cur_ ? " at " + loc(cur_->range) : "") + " (undefined behaviour)");
     }
   }
   // `e` evaluated under the extra path condition `cond` (its UB side conditions hold there)
@@ -217,11 +217,11 @@ bool mayAlias(const Options &O, const model::Array &a, const model::Array &b);
 
 class Encoder {
 public:
-  z3::context c;
-  const Kernel &K;
+  z3::context ctx;
+  const Kernel &kernel;
   const KernelConfig &config;
-  const Options &O;
-  const Uniformity U{K};
+  const Options &options;
+  const Uniformity uniformity{kernel};
   RuleCounts rules;                  // the precision rules applied (result.hpp)
   std::vector<z3::expr> bdim, gdim;  // u32
   std::map<std::string, z3::expr> params;
@@ -257,13 +257,13 @@ public:
   std::map<unsigned, CounterElement> block_ticket_reads;  // read -> counter element (block_tickets.hpp)
   std::vector<std::string> assumptions;
 
-  Encoder(const Kernel &K, const KernelConfig &config) : K(K), config(config), O(config.options) {}
+  Encoder(const Kernel &k, const KernelConfig &config) : kernel(k), config(config), options(config.options) {}
 
-  z3::sort bv(unsigned w) { return c.bv_sort(w); }
-  z3::expr u32(uint64_t v) { return c.bv_val(static_cast<uint64_t>(v), 32); }
+  z3::sort bv(unsigned w) { return ctx.bv_sort(w); }
+  z3::expr u32(uint64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), 32); }
   std::vector<z3::expr> created;  // every fresh constant, in order (see Exec::loop)
   z3::expr freshConst(const std::string &name, z3::sort s) {
-    created.push_back(c.constant((name + "!" + std::to_string(fresh_id++)).c_str(), s));
+    created.push_back(ctx.constant((name + "!" + std::to_string(fresh_id++)).c_str(), s));
     return created.back();
   }
 

@@ -5,14 +5,14 @@
 namespace kverify::analysis::detail {
 
 z3::expr Exec::fresh(const Type &t, const std::string &name) {
-  if (t.kind == Type::Kind::Bool) return E.freshConst(name, E.c.bool_sort());
-  return E.freshConst(name, E.bv(t.bits ? t.bits : 64));
+  if (t.kind == Type::Kind::Bool) return enc.freshConst(name, enc.ctx.bool_sort());
+  return enc.freshConst(name, enc.bv(t.bits ? t.bits : 64));
 }
 
 z3::expr Exec::boolOf(const Expr &e) {
   z3::expr v = eval(e);
   if (v.is_bool()) return v;
-  return v != E.c.bv_val(0, v.get_sort().bv_size());
+  return v != enc.ctx.bv_val(0, v.get_sort().bv_size());
 }
 
 z3::expr resize(const z3::expr &v, unsigned to, bool is_signed) {
@@ -24,14 +24,14 @@ z3::expr resize(const z3::expr &v, unsigned to, bool is_signed) {
 }
 
 z3::expr Exec::eval(const Expr &e) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const Type &ty = e.type;
   if (!ty.isIntegral()) {
     // floats, pointers, structs: not modelled, a fresh value (their integer
     // sub-expressions cannot race by themselves)
     if (const auto *p = e.as<ex::Param>()) {
-      auto it = E.params.find(p->name);
-      if (it != E.params.end()) return it->second;
+      auto it = enc.params.find(p->name);
+      if (it != enc.params.end()) return it->second;
     }
     return fresh(Type::integer(ty.bits ? ty.bits : 64, false), "val");
   }
@@ -57,7 +57,7 @@ z3::expr Exec::eval(const Expr &e) {
 
 // `v` (a stored value: a parameter's, a local's) read as type `ty`.
 z3::expr Exec::asType(const z3::expr &v, const Type &ty) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   bool isBool = ty.kind == Type::Kind::Bool;
   if (isBool && !v.is_bool()) return v != c.bv_val(0, v.get_sort().bv_size());
   if (!isBool && v.is_bool()) return z3::ite(v, c.bv_val(1, ty.bits), c.bv_val(0, ty.bits));
@@ -67,40 +67,40 @@ z3::expr Exec::asType(const z3::expr &v, const Type &ty) {
 
 z3::expr Exec::evalParam(const Expr &e) {
   const std::string &name = e.as<ex::Param>()->name;
-  auto it = E.params.find(name);
-  if (it != E.params.end()) return asType(it->second, e.type);
-  z3::context &c = E.c;
+  auto it = enc.params.find(name);
+  if (it != enc.params.end()) return asType(it->second, e.type);
+  z3::context &c = enc.ctx;
   z3::expr v = e.type.kind == Type::Kind::Bool ? c.bool_const(("param." + name).c_str())
                                                : c.bv_const(("param." + name).c_str(), e.type.bits);
-  E.params.emplace(name, v);
+  enc.params.emplace(name, v);
   return v;
 }
 
 // NotNull and Address: one unknown value per array, the same for every thread.
 z3::expr Exec::evalArrayFact(bool address, unsigned array) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   auto key = std::make_pair(address, array);
-  auto it = E.array_facts.find(key);
-  if (it != E.array_facts.end()) return it->second;
-  std::string name = "array." + std::to_string(array) + "." + E.K.arrays.at(array).name;
+  auto it = enc.array_facts.find(key);
+  if (it != enc.array_facts.end()) return it->second;
+  std::string name = "array." + std::to_string(array) + "." + enc.kernel.arrays.at(array).name;
   z3::expr v =
       !address ? c.bool_const((name + ".notnull").c_str()) : c.bv_const((name + ".address").c_str(), 64);
-  E.array_facts.emplace(key, v);
+  enc.array_facts.emplace(key, v);
   return v;
 }
 
 z3::expr Exec::evalBuiltin(model::Builtin which, const Type &ty) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   int b = static_cast<int>(which);
   z3::expr v = c.bv_val(32, 32);  // warpSize
   if (b < 3)
-    v = T.tid[b];
+    v = thread.tid[b];
   else if (b < 6)
-    v = T.bid[b - 3];
+    v = thread.bid[b - 3];
   else if (b < 9)
-    v = E.bdim[b - 6];
+    v = enc.bdim[b - 6];
   else if (b < 12)
-    v = E.gdim[b - 9];
+    v = enc.gdim[b - 9];
   return ty.kind == Type::Kind::Bool ? v != c.bv_val(0, 32) : resize(v, ty.bits, false);
 }
 
@@ -114,41 +114,41 @@ z3::expr Exec::evalLocal(const Expr &e) {
 }
 
 z3::expr Exec::evalOpaque(const Expr &e) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const Type &ty = e.type;
   const ex::Opaque &o = *e.as<ex::Opaque>();
   if (o.per_block) {
-    E.rules.note(Rule::BlockVote);
+    enc.rules.note(Rule::BlockVote);
     // __syncthreads_or/_and/_count: one value for the whole block at one instance
     z3::sort_vector dom(c);
     z3::expr_vector args(c);
-    for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32)), args.push_back(T.bid[d]);
-    for (const LoopCtx &l : loops) dom.push_back(E.bv(64)), args.push_back(l.k);
+    for (int d = 0; d < 3; ++d) dom.push_back(enc.bv(32)), args.push_back(thread.bid[d]);
+    for (const LoopCtx &l : loops) dom.push_back(enc.bv(64)), args.push_back(l.k);
     std::string name = "block.opaque" + std::to_string(o.id) + "." + std::to_string(loops.size());
-    z3::sort rs = ty.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(ty.bits);
+    z3::sort rs = ty.kind == Type::Kind::Bool ? c.bool_sort() : enc.bv(ty.bits);
     return c.function(name.c_str(), dom, rs)(args);
   }
-  z3::expr v = fresh(ty, "t" + std::to_string(T.t) + ".opaque" + std::to_string(o.id));
+  z3::expr v = fresh(ty, "t" + std::to_string(thread.t) + ".opaque" + std::to_string(o.id));
   auto lr = last_read_.find(o.id);  // a load: the value read at that access
   if (auto rd = read_at_.find(o.id);
       rd != read_at_.end() && (ty.kind == Type::Kind::Int || ty.kind == Type::Kind::Bool))
-    if (auto f = E.readOnlyContents(rd->second.array, rd->second.count, v.get_sort()))
-      v = (*f)(rd->second.index), E.rules.note(Rule::ReadOnlyValue);
-  if (lr != last_read_.end()) T.loads.push_back(LoadEv{lr->second, v});
+    if (auto f = enc.readOnlyContents(rd->second.array, rd->second.count, v.get_sort()))
+      v = (*f)(rd->second.index), enc.rules.note(Rule::ReadOnlyValue);
+  if (lr != last_read_.end()) thread.loads.push_back(LoadEv{lr->second, v});
   if (auto pr = last_param_read_.find(o.id);
       pr != last_param_read_.end() && (ty.kind == Type::Kind::Int || ty.kind == Type::Kind::Bool))
-    T.param_reads.push_back(LoadEv{pr->second, v});
-  if (lr != last_read_.end() && E.block_ticket_reads.count(o.id))
-    T.block_tickets.push_back(LoadEv{lr->second, v});
+    thread.param_reads.push_back(LoadEv{pr->second, v});
+  if (lr != last_read_.end() && enc.block_ticket_reads.count(o.id))
+    thread.block_tickets.push_back(LoadEv{lr->second, v});
   if (auto at = last_atomic_.find(o.id); at != last_atomic_.end())
-    T.atomic_results.push_back(LoadEv{at->second, v});
+    thread.atomic_results.push_back(LoadEv{at->second, v});
   auto lt = last_ticket_.find(o.id);
-  if (lt != last_ticket_.end()) T.tickets.push_back(LoadEv{lt->second, v});
+  if (lt != last_ticket_.end()) thread.tickets.push_back(LoadEv{lt->second, v});
   return v;
 }
 
 z3::expr Exec::evalUnary(const Expr &e) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const Type &ty = e.type;
   const ex::Unary &u = *e.as<ex::Unary>();
   const Expr &a = *u.arg;
@@ -181,7 +181,7 @@ z3::expr Exec::evalSelect(const Expr &e) {
 }
 
 z3::expr Exec::evalCast(const Expr &e) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const Type &ty = e.type;
   const Expr &a = *e.as<ex::Cast>()->arg;
   if (!a.type.isIntegral()) return fresh(ty, "cast");
@@ -211,7 +211,7 @@ z3::expr Exec::evalBinary(const Expr &e) {
 }
 
 z3::expr Exec::evalCompare(const Expr &e) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const ex::Binary &bin = *e.as<ex::Binary>();
   BinaryOp op = bin.op;
   const Expr &A = *bin.lhs, &B = *bin.rhs;
@@ -240,7 +240,7 @@ z3::expr Exec::evalCompare(const Expr &e) {
 // Integer arithmetic in the result's type; signed operations do not overflow and
 // divisors are not zero where they are evaluated (UB otherwise).
 z3::expr Exec::evalArith(const Expr &e) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const Type &ty = e.type;
   const ex::Binary &bin = *e.as<ex::Binary>();
   BinaryOp op = bin.op;
@@ -259,7 +259,7 @@ z3::expr Exec::evalArith(const Expr &e) {
   auto signedOp = [&](const z3::expr &r, const z3::expr &fits) {
     if (constant && (!sg || fits.simplify().is_true())) return r.simplify();
     if (sg)
-      ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'"), E.signedOp(r, pc());
+      ub(fits, std::string("no signed overflow of '") + model::binaryOpName(op) + "'"), enc.signedOp(r, pc());
     return r;
   };
   switch (op) {
@@ -302,7 +302,7 @@ void Exec::mergeEnv(const z3::expr &cond, const Env &other) {
 }
 
 z3::expr Exec::evalAtEntry(const Expr &e) {
-  pc_ = E.c.bool_val(true);
+  pc_ = enc.ctx.bool_val(true);
   return boolOf(e);
 }
 

@@ -13,7 +13,7 @@ namespace kverify::analysis::detail {
 // The type of local `id` (i64 if the kernel does not list it).
 Type Exec::localType(unsigned id) const {
   const model::Local *found = nullptr;
-  for (const model::Local &l : E.K.locals)
+  for (const model::Local &l : enc.kernel.locals)
     if (l.id == id) found = &l;
   return found ? found->type : Type::i64();
 }
@@ -37,7 +37,7 @@ Env Exec::stateAt(LoopRun &L, const z3::expr &j, std::vector<z3::expr> &side) {
 // (no overflow) in `side`; none where it has no closed form.
 std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j,
                                            std::vector<z3::expr> &side) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   auto f = L.forms.find(lid);
   auto it0 = L.env0.find(lid);
   auto fits = [&](const Env::const_iterator &it) {
@@ -49,7 +49,7 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
   unsigned w = lt.bits;
   z3::expr x0 = it0->second;
   bool sg = cf.op_type.is_signed;
-  E.rules.note(closedFormRule(cf.op));
+  enc.rules.note(closedFormRule(cf.op));
   z3::expr odd = (j & c.bv_val(1, 64)) == c.bv_val(1, 64);
   switch (cf.op) {
     case ClosedForm::Swap:  // odd iterations see the other local's start value
@@ -79,10 +79,10 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
     side.push_back(*inRange);
   else if (L.induction.count(lid) && !L.checking) {
     if (cannotWrap(L, lid, lt, step)) {
-      E.rules.note(Rule::InductionNoWrap);
+      enc.rules.note(Rule::InductionNoWrap);
       side.push_back(*inRange);
     } else {
-      z3::expr at = E.freshConst(L.tag + ".wrap" + std::to_string(lid), E.bv(64));
+      z3::expr at = enc.freshConst(L.tag + ".wrap" + std::to_string(lid), enc.bv(64));
       side.push_back(*inRange || (z3::ult(at, j) && firstWrap(L, lid, lt, step, at)));
     }
   }
@@ -94,7 +94,7 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
 // induction variables may have wrapped) and steps x from its value there out of range.
 // Every wrap-around has such a first one.
 z3::expr Exec::firstWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &step, const z3::expr &at) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const ClosedForm &cf = L.forms.at(lid);
   std::vector<z3::expr> side;
   Env saved = env;
@@ -113,8 +113,8 @@ z3::expr Exec::firstWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::exp
 bool Exec::cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &step) {
   auto known = L.no_wrap.find(lid);
   if (known != L.no_wrap.end()) return known->second;
-  z3::expr at = E.c.constant((L.tag + ".firstwrap" + std::to_string(lid)).c_str(), E.bv(64));
-  bool holds = refutedQuickly(L.pc0 && conj(E.c, T.side) && firstWrap(L, lid, lt, step, at));
+  z3::expr at = enc.ctx.constant((L.tag + ".firstwrap" + std::to_string(lid)).c_str(), enc.bv(64));
+  bool holds = refutedQuickly(L.pc0 && conj(enc.ctx, thread.side) && firstWrap(L, lid, lt, step, at));
   L.no_wrap.emplace(lid, holds);
   return holds;
 }
@@ -124,16 +124,16 @@ bool Exec::cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &
 // such function for the whole block: two threads of a block at the same iterations hold
 // the same value (the double buffers' `src = dst` copies).
 z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &j) {
-  z3::context &c = E.c;
-  bool uniform = E.U.local(lid);
+  z3::context &c = enc.ctx;
+  bool uniform = enc.uniformity.local(lid);
   auto h = L.havoc.find(lid);
   if (h == L.havoc.end()) {
-    if (uniform) E.rules.note(Rule::LoopHavocUniform);
+    if (uniform) enc.rules.note(Rule::LoopHavocUniform);
     z3::sort_vector dom(c);
     if (uniform)
-      for (int d = 0; d < 3; ++d) dom.push_back(E.bv(32));
-    for (size_t i = 0; i < L.outer.size() + 1; ++i) dom.push_back(E.bv(64));
-    z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : E.bv(lt.bits ? lt.bits : 64);
+      for (int d = 0; d < 3; ++d) dom.push_back(enc.bv(32));
+    for (size_t i = 0; i < L.outer.size() + 1; ++i) dom.push_back(enc.bv(64));
+    z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : enc.bv(lt.bits ? lt.bits : 64);
     // per block: named by the loop statement, which both threads' runs share
     std::string name =
         (uniform ? "block.L@" + std::to_string(reinterpret_cast<std::uintptr_t>(&L.s)) : L.tag) + ".havoc" +
@@ -142,7 +142,7 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
   }
   z3::expr_vector args(c);
   if (uniform)
-    for (int d = 0; d < 3; ++d) args.push_back(T.bid[d]);
+    for (int d = 0; d < 3; ++d) args.push_back(thread.bid[d]);
   for (auto &o : L.outer) args.push_back(o);
   args.push_back(j);
   z3::expr v = h->second(args);
@@ -154,8 +154,8 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
 
 // `q` has no model under the launch constraints, shown within 0.1 s (an invariant's step).
 bool Exec::refutedQuickly(const z3::expr &q) {
-  z3::solver S = freshSolver(E.c);
-  for (const z3::expr &f : E.base) S.add(f);
+  z3::solver S = freshSolver(enc.ctx);
+  for (const z3::expr &f : enc.base) S.add(f);
   S.add(q);
   return checkWithin(S, 0.1) == z3::unsat;
 }
@@ -184,7 +184,7 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<uns
         e->second.get_sort().bv_size() != x.get_sort().bv_size())
       continue;
     bool sg = false;
-    for (const model::Local &l : E.K.locals)
+    for (const model::Local &l : enc.kernel.locals)
       if (l.id == lid) sg = l.type.is_signed;
     for (int64_t c : cs) {
       bool found = false;
@@ -195,7 +195,7 @@ std::vector<Exec::Range> Exec::rangeInvariants(const Stmt &s, const std::set<uns
         if (refutedQuickly(pc0 && !r.holds(b->second)) &&
             refutedQuickly(pcEnd && r.holds(x) && !r.holds(e->second))) {
           out.push_back(r);
-          E.rules.note(Rule::LoopRangeInvariant);
+          enc.rules.note(Rule::LoopRangeInvariant);
           found = true;
           break;
         }
@@ -228,7 +228,7 @@ void Exec::constantInvariants(const std::set<unsigned> &havocked, const std::map
   if (cands.empty() || cands.size() > 8) return;
   for (bool changed = true; changed && !cands.empty();) {
     changed = false;
-    z3::expr_vector atStart(E.c);
+    z3::expr_vector atStart(enc.ctx);
     for (const auto &[r, end] : cands) atStart.push_back(r.holds(start.at(r.local)));
     for (size_t i = 0; i < cands.size(); ++i) {
       if (!refutedQuickly(pcEnd && z3::mk_and(atStart) && !cands[i].first.holds(cands[i].second))) {
@@ -239,7 +239,7 @@ void Exec::constantInvariants(const std::set<unsigned> &havocked, const std::map
     }
   }
   for (const auto &[r, end] : cands) out.push_back(r);
-  E.rules.note(Rule::LoopConstantInvariant, static_cast<uint32_t>(cands.size()));
+  enc.rules.note(Rule::LoopConstantInvariant, static_cast<uint32_t>(cands.size()));
 }
 
 }  // namespace kverify::analysis::detail

@@ -28,13 +28,13 @@ std::vector<Frame> Exec::frames() const {
 void Exec::sync(const Stmt &s, const z3::expr &pc, bool warp, std::optional<z3::expr> mask,
                 std::optional<z3::expr> guard, std::vector<z3::expr> ks) {
   if (ks.empty()) ks = allKs();
-  T.syncs.push_back(SyncEv{&s, pc, std::move(ks), warp, std::move(mask), T.next_seq++,
-                           guard ? *guard : E.c.bool_val(true), frames()});
+  thread.syncs.push_back(SyncEv{&s, pc, std::move(ks), warp, std::move(mask), thread.next_seq++,
+                                guard ? *guard : enc.ctx.bool_val(true), frames()});
 }
 
 void Exec::run(const Kernel &k) {
-  pc_ = E.c.bool_val(true);
-  lb.fill({Cand{E.c.bool_val(true), kEntry, {}}});
+  pc_ = enc.ctx.bool_val(true);
+  lb.fill({Cand{enc.ctx.bool_val(true), kEntry, {}}});
   rets.push_back(std::nullopt);
   ret_jumps.emplace_back();
   ret_loop_depth.push_back(0);
@@ -58,10 +58,10 @@ void Exec::stmt(const Stmt &s) {
                  [&](const st::Assign &) { assign(s); },
                  [&](const st::Assume &a) {
                    if (!a.forall.empty()) return assumeForall(s, a);
-                   T.side.push_back(z3::implies(pc(), boolOf(*a.cond)));
-                   T.label("the assumption at " + loc(s.range));
+                   thread.side.push_back(z3::implies(pc(), boolOf(*a.cond)));
+                   thread.label("the assumption at " + loc(s.range));
                    if (loops.empty())
-                     T.premises.emplace_back("the assumption at " + loc(s.range), T.side.back());
+                     thread.premises.emplace_back("the assumption at " + loc(s.range), thread.side.back());
                  },
                  [&](const st::Return &) { ret(s); },
                  [&](const st::Break &) { jump(s); },
@@ -76,24 +76,25 @@ void Exec::stmt(const Stmt &s) {
 // memory hold: under a condition that folds to a constant, or after a return or jump.
 void Exec::noteDead(const Stmt &s) {
   if (dead_)
-    T.constant_dead.emplace(&s, *dead_);
+    thread.constant_dead.emplace(&s, *dead_);
   else if (pc().is_false())
-    T.constant_dead.emplace(&s, "it follows a return, break or continue");
+    thread.constant_dead.emplace(&s, "it follows a return, break or continue");
 }
 
 void Exec::access(const Stmt &s) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const st::Access &a = *s.as<st::Access>();
   z3::expr idx = a.index ? eval(*a.index) : c.bv_val(0, 64);
   if (idx.is_bool()) idx = z3::ite(idx, c.bv_val(1, 64), c.bv_val(0, 64));
   bool sg = a.index ? a.index->type.is_signed : true;
   idx = resize(idx, 64, sg);
   noteDead(s);
-  T.accesses.push_back(AccessEv{&s, pc(), idx, lb, loopRefs(), T.next_seq++, std::nullopt, std::nullopt});
-  AccessEv &ev = T.accesses.back();
+  thread.accesses.push_back(
+      AccessEv{&s, pc(), idx, lb, loopRefs(), thread.next_seq++, std::nullopt, std::nullopt});
+  AccessEv &ev = thread.accesses.back();
   if (a.kind == AccessKind::Write && a.value) ev.stored = eval(*a.value);
   if (a.kind == AccessKind::Atomic) {
-    last_atomic_[a.id] = T.accesses.size() - 1;
+    last_atomic_[a.id] = thread.accesses.size() - 1;
     if (a.value && (a.atomic == model::AtomicOp::Store || a.atomic == model::AtomicOp::Exch))
       ev.written = eval(*a.value);
     z3::expr order = a.order ? eval(*a.order).simplify() : c.bv_val(0, 32);
@@ -104,14 +105,14 @@ void Exec::access(const Stmt &s) {
   // compare all three)
   if (a.kind == AccessKind::Read)
     read_at_.insert_or_assign(a.id, ReadAt{a.array, std::max(a.count, 1u), idx});
-  if (a.kind == AccessKind::Read && a.array < E.K.arrays.size() &&
-      E.K.arrays[a.array].space == AddressSpace::Shared)
-    last_read_[a.id] = T.accesses.size() - 1;
-  if (a.kind == AccessKind::Read && a.array < E.K.arrays.size() &&
-      E.K.arrays[a.array].origin == model::ArrayOrigin::Param && !E.K.arrays[a.array].by_bytes)
-    last_param_read_[a.id] = T.accesses.size() - 1;
-  if (a.kind == AccessKind::Atomic && E.ticket_arrays.count(a.array))
-    last_ticket_[a.id] = T.accesses.size() - 1;
+  if (a.kind == AccessKind::Read && a.array < enc.kernel.arrays.size() &&
+      enc.kernel.arrays[a.array].space == AddressSpace::Shared)
+    last_read_[a.id] = thread.accesses.size() - 1;
+  if (a.kind == AccessKind::Read && a.array < enc.kernel.arrays.size() &&
+      enc.kernel.arrays[a.array].origin == model::ArrayOrigin::Param && !enc.kernel.arrays[a.array].by_bytes)
+    last_param_read_[a.id] = thread.accesses.size() - 1;
+  if (a.kind == AccessKind::Atomic && enc.ticket_arrays.count(a.array))
+    last_ticket_[a.id] = thread.accesses.size() - 1;
 }
 
 std::vector<LoopRef> Exec::loopRefs() const {
@@ -122,7 +123,7 @@ std::vector<LoopRef> Exec::loopRefs() const {
 }
 
 void Exec::fence(const Stmt &s) {
-  T.fences.push_back(FenceEv{T.next_seq++, pc(), loopRefs(), s.as<st::Fence>()->scope});
+  thread.fences.push_back(FenceEv{thread.next_seq++, pc(), loopRefs(), s.as<st::Fence>()->scope, &s});
 }
 
 void Exec::barrier(const Stmt &s) {
@@ -133,10 +134,10 @@ void Exec::barrier(const Stmt &s) {
   if (b.predicate) eval(*b.predicate);
   noteDead(s);
   sync(s, pc(), warp, mask);
-  int id = E.barrierId(&s);
+  int id = enc.barrierId(&s);
   const bool ends[kPhaseKinds] = {!warp, !warp || isFullMask(b), true, b.kind == model::BarrierKind::Grid};
   for (int p = 0; p < kPhaseKinds; ++p)
-    if (ends[p]) lb[p] = {Cand{E.c.bool_val(true), id, phaseKs(p)}};
+    if (ends[p]) lb[p] = {Cand{enc.ctx.bool_val(true), id, phaseKs(p)}};
 }
 
 void Exec::branch(const Stmt &s) {
@@ -171,7 +172,7 @@ void Exec::branch(const Stmt &s) {
 }
 
 void Exec::assign(const Stmt &s) {
-  z3::context &c = E.c;
+  z3::context &c = enc.ctx;
   const st::Assign &a = *s.as<st::Assign>();
   if (!a.value) {
     env.insert_or_assign(a.local.id, fresh(a.local.type, a.local.name));
@@ -199,7 +200,7 @@ void Exec::ret(const Stmt &s) {
     }
   rets.back() = orOpt(rets.back(), pc());
   ret_jumps.back().push_back(Jump{pc(), env, lb});
-  pc_ = E.c.bool_val(false);
+  pc_ = enc.ctx.bool_val(false);
 }
 
 void Exec::jump(const Stmt &s) {
@@ -211,7 +212,7 @@ void Exec::jump(const Stmt &s) {
     if (l.bi.part) sync(s, pc(), !l.bi.block);
     l.brks.push_back(Jump{pc(), env, lb});
   }
-  pc_ = E.c.bool_val(false);
+  pc_ = enc.ctx.bool_val(false);
 }
 
 void Exec::rejoin(const Jump &j) {
@@ -241,8 +242,8 @@ void Exec::boundBarrierState(const LoopRun &L) {
   size_t candidates = 0;
   for (int p = 0; p < kPhaseKinds; ++p) {
     candidates = std::max(candidates, lb[p].size());
-    for (size_t i = L.firstAccess; i < T.accesses.size(); ++i)
-      candidates = std::max(candidates, T.accesses[i].lb[p].size());
+    for (size_t i = L.firstAccess; i < thread.accesses.size(); ++i)
+      candidates = std::max(candidates, thread.accesses[i].lb[p].size());
   }
   auto tooMany = [&](size_t n, const char *what, size_t most) {
     if (n > most)

@@ -33,14 +33,15 @@ bool Publications::fenced(const Thread &T, const AccessEv &from, const AccessEv 
 
 // A zeroed global array whose every write is an atomic store or exchange of device scope.
 bool Publications::flagArray(unsigned flag) const {
-  const std::vector<std::string> &zeroed = C.E.O.zero_init;
-  return std::find(zeroed.begin(), zeroed.end(), C.E.K.arrays[flag].name) != zeroed.end() && storesOnly(flag);
+  const std::vector<std::string> &zeroed = checker.enc.options.zero_init;
+  return std::find(zeroed.begin(), zeroed.end(), checker.enc.kernel.arrays[flag].name) != zeroed.end() &&
+         storesOnly(flag);
 }
 
 bool Publications::storesOnly(unsigned flag) const {
-  if (C.E.K.arrays[flag].space != AddressSpace::Global) return false;
+  if (checker.enc.kernel.arrays[flag].space != AddressSpace::Global) return false;
   bool ok = true;
-  model::forEachStmt(C.E.K.body, [&](const Stmt &s) {
+  model::forEachStmt(checker.enc.kernel.body, [&](const Stmt &s) {
     const auto *a = s.as<st::Access>();
     const bool writes = a && (a->kind == AccessKind::Write ||
                               (a->kind == AccessKind::Atomic && a->atomic != model::AtomicOp::Load));
@@ -54,21 +55,21 @@ bool Publications::storesOnly(unsigned flag) const {
 bool Publications::writeOnce(unsigned data) {
   auto it = write_once_.find(data);
   if (it != write_once_.end()) return it->second;
-  z3::expr_vector twice(C.E.c);
+  z3::expr_vector twice(checker.enc.ctx);
   bool wide = false;
-  for (const AccessEv &x : C.T1->accesses)
-    for (const AccessEv &y : C.T2->accesses) {
+  for (const AccessEv &x : checker.thread1->accesses)
+    for (const AccessEv &y : checker.thread2->accesses) {
       const st::Access &sx = x.access(), &sy = y.access();
       if (sx.array != data || sy.array != data || sx.kind == AccessKind::Read || sy.kind == AccessKind::Read)
         continue;
       wide = wide || sx.count > 1 || sy.count > 1;
-      twice.push_back(x.pc && y.pc && x.index == y.index && !C.sameEvent(x, y));
+      twice.push_back(x.pc && y.pc && x.index == y.index && !checker.sameEvent(x, y));
     }
   std::optional<z3::model> m;
-  bool once =
-      !wide && (twice.empty() ||
-                C.check(z3::mk_or(twice), "writes of '" + C.E.K.arrays[data].name + "' once per element", m,
-                        0, true) == z3::unsat);
+  bool once = !wide && (twice.empty() || checker.check(z3::mk_or(twice),
+                                                       "writes of '" + checker.enc.kernel.arrays[data].name +
+                                                           "' once per element",
+                                                       m, 0, true) == z3::unsat);
   return write_once_[data] = once;
 }
 
@@ -80,30 +81,30 @@ const std::set<uint64_t> &Publications::published(unsigned flag, unsigned data) 
   if (it != values_.end()) return it->second;
   std::set<uint64_t> &out = values_[key];
   if (!flagArray(flag)) return out;
-  const Thread &T = *C.T1;
+  const Thread &T = *checker.thread1;
   std::vector<const AccessEv *> stores;
   std::set<uint64_t> candidates;
   for (const AccessEv &s : T.accesses)
     if (s.access().array == flag && isStore(s.access())) {
       stores.push_back(&s);
-      z3::expr v = s.written ? s.written->simplify() : C.E.c.bool_val(false);
+      z3::expr v = s.written ? s.written->simplify() : checker.enc.ctx.bool_val(false);
       if (v.is_numeral() && v.get_numeral_uint64() != 0) candidates.insert(v.get_numeral_uint64());
     }
   for (uint64_t value : candidates) {
-    z3::expr_vector unpublished(C.E.c);
+    z3::expr_vector unpublished(checker.enc.ctx);
     for (const AccessEv *s : stores) {
-      z3::expr covered = C.E.c.bool_val(false);
+      z3::expr covered = checker.enc.ctx.bool_val(false);
       for (const AccessEv &w : T.accesses)
         if (w.access().array == data && w.access().kind == AccessKind::Write && w.seq < s->seq &&
             sameIterations(w.loops, s->loops) && (releases(s->order) || fenced(T, w, *s)))
           covered = covered || (w.pc && w.index == s->index);
       const z3::expr &v = *s->written;
-      unpublished.push_back(s->pc && v == C.E.c.bv_val(value, v.get_sort().bv_size()) && !covered);
+      unpublished.push_back(s->pc && v == checker.enc.ctx.bv_val(value, v.get_sort().bv_size()) && !covered);
     }
     std::optional<z3::model> m;
-    std::string name = "'" + C.E.K.arrays[flag].name + "' = " + std::to_string(value) + " publishes '" +
-                       C.E.K.arrays[data].name + "'";
-    if (C.check(z3::mk_or(unpublished), name, m, 0, true) == z3::unsat) out.insert(value);
+    std::string name = "'" + checker.enc.kernel.arrays[flag].name + "' = " + std::to_string(value) +
+                       " publishes '" + checker.enc.kernel.arrays[data].name + "'";
+    if (checker.check(z3::mk_or(unpublished), name, m, 0, true) == z3::unsat) out.insert(value);
   }
   return out;
 }
@@ -111,9 +112,9 @@ const std::set<uint64_t> &Publications::published(unsigned flag, unsigned data) 
 // The values the flag's stores write, where each is a constant.
 std::optional<std::set<uint64_t>> Publications::storedValues(unsigned flag) const {
   std::set<uint64_t> out;
-  for (const AccessEv &s : C.T1->accesses)
+  for (const AccessEv &s : checker.thread1->accesses)
     if (s.access().array == flag && isStore(s.access())) {
-      z3::expr v = s.written ? s.written->simplify() : C.E.c.bool_val(false);
+      z3::expr v = s.written ? s.written->simplify() : checker.enc.ctx.bool_val(false);
       if (!v.is_numeral()) return std::nullopt;
       out.insert(v.get_numeral_uint64());
     }
@@ -142,16 +143,17 @@ std::optional<std::string> Publications::unzeroedFlag(const Thread &T, const Acc
   for (const auto &[a, value] : atomicResults(T)) {
     unsigned flag = a->access().array;
     if (acquiredBefore(T, *a, value, r) && !flagArray(flag) && storesOnly(flag))
-      return C.E.K.arrays[flag].name;
+      return checker.enc.kernel.arrays[flag].name;
   }
   return std::nullopt;
 }
 
 z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
-  z3::expr any = C.E.c.bool_val(false);
+  z3::expr any = checker.enc.ctx.bool_val(false);
   const unsigned data = r.access().array;
   // (where pointer parameters may alias, a write through another one could change either)
-  if (r.access().kind != AccessKind::Read || r.access().count > 1 || !C.E.O.assume_no_alias) return any;
+  if (r.access().kind != AccessKind::Read || r.access().count > 1 || !checker.enc.options.assume_no_alias)
+    return any;
   for (const auto &[event, value_read] : atomicResults(T)) {
     const AccessEv &a = *event;
     const st::Access &sa = a.access();
@@ -159,8 +161,8 @@ z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
     const std::set<uint64_t> &values = published(sa.array, data);
     if (values.empty() || !writeOnce(data)) continue;
     const z3::expr &read = value_read;  // (a lambda captures no structured binding in C++17)
-    auto value = [&](uint64_t v) { return read == C.E.c.bv_val(v, read.get_sort().bv_size()); };
-    z3::expr is = C.E.c.bool_val(false), possible = C.E.c.bool_val(false);
+    auto value = [&](uint64_t v) { return read == checker.enc.ctx.bv_val(v, read.get_sort().bv_size()); };
+    z3::expr is = checker.enc.ctx.bool_val(false), possible = checker.enc.ctx.bool_val(false);
     for (uint64_t v : values) is = is || value(v);
     // a value neither zero nor stored is never read: no ordering is needed for it
     if (std::optional<std::set<uint64_t>> stored = storedValues(sa.array)) {
@@ -169,7 +171,7 @@ z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
     }
     any = any || (a.pc && a.index == r.index && is);
     premises_.insert(
-        "'" + C.E.K.arrays[sa.array].name +
+        "'" + checker.enc.kernel.arrays[sa.array].name +
         "' is zero when the kernel starts (--zero-init): the data it publishes is ready once it is set");
   }
   return any;

@@ -23,7 +23,7 @@ namespace kverify::analysis::detail {
 
 class Publications {
 public:
-  explicit Publications(Checker &C) : C(C) {}
+  explicit Publications(Checker &c) : checker(c) {}
   // Where thread T's read `r` (of one element of a data array) comes after T acquired the
   // element's publication: a formula over T's symbols (false where nothing applies).
   z3::expr readAfterAcquire(const Thread &T, const AccessEv &r);
@@ -34,7 +34,7 @@ public:
   const std::set<std::string> &premises() const { return premises_; }
 
 private:
-  Checker &C;
+  Checker &checker;
   std::map<unsigned, bool> write_once_;                                 // by data array
   std::map<std::pair<unsigned, unsigned>, std::set<uint64_t>> values_;  // (flag, data) -> values
   std::set<std::string> premises_;

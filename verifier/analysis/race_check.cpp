@@ -25,19 +25,21 @@ bool sameSort(const z3::expr &x, const z3::expr &y) { return z3::eq(x.get_sort()
 // instance in a loop orders accesses of its own iteration, never across iterations
 // (partOrdered, from the last barrier instances, orders those).
 z3::expr RaceCheck::maskOrdered(const AccessEv &a, const AccessEv &b) {
-  z3::expr_vector ors(C.E.c);
-  z3::expr one = C.E.u32(1);
-  auto in = [&](const z3::expr &mask, const Thread &T) { return (z3::lshr(mask, C.lane(T)) & one) == one; };
+  z3::expr_vector ors(checker.enc.ctx);
+  z3::expr one = checker.enc.u32(1);
+  auto in = [&](const z3::expr &mask, const Thread &T) {
+    return (z3::lshr(mask, checker.lane(T)) & one) == one;
+  };
   for (size_t i : partial_syncs_) {
-    const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
+    const SyncEv &s1 = checker.thread1->syncs[i], &s2 = checker.thread2->syncs[i];
     bool between = (a.seq < s1.seq && s1.seq < b.seq) || (b.seq < s1.seq && s1.seq < a.seq);
     if (!between) continue;
-    z3::expr e = s1.pc && s2.pc && in(*s1.mask, *C.T1) && in(*s1.mask, *C.T2) && in(*s2.mask, *C.T1) &&
-                 in(*s2.mask, *C.T2);
+    z3::expr e = s1.pc && s2.pc && in(*s1.mask, *checker.thread1) && in(*s1.mask, *checker.thread2) &&
+                 in(*s2.mask, *checker.thread1) && in(*s2.mask, *checker.thread2);
     for (size_t j = 0; j < s1.ks.size(); ++j) e = e && s1.ks[j] == s2.ks[j];
     ors.push_back(e);
   }
-  return ors.empty() ? C.E.c.bool_val(false) : z3::mk_or(ors);
+  return ors.empty() ? checker.enc.ctx.bool_val(false) : z3::mk_or(ors);
 }
 
 // Under what condition threads 1 and 2 (of one warp) are both in both threads' masks at
@@ -46,25 +48,27 @@ z3::expr RaceCheck::maskOrdered(const AccessEv &a, const AccessEv &b) {
 // values alone (thread/block indices, dimensions, scalar parameters), so one value holds
 // at all its instances; nullopt (no such guarantee) otherwise.
 std::optional<z3::expr> RaceCheck::barrierLanes(int id) {
-  if (id == kEntry) return C.E.c.bool_val(true);
+  if (id == kEntry) return checker.enc.ctx.bool_val(true);
   auto it = lanes_cache.find(id);
   if (it != lanes_cache.end()) return it->second;
-  z3::expr one = C.E.u32(1);
-  auto in = [&](const z3::expr &mask, const Thread &T) { return (z3::lshr(mask, C.lane(T)) & one) == one; };
-  std::optional<z3::expr> r = C.E.c.bool_val(true);
+  z3::expr one = checker.enc.u32(1);
+  auto in = [&](const z3::expr &mask, const Thread &T) {
+    return (z3::lshr(mask, checker.lane(T)) & one) == one;
+  };
+  std::optional<z3::expr> r = checker.enc.ctx.bool_val(true);
   bool seenAny = false;
-  for (const Thread *T : {&*C.T1, &*C.T2})
+  for (const Thread *T : {&*checker.thread1, &*checker.thread2})
     for (const SyncEv &s : T->syncs) {
       if (!s.s->is<st::Barrier>()) continue;
-      auto bid = C.E.barrier_ids.find(s.s);
-      if (bid == C.E.barrier_ids.end() || bid->second != id) continue;
+      auto bid = checker.enc.barrier_ids.find(s.s);
+      if (bid == checker.enc.barrier_ids.end() || bid->second != id) continue;
       seenAny = true;
       if (!s.warp || isFullMask(*s.s->as<st::Barrier>())) continue;
       if (!r || !s.mask || !launchInvariant(*s.mask, *T)) {
         r.reset();
         continue;
       }
-      *r = *r && in(*s.mask, *C.T1) && in(*s.mask, *C.T2);
+      *r = *r && in(*s.mask, *checker.thread1) && in(*s.mask, *checker.thread2);
     }
   if (!seenAny) r.reset();
   lanes_cache.emplace(id, r);
@@ -75,12 +79,12 @@ std::optional<z3::expr> RaceCheck::barrierLanes(int id) {
 // thread and block indices, the dimensions, scalar parameters, pointer facts. Not from a
 // load, a havocked local, a loop counter (fresh constants, or functions of the iteration).
 bool RaceCheck::launchInvariant(const z3::expr &e, const Thread &T) {
-  std::vector<z3::expr> allowed = C.E.bdim;
-  allowed.insert(allowed.end(), C.E.gdim.begin(), C.E.gdim.end());
+  std::vector<z3::expr> allowed = checker.enc.bdim;
+  allowed.insert(allowed.end(), checker.enc.gdim.begin(), checker.enc.gdim.end());
   allowed.insert(allowed.end(), T.tid.begin(), T.tid.end());
   allowed.insert(allowed.end(), T.bid.begin(), T.bid.end());
-  for (const auto &p : C.E.params) allowed.push_back(p.second);
-  for (const auto &f : C.E.array_facts) allowed.push_back(f.second);
+  for (const auto &p : checker.enc.params) allowed.push_back(p.second);
+  for (const auto &f : checker.enc.array_facts) allowed.push_back(f.second);
   std::set<unsigned> ok;
   for (const z3::expr &a : allowed) ok.insert(a.id());
   return forEachTerm({e}, [&](const z3::expr &x) {
@@ -99,7 +103,7 @@ bool RaceCheck::launchInvariant(const z3::expr &e, const Thread &T) {
 // the two threads (each in both masks). Approximate candidates and unexpanded
 // loop-start placeholders order nothing.
 z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
-  z3::expr_vector ors(C.E.c);
+  z3::expr_vector ors(checker.enc.ctx);
   for (const Cand &x : a.lb[kAnyPhase]) {
     if (!x.exact()) continue;
     std::optional<z3::expr> lx = barrierLanes(x.barrier);
@@ -108,10 +112,10 @@ z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
       if (!y.exact()) continue;
       std::optional<z3::expr> ly = barrierLanes(y.barrier);
       if (!ly) continue;
-      z3::expr differ = C.E.c.bool_val(true);
+      z3::expr differ = checker.enc.ctx.bool_val(true);
       if (x.barrier == y.barrier) {
         if (x.ks.size() != y.ks.size()) continue;  // not comparable: no claim
-        z3::expr_vector ne(C.E.c);
+        z3::expr_vector ne(checker.enc.ctx);
         for (size_t i = 0; i < x.ks.size(); ++i) ne.push_back(x.ks[i] != y.ks[i]);
         if (ne.empty()) continue;  // the same instance
         differ = z3::mk_or(ne);
@@ -119,34 +123,37 @@ z3::expr RaceCheck::partOrdered(const AccessEv &a, const AccessEv &b) {
       ors.push_back(x.cond && y.cond && differ && *lx && *ly);
     }
   }
-  return ors.empty() ? C.E.c.bool_val(false) : z3::mk_or(ors);
+  return ors.empty() ? checker.enc.ctx.bool_val(false) : z3::mk_or(ors);
 }
 
-void RaceCheck::run() {
-  Publications publications(C);
+std::vector<Finding> RaceCheck::run() {
+  Publications publications(checker);
   publications_ = &publications;
   findPartialSyncs();
   std::map<std::pair<unsigned, unsigned>, std::vector<Pair>> pairs;  // by the two arrays
-  for (size_t i = 0; i < C.T1->accesses.size(); ++i) {
+  for (size_t i = 0; i < checker.thread1->accesses.size(); ++i) {
     if (kernelTimeSpent()) {  // pairing thousands of accesses: say so, never `verified`
-      C.noteUnknown("races (the kernel's time ran out while pairing its accesses)");
-      return;
+      checker.noteUnknown("races (the kernel's time ran out while pairing its accesses)");
+      return std::move(found_);
     }
-    for (size_t j = i; j < C.T2->accesses.size(); ++j)
+    for (size_t j = i; j < checker.thread2->accesses.size(); ++j)
       if (std::optional<Pair> p = mayRace(i, j, publications))
-        pairs[std::minmax(C.T1->accesses[i].access().array, C.T2->accesses[j].access().array)].push_back(*p);
+        pairs[std::minmax(checker.thread1->accesses[i].access().array,
+                          checker.thread2->accesses[j].access().array)]
+            .push_back(*p);
   }
   for (auto &[arrays, ps] : pairs) checkArrays(arrays, ps);
-  for (const std::string &p : publications.premises()) C.E.assumptions.push_back(p);
+  for (const std::string &p : publications.premises()) checker.enc.assumptions.push_back(p);
   publications_ = nullptr;
+  return std::move(found_);
 }
 
 // The partial-mask __syncwarp events both threads pass at the same position (maskOrdered);
 // full-mask and block barriers: the phases (kWarpPhase, kBlockPhase) order those.
 void RaceCheck::findPartialSyncs() {
   partial_syncs_.clear();
-  for (size_t i = 0; i < C.T1->syncs.size() && i < C.T2->syncs.size(); ++i) {
-    const SyncEv &s1 = C.T1->syncs[i], &s2 = C.T2->syncs[i];
+  for (size_t i = 0; i < checker.thread1->syncs.size() && i < checker.thread2->syncs.size(); ++i) {
+    const SyncEv &s1 = checker.thread1->syncs[i], &s2 = checker.thread2->syncs[i];
     if (s1.s == s2.s && s1.warp && s1.mask && s2.mask && s1.s->is<st::Barrier>() &&
         !isFullMask(*s1.s->as<st::Barrier>()))
       partial_syncs_.push_back(i);
@@ -157,12 +164,13 @@ void RaceCheck::findPartialSyncs() {
 // array (or two that may alias), one writes, not both atomic (in one scope), and some
 // barrier interval holds both; none where they cannot.
 std::optional<RaceCheck::Pair> RaceCheck::mayRace(size_t i, size_t j, Publications &publications) {
-  const AccessEv &a = C.T1->accesses[i], &b = C.T2->accesses[j];
+  const AccessEv &a = checker.thread1->accesses[i], &b = checker.thread2->accesses[j];
   const st::Access &sa = a.access(), &sb = b.access();
-  if (sa.array >= C.E.K.arrays.size() || sb.array >= C.E.K.arrays.size()) return std::nullopt;
-  const model::Array &arr = C.E.K.arrays[sa.array];
+  if (sa.array >= checker.enc.kernel.arrays.size() || sb.array >= checker.enc.kernel.arrays.size())
+    return std::nullopt;
+  const model::Array &arr = checker.enc.kernel.arrays[sa.array];
   if (arr.space != AddressSpace::Shared && arr.space != AddressSpace::Global) return std::nullopt;
-  if (sa.array != sb.array && !mayAlias(arr, C.E.K.arrays[sb.array])) return std::nullopt;
+  if (sa.array != sb.array && !mayAlias(arr, checker.enc.kernel.arrays[sb.array])) return std::nullopt;
   bool wa = sa.kind != AccessKind::Read, wb = sb.kind != AccessKind::Read;
   if (!wa && !wb) return std::nullopt;
   // two atomics are atomic among the threads of their scope: a block-scoped one
@@ -171,24 +179,26 @@ std::optional<RaceCheck::Pair> RaceCheck::mayRace(size_t i, size_t j, Publicatio
   bool blockScoped = sa.scope == model::Scope::Block || sb.scope == model::Scope::Block;
   if (atomics && !blockScoped) return std::nullopt;
   // accesses no barrier interval holds both (different barriers before them) never race
-  z3::expr blockPhase = samePhase(C.E.c, a.lb[kBlockPhase], b.lb[kBlockPhase]);
+  z3::expr blockPhase = samePhase(checker.enc.ctx, a.lb[kBlockPhase], b.lb[kBlockPhase]);
   z3::expr gridPhase = arr.space == AddressSpace::Global
-                           ? samePhase(C.E.c, a.lb[kGridPhase], b.lb[kGridPhase])
-                           : C.E.c.bool_val(false);
+                           ? samePhase(checker.enc.ctx, a.lb[kGridPhase], b.lb[kGridPhase])
+                           : checker.enc.ctx.bool_val(false);
   if (blockPhase.is_false() && gridPhase.is_false()) return std::nullopt;
   z3::expr both = a.pc && b.pc && overlap(a, b);
-  z3::expr warpOrdered = C.sameWarp() && (!samePhase(C.E.c, a.lb[kWarpPhase], b.lb[kWarpPhase]) ||
-                                          maskOrdered(a, b) || partOrdered(a, b));
-  z3::expr intra =
-      atomics ? C.E.c.bool_val(false) : C.sameBlock() && C.distinctThreads() && blockPhase && !warpOrdered;
-  z3::expr inter = arr.space == AddressSpace::Global ? !C.sameBlock() && gridPhase : C.E.c.bool_val(false);
+  z3::expr warpOrdered =
+      checker.sameWarp() && (!samePhase(checker.enc.ctx, a.lb[kWarpPhase], b.lb[kWarpPhase]) ||
+                             maskOrdered(a, b) || partOrdered(a, b));
+  z3::expr intra = atomics ? checker.enc.ctx.bool_val(false)
+                           : checker.sameBlock() && checker.distinctThreads() && blockPhase && !warpOrdered;
+  z3::expr inter =
+      arr.space == AddressSpace::Global ? !checker.sameBlock() && gridPhase : checker.enc.ctx.bool_val(false);
   // a read of data published to it through a flag comes after the write
   if (sa.array == sb.array && sa.kind != sb.kind && sa.kind != AccessKind::Atomic &&
       sb.kind != AccessKind::Atomic) {
-    z3::expr after = sa.kind == AccessKind::Read ? publications.readAfterAcquire(*C.T1, a)
-                                                 : publications.readAfterAcquire(*C.T2, b);
+    z3::expr after = sa.kind == AccessKind::Read ? publications.readAfterAcquire(*checker.thread1, a)
+                                                 : publications.readAfterAcquire(*checker.thread2, b);
     if (!after.is_false())
-      intra = intra && !after, inter = inter && !after, C.E.rules.note(Rule::MessagePassing);
+      intra = intra && !after, inter = inter && !after, checker.enc.rules.note(Rule::MessagePassing);
   }
   return Pair{i, j, both, intra, inter};
 }
@@ -196,24 +206,25 @@ std::optional<RaceCheck::Pair> RaceCheck::mayRace(size_t i, size_t j, Publicatio
 // The races on one array (or two that may alias): at most one finding, the first pair
 // that races, else its first benign race.
 void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, std::vector<Pair> &ps) {
-  const auto &A1 = C.T1->accesses, &A2 = C.T2->accesses;
-  const model::Array &arr = C.E.K.arrays[arrays.first];
+  const auto &A1 = checker.thread1->accesses, &A2 = checker.thread2->accesses;
+  const model::Array &arr = checker.enc.kernel.arrays[arrays.first];
   bool global = arr.space == AddressSpace::Global;
   std::optional<z3::model> m;
   if (ps.size() > 1) {
     // Most arrays are race-free: one query over all pairs at once is far cheaper than
     // one per pair (Z3 shares the threads' index terms). Only if it is not unsat, ask
     // pair by pair, for the witness.
-    z3::expr_vector any(C.E.c);
+    z3::expr_vector any(checker.enc.ctx);
     for (const Pair &p : ps) {
       any.push_back(p.both && p.intra);
       if (global) any.push_back(p.both && p.inter);
     }
     std::string qname =
         "races on '" + arr.name + "'" +
-        (arrays.first != arrays.second ? " and '" + C.E.K.arrays[arrays.second].name + "'" : "") +
+        (arrays.first != arrays.second ? " and '" + checker.enc.kernel.arrays[arrays.second].name + "'"
+                                       : "") +
         " (all pairs at once)";
-    z3::check_result r = C.check(z3::mk_or(any), qname, m, C.batchSeconds(), true);
+    z3::check_result r = checker.check(z3::mk_or(any), qname, m, checker.batchSeconds(), true);
     if (r == z3::unsat) return;
     if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
   }
@@ -226,7 +237,7 @@ void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, std::ve
   bool real = false;
   for (const Pair &p : ps)
     if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m, ps.size() > 1))) break;
-  if (!real && benign_) C.R.findings.push_back(*benign_);
+  if (!real && benign_) found_.push_back(*benign_);
 }
 
 // The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,
@@ -234,12 +245,12 @@ void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, std::ve
 z3::expr RaceCheck::overlap(const AccessEv &a, const AccessEv &b) {
   const st::Access &sa = a.access(), &sb = b.access();
   uint64_t na = sa.count ? sa.count : 1, nb = sb.count ? sb.count : 1;
-  auto v = [&](uint64_t x) { return C.E.c.bv_val(x, 64); };
+  auto v = [&](uint64_t x) { return checker.enc.ctx.bv_val(x, 64); };
   if (sa.array == sb.array) {
     if (na == 1 && nb == 1) return a.index == b.index;
     return z3::sle(a.index, b.index + v(nb - 1)) && z3::sle(b.index, a.index + v(na - 1));
   }
-  const model::Array &xa = C.E.K.arrays[sa.array], &xb = C.E.K.arrays[sb.array];
+  const model::Array &xa = checker.enc.kernel.arrays[sa.array], &xb = checker.enc.kernel.arrays[sb.array];
   // b's first byte minus a's, modulo 2^64: overlap iff it lies in (-len b, len a)
   z3::expr d = (base(xb) + b.index * v(xb.elem_size)) - (base(xa) + a.index * v(xa.elem_size));
   return z3::sge(d, v(1 - nb * xb.elem_size)) && z3::sle(d, v(na * xa.elem_size - 1));
@@ -248,14 +259,14 @@ z3::expr RaceCheck::overlap(const AccessEv &a, const AccessEv &b) {
 // One pair's race queries, and its finding; true when it has one.
 bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
                          const z3::expr &inter, const std::optional<z3::model> &batch, bool batched) {
-  const model::Array &arr = C.E.K.arrays[a.access().array];
+  const model::Array &arr = checker.enc.kernel.arrays[a.access().array];
   std::string qname = "race on '" + arr.name + "' between " + loc(a.s->range) + " and " + loc(b.s->range);
   std::optional<z3::model> m;
   z3::expr used = both && intra;
-  if (C.checkOrReuse(used, qname, m, batch, batched) != z3::sat) {
+  if (checker.checkOrReuse(used, qname, m, batch, batched) != z3::sat) {
     if (arr.space != AddressSpace::Global) return false;
     used = both && inter;
-    if (C.checkOrReuse(used, qname + " (across blocks)", m, batch, batched) != z3::sat) return false;
+    if (checker.checkOrReuse(used, qname + " (across blocks)", m, batch, batched) != z3::sat) return false;
   }
   // benign: why the race does no harm (empty: it is a real one)
   std::string benign;
@@ -265,19 +276,19 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
   else if ((ownValue = readsOwnValue(a, b, both && (intra || inter), qname, m, used)))
     benign = "the reading thread wrote that same value there first";
   if (!benign.empty() && benign_) {  // the array's benign race to show is found: this pair is no real one
-    C.E.rules.note(ownValue ? Rule::BenignOwnValue : Rule::BenignSameValue);
+    checker.enc.rules.note(ownValue ? Rule::BenignOwnValue : Rule::BenignSameValue);
     return false;
   }
   std::vector<z3::expr> counters;
   for (const auto *loops : {&a.loops, &b.loops})
     for (const LoopRef &l : *loops) counters.push_back(l.k);
-  C.simplest(used, m, counters);
+  checker.simplest(used, m, counters);
   // the simplest witness is in one warp: is the race warp-synchronous only (then
   // __syncwarp() is the fix), or does it happen across warps too?
   bool warpOnly = false;
-  if (benign.empty() && num(*m, C.sameBlock() && C.sameWarp())) {
+  if (benign.empty() && num(*m, checker.sameBlock() && checker.sameWarp())) {
     std::optional<z3::model> m2;
-    warpOnly = C.check(used && !C.sameWarp(), qname + " (across warps)", m2) == z3::unsat;
+    warpOnly = checker.check(used && !checker.sameWarp(), qname + " (across warps)", m2) == z3::unsat;
   }
   Finding f = raceFinding(a, b, *m, benign, warpOnly);
   if (warpOnly && sameInstance(a, b, *m))  // no "between" to put a __syncwarp() in
@@ -290,15 +301,15 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
                      "the same barrier interval, so the read returns it whichever write comes last";
   f.witness.validated = raceWitnessHolds(a, b, *m, used);
   if (!f.witness.validated) {
-    C.notValidated(qname);
+    checker.notValidated(qname);
     return false;
   }
   if (!benign.empty()) {  // kept unless a real race on the array turns up
-    C.E.rules.note(ownValue ? Rule::BenignOwnValue : Rule::BenignSameValue);
+    checker.enc.rules.note(ownValue ? Rule::BenignOwnValue : Rule::BenignSameValue);
     if (!benign_) benign_ = f;
     return false;
   }
-  C.R.findings.push_back(f);
+  found_.push_back(f);
   return true;
 }
 
@@ -312,15 +323,15 @@ bool RaceCheck::sameValueWritten(const AccessEv &a, const AccessEv &b, const z3:
                                  const std::string &qname, std::optional<z3::model> &m, z3::expr &used) {
   if (!a.stored || !b.stored || !sameSort(*a.stored, *b.stored)) return false;
   const st::Access &sa = a.access(), &sb = b.access();
-  const model::Array &xa = C.E.K.arrays[sa.array], &xb = C.E.K.arrays[sb.array];
+  const model::Array &xa = checker.enc.kernel.arrays[sa.array], &xb = checker.enc.kernel.arrays[sb.array];
   if (uint64_t(width(a)) * xa.elem_size != uint64_t(width(b)) * xb.elem_size) return false;
-  auto v = [&](uint64_t x) { return C.E.c.bv_val(x, 64); };
+  auto v = [&](uint64_t x) { return checker.enc.ctx.bv_val(x, 64); };
   z3::expr sameStart = sa.array == sb.array
                            ? a.index == b.index
                            : base(xa) + a.index * v(xa.elem_size) == base(xb) + b.index * v(xb.elem_size);
   std::optional<z3::model> m3;
   z3::expr differ = racing && (*a.stored != *b.stored || !sameStart);
-  z3::check_result r3 = C.check(differ, qname + " (different values)", m3);
+  z3::check_result r3 = checker.check(differ, qname + " (different values)", m3);
   if (r3 == z3::sat) m = m3, used = differ;
   return r3 == z3::unsat;
 }
@@ -342,8 +353,8 @@ bool RaceCheck::readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::ex
   if (r.access().kind != AccessKind::Read || w.access().kind != AccessKind::Write || !w.stored ||
       r.access().array != w.access().array || width(r) != width(w))
     return false;
-  z3::expr_vector firsts(C.E.c);
-  for (const AccessEv &x : (aReads ? *C.T1 : *C.T2).accesses) {
+  z3::expr_vector firsts(checker.enc.ctx);
+  for (const AccessEv &x : (aReads ? *checker.thread1 : *checker.thread2).accesses) {
     if (x.seq >= r.seq || x.access().kind != AccessKind::Write || x.access().array != r.access().array ||
         width(x) != width(r) || !x.stored || !sameSort(*x.stored, *w.stored))
       continue;
@@ -354,7 +365,7 @@ bool RaceCheck::readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::ex
   std::optional<z3::model> m3;
   // (the read and the racing write at one location: a write of part of it is no such case)
   z3::expr unexplained = racing && (r.index != w.index || !z3::mk_or(firsts));
-  z3::check_result r3 = C.check(unexplained, qname + " (no same value written first)", m3);
+  z3::check_result r3 = checker.check(unexplained, qname + " (no same value written first)", m3);
   if (r3 == z3::sat) m = m3, used = unexplained;
   return r3 == z3::unsat;
 }
@@ -363,9 +374,9 @@ bool RaceCheck::readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::ex
 // barrier between them. Approximate candidates and loop-start placeholders,
 // which samePhase lets match more, match nothing here.
 z3::expr RaceCheck::surelySamePhases(const AccessEv &x, const AccessEv &y) {
-  z3::expr all = C.E.c.bool_val(true);
+  z3::expr all = checker.enc.ctx.bool_val(true);
   for (int kind = 0; kind < kPhaseKinds; ++kind) {
-    z3::expr_vector ors(C.E.c);
+    z3::expr_vector ors(checker.enc.ctx);
     for (const Cand &p : x.lb[kind])
       for (const Cand &q : y.lb[kind]) {
         if (!p.exact() || !q.exact() || p.barrier != q.barrier || p.ks.size() != q.ks.size()) continue;
@@ -373,7 +384,7 @@ z3::expr RaceCheck::surelySamePhases(const AccessEv &x, const AccessEv &y) {
         for (size_t i = 0; i < p.ks.size(); ++i) e = e && p.ks[i] == q.ks[i];
         ors.push_back(e);
       }
-    all = all && (ors.empty() ? C.E.c.bool_val(false) : z3::mk_or(ors));
+    all = all && (ors.empty() ? checker.enc.ctx.bool_val(false) : z3::mk_or(ors));
   }
   return all;
 }
@@ -381,7 +392,7 @@ z3::expr RaceCheck::surelySamePhases(const AccessEv &x, const AccessEv &y) {
 // Two events of one thread at the same iterations of the loops both are in, where trace
 // order (seq) is program order.
 z3::expr RaceCheck::sameOuterIterations(const AccessEv &x, const AccessEv &y) {
-  z3::expr same = C.E.c.bool_val(true);
+  z3::expr same = checker.enc.ctx.bool_val(true);
   for (size_t i = 0; i < x.loops.size() && i < y.loops.size() && x.loops[i].label == y.loops[i].label; ++i)
     same = same && x.loops[i].k == y.loops[i].k;
   return same;
@@ -400,7 +411,7 @@ bool RaceCheck::sameInstance(const AccessEv &a, const AccessEv &b, const z3::mod
 Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::model &m,
                                const std::string &benign, bool warpOnly) {
   const st::Access &sa = a.access(), &sb = b.access();
-  const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
+  const model::Array &arr = checker.enc.kernel.arrays[sa.array], &arr2 = checker.enc.kernel.arrays[sb.array];
   bool aliased = sa.array != sb.array;
   Finding f;
   f.kind = benign.empty() ? Verdict::Race : Verdict::BenignRace;
@@ -414,7 +425,7 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
         "the colliding threads are in the same warp and no __syncwarp() orders them: "
         "warp-synchronous code is a race on sm_70+ (independent thread scheduling); "
         "add __syncwarp() between the accesses";
-  else if (!num(m, C.sameBlock()))
+  else if (!num(m, checker.sameBlock()))
     f.explanation = "the threads are in different blocks: barriers do not order them";
   if (arr.by_bytes) {
     if (!f.explanation.empty()) f.explanation += "; ";
@@ -433,16 +444,16 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
   if (publications_ && !aliased && (sa.kind == AccessKind::Read) != (sb.kind == AccessKind::Read)) {
     const bool a_reads = sa.kind == AccessKind::Read;
     if (std::optional<std::string> flag =
-            publications_->unzeroedFlag(a_reads ? *C.T1 : *C.T2, a_reads ? a : b)) {
+            publications_->unzeroedFlag(a_reads ? *checker.thread1 : *checker.thread2, a_reads ? a : b)) {
       if (!f.explanation.empty()) f.explanation += "; ";
       f.explanation += "the read follows an acquire of '" + *flag + "': if the launcher zeroes '" + *flag +
                        "', say so with --zero-init=" + *flag +
                        " and the flag orders the write before the read";
     }
   }
-  f.accesses.push_back(refOf(*a.s, C.E.K));
-  f.accesses.push_back(refOf(*b.s, C.E.K));
-  f.witness = C.witness(m, {&a.loops, &b.loops}, {1, 2}, a.index, true);
+  f.accesses.push_back(refOf(*a.s, checker.enc.kernel));
+  f.accesses.push_back(refOf(*b.s, checker.enc.kernel));
+  f.witness = checker.witness(m, {&a.loops, &b.loops}, {1, 2}, a.index, true);
   return f;
 }
 
@@ -452,7 +463,7 @@ Finding RaceCheck::raceFinding(const AccessEv &a, const AccessEv &b, const z3::m
 bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3::model &m,
                                  const z3::expr &used) {
   const st::Access &sa = a.access(), &sb = b.access();
-  const model::Array &arr = C.E.K.arrays[sa.array], &arr2 = C.E.K.arrays[sb.array];
+  const model::Array &arr = checker.enc.kernel.arrays[sa.array], &arr2 = checker.enc.kernel.arrays[sb.array];
   bool ok = m.eval(used, true).is_true() && m.eval(a.pc, true).is_true() && m.eval(b.pc, true).is_true();
   uint64_t va = num(m, a.index), vb = num(m, b.index);
   int64_t ia = static_cast<int64_t>(va), ib = static_cast<int64_t>(vb);
@@ -464,17 +475,17 @@ bool RaceCheck::raceWitnessHolds(const AccessEv &a, const AccessEv &b, const z3:
   } else {
     ok = ok && ia <= ib + nb - 1 && ib <= ia + na - 1;
   }
-  Witness w = C.witness(m, {}, {}, a.index, true);
+  Witness w = checker.witness(m, {}, {}, a.index, true);
   ok = ok && (w.thread1.thread_idx != w.thread2.thread_idx || w.thread1.block_idx != w.thread2.block_idx);
   for (int d = 0; d < 3; ++d)
     ok = ok && w.thread1.thread_idx[d] < w.block_dim[d] && w.thread2.thread_idx[d] < w.block_dim[d] &&
          w.thread1.block_idx[d] < w.grid_dim[d] && w.thread2.block_idx[d] < w.grid_dim[d];
-  ok = ok && satisfiesAll(m, C.T1->side) && satisfiesAll(m, C.T2->side);
+  ok = ok && satisfiesAll(m, checker.thread1->side) && satisfiesAll(m, checker.thread2->side);
   if (!ok && debugOptions().queries) {
     std::fprintf(stderr, "[kverify] validation failed: used=%d pcs=%d/%d idx=%lld/%lld\n",
                  (int)m.eval(used, true).is_true(), (int)m.eval(a.pc, true).is_true(),
                  (int)m.eval(b.pc, true).is_true(), (long long)ia, (long long)ib);
-    for (auto &sd : C.T1->side)
+    for (auto &sd : checker.thread1->side)
       if (!m.eval(sd, true).is_true()) std::fprintf(stderr, "  side1: %s\n", sd.to_string().c_str());
   }
   return ok;

@@ -53,17 +53,17 @@ std::set<const Stmt *> undefinedCalls(const Kernel &k) {
 // breaks one is no model, and adds it (as Checker::check does).
 UnreachableCode::Facts UnreachableCode::facts() const {
   Facts F;
-  for (size_t i = 0; i < C.launch.size(); ++i) {
-    F.fact.push_back(C.launch[i]);
-    F.why.push_back(C.launch_why.at(i));
-    F.used.push_back(!z3::eq(C.launch[i], *C.E.block_limit));
+  for (size_t i = 0; i < checker.launch.size(); ++i) {
+    F.fact.push_back(checker.launch[i]);
+    F.why.push_back(checker.launch_why.at(i));
+    F.used.push_back(!z3::eq(checker.launch[i], *checker.enc.block_limit));
   }
   size_t i = 0;
-  for (const Thread *T : {&*C.T1, &*C.T2})
+  for (const Thread *T : {&*checker.thread1, &*checker.thread2})
     for (size_t j = 0; j < T->side.size(); ++j, ++i) F.used.push_back(!T->no_ub.count(j));
-  for (; i < C.side.size(); ++i) F.used.push_back(false);  // the race-free facts
-  F.fact.insert(F.fact.end(), C.side.begin(), C.side.end());
-  F.why.insert(F.why.end(), C.side_why.begin(), C.side_why.end());
+  for (; i < checker.side.size(); ++i) F.used.push_back(false);  // the race-free facts
+  F.fact.insert(F.fact.end(), checker.side.begin(), checker.side.end());
+  F.why.insert(F.why.end(), checker.side_why.begin(), checker.side_why.end());
   return F;
 }
 
@@ -80,12 +80,12 @@ void UnreachableCode::run() {
     else
       it->second = it->second || pc;
   };
-  const std::set<const Stmt *> checks = undefinedCalls(C.E.K);
-  for (const Thread *T : {&*C.T1, &*C.T2}) {
+  const std::set<const Stmt *> checks = undefinedCalls(checker.enc.kernel);
+  for (const Thread *T : {&*checker.thread1, &*checker.thread2}) {
     auto event = [&](const Stmt *st, const z3::expr &pc) {
       if (checks.count(st)) return;
       add(pending, st, pc);
-      if (T == &*C.T1) add(first, st, pc);
+      if (T == &*checker.thread1) add(first, st, pc);
     };
     for (const AccessEv &a : T->accesses) event(a.s, a.pc);
     for (const SyncEv &b : T->syncs)
@@ -97,23 +97,23 @@ void UnreachableCode::run() {
   using Key = std::tuple<unsigned, unsigned, unsigned, unsigned, std::string>;
   auto key = [&](const Stmt *st) {
     const model::SourceRange &r = st->range;
-    return Key{r.line, r.col, r.end_line, r.end_col, refOf(*st, C.E.K).kind};
+    return Key{r.line, r.col, r.end_line, r.end_col, refOf(*st, checker.enc.kernel).kind};
   };
   std::vector<const Stmt *> candidates;
   for (const auto &[st, pc] : pending) candidates.push_back(st);
   // dead by construction (a constant condition): no fact makes it so; not asked about
   std::vector<const Stmt *> constant;
-  for (const auto &[st, why] : C.T1->constant_dead)
+  for (const auto &[st, why] : checker.thread1->constant_dead)
     if (pending.erase(st)) constant.push_back(st);
   Facts F = facts();
   std::vector<z3::expr> terms = F.fact;  // (the array premises at the elements they read)
   for (const auto &[st, pc] : pending) terms.push_back(pc);
-  for (const PremiseInstance &i : C.premiseInstances(terms))
+  for (const PremiseInstance &i : checker.premiseInstances(terms))
     F.fact.push_back(i.fact), F.why.push_back(i.of->label), F.used.push_back(true);
   if (!batches(F, pending) && !oneByOne(F, pending)) return;  // unknown: named
   std::set<Key> reached;
   for (const Stmt *st : candidates)
-    if (!pending.count(st) && !C.T1->constant_dead.count(st)) reached.insert(key(st));
+    if (!pending.count(st) && !checker.thread1->constant_dead.count(st)) reached.insert(key(st));
   std::vector<const Stmt *> dead;
   for (const auto &[st, pc] : pending)
     if (!reached.count(key(st))) dead.push_back(st);
@@ -123,12 +123,12 @@ void UnreachableCode::run() {
   for (const Stmt *st : constant) {
     if (reached.count(key(st))) continue;
     UnreachableRef u;
-    static_cast<AccessRef &>(u) = refOf(*st, C.E.K);
-    u.because = {C.T1->constant_dead.at(st)};
+    static_cast<AccessRef &>(u) = refOf(*st, checker.enc.kernel);
+    u.because = {checker.thread1->constant_dead.at(st)};
     u.by_construction = true;
-    C.R.unreachable.push_back(u);
+    checker.result.unreachable.push_back(u);
   }
-  std::sort(C.R.unreachable.begin(), C.R.unreachable.end(),
+  std::sort(checker.result.unreachable.begin(), checker.result.unreachable.end(),
             [](const UnreachableRef &a, const UnreachableRef &b) { return before(a.range, b.range); });
 }
 
@@ -137,30 +137,30 @@ void UnreachableCode::run() {
 // every launch dimension left open 1, or one wide block, or 1-D blocks and grids; each
 // first with every integer parameter 1 (sizes and strides of one element).
 std::vector<z3::expr> UnreachableCode::hints() const {
-  Encoder &E = C.E;
-  z3::expr_vector ones(E.c), wide(E.c), flat(E.c), unit(E.c);
+  Encoder &enc = checker.enc;
+  z3::expr_vector ones(enc.ctx), wide(enc.ctx), flat(enc.ctx), unit(enc.ctx);
   for (int d = 0; d < 3; ++d) {
-    if (!E.O.block_dim[d]) {
-      ones.push_back(E.bdim[d] == E.u32(1));
-      wide.push_back(E.bdim[d] == E.u32(d == 0 ? 1024 : 1));
-      if (d > 0) flat.push_back(E.bdim[d] == E.u32(1));
+    if (!enc.options.block_dim[d]) {
+      ones.push_back(enc.bdim[d] == enc.u32(1));
+      wide.push_back(enc.bdim[d] == enc.u32(d == 0 ? 1024 : 1));
+      if (d > 0) flat.push_back(enc.bdim[d] == enc.u32(1));
     }
-    if (!E.O.grid_dim[d]) {
-      ones.push_back(E.gdim[d] == E.u32(1));
-      wide.push_back(E.gdim[d] == E.u32(1));
-      if (d > 0) flat.push_back(E.gdim[d] == E.u32(1));
+    if (!enc.options.grid_dim[d]) {
+      ones.push_back(enc.gdim[d] == enc.u32(1));
+      wide.push_back(enc.gdim[d] == enc.u32(1));
+      if (d > 0) flat.push_back(enc.gdim[d] == enc.u32(1));
     }
   }
-  for (const auto &[name, p] : E.params)
-    if (p.is_bv()) unit.push_back(p == E.c.bv_val(1, p.get_sort().bv_size()));
+  for (const auto &[name, p] : enc.params)
+    if (p.is_bv()) unit.push_back(p == enc.ctx.bv_val(1, p.get_sort().bv_size()));
   std::vector<z3::expr> out;
   auto both = [&](const z3::expr_vector &a, const z3::expr_vector &b) {
-    z3::expr_vector v(E.c);
+    z3::expr_vector v(enc.ctx);
     for (unsigned i = 0; i < a.size(); ++i) v.push_back(a[i]);
     for (unsigned i = 0; i < b.size(); ++i) v.push_back(b[i]);
     if (!v.empty()) out.push_back(z3::mk_and(v));
   };
-  z3::expr_vector none(E.c);
+  z3::expr_vector none(enc.ctx);
   both(ones, unit);
   both(ones, none);
   both(wide, unit);
@@ -180,21 +180,21 @@ std::vector<z3::expr> UnreachableCode::hints() const {
 // the same answers on a loaded machine as on an idle one). True when decided.
 bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
   const double t0 = threadSeconds();
-  const double budget = C.T1->premises.empty() ? 0.1 : 0.25;
+  const double budget = checker.thread1->premises.empty() ? 0.1 : 0.25;
   const std::vector<z3::expr> hint = hints();
   size_t h = 0;  // hint[h], none past the last
   while (!pending.empty()) {
     double left = budget - (threadSeconds() - t0);
     if (left <= 0) return false;
-    z3::expr_vector q(C.E.c);
+    z3::expr_vector q(checker.enc.ctx);
     for (size_t i = 0; i < F.used.size(); ++i)
       if (F.used[i]) q.push_back(F.fact[i]);
     if (h < hint.size()) q.push_back(hint[h]);
-    z3::expr_vector any(C.E.c);
+    z3::expr_vector any(checker.enc.ctx);
     for (const auto &[st, pc] : pending) any.push_back(pc);
     q.push_back(z3::mk_or(any));
     // under a hint, a share of the time: an answer there is a shortcut, not the answer
-    Decision d = findModel(q, C.E.no_overflow, h < hint.size() ? left / 3 : left);
+    Decision d = findModel(q, checker.enc.no_overflow, h < hint.size() ? left / 3 : left);
     if (debugOptions().queries)
       std::fprintf(stderr, "[kverify] reachability of %zu statements (hint %zu): %s (%s) at %.1f ms\n",
                    pending.size(), h,
@@ -228,19 +228,19 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
   for (const Stmt *st : order) {
     auto it = pending.find(st);
     if (it == pending.end()) continue;  // retired by an earlier model
-    const std::string name = "reachability of " + where(*st, C.E.K);
+    const std::string name = "reachability of " + where(*st, checker.enc.kernel);
     const double t0 = threadSeconds();
     z3::check_result r = z3::unknown;
     for (size_t h = 0, round = 0; h <= hint.size() && round < 8 + hint.size(); ++round) {
-      z3::expr_vector q(C.E.c);
+      z3::expr_vector q(checker.enc.ctx);
       for (size_t i = 0; i < F.used.size(); ++i)
         if (F.used[i]) q.push_back(F.fact[i]);
       if (h < hint.size()) q.push_back(hint[h]);
       q.push_back(it->second);
-      double left = C.E.O.timeout_s - (threadSeconds() - t0);
+      double left = checker.enc.options.timeout_s - (threadSeconds() - t0);
       if (left <= 0) break;
-      Decision d = h < hint.size() ? findModel(q, C.E.no_overflow, std::min(left, 1.5))
-                                   : decide(q, C.E.no_overflow, left, name);
+      Decision d = h < hint.size() ? findModel(q, checker.enc.no_overflow, std::min(left, 1.5))
+                                   : decide(q, checker.enc.no_overflow, left, name);
       r = d.result;
       if (r != z3::sat) {
         if (h++ < hint.size())
@@ -264,7 +264,7 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
                                     : "unknown",
                    1000 * (threadSeconds() - t0));
     if (r == z3::unknown) {
-      C.noteUnknown(name);
+      checker.noteUnknown(name);
       return false;
     }
     if (r == z3::unsat) dead.emplace(st, pending.at(st)), pending.erase(st);
@@ -279,29 +279,29 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
 void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &dead,
                               const std::map<const Stmt *, z3::expr> &first) {
   const double t0 = threadSeconds();
-  const double budget = std::min(C.E.O.timeout_s, 2.0);
+  const double budget = std::min(checker.enc.options.timeout_s, 2.0);
   std::vector<std::vector<size_t>> cores;
   auto refutes = [&](const std::vector<size_t> &facts, const z3::expr &pc, double seconds) {
-    z3::solver s = freshSolver(C.E.c);
+    z3::solver s = freshSolver(checker.enc.ctx);
     for (size_t i : facts) s.add(F.fact[i]);
     s.add(pc);
     return checkWithin(s, seconds) == z3::unsat;
   };
   for (const Stmt *st : dead) {
     UnreachableRef u;
-    static_cast<AccessRef &>(u) = refOf(*st, C.E.K);
+    static_cast<AccessRef &>(u) = refOf(*st, checker.enc.kernel);
     auto p = first.find(st);
     std::optional<std::vector<size_t>> core;
     for (const std::vector<size_t> &c : cores)
       if (!core && p != first.end() && refutes(c, p->second, 0.05)) core = c;
     double left = budget - (threadSeconds() - t0);
     if (!core && p != first.end() && left > 0) {
-      z3::solver s = freshSolver(C.E.c);
-      z3::expr_vector lits(C.E.c);
+      z3::solver s = freshSolver(checker.enc.ctx);
+      z3::expr_vector lits(checker.enc.ctx);
       std::vector<size_t> index;
       for (size_t i = 0; i < F.fact.size(); ++i) {
         if (!F.used[i]) continue;
-        z3::expr lit = C.E.c.bool_const(("fact!" + std::to_string(i)).c_str());
+        z3::expr lit = checker.enc.ctx.bool_const(("fact!" + std::to_string(i)).c_str());
         s.add(z3::implies(lit, F.fact[i]));
         lits.push_back(lit);
         index.push_back(i);
@@ -334,7 +334,7 @@ void UnreachableCode::explain(const Facts &F, const std::vector<const Stmt *> &d
     } else {
       u.because.push_back("(the facts that exclude it were not narrowed down in time)");
     }
-    C.R.unreachable.push_back(std::move(u));
+    checker.result.unreachable.push_back(std::move(u));
   }
   if (debugOptions().queries)
     std::fprintf(stderr, "[kverify] reasons of %zu unreachable statements in %.1f ms\n", dead.size(),

@@ -76,6 +76,7 @@ struct FenceEv {
   z3::expr pc;
   std::vector<LoopRef> loops;
   model::Scope scope;
+  const Stmt *s = nullptr;  // the Fence (where --dump-trace shows it)
 };
 
 // The threads' position in one enclosing loop: `reach` the loop, and are `in` iteration k.

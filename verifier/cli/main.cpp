@@ -60,6 +60,11 @@ static cl::opt<bool> dump_model_text("dump-model-text", cl::desc("Print the kern
 static cl::opt<bool> dump_phases("dump-phases",
                                  cl::desc("Print each kernel's barrier phases and their accesses"),
                                  cl::cat(category));
+static cl::opt<bool> dump_trace(
+    "dump-trace",
+    cl::desc("Print each kernel's symbolic trace (thread 1 as the race check builds "
+             "it: accesses, barriers and fences in trace order) and its side facts"),
+    cl::cat(category));
 // developer switches (analysis/debug.hpp); each turns the result cache off
 static cl::opt<bool> debug_queries("debug-queries",
                                    cl::desc("Print each solver query's result, strategy and time on stderr"),
@@ -278,8 +283,10 @@ static bool writeReports(const analysis::RunResult &run) {
          (json_file.empty() || cli::writeFile(json_file, reports::render_json(run), "kverify"));
 }
 
-// --dump-model, --dump-model-text, --dump-phases: what the front end understood.
-static void dumpModels(const std::vector<model::TranslationUnitModel> &models) {
+// --dump-model, --dump-model-text, --dump-phases: what the front end understood; --dump-trace:
+// what the symbolic execution makes of it (each kernel configured as for its analysis).
+static void dumpModels(const std::vector<model::TranslationUnitModel> &models,
+                       const analysis::Options &base) {
   if (dump_model) {
     llvm::outs() << llvm::formatv("{0:2}", model::toJSON(models)) << "\n";
     return;
@@ -287,6 +294,9 @@ static void dumpModels(const std::vector<model::TranslationUnitModel> &models) {
   for (const model::TranslationUnitModel &tu : models) {
     if (dump_model_text)
       llvm::outs() << model::toText(tu);
+    else if (dump_trace)
+      for (const model::Kernel &k : tu.kernels)
+        llvm::outs() << analysis::traceText(k, analysis::configure(base, tu.options, k));
     else
       for (const model::Kernel &k : tu.kernels) llvm::outs() << analysis::toText(analysis::alignPhases(k));
   }
@@ -355,7 +365,7 @@ static std::optional<Settings> readSettings(frontend::Options frontend_options) 
     llvm::errs() << "kverify: error: --format must be text, json, sarif or junit\n";
     return std::nullopt;
   }
-  s.analyse = !dump_model && !dump_model_text && !dump_phases;
+  s.analyse = !dump_model && !dump_model_text && !dump_phases && !dump_trace;
   if (s.gate.confirmed && !confirm_flag) {
     llvm::errs() << "kverify: error: --fail-on=confirmed needs --confirm\n";
     return std::nullopt;
@@ -505,7 +515,7 @@ static int report(FileRuns &runs) {
     }
   }
   if (!s.analyse) {
-    dumpModels(runs.models);
+    dumpModels(runs.models, s.base);
     return status;
   }
   analysis::RunResult run;
