@@ -264,7 +264,7 @@ def check_enums(source, schema):
     assumption_kind = kernel.get("assumptions", {}).get("items", {}).get("properties", {}).get("kind", {})
     confirmation = d.get("confirmation", {}).get("properties", {})
     stages = set(re.findall(r"\bStage\s*\w*\(\s*\"(\w+)\"", analysis) +
-                 re.findall(r"runStage\(\"(\w+)\"", analysis) +
+                 re.findall(r"run(?:Stage|Check)\(\"(\w+)\"", analysis) +
                  re.findall(r"optional<Stage>\s*\w+\(std::in_place,\s*\"(\w+)\"", analysis))
     checks = [
         ("verdicts", cases(result, "Verdict"), schema_enum("verdict")),
