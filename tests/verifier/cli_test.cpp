@@ -280,6 +280,19 @@ TEST(KverifyCli, BenignRaceBesideAnUndecidedQueryIsUnknown) {
   EXPECT_TRUE(has(r.out, "4:3")) << r.out;  // the benign race on s[1], shown beside
 }
 
+// The file's first comment block, right above its first kernel, is read once: its --assume
+// is listed once for that kernel, and still holds for the file's other kernels.
+TEST(KverifyCli, AFileCommentAboveTheFirstKernelIsReadOnce) {
+  std::string path = kverify_cli::writeSource(
+      "file_comment_above_kernel",
+      "// kverify: --assume=n>4\n__global__ void k(int *a, int n) { a[threadIdx.x] = n; }\n"
+      "__global__ void h(int *a, int n) { a[threadIdx.x] = n; }\n");
+  CliRun r = kverify("--no-cache --format=json " + path);
+  size_t at = r.out.find("\"n>4\""), count = 0;
+  for (; at != std::string::npos; at = r.out.find("\"n>4\"", at + 1)) ++count;
+  EXPECT_EQ(count, 2u) << r.out;  // once for k, once for h
+}
+
 // -j runs the kernels of one file in parallel: the report lists them in source order with
 // the verdicts of a run one kernel at a time.
 TEST(KverifyCli, KernelsOfOneFileInParallelKeepTheirOrderAndVerdicts) {

@@ -12,11 +12,14 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+
 namespace kverify::frontend {
 
 // The text after "kverify:" in the `//` comment lines right above line `line` (1-based)
-// of `text`, or at the top of the file when line == 0.
-static std::string optionsComment(llvm::StringRef text, unsigned line) {
+// of `text`, or at the top of the file when line == 0. In the main file, the block above a
+// kernel that is also the file's first block is the file's comment (read once, not twice).
+static std::string optionsComment(llvm::StringRef text, unsigned line, bool main_file = false) {
   llvm::SmallVector<llvm::StringRef, 0> lines;
   text.split(lines, '\n');
   std::string found;
@@ -43,12 +46,17 @@ static std::string optionsComment(llvm::StringRef text, unsigned line) {
     }
     return found;
   }
+  unsigned first = line - 1;  // the block's first line (0-based)
   for (unsigned i = line - 1; i-- > 0;) {
     llvm::StringRef l = lines[i].trim();
     if (!l.starts_with("//")) break;
     take(l);
+    first = i;
   }
-  return found;
+  bool file_block =
+      main_file && first < line - 1 &&
+      std::all_of(lines.begin(), lines.begin() + first, [](llvm::StringRef l) { return l.trim().empty(); });
+  return file_block ? "" : found;
 }
 
 // Code of the translation unit itself: the main file, or a .cu file it #includes (Rodinia's
@@ -245,7 +253,8 @@ void extractTranslationUnit(clang::ASTContext &ctx, const std::string &prelude_d
     // The comment above the definition, in whichever file holds it (a header's kernel
     // template instantiated from the main file).
     clang::SourceLocation begin = sm.getExpansionLoc(outer->getBeginLoc());
-    k.options = optionsComment(sm.getBufferData(sm.getFileID(begin)), sm.getSpellingLineNumber(begin));
+    k.options = optionsComment(sm.getBufferData(sm.getFileID(begin)), sm.getSpellingLineNumber(begin),
+                               sm.isInMainFile(begin));
     // __launch_bounds__(N): a launch of more than N threads per block fails
     if (const auto *lb = fd->getAttr<clang::CUDALaunchBoundsAttr>())
       if (std::optional<llvm::APSInt> n = lb->getMaxThreads()->getIntegerConstantExpr(ctx);
