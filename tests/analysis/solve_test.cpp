@@ -295,3 +295,20 @@ TEST(Z3Header, MoveAssignmentReleasesTheOverwrittenTerm) {
   const uint64_t after = Z3_get_estimated_alloc_size();
   EXPECT_LT(after, before + (1u << 20)) << "leaked " << (after - before) << " bytes";
 }
+
+// The watchdog interrupts the context until the check is over. An interrupt that lands just
+// as the check returns leaves the context cancelled, and Z3 then throws "canceled" from the
+// next model or simplification (seen as a kernel `unknown`, "solver error: canceled", on a
+// loaded machine); checkWithin clears it with clearInterrupt.
+TEST(CheckWithin, AnInterruptAfterTheCheckIsCleared) {
+  z3::context c;
+  z3::expr x = c.bv_const("x", 32), y = c.bv_const("y", 32);
+  z3::solver s(c, "QF_UFBV");
+  s.add(x * y == c.bv_val(77, 32) && z3::ugt(x, c.bv_val(1, 32)) && z3::ugt(y, c.bv_val(1, 32)));
+  ASSERT_EQ(checkWithin(s, 5), z3::sat);
+  c.interrupt();  // as the watchdog's last interrupt, after the check returned
+  EXPECT_THROW((void)(x + y + 1 + 1).simplify(), z3::exception);  // what Z3 does then
+  clearInterrupt(c);
+  EXPECT_NO_THROW((void)s.get_model().eval(x * y, true));
+  EXPECT_NO_THROW((void)(x + y + 1 + 1).simplify());
+}

@@ -150,7 +150,7 @@ namespace {
 z3::check_result checkWithinSeconds(z3::solver &s, double seconds, const z3::expr_vector *assumptions) {
   std::mutex mu;
   std::condition_variable cv;
-  bool done = false;
+  bool done = false, interrupted = false;
   z3::context &c = s.ctx();
   clockid_t solver_clock;
   bool cpu = pthread_getcpuclockid(pthread_self(), &solver_clock) == 0;
@@ -170,7 +170,10 @@ z3::check_result checkWithinSeconds(z3::solver &s, double seconds, const z3::exp
     };
     while (!cv.wait_for(lock, std::chrono::milliseconds(2), [&] { return done; }))
       if (over()) break;
-    while (!cv.wait_for(lock, std::chrono::milliseconds(10), [&] { return done; })) c.interrupt();
+    while (!cv.wait_for(lock, std::chrono::milliseconds(10), [&] { return done; })) {
+      c.interrupt();
+      interrupted = true;
+    }
   });
   z3::check_result r = z3::unknown;
   try {
@@ -184,9 +187,19 @@ z3::check_result checkWithinSeconds(z3::solver &s, double seconds, const z3::exp
   }
   cv.notify_one();
   watchdog.join();
+  // (the last interrupt may have landed after the check returned: its answer stands, but
+  // the context would stay cancelled)
+  if (interrupted) clearInterrupt(c);
   return r;
 }
 }  // namespace
+
+// Z3 resets a context's cancellation when a check starts: an empty one costs next to nothing.
+void clearInterrupt(z3::context &c) {
+  try {
+    z3::solver(c).check();
+  } catch (const z3::exception &) {}
+}
 
 z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
   z3::context &c = a.ctx();

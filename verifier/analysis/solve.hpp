@@ -32,6 +32,9 @@ z3::solver freshSolver(z3::context &c, const char *logic = "QF_UFBV");
 // s.check() (under `assumptions`, if given) for at most `seconds` of the calling thread's
 // CPU time (the same answer on a loaded machine); unknown when interrupted.
 z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vector *assumptions = nullptr);
+// Clears an interrupt that reached the context after its check had returned (Z3 would throw
+// "canceled" from the next model, evaluation or simplification), keeping solvers and models.
+void clearInterrupt(z3::context &c);
 
 // The solver time left to the kernel analysed on this thread (--kernel-timeout): while a
 // budget is in scope, every checkWithin on the thread stops where it runs out.
