@@ -3,7 +3,7 @@
 # Sanitizer (clang-19, build-asan/) and runs it over the fixtures (by default every .cu and
 # .py under tests/fixtures), failing on any sanitizer report. kverify's own exit codes
 # (0 verified, 1 findings, 2 errors) are expected; a sanitizer stops with exit 86.
-# Environment: JOBS (build parallelism and kverify -j, default nproc), CXX (clang++-19).
+# Environment: JOBS (build parallelism, and inputs run at once; default nproc), CXX (clang++-19).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=build-asan
@@ -30,7 +30,7 @@ export UBSAN_OPTIONS=exitcode=86:print_stacktrace=1:halt_on_error=1
 # One file per process: a report names its input, and one input's report stops no other.
 check() {
   local out rc
-  # (no --max-memory: its address-space limit leaves ASan no room for its shadow memory)
+  # (no --max-memory: its data-size limit leaves ASan no room for its shadow memory)
   out=$("$KVERIFY" --no-cache --max-memory=0 --timeout=5 --kernel-timeout=60 --format=json "$1" 2>&1 >/dev/null)
   rc=$?
   if [ $rc -gt 2 ] || grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' <<<"$out"; then
