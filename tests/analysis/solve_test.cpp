@@ -279,6 +279,22 @@ TEST(SignedMulFits, AgreesWithIntegerArithmeticOnEveryEightBitPair) {
   EXPECT_EQ(wrong, 0);
 }
 
+// x * (1 << k) is encoded as x << k with signedShlFits as its no-overflow fact: the same
+// bits and the same fact as the product's, for every x and k (k past the width included), in
+// 8 and 16 bits, shown by the solver over all values at once.
+TEST(SignedShlFits, IsTheProductsFactForEveryShift) {
+  for (unsigned w : {8u, 16u}) {
+    z3::context c;
+    z3::expr x = c.bv_const("x", w), k = c.bv_const("k", w), p = z3::shl(c.bv_val(1, w), k);
+    ASSERT_TRUE(shiftedOne(p));
+    EXPECT_TRUE(z3::eq(*shiftedOne(p), k));
+    EXPECT_FALSE(shiftedOne(z3::shl(c.bv_val(2, w), k)));
+    z3::solver s(c);
+    s.add(z3::shl(x, k) != x * p || signedShlFits(x, k) != signedMulFits(p, x));
+    EXPECT_EQ(s.check(), z3::unsat) << w << " bits: " << s.get_model();
+  }
+}
+
 // kverify builds against a z3++.h whose move assignment releases the term it overwrites
 // (Z3 4.8.12's does not: every `e = a && b;` leaked, and deleting the context freed the
 // leaked chains in quadratic time). Z3 keeps freed memory for reuse: a second chain of

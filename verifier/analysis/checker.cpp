@@ -137,9 +137,11 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
     used[i] = used[i] || isPremise[i] || SymbolSets::covered(sideSymbols[i], qs, launchSymbols);
   z3::check_result r = z3::unknown;
   const char *how = "";
+  bool limits = false;  // the block's thread count: added where a model breaks it (exec.hpp)
   for (int round = 0;; ++round) {
     z3::expr_vector all(enc.ctx);
-    for (const z3::expr &b : launch) all.push_back(b);
+    for (const z3::expr &b : launch)
+      if (limits || !enc.isBlockLimit(b)) all.push_back(b);
     for (size_t i = 0; i < side.size(); ++i)
       if (used[i]) all.push_back(side[i]);
     all.push_back(q);
@@ -152,7 +154,9 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
         std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
-    if (!markBroken(*m, side, used)) break;
+    const bool broken_limit = !limits && !satisfiesAll(*m, enc.block_limits);
+    limits = limits || broken_limit;
+    if (!markBroken(*m, side, used) && !broken_limit) break;
     how = "refined";
     if (round == 8) {  // not converging: no verdict
       r = z3::unknown;

@@ -104,6 +104,21 @@ std::optional<z3::func_decl> Encoder::readOnlyContents(unsigned array, unsigned 
   return it->second;
 }
 
+// x, at most 2^bits - 1 by the launch facts, zero-extended from those bits to `width`: a
+// multiplier over such operands bit-blasts far smaller than over all 32 (facts with products
+// of launch dimensions are in most queries).
+static z3::expr narrow(const z3::expr &x, unsigned bits, unsigned width) {
+  return z3::zext(x.extract(bits - 1, 0), width - bits);
+}
+
+// blockDim.x * y * z <= n, with the bounds that make the narrow product exact (x, y <= 1024,
+// z <= 64: below 2^27).
+z3::expr Encoder::threadsPerBlockAtMost(uint64_t n) {
+  z3::expr product = narrow(bdim[0], 11, 32) * narrow(bdim[1], 11, 32) * narrow(bdim[2], 7, 32);
+  return z3::ule(bdim[0], u32(1024)) && z3::ule(bdim[1], u32(1024)) && z3::ule(bdim[2], u32(64)) &&
+         z3::ule(product, u32(n));
+}
+
 void Encoder::setup() {
   ticket_arrays = ticketArrays(kernel, options);
   block_ticket_reads = blockTicketReads(kernel, ticket_arrays);
@@ -127,28 +142,25 @@ void Encoder::setup() {
   launchFact(z3::ule(bdim[1], u32(1024)), "blockDim.y <= 1024 (CUDA's limit)");
   launchFact(z3::ule(bdim[2], u32(64)), "blockDim.z <= 64 (CUDA's limit)");
   // exact in 32 bits under the bounds above (at most 2^26), and cheaper to bit-blast
-  block_limit = z3::ule(bdim[0] * bdim[1] * bdim[2], u32(1024));
-  launchFact(*block_limit, "at most 1024 threads per block (CUDA's limit)");
+  block_limits.push_back(z3::ule(bdim[0] * bdim[1] * bdim[2], u32(1024)));
+  launchFact(block_limits.back(), "at most 1024 threads per block (CUDA's limit)");
   launchFact(z3::ult(gdim[0], u32(uint64_t(1) << 31)), "gridDim.x < 2^31 (CUDA's limit)");
   launchFact(z3::ule(gdim[1], u32(65535)), "gridDim.y <= 65535 (CUDA's limit)");
   launchFact(z3::ule(gdim[2], u32(65535)), "gridDim.z <= 65535 (CUDA's limit)");
-  // Each dimension's global thread index fits in 32 bits (2^32 threads in one dimension is
-  // legal, and never launched): where the grid or the block is symbolic in it, stated.
-  if (options.assume_grid_fits_32_bits) {
-    std::string dims;
-    for (int d = 0; d < 3; ++d) {
-      if (options.block_dim[d] && options.grid_dim[d]) continue;
-      std::string n = dn[d];
-      launchFact(z3::ule(z3::zext(gdim[d], 32) * z3::zext(bdim[d], 32), ctx.bv_val(uint64_t(1) << 32, 64)),
-                 "gridDim." + n + " * blockDim." + n + " <= 2^32 (assumed: thread indices fit in 32 bits)");
-      dims += (dims.empty() ? "" : ", ") + ("blockIdx." + n + " * blockDim." + n + " + threadIdx." + n);
-    }
-    if (!dims.empty())
-      assumptions.push_back("a grid dimension has at most 2^32 threads: " + dims +
-                            " does not wrap around (--no-grid-size-assumption drops this)");
+  // The grid's x dimension has at most 2^32 threads (2^32 threads in one dimension is legal,
+  // and never launched): where the grid or the block is symbolic in x, stated. (In y and z,
+  // CUDA's limits keep it below 65535 * 1024 threads.)
+  if (options.assume_grid_fits_32_bits && !(options.block_dim[0] && options.grid_dim[0])) {
+    z3::expr threads = narrow(gdim[0], 31, 64) * narrow(bdim[0], 11, 64);  // (exact: below 2^42)
+    launchFact(z3::ult(gdim[0], u32(uint64_t(1) << 31)) && z3::ule(bdim[0], u32(1024)) &&
+                   z3::ule(threads, ctx.bv_val(uint64_t(1) << 32, 64)),
+               "gridDim.x * blockDim.x <= 2^32 (assumed: thread indices fit in 32 bits)");
+    assumptions.push_back(
+        "a grid dimension has at most 2^32 threads: blockIdx.x * blockDim.x + threadIdx.x does not wrap "
+        "around (--no-grid-size-assumption drops this)");
   }
   if (kernel.max_threads && *kernel.max_threads < 1024) {  // (the product is exact, as above)
-    launchFact(z3::ule(bdim[0] * bdim[1] * bdim[2], u32(*kernel.max_threads)),
+    launchFact(threadsPerBlockAtMost(*kernel.max_threads),
                "at most " + std::to_string(*kernel.max_threads) + " threads per block (__launch_bounds__)");
     assumptions.push_back("at most " + std::to_string(*kernel.max_threads) +
                           " threads per block (__launch_bounds__: CUDA refuses larger launches)");

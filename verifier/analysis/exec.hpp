@@ -233,7 +233,15 @@ public:
     base.push_back(f);
     base_why.push_back(why);
   }
-  std::optional<z3::expr> block_limit;  // among them: at most 1024 threads (costly to solve)
+  // Among them, CUDA's limit on the block's thread count: a product, costly to bit-blast, and
+  // rarely what decides a query (__launch_bounds__' smaller limit often is: always asked).
+  // Queries leave it out and add it where a model breaks it; a refutation without it holds
+  // with it.
+  std::vector<z3::expr> block_limits;
+  bool isBlockLimit(const z3::expr &fact) const {
+    return std::any_of(block_limits.begin(), block_limits.end(),
+                       [&](const z3::expr &l) { return z3::eq(l, fact); });
+  }
   unsigned fresh_id = 0;
   std::map<const Stmt *, int> barrier_ids;
   std::map<const Stmt *, z3::func_decl> shared_trip;  // barrier loops: N per block
@@ -260,6 +268,7 @@ public:
   Encoder(const Kernel &k, const KernelConfig &config) : kernel(k), config(config), options(config.options) {}
 
   z3::sort bv(unsigned w) { return ctx.bv_sort(w); }
+  z3::expr threadsPerBlockAtMost(uint64_t n);
   z3::expr u32(uint64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), 32); }
   std::vector<z3::expr> created;  // every fresh constant, in order (see Exec::loop)
   z3::expr freshConst(const std::string &name, z3::sort s) {

@@ -267,7 +267,11 @@ z3::expr Exec::evalArith(const Expr &e) {
       return signedOp(a + b, z3::bvadd_no_overflow(a, b, true) && z3::bvadd_no_underflow(a, b));
     case BinaryOp::Sub:
       return signedOp(a - b, z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true));
-    case BinaryOp::Mul: return signedOp(a * b, signedMulFits(a, b));
+    case BinaryOp::Mul:
+      // x * (1 << k) is x << k: the same bits, with no multiplier to bit-blast
+      for (const auto &[x, p] : {std::pair{a, b}, std::pair{b, a}})
+        if (std::optional<z3::expr> k = shiftedOne(p)) return signedOp(z3::shl(x, *k), signedShlFits(x, *k));
+      return signedOp(a * b, signedMulFits(a, b));
     case BinaryOp::Div:
     case BinaryOp::Rem: {
       z3::expr r =

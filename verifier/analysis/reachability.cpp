@@ -56,7 +56,7 @@ UnreachableCode::Facts UnreachableCode::facts() const {
   for (size_t i = 0; i < checker.launch.size(); ++i) {
     F.fact.push_back(checker.launch[i]);
     F.why.push_back(checker.launch_why.at(i));
-    F.used.push_back(!z3::eq(checker.launch[i], *checker.enc.block_limit));
+    F.used.push_back(!checker.enc.isBlockLimit(checker.launch[i]));
   }
   size_t i = 0;
   for (const Thread *T : {&*checker.thread1, &*checker.thread2})

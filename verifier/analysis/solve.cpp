@@ -228,6 +228,22 @@ z3::expr signedMulFits(const z3::expr &a, const z3::expr &b) {
   return z3::bvmul_no_underflow(a, b) && no_pos_overflow;
 }
 
+std::optional<z3::expr> shiftedOne(const z3::expr &e) {
+  uint64_t one;
+  if (e.is_app() && e.decl().decl_kind() == Z3_OP_BSHL && e.arg(0).is_numeral_u64(one) && one == 1)
+    return e.arg(1);
+  return std::nullopt;
+}
+
+// (1 << k) is 2^k below the sign bit, the most negative value at it and 0 past the width.
+z3::expr signedShlFits(const z3::expr &x, const z3::expr &k) {
+  z3::context &c = x.ctx();
+  unsigned w = x.get_sort().bv_size();
+  z3::expr top = c.bv_val(w - 1, w);
+  return z3::ite(z3::ult(k, top), z3::ashr(z3::shl(x, k), k) == x,
+                 z3::ite(k == top, x == c.bv_val(0, w) || x == c.bv_val(1, w), c.bool_val(true)));
+}
+
 // Whether some term of `query` multiplies two non-constant bit-vectors.
 static bool multipliesUnknowns(const z3::expr_vector &query) {
   std::vector<z3::expr> roots;

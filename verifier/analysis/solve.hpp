@@ -20,6 +20,13 @@ struct Decision {
 // drop threads from every query where a value is known (tests/analysis/solve_test.cpp).
 z3::expr signedMulFits(const z3::expr &a, const z3::expr &b);
 
+// k where `e` is `1 << k` (a power of two the program made by shifting).
+std::optional<z3::expr> shiftedOne(const z3::expr &e);
+
+// x * (1 << k) (signed, equal widths) does not overflow: exactly signedMulFits(1 << k, x),
+// without a multiplier for the solver to bit-blast.
+z3::expr signedShlFits(const z3::expr &x, const z3::expr &k);
+
 // CPU seconds the calling thread has run. Every time budget is in these (Z3 solves on the
 // calling thread), so that verdicts, witnesses and notes do not depend on the machine's load.
 double threadSeconds();

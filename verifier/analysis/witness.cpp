@@ -55,32 +55,21 @@ Witness Checker::witness(const z3::model &m, const std::vector<const std::vector
   return w;
 }
 
-// The simplest witness for `q`: the smallest block dimensions, then grid dimensions, then
-// block indices, then thread indices, then parameters, each tightened in turn (every
-// assumption kept, the earlier ones fixed; at most four solver calls each) within --confirm's or the default budget (0.3 s);
-// where time runs out, what was found. Values already small enough to read stay.
-void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m,
-                       const std::vector<z3::expr> &counters) {
-  Stage s("witness");
-  // of this thread's CPU time (on a loaded machine, or with other kernels analysed in
-  // parallel, the same witness as on an idle one); the least values of a launch's nine
-  // dimensions and indices alone take about 0.1 s
-  const double budget = enc.options.witness_seconds, query_s = budget / 3, t0 = threadSeconds();
-  auto left = [&] { return budget - (threadSeconds() - t0); };
+namespace {
+
+// What the simplest witness makes small: a term, its least possible value, a value small
+// enough to read (left as it is), and whether only a readable value is worth taking (no
+// halfway values: a parameter halved to 268435455 reads no better, and overflows in other
+// threads).
+struct Goal {
+  z3::expr what;
+  uint64_t least, readable;
+  bool all_or_nothing = false;
+};
+
+std::vector<Goal> witnessGoals(Checker &checker, const std::vector<z3::expr> &counters) {
+  Encoder &enc = checker.enc;
   auto wide = [](const z3::expr &x) { return z3::zext(x, 64 - x.get_sort().bv_size()); };
-  z3::expr_vector base(enc.ctx);
-  for (const z3::expr &b : launch) base.push_back(b);
-  for (const z3::expr &b : side) base.push_back(b);
-  base.push_back(q);
-  addPremiseInstances(base);
-  // what, its least possible value, a value small enough to read (left as it is), and
-  // whether only a readable value is worth taking (no halfway values: a parameter halved
-  // to 268435455 reads no better, and overflows in other threads)
-  struct Goal {
-    z3::expr what;
-    uint64_t least, readable;
-    bool all_or_nothing = false;
-  };
   std::vector<Goal> goals;
   // each dimension on its own (products are slow to bit-blast), z before y before x
   for (int d = 2; d >= 0; --d)
@@ -89,8 +78,8 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m,
     if (!enc.options.grid_dim[d]) goals.push_back({enc.gdim[d], 1, 1});
   z3::expr blocks = enc.ctx.bv_val(0, 64), threads = enc.ctx.bv_val(0, 64);
   for (int d = 0; d < 3; ++d) {
-    blocks = blocks + wide(thread1->bid[d]) + wide(thread2->bid[d]);
-    threads = threads + wide(thread1->tid[d]) + wide(thread2->tid[d]);
+    blocks = blocks + wide(checker.thread1->bid[d]) + wide(checker.thread2->bid[d]);
+    threads = threads + wide(checker.thread1->tid[d]) + wide(checker.thread2->tid[d]);
   }
   goals.push_back({blocks, 0, 1024});   // (block (1073741823,1023,0) does not read well)
   goals.push_back({threads, 0, 1024});  // (any thread of a block reads well)
@@ -105,6 +94,38 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m,
     z3::expr zero = enc.ctx.bv_val(0, x.get_sort().bv_size());
     goals.push_back({p.type.is_signed ? z3::ite(z3::slt(x, zero), -x, x) : x, 0, 4096, true});
   }
+  return goals;
+}
+
+}  // namespace
+
+// The simplest witness for `q`: the smallest block dimensions, then grid dimensions, then
+// block indices, then thread indices, then parameters, each tightened in turn (every
+// assumption kept, the earlier ones fixed; at most four solver calls each) within --confirm's or the default budget (0.3 s);
+// where time runs out, what was found. Values already small enough to read stay.
+void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m,
+                       const std::vector<z3::expr> &counters) {
+  Stage s("witness");
+  // of this thread's CPU time (on a loaded machine, or with other kernels analysed in
+  // parallel, the same witness as on an idle one); the least values of a launch's nine
+  // dimensions and indices alone take about 0.1 s
+  const double budget = enc.options.witness_seconds, query_s = budget / 3, t0 = threadSeconds();
+  auto left = [&] { return budget - (threadSeconds() - t0); };
+  z3::expr_vector base(enc.ctx);
+  for (const z3::expr &b : launch)
+    if (!enc.isBlockLimit(b)) base.push_back(b);
+  // the block's thread count, left out as in check(): added where a model breaks it
+  bool limits = false;
+  auto valid = [&](const Decision &d) {
+    if (d.result != z3::sat || limits || satisfiesAll(*d.model, enc.block_limits)) return true;
+    limits = true;
+    for (const z3::expr &l : enc.block_limits) base.push_back(l);
+    return false;
+  };
+  for (const z3::expr &b : side) base.push_back(b);
+  base.push_back(q);
+  addPremiseInstances(base);
+  const std::vector<Goal> goals = witnessGoals(*this, counters);
   // first everything readable at once (one query: loop facts make each bound alone slow)
   if (!counters.empty()) {
     z3::expr_vector small(enc.ctx);
@@ -112,7 +133,7 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m,
     for (const Goal &g : goals)
       small.push_back(z3::ule(g.what, enc.ctx.bv_val(g.readable, g.what.get_sort().bv_size())));
     Decision d = findModel(small, enc.no_overflow, std::min(query_s, left()));
-    if (d.result == z3::sat) m = d.model;
+    if (d.result == z3::sat && valid(d)) m = d.model;
   }
   for (const auto &[g, least, readable, all_or_nothing] : goals) {
     unsigned w = g.get_sort().bv_size();
@@ -126,6 +147,10 @@ void Checker::simplest(const z3::expr &q, std::optional<z3::model> &m,
       tighter.push_back(z3::ule(g, enc.ctx.bv_val(bound, w)));
       // (models of the integer abstraction first: index arithmetic defeats bit-blasting)
       Decision d = findModel(tighter, enc.no_overflow, std::min(query_s, left()));
+      if (!valid(d)) {
+        --step;  // (asked again with the thread count, once)
+        continue;
+      }
       if (d.result == z3::sat)
         m = d.model, v = num(*m, g);
       else if (d.result == z3::unsat)
