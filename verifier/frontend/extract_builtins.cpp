@@ -54,12 +54,13 @@ std::optional<unsigned> KernelExtractor::builtinAccess(model::AccessKind kind, c
                                                        ExprPtr order) {
   std::optional<Pointer> p = pointer(ptr);
   if (!p) return std::nullopt;
-  if (p->kind == Pointer::Kind::Local) {
+  if (const auto *l = p->as<Pointer::ToLocal>()) {
     if (kind != model::AccessKind::Read)
-      emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
+      emitAssign(l->local, Expr::opaque(l->local.type, newId(), "written by " + name), where);
     return std::nullopt;
   }
-  return emitAccess(kind, p->array, p->offset, p->scale, where, atomic, std::move(operand), std::move(order));
+  const auto &m = std::get<Pointer::Memory>(p->v);  // (pointer() gives nothing else)
+  return emitAccess(kind, m.array, m.offset, m.scale, where, atomic, std::move(operand), std::move(order));
 }
 
 // An atomic: <cuda/atomic>'s operations end in the memory order and the object's scope.

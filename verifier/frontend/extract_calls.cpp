@@ -181,19 +181,20 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
   }
   if (dst_struct) havocStruct(dst_struct, "written by " + name, where);
   auto touch = [&](model::AccessKind kind, const std::optional<Pointer> &p) {
-    if (!p || *bytes == 0) return;          // pointer() has said why it has no target
-    if (p->kind == Pointer::Kind::Local) {  // a scalar local: its new value is unknown
+    if (!p || *bytes == 0) return;                    // pointer() has said why it has no target
+    if (const auto *l = p->as<Pointer::ToLocal>()) {  // a scalar local: its new value is unknown
       if (kind == model::AccessKind::Write)
-        emitAssign(p->local, Expr::opaque(p->local.type, newId(), "written by " + name), where);
+        emitAssign(l->local, Expr::opaque(l->local.type, newId(), "written by " + name), where);
       return;
     }
-    uint64_t es = std::max<uint64_t>(1, k_.arrays[p->array].elem_size);
+    const auto &m = std::get<Pointer::Memory>(p->v);  // (pointer() gives nothing else)
+    uint64_t es = std::max<uint64_t>(1, k_.arrays[m.array].elem_size);
     uint64_t count = *bytes / es + (*bytes % es != 0);
     if (count > (1u << 30)) {
       unsupported(name, "a length of " + std::to_string(*bytes) + " bytes", where);
       return;
     }
-    emitAccess(kind, p->array, p->offset, count, where);
+    emitAccess(kind, m.array, m.offset, count, where);
   };
   if (!is_fill) touch(model::AccessKind::Read, src);
   touch(model::AccessKind::Write, dst);
@@ -239,7 +240,7 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
     b = referenceTo(lvalue(arg), name, where);
   } else if (t->isPointerType() && !t->isFunctionPointerType()) {
     b->kind = Binding::Kind::Pointer;
-    b->pointer.array = ~0u;
+    b->target().array = ~0u;
     b->offset = newLocal(name + ".offset", Type::i64());
     b->scope = b->home = out_.back();  // the inlined body
     b->created_at = ++event_;
@@ -362,7 +363,7 @@ unsigned KernelExtractor::bindObject(Frame &frame, const clang::CallExpr *c, con
     LValue lv;
     if (!object->getType()->isPointerType())
       lv = lvalue(object);
-    else if (std::optional<Pointer> p = pointer(object); p && p->kind == Pointer::Kind::Memory)
+    else if (std::optional<Pointer> p = pointer(object); p && p->is<Pointer::Memory>())
       lv = pointee(p, nullptr, object);
     if (lv.kind == LValue::Kind::Struct)
       frame.this_object = lv.binding;
@@ -390,7 +391,7 @@ BindingPtr KernelExtractor::resultOf(const clang::FunctionDecl *fn, const std::s
   auto result = std::make_shared<Binding>();
   if (ret->isPointerType() && !ret->isFunctionPointerType()) {  // a pointer variable its returns assign
     result->kind = Binding::Kind::Pointer;
-    result->pointer.array = ~0u;
+    result->target().array = ~0u;
     result->offset = newLocal(prefix + "result.offset", Type::i64());
     result->home = out_.back();  // the inlined body
     result->created_at = ++event_;

@@ -230,7 +230,7 @@ BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &na
       // a pointer field: as a pointer variable, its array fixed by the first assignment
       auto leaf = std::make_shared<Binding>();
       leaf->kind = Binding::Kind::Pointer;
-      leaf->pointer.array = ~0u;
+      leaf->target().array = ~0u;
       leaf->offset = newLocal(fname + ".offset", Type::i64());
       leaf->scope = leaf->home = out_.back();
       leaf->created_at = ++event_;
@@ -298,7 +298,7 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
   }
   if (t->isPointerType()) {
     b->kind = Binding::Kind::Pointer;
-    b->pointer.array = ~0u;  // no base yet: set by the first assignment
+    b->target().array = ~0u;  // no base yet: set by the first assignment
     b->offset = newLocal(name + ".offset", Type::i64());
     b->scope = b->home = out_.back();
     b->created_at = ++event_;
@@ -397,7 +397,7 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
     b->scope = b->home = &prologue;  // the kernel's body
     if (modified && !is_array) {
       b->offset = x.newLocal(name + ".offset", Type::i64());
-      prologue.push_back(model::Stmt{p.range, model::stmt::Assign{*b->offset, b->pointer.offset}});
+      prologue.push_back(model::Stmt{p.range, model::stmt::Assign{*b->offset, b->target().offset}});
     }
   } else if (t->isScalarType()) {
     model::ExprPtr value = model::Expr::param(p.type, name);

@@ -344,9 +344,10 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
                                        : Expr::unary(Type::boolean(), model::UnaryOp::LNot, not_null);
     }
     // Pointer difference and comparison: meaningful within one array.
-    std::optional<Pointer> pl = pointer(l), pr = pointer(r);
-    if (pl && pr && pl->kind == Pointer::Kind::Memory && pr->kind == Pointer::Kind::Memory &&
-        pl->array == pr->array && pl->scale == pr->scale) {
+    std::optional<Pointer> left = pointer(l), right = pointer(r);
+    const Pointer::Memory *pl = left ? left->as<Pointer::Memory>() : nullptr;
+    const Pointer::Memory *pr = right ? right->as<Pointer::Memory>() : nullptr;
+    if (pl && pr && pl->array == pr->array && pl->scale == pr->scale) {
       if (op == model::BinaryOp::Sub)
         return Expr::cast(t, Expr::binary(Type::i64(), model::BinaryOp::Div,
                                           Expr::binary(Type::i64(), op, pl->offset, pr->offset),
@@ -368,9 +369,9 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
 ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
   if (isFunctionValue(e)) return functionNotNull(e);
   std::optional<Pointer> p = pointer(e);
-  if (p && p->kind == Pointer::Kind::Memory) {
-    const model::Array &a = k_.arrays[p->array];
-    if (a.origin == model::ArrayOrigin::Param) return Expr::notNull(p->array, a.name);
+  if (const Pointer::Memory *m = p ? p->as<Pointer::Memory>() : nullptr) {
+    const model::Array &a = k_.arrays[m->array];
+    if (a.origin == model::ArrayOrigin::Param) return Expr::notNull(m->array, a.name);
     if (a.space == model::AddressSpace::Shared || a.space == model::AddressSpace::Local)
       return Expr::intConst(Type::boolean(), 1);
   }
@@ -445,10 +446,10 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
       ExprPtr k = rvalue(b->getRHS());
       std::optional<Pointer> p = pointerOfBinding(lv.binding);
       const BindingPtr &v = lv.binding;
-      if (p && (p->kind == Pointer::Kind::Memory || p->kind == Pointer::Kind::Choice) && v->offset)
+      if (p && (p->is<Pointer::Memory>() || p->is<Pointer::Choice>()) && v->offset)
         emitAssign(
             *v->offset,
-            addIndex(Expr::local(*v->offset), k, v->pointer.scale, b->getOpcode() == clang::BO_SubAssign),
+            addIndex(Expr::local(*v->offset), k, v->target().scale, b->getOpcode() == clang::BO_SubAssign),
             b->getSourceRange());
       else
         unsupported("pointer arithmetic", textOf(b->getSourceRange()), b->getSourceRange());

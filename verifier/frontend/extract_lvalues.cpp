@@ -46,11 +46,12 @@ LValue KernelExtractor::fromBinding(const BindingPtr &b, clang::QualType t, cons
     case Binding::Kind::Pointer:
       if (ctx_.getAsArrayType(t)) {  // an array variable designates its memory
         std::optional<Pointer> p = pointerOfBinding(b);
-        if (!p || p->kind != Pointer::Kind::Memory) return lv;
+        const Pointer::Memory *m = p ? p->as<Pointer::Memory>() : nullptr;
+        if (!m) return lv;
         lv.kind = LValue::Kind::Memory;
-        lv.array = p->array;
-        lv.index = p->offset;
-        uint64_t es = k_.arrays[p->array].elem_size;
+        lv.array = m->array;
+        lv.index = m->offset;
+        uint64_t es = k_.arrays[m->array].elem_size;
         lv.count = std::max<uint64_t>(1, sizeOf(t) / (es ? es : 1));
       } else {
         lv.kind = LValue::Kind::PointerVar;
@@ -122,15 +123,16 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m, const clang::Ar
     } else {
       std::optional<Pointer> p = pointer(base);
       if (!p) return {};
-      if (p->kind == Pointer::Kind::Local) {
+      const auto *target = p->as<Pointer::Memory>();
+      if (!target) {  // (pointer() gives Memory or ToLocal)
         unsupported("member through a pointer to a local", textOf(m->getSourceRange()), m->getSourceRange());
         return {};
       }
       // p->f: the part of the element p points to that is f (below)
       object.kind = LValue::Kind::Memory;
-      object.array = p->array;
-      object.index = p->offset;
-      object.count = p->scale;
+      object.array = target->array;
+      object.index = target->offset;
+      object.count = target->scale;
     }
   } else {
     object = lvalue(base);
@@ -179,39 +181,37 @@ LValue KernelExtractor::pointee(const std::optional<Pointer> &p, ExprPtr idx, co
   LValue lv;
   if (!p) return lv;
   clang::SourceRange where = e->getSourceRange();
-  switch (p->kind) {
-    case Pointer::Kind::Memory:
-      lv.kind = LValue::Kind::Memory;
-      lv.array = p->array;
-      lv.index = idx ? addIndex(p->offset, std::move(idx), p->scale) : p->offset;
-      lv.count = p->scale;
-      return lv;
-    case Pointer::Kind::Local:
-    case Pointer::Kind::Var: {
-      const auto *c = idx ? idx->as<model::expr::Const>() : nullptr;
-      if (idx && !(c && c->int_value == 0)) {
-        unsupported("subscript of a pointer to a local", textOf(where), where);
-        return lv;
-      }
-      if (p->kind == Pointer::Kind::Local) {
-        lv.kind = LValue::Kind::Local;
-        lv.local = p->local;
-      } else {
-        lv.kind = LValue::Kind::PointerVar;
-        lv.binding = p->var;
-      }
-      return lv;
-    }
-    case Pointer::Kind::Choice: {
-      LValue a = pointee(*p->then_p, idx, e), b = pointee(*p->else_p, idx, e);
-      if (a.kind == LValue::Kind::Invalid || b.kind == LValue::Kind::Invalid) return lv;
-      lv.kind = LValue::Kind::Choice;
-      lv.cond = p->cond;
-      lv.then_lv = std::make_shared<const LValue>(std::move(a));
-      lv.else_lv = std::make_shared<const LValue>(std::move(b));
-      return lv;
-    }
-    case Pointer::Kind::Unknown: unsupported(p->why, textOf(where), where); return lv;
+  if (const auto *m = p->as<Pointer::Memory>()) {
+    lv.kind = LValue::Kind::Memory;
+    lv.array = m->array;
+    lv.index = idx ? addIndex(m->offset, std::move(idx), m->scale) : m->offset;
+    lv.count = m->scale;
+    return lv;
+  }
+  if (const auto *c = p->as<Pointer::Choice>()) {
+    LValue a = pointee(*c->then_p, idx, e), b = pointee(*c->else_p, idx, e);
+    if (a.kind == LValue::Kind::Invalid || b.kind == LValue::Kind::Invalid) return lv;
+    lv.kind = LValue::Kind::Choice;
+    lv.cond = c->cond;
+    lv.then_lv = std::make_shared<const LValue>(std::move(a));
+    lv.else_lv = std::make_shared<const LValue>(std::move(b));
+    return lv;
+  }
+  if (const auto *u = p->as<Pointer::Unknown>()) {
+    unsupported(u->why, textOf(where), where);
+    return lv;
+  }
+  const auto *c = idx ? idx->as<model::expr::Const>() : nullptr;  // a local's or a pointer variable's address
+  if (idx && !(c && c->int_value == 0)) {
+    unsupported("subscript of a pointer to a local", textOf(where), where);
+    return lv;
+  }
+  if (const auto *l = p->as<Pointer::ToLocal>()) {
+    lv.kind = LValue::Kind::Local;
+    lv.local = l->local;
+  } else {
+    lv.kind = LValue::Kind::PointerVar;
+    lv.binding = std::get<Pointer::ToVar>(p->v).var;
   }
   return lv;
 }

@@ -39,34 +39,31 @@ uint64_t KernelExtractor::scaleOf(unsigned array, clang::QualType pointee, const
 ExprPtr KernelExtractor::addressOf(const std::optional<Pointer> &p, bool in_block) const {
   if (!p) return nullptr;
   Type u64 = Type::integer(64, false);
-  if (p->kind == Pointer::Kind::Choice) {
-    ExprPtr a = addressOf(*p->then_p, in_block), b = addressOf(*p->else_p, in_block);
-    return a && b ? Expr::select(p->cond, a, b) : nullptr;
+  if (const auto *c = p->as<Pointer::Choice>()) {
+    ExprPtr a = addressOf(*c->then_p, in_block), b = addressOf(*c->else_p, in_block);
+    return a && b ? Expr::select(c->cond, a, b) : nullptr;
   }
-  if (p->kind != Pointer::Kind::Memory || p->array >= k_.arrays.size()) return nullptr;
-  const model::Array &a = k_.arrays[p->array];
+  const auto *m = p->as<Pointer::Memory>();
+  if (!m || m->array >= k_.arrays.size()) return nullptr;
+  const model::Array &a = k_.arrays[m->array];
   if (a.origin != model::ArrayOrigin::Param && !(in_block && a.space == model::AddressSpace::Shared))
     return nullptr;
-  ExprPtr address = Expr::address(p->array, a.name);
-  if (!p->offset) return address;
-  ExprPtr bytes = Expr::binary(u64, model::BinaryOp::Mul, Expr::cast(u64, p->offset),
+  ExprPtr address = Expr::address(m->array, a.name);
+  if (!m->offset) return address;
+  ExprPtr bytes = Expr::binary(u64, model::BinaryOp::Mul, Expr::cast(u64, m->offset),
                                Expr::intConst(u64, static_cast<int64_t>(a.elem_size)));
   return Expr::binary(u64, model::BinaryOp::Add, address, bytes);
 }
 
 // The pointer variable `b` at offset `offset`: a choice over its arrays by its selector.
 Pointer KernelExtractor::pointerAt(const BindingPtr &b, ExprPtr offset) const {
-  Pointer p = Pointer::memory(b->pointer.array, offset, b->pointer.scale);
+  const Pointer::Memory &base = b->target();
+  Pointer p = Pointer::memory(base.array, offset, base.scale);
   for (size_t i = 0; i < b->more.size(); ++i) {
-    Pointer alt = Pointer::memory(b->more[i], offset, b->pointer.scale);
-    Pointer c;
-    c.kind = Pointer::Kind::Choice;
-    c.cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
-                          Expr::intConst(b->selector->type, static_cast<int64_t>(i + 1)));
-    c.then_p = std::make_shared<const Pointer>(std::move(alt));
-    c.else_p = std::make_shared<const Pointer>(std::move(p));
-    c.from = b;
-    p = std::move(c);
+    ExprPtr cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
+                                Expr::intConst(b->selector->type, static_cast<int64_t>(i + 1)));
+    auto alt = std::make_shared<const Pointer>(Pointer::memory(b->more[i], offset, base.scale));
+    p = {Pointer::Choice{cond, std::move(alt), std::make_shared<const Pointer>(std::move(p)), b}};
   }
   return p;
 }
@@ -74,11 +71,12 @@ Pointer KernelExtractor::pointerAt(const BindingPtr &b, ExprPtr offset) const {
 std::optional<Pointer> KernelExtractor::pointerOfBinding(const BindingPtr &b) {
   if (!b || b->kind != Binding::Kind::Pointer) return std::nullopt;
   b->read_at = ++event_;
-  if (b->pointer.kind != Pointer::Kind::Memory) return b->pointer;
-  if (!b->unknown.empty() || b->pointer.array == ~0u) {
+  const auto *m = b->pointer.as<Pointer::Memory>();
+  if (!m) return b->pointer;
+  if (!b->unknown.empty() || m->array == ~0u) {
     return Pointer::unknown(b->unknown.empty() ? "pointer used before it is assigned" : b->unknown);
   }
-  return pointerAt(b, b->offset ? Expr::local(*b->offset) : b->pointer.offset);
+  return pointerAt(b, b->offset ? Expr::local(*b->offset) : m->offset);
 }
 
 std::optional<Pointer> KernelExtractor::decay(const LValue &lv, clang::QualType pointee,
@@ -124,61 +122,64 @@ bool KernelExtractor::startSelector(const BindingPtr &b, bool widened, clang::So
 
 // The Memory pointers a (choice of) pointer(s) may be.
 static void arms(const Pointer &p, std::vector<const Pointer *> &out) {
-  if (p.kind == Pointer::Kind::Choice) {
-    arms(*p.then_p, out);
-    arms(*p.else_p, out);
+  if (const auto *c = p.as<Pointer::Choice>()) {
+    arms(*c->then_p, out);
+    arms(*c->else_p, out);
   } else {
     out.push_back(&p);
   }
 }
 
 static bool sameArrays(const Binding &a, const Binding &b) {
-  return a.pointer.array == b.pointer.array && a.more == b.more;
+  return a.target().array == b.target().array && a.more == b.more;
 }
 
 // The value of `b`'s selector, or offset, once it holds `p` (whose arrays it has).
+// (`p`: Memory pointers and choices of them)
 static ExprPtr selectorOf(const Pointer &p, const Binding &b) {
-  if (p.from && sameArrays(*p.from, b))
-    return Expr::local(*p.from->selector);  // a copy (double buffers' swaps)
-  if (p.kind == Pointer::Kind::Choice)
-    return Expr::select(p.cond, selectorOf(*p.then_p, b), selectorOf(*p.else_p, b));
-  auto it = std::find(b.more.begin(), b.more.end(), p.array);
-  int64_t i = p.array == b.pointer.array ? 0 : it - b.more.begin() + 1;
+  if (const auto *c = p.as<Pointer::Choice>()) {
+    if (c->from && sameArrays(*c->from, b))
+      return Expr::local(*c->from->selector);  // a copy (double buffers' swaps)
+    return Expr::select(c->cond, selectorOf(*c->then_p, b), selectorOf(*c->else_p, b));
+  }
+  const unsigned array = p.as<Pointer::Memory>()->array;
+  auto it = std::find(b.more.begin(), b.more.end(), array);
+  int64_t i = array == b.target().array ? 0 : it - b.more.begin() + 1;
   return Expr::intConst(b.selector->type, i);
 }
 
 static ExprPtr offsetOf(const Pointer &p) {
-  if (p.from)  // every arm at one offset
-    return offsetOf(*p.else_p);
-  if (p.kind != Pointer::Kind::Choice) return p.offset;
-  ExprPtr a = offsetOf(*p.then_p), b = offsetOf(*p.else_p);
+  const auto *c = p.as<Pointer::Choice>();
+  if (!c) return p.as<Pointer::Memory>()->offset;
+  if (c->from)  // every arm at one offset
+    return offsetOf(*c->else_p);
+  ExprPtr a = offsetOf(*c->then_p), b = offsetOf(*c->else_p);
   const auto *ca = a->as<model::expr::Const>(), *cb = b->as<model::expr::Const>();
   if (a == b || (ca && cb && ca->int_value == cb->int_value)) return a;  // `c ? A : B`: both at their start
-  return Expr::select(p.cond, a, b);
+  return Expr::select(c->cond, a, b);
 }
 
 void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<Pointer> &p,
                                     clang::SourceRange where) {
   if (!p) return;
-  bool unset =
-      dst->pointer.kind == Pointer::Kind::Memory && dst->pointer.array == ~0u && dst->unknown.empty();
+  const auto *target = dst->pointer.as<Pointer::Memory>();
+  bool unset = target && target->array == ~0u && dst->unknown.empty();
   // Straight-line code of the variable's own scope: every path on assigns it (no branch
   // merges another target), so re-binding it to another object is exact.
   bool rebind = dst->scope && dst->scope == out_.back();
   bool widen = !unset && !rebind;
   if (widen && !dst->unknown.empty()) return;  // unknown on some path already: every use is an error
-  if (p->kind == Pointer::Kind::Unknown) {
+  if (const auto *u = p->as<Pointer::Unknown>()) {
     if (widen && !widenable(dst)) {
-      unsupported(p->why, textOf(where), where);
+      unsupported(u->why, textOf(where), where);
       return;
     }
-    dst->pointer = Pointer{};
-    dst->pointer.array = ~0u;
+    dst->pointer = Pointer::memory(~0u, nullptr, 1);
     dst->more.clear();
-    dst->unknown = p->why;
+    dst->unknown = u->why;
     return;
   }
-  if (p->kind == Pointer::Kind::Local || p->kind == Pointer::Kind::Var) {
+  if (p->is<Pointer::ToLocal>() || p->is<Pointer::ToVar>()) {
     if (widen) {
       unsupported("pointer to a local variable reassigned", textOf(where), where);
       return;
@@ -190,23 +191,29 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<P
   }
   std::vector<const Pointer *> ps;
   arms(*p, ps);
+  std::vector<const Pointer::Memory *> ms;
   for (const Pointer *a : ps) {
-    if (a->kind != Pointer::Kind::Memory || a->scale != ps[0]->scale) {
+    const auto *m = a->as<Pointer::Memory>();
+    if (!m || (!ms.empty() && m->scale != ms[0]->scale)) {
       unsupported("pointer that may point into different kinds of object", textOf(where), where);
       return;
     }
+    ms.push_back(m);
   }
+  const uint64_t scale = ms[0]->scale;
   if (!widen) {  // the arrays of `p`, in the order of the variable it copies
-    std::vector<unsigned> more = p->from ? p->from->more : std::vector<unsigned>{};
-    dst->pointer = Pointer::memory(p->from ? p->from->pointer.array : ps[0]->array, zero64(), ps[0]->scale);
+    const auto *c = p->as<Pointer::Choice>();
+    const BindingPtr from = c ? c->from : nullptr;
+    std::vector<unsigned> more = from ? from->more : std::vector<unsigned>{};
+    dst->pointer = Pointer::memory(from ? from->target().array : ms[0]->array, zero64(), scale);
     dst->more = std::move(more);
     dst->unknown.clear();
-  } else if (dst->pointer.kind != Pointer::Kind::Memory || dst->pointer.scale != ps[0]->scale) {
+  } else if (!target || target->scale != scale) {
     unsupported("pointer that may point into different kinds of object", textOf(where), where);
     return;
   }
-  for (const Pointer *a : ps) {
-    if (a->array == dst->pointer.array ||
+  for (const Pointer::Memory *a : ms) {
+    if (a->array == dst->target().array ||
         std::find(dst->more.begin(), dst->more.end(), a->array) != dst->more.end())
       continue;
     if (widen && !widenable(dst)) {
@@ -229,11 +236,11 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
   std::optional<Pointer> p = pointerValue(e);
   if (!p) return p;
   clang::SourceRange where = e->getSourceRange();
-  if (p->kind == Pointer::Kind::Unknown)
-    unsupported(p->why, textOf(where), where);
-  else if (p->kind == Pointer::Kind::Choice)
+  if (const auto *u = p->as<Pointer::Unknown>())
+    unsupported(u->why, textOf(where), where);
+  else if (p->is<Pointer::Choice>())
     unsupported("pointer that may point into different arrays", textOf(where), where);
-  else if (p->kind == Pointer::Kind::Var)
+  else if (p->is<Pointer::ToVar>())
     unsupported("pointer to a pointer variable", textOf(where), where);
   else
     return p;
@@ -243,57 +250,59 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
 // A choice between two pointers with `f` applied to each arm (the then-arm first); none
 // where an arm gives none.
 template <class F>
-static std::optional<Pointer> eachArm(const Pointer &p, F f) {
-  std::optional<Pointer> a = f(*p.then_p);
-  std::optional<Pointer> b = a ? f(*p.else_p) : std::nullopt;
+static std::optional<Pointer> eachArm(const Pointer::Choice &c, F f) {
+  std::optional<Pointer> a = f(*c.then_p);
+  std::optional<Pointer> b = a ? f(*c.else_p) : std::nullopt;
   if (!b) return std::nullopt;
-  Pointer q = p;
+  Pointer::Choice q = c;
   q.then_p = std::make_shared<const Pointer>(std::move(*a));
   q.else_p = std::make_shared<const Pointer>(std::move(*b));
-  return q;
+  return Pointer{std::move(q)};
 }
 
 // `p + k` (`p - k`), for each array p may point into.
 std::optional<Pointer> KernelExtractor::shifted(const Pointer &p, const ExprPtr &k, bool subtract,
                                                 const clang::Expr *where) {
-  if (p.kind == Pointer::Kind::Choice)
-    return eachArm(p, [&](const Pointer &arm) { return shifted(arm, k, subtract, where); });
-  if (p.kind != Pointer::Kind::Memory) {
-    unsupported(p.kind == Pointer::Kind::Unknown ? p.why : "arithmetic on a pointer to a local",
-                textOf(where->getSourceRange()), where->getSourceRange());
+  if (const auto *c = p.as<Pointer::Choice>())
+    return eachArm(*c, [&](const Pointer &arm) { return shifted(arm, k, subtract, where); });
+  const auto *m = p.as<Pointer::Memory>();
+  if (!m) {
+    const auto *u = p.as<Pointer::Unknown>();
+    unsupported(u ? u->why : "arithmetic on a pointer to a local", textOf(where->getSourceRange()),
+                where->getSourceRange());
     return std::nullopt;
   }
-  Pointer q = p;
-  q.offset = addIndex(p.offset, k, p.scale, subtract);
-  return q;
+  return Pointer::memory(m->array, addIndex(m->offset, k, m->scale, subtract), m->scale);
 }
 
 // `p` converted to a pointer to `pointee`: its scale, in each array it may point into.
 Pointer KernelExtractor::rescaled(const Pointer &p, clang::QualType pointee, const clang::Expr *e) {
-  Pointer q = p;
-  if (p.kind == Pointer::Kind::Memory) {
-    q.scale = scaleOf(p.array, pointee, e);
-  } else if (p.kind == Pointer::Kind::Choice) {
-    q.then_p = std::make_shared<const Pointer>(rescaled(*p.then_p, pointee, e));
-    q.else_p = std::make_shared<const Pointer>(rescaled(*p.else_p, pointee, e));
+  if (const auto *m = p.as<Pointer::Memory>())
+    return Pointer::memory(m->array, m->offset, scaleOf(m->array, pointee, e));
+  if (const auto *c = p.as<Pointer::Choice>()) {
+    Pointer::Choice q = *c;
+    q.then_p = std::make_shared<const Pointer>(rescaled(*c->then_p, pointee, e));
+    q.else_p = std::make_shared<const Pointer>(rescaled(*c->else_p, pointee, e));
+    return Pointer{std::move(q)};
   }
-  return q;
+  return p;
 }
 
 // `p` moved on by `bytes` (a base-class part's offset), in each array it may point into.
 std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes, const clang::Expr *e) {
-  if (bytes == 0 || (p.kind != Pointer::Kind::Memory && p.kind != Pointer::Kind::Choice)) return p;
-  if (p.kind == Pointer::Kind::Choice)
-    return eachArm(p, [&](const Pointer &arm) { return movedBy(arm, bytes, e); });
-  uint64_t unit = std::max(1u, k_.arrays[p.array].elem_size);
+  if (bytes == 0) return p;
+  if (const auto *c = p.as<Pointer::Choice>())
+    return eachArm(*c, [&](const Pointer &arm) { return movedBy(arm, bytes, e); });
+  const auto *m = p.as<Pointer::Memory>();
+  if (!m) return p;
+  uint64_t unit = std::max(1u, k_.arrays[m->array].elem_size);
   if (bytes % unit != 0) {
     unsupported("base class at an offset inside an element of its array", textOf(e->getSourceRange()),
                 e->getSourceRange());
     return std::nullopt;
   }
-  Pointer q = p;
-  q.offset = addIndex(p.offset, Expr::intConst(Type::i64(), static_cast<int64_t>(bytes / unit)), 1);
-  return q;
+  ExprPtr moved = addIndex(m->offset, Expr::intConst(Type::i64(), static_cast<int64_t>(bytes / unit)), 1);
+  return Pointer::memory(m->array, moved, m->scale);
 }
 
 // A pointer conversion: an array decaying, a pointer loaded, casts that keep or rescale it.
@@ -360,14 +369,14 @@ std::optional<Pointer> KernelExtractor::incrementedPointer(const clang::UnaryOpe
   LValue lv = lvalue(u->getSubExpr());
   std::optional<Pointer> p =
       lv.kind == LValue::Kind::PointerVar ? pointerOfBinding(lv.binding) : std::nullopt;
-  if (!p || (p->kind != Pointer::Kind::Memory && p->kind != Pointer::Kind::Choice) || !lv.binding->offset) {
+  if (!p || !(p->is<Pointer::Memory>() || p->is<Pointer::Choice>()) || !lv.binding->offset) {
     unsupported("pointer increment", textOf(where), where);
     return std::nullopt;
   }
   const BindingPtr &v = lv.binding;
   ExprPtr old = Expr::local(*v->offset);
   if (u->isPostfix()) old = snapshot(old, "old", where);
-  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->pointer.scale, u->isDecrementOp());
+  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->target().scale, u->isDecrementOp());
   emitAssign(*v->offset, updated, where);
   return u->isPostfix() ? pointerAt(v, old) : pointerOfBinding(v);
 }
@@ -381,20 +390,17 @@ std::optional<Pointer> KernelExtractor::chosenPointer(const clang::ConditionalOp
   std::vector<Stmt> else_effects = nested([&] { b = pointerValue(c->getFalseExpr()); });
   cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
   if (!a || !b) return std::nullopt;
-  if (a->kind == Pointer::Kind::Memory && b->kind == Pointer::Kind::Memory && a->array == b->array &&
-      a->scale == b->scale)
-    return Pointer::memory(a->array, Expr::select(cond, a->offset, b->offset), a->scale);
-  if (a->kind == Pointer::Kind::Local || a->kind == Pointer::Kind::Var || b->kind == Pointer::Kind::Local ||
-      b->kind == Pointer::Kind::Var) {
+  const auto *ma = a->as<Pointer::Memory>(), *mb = b->as<Pointer::Memory>();
+  if (ma && mb && ma->array == mb->array && ma->scale == mb->scale)
+    return Pointer::memory(ma->array, Expr::select(cond, ma->offset, mb->offset), ma->scale);
+  auto toVariable = [](const Pointer &p) { return p.is<Pointer::ToLocal>() || p.is<Pointer::ToVar>(); };
+  if (toVariable(*a) || toVariable(*b)) {
     unsupported("pointer that may point to different variables", textOf(where), where);
     return std::nullopt;
   }
-  Pointer choice;  // an unknown arm stays unknown where the choice is used
-  choice.kind = Pointer::Kind::Choice;
-  choice.cond = cond;
-  choice.then_p = std::make_shared<const Pointer>(std::move(*a));
-  choice.else_p = std::make_shared<const Pointer>(std::move(*b));
-  return choice;
+  // an unknown arm stays unknown where the choice is used
+  return Pointer{Pointer::Choice{cond, std::make_shared<const Pointer>(std::move(*a)),
+                                 std::make_shared<const Pointer>(std::move(*b)), nullptr}};
 }
 
 std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {

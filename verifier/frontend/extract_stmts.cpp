@@ -72,11 +72,11 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
   for (auto &[d, up] : copies.group) {
     const clang::ValueDecl *root = copies.find(d);
     BindingPtr b = lookup(d);
-    bool known = b && b->kind == Binding::Kind::Pointer && b->pointer.kind == Pointer::Kind::Memory &&
-                 b->pointer.array != ~0u && b->unknown.empty();
+    bool known = b && b->kind == Binding::Kind::Pointer && b->pointer.is<Pointer::Memory>() &&
+                 b->target().array != ~0u && b->unknown.empty();
     if (known) {  // a pointer variable or parameter
-      arrays[root].push_back({b->pointer.array, b->pointer.scale});
-      for (unsigned a : b->more) arrays[root].push_back({a, b->pointer.scale});
+      arrays[root].push_back({b->target().array, b->target().scale});
+      for (unsigned a : b->more) arrays[root].push_back({a, b->target().scale});
       if (b->offset && widenable(b)) groups[root].push_back(b);
     } else if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d); v && !b && v->getType()->isArrayType()) {
       if (std::optional<unsigned> id = globalArray(v)) {  // a __shared__ or __device__ array
@@ -91,15 +91,15 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
   }
   for (auto &[root, bs] : groups) {
     const auto &as = arrays[root];
-    uint64_t elem = k_.arrays[bs[0]->pointer.array].elem_size;
-    const uint64_t scale = bs[0]->pointer.scale;
+    uint64_t elem = k_.arrays[bs[0]->target().array].elem_size;
+    const uint64_t scale = bs[0]->target().scale;
     if (std::any_of(as.begin(), as.end(), [&](const std::pair<unsigned, uint64_t> &a) {
           return a.first == ~0u || a.second != scale || k_.arrays[a.first].elem_size != elem;
         }))
       continue;  // an assignment in the loop reports it
     std::vector<unsigned> all;
     for (const BindingPtr &b : bs) {  // the widened variables' own arrays first, in order
-      std::vector<unsigned> mine{b->pointer.array};
+      std::vector<unsigned> mine{b->target().array};
       mine.insert(mine.end(), b->more.begin(), b->more.end());
       for (unsigned a : mine)
         if (std::find(all.begin(), all.end(), a) == all.end()) all.push_back(a);
@@ -108,7 +108,7 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
       if (std::find(all.begin(), all.end(), a.first) == all.end()) all.push_back(a.first);
     if (all.size() < 2) continue;
     for (const BindingPtr &b : bs) {
-      std::vector<unsigned> mine{b->pointer.array};
+      std::vector<unsigned> mine{b->target().array};
       mine.insert(mine.end(), b->more.begin(), b->more.end());
       if (mine == all) continue;
       auto index = [&](unsigned a) {
@@ -123,7 +123,7 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
                            index(mine[i]), renumbered);
       startSelector(b, false, where);
       emitAssign(*b->selector, renumbered, where);
-      b->pointer.array = all[0];
+      b->target().array = all[0];
       b->more.assign(all.begin() + 1, all.end());
     }
   }

@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace kverify::frontend {
@@ -50,46 +51,63 @@ model::ExprPtr addIndex(model::ExprPtr base, model::ExprPtr idx, uint64_t scale,
 struct Binding;
 using BindingPtr = std::shared_ptr<Binding>;
 
-// A pointer value: `offset` (i64) elements of the array's element type from the
-// array's start; one pointee element spans `scale` array elements. Kind::Local is
-// the address of a scalar local and Kind::Var that of a pointer variable (no
-// arithmetic allowed on either). Kind::Choice is `cond ? *then_p : *else_p`, a pointer
-// that may point into different arrays. Kind::Unknown is a value kverify cannot follow
-// (`why`): an error where it is used, not where it is copied.
-struct Pointer {
-  enum class Kind { Memory, Local, Var, Choice, Unknown } kind = Kind::Memory;
+// A pointer value, by what it points to (the alternatives of Pointer).
+struct Pointer;
+namespace pointer {
+// `offset` (i64) elements of the array's element type from the array's start; one pointee
+// element spans `scale` array elements.
+struct Memory {
   unsigned array = 0;
   model::ExprPtr offset;
   uint64_t scale = 1;
+};
+// The address of a scalar local, or of a pointer variable (no arithmetic on either).
+struct ToLocal {
   model::Local local;
-  BindingPtr var;                                 // Var
-  model::ExprPtr cond;                            // Choice
-  std::shared_ptr<const Pointer> then_p, else_p;  // Choice
-  std::string why;                                // Unknown
-  // Choice: the pointer variable whose arrays it chooses between, by that variable's
-  // selector, every arm at one offset (pointerAt; kept by arithmetic)
+};
+struct ToVar {
+  BindingPtr var;
+};
+// `cond ? *then_p : *else_p`: a pointer that may point into different arrays. `from`: the
+// pointer variable whose arrays it chooses between by its selector, every arm at one
+// offset (pointerAt; kept by arithmetic).
+struct Choice {
+  model::ExprPtr cond;
+  std::shared_ptr<const Pointer> then_p, else_p;
   BindingPtr from;
+};
+// A value kverify cannot follow (`why`): an error where it is used, not where it is copied.
+struct Unknown {
+  std::string why;
+};
+}  // namespace pointer
 
+struct Pointer {
+  using Memory = pointer::Memory;
+  using ToLocal = pointer::ToLocal;
+  using ToVar = pointer::ToVar;
+  using Choice = pointer::Choice;
+  using Unknown = pointer::Unknown;
+  std::variant<Memory, ToLocal, ToVar, Choice, Unknown> v;
+
+  template <class T>
+  bool is() const {
+    return std::holds_alternative<T>(v);
+  }
+  template <class T>
+  const T *as() const {
+    return std::get_if<T>(&v);
+  }
+  template <class T>
+  T *as() {
+    return std::get_if<T>(&v);
+  }
   static Pointer memory(unsigned array, model::ExprPtr offset, uint64_t scale) {
-    Pointer p;
-    p.array = array, p.offset = std::move(offset), p.scale = scale;
-    return p;
+    return {Memory{array, std::move(offset), scale}};
   }
-  static Pointer toLocal(model::Local l) {
-    Pointer p;
-    p.kind = Kind::Local, p.local = std::move(l);
-    return p;
-  }
-  static Pointer toVar(BindingPtr b) {
-    Pointer p;
-    p.kind = Kind::Var, p.var = std::move(b);
-    return p;
-  }
-  static Pointer unknown(std::string why) {
-    Pointer p;
-    p.kind = Kind::Unknown, p.why = std::move(why);
-    return p;
-  }
+  static Pointer toLocal(model::Local l) { return {ToLocal{std::move(l)}}; }
+  static Pointer toVar(BindingPtr b) { return {ToVar{std::move(b)}}; }
+  static Pointer unknown(std::string why) { return {Unknown{std::move(why)}}; }
 };
 
 // What an lvalue expression designates. Kind::Choice is `cond ? *then_lv : *else_lv`
@@ -141,6 +159,10 @@ struct Binding {
   const std::vector<model::Stmt> *scope = nullptr;
   std::map<const clang::FieldDecl *, BindingPtr, InDeclarationOrder> fields;  // Struct
   LValue ref;                                                                 // Ref
+
+  // Pointer into memory: its first array and initial offset (array ~0u: not known yet).
+  Pointer::Memory &target() { return std::get<Pointer::Memory>(pointer.v); }
+  const Pointer::Memory &target() const { return std::get<Pointer::Memory>(pointer.v); }
 };
 
 // One function being translated: the kernel, or an inlined __device__ function.
