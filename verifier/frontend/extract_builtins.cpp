@@ -54,12 +54,12 @@ std::optional<unsigned> KernelExtractor::builtinAccess(model::AccessKind kind, c
                                                        ExprPtr order) {
   std::optional<Pointer> p = pointer(ptr);
   if (!p) return std::nullopt;
-  if (const auto *l = p->as<Pointer::ToLocal>()) {
+  if (const auto *l = p->as<ptr::Local>()) {
     if (kind != model::AccessKind::Read)
       emitAssign(l->local, Expr::opaque(l->local.type, newId(), "written by " + name), where);
     return std::nullopt;
   }
-  const auto &m = std::get<Pointer::Memory>(p->v);  // (pointer() gives nothing else)
+  const auto &m = std::get<ptr::Memory>(p->node);  // pointer() gives no other kind
   return emitAccess(kind, m.array, m.offset, m.scale, where, atomic, std::move(operand), std::move(order));
 }
 

@@ -58,12 +58,9 @@ BindingPtr KernelExtractor::call(const clang::CallExpr *c) {
     const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(fn);
     if (method && (method->isTrivial() || method->isDefaulted()) && c->getNumArgs() == 2) {
       LValue lv = lvalue(c->getArg(0));
-      if (lv.kind == LValue::Kind::Struct) {
-        assignStruct(lv.binding, c->getArg(1));
-        auto b = std::make_shared<Binding>();
-        b->kind = Binding::Kind::Ref;
-        b->ref = lv;
-        return b;
+      if (const auto *s = lv.as<lval::Struct>()) {
+        assignStruct(s->binding, c->getArg(1));
+        return std::make_shared<Binding>(bind::Ref{lv});
       }
       BindingPtr scratch = freshStruct(c->getArg(1)->getType(), "value");
       assignStruct(scratch, c->getArg(1));
@@ -157,8 +154,9 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
     const auto *u = llvm::dyn_cast<clang::UnaryOperator>(strip(a)->IgnoreParenImpCasts());
     if (!u || u->getOpcode() != clang::UO_AddrOf || !u->getSubExpr()->getType()->isRecordType()) return {};
     LValue lv = lvalue(u->getSubExpr());
-    if (lv.kind != LValue::Kind::Struct) return {};
-    return {lv.binding, sizeOf(u->getSubExpr()->getType())};
+    const auto *s = lv.as<lval::Struct>();
+    if (!s) return {};
+    return {s->binding, sizeOf(u->getSubExpr()->getType())};
   };
   auto [dst_struct, dst_size] = structAt(c->getArg(0));
   std::optional<Pointer> dst = dst_struct ? std::nullopt : pointer(c->getArg(0)), src;
@@ -181,13 +179,13 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
   }
   if (dst_struct) havocStruct(dst_struct, "written by " + name, where);
   auto touch = [&](model::AccessKind kind, const std::optional<Pointer> &p) {
-    if (!p || *bytes == 0) return;                    // pointer() has said why it has no target
-    if (const auto *l = p->as<Pointer::ToLocal>()) {  // a scalar local: its new value is unknown
+    if (!p || *bytes == 0) return;              // pointer() has said why it has no target
+    if (const auto *l = p->as<ptr::Local>()) {  // a scalar local: its new value is unknown
       if (kind == model::AccessKind::Write)
         emitAssign(l->local, Expr::opaque(l->local.type, newId(), "written by " + name), where);
       return;
     }
-    const auto &m = std::get<Pointer::Memory>(p->v);  // (pointer() gives nothing else)
+    const auto &m = std::get<ptr::Memory>(p->node);  // pointer() gives no other kind
     uint64_t es = std::max<uint64_t>(1, k_.arrays[m.array].elem_size);
     uint64_t count = *bytes / es + (*bytes % es != 0);
     if (count > (1u << 30)) {
@@ -203,22 +201,19 @@ BindingPtr KernelExtractor::copyOrFill(const clang::CallExpr *c, bool is_fill) {
 
 // `lv` as it designates now: its index (and which array a choice picks) snapshotted.
 LValue KernelExtractor::pinned(LValue lv, const std::string &name, clang::SourceRange where) {
-  if (lv.kind == LValue::Kind::Memory) {
-    lv.index = snapshot(lv.index, name + ".index", where);
-  } else if (lv.kind == LValue::Kind::Choice) {
-    lv.cond = snapshot(lv.cond, name + ".cond", where);
-    lv.then_lv = std::make_shared<const LValue>(pinned(*lv.then_lv, name, where));
-    lv.else_lv = std::make_shared<const LValue>(pinned(*lv.else_lv, name, where));
+  if (auto *m = lv.as<lval::Memory>()) {
+    m->index = snapshot(m->index, name + ".index", where);
+  } else if (auto *c = lv.as<lval::Choice>()) {
+    c->cond = snapshot(c->cond, name + ".cond", where);
+    c->then_lv = std::make_shared<const LValue>(pinned(*c->then_lv, name, where));
+    c->else_lv = std::make_shared<const LValue>(pinned(*c->else_lv, name, where));
   }
   return lv;
 }
 
 // A reference bound to `lv`: it names the element the index had at binding time.
 BindingPtr KernelExtractor::referenceTo(LValue lv, const std::string &name, clang::SourceRange where) {
-  auto b = std::make_shared<Binding>();
-  b->kind = Binding::Kind::Ref;
-  b->ref = pinned(std::move(lv), name, where);
-  return b;
+  return std::make_shared<Binding>(bind::Ref{pinned(std::move(lv), name, where)});
 }
 
 void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param, const clang::Expr *arg) {
@@ -228,9 +223,9 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
   clang::SourceRange where = arg->getSourceRange();
   if (t->isReferenceType() && t->getPointeeType()->isRecordType()) {
     LValue lv = lvalue(arg);
-    if (lv.kind == LValue::Kind::Struct) {
-      b = lv.binding;
-    } else if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+    if (const auto *s = lv.as<lval::Struct>()) {
+      b = s->binding;
+    } else if (lv.inMemory()) {
       b = referenceTo(lv, name, where);  // writes through it reach the element
     } else {
       b = freshStruct(t->getPointeeType(), name);
@@ -239,19 +234,18 @@ void KernelExtractor::bindArgument(Frame &frame, const clang::ParmVarDecl *param
   } else if (t->isReferenceType()) {
     b = referenceTo(lvalue(arg), name, where);
   } else if (t->isPointerType() && !t->isFunctionPointerType()) {
-    b->kind = Binding::Kind::Pointer;
-    b->target().array = ~0u;
-    b->offset = newLocal(name + ".offset", Type::i64());
-    b->scope = b->home = out_.back();  // the inlined body
-    b->created_at = ++event_;
+    bind::Pointer v{Pointer::unset(), newLocal(name + ".offset", Type::i64())};
+    v.scope = v.home = out_.back();  // the inlined body
+    v.created_at = ++event_;
+    b->node = std::move(v);
     assignPointer(b, arg, where);
   } else if (t->isRecordType()) {
     b = freshStruct(t, name);
     assignStruct(b, arg);
   } else if (t->isScalarType()) {
-    b->kind = Binding::Kind::Local;
-    b->local = newLocal(name, typeOf(t));
-    emitAssign(b->local, rvalue(arg), where);
+    model::Local l = newLocal(name, typeOf(t));
+    b->node = bind::Local{l};
+    emitAssign(l, rvalue(arg), where);
   } else {
     unsupported("parameter type", "'" + name + "' of type '" + t.getAsString() + "'", where);
   }
@@ -282,24 +276,25 @@ bool KernelExtractor::inlineConstructor(const BindingPtr &dst, const clang::CXXC
     frames_.push_back(frame);
     auto uninitialized = std::make_shared<Binding>(*dst);  // the fields no initializer sets
     for (const clang::CXXCtorInitializer *init : ctor->inits())
-      if (init->getMember()) uninitialized->fields.erase(init->getMember());
+      if (auto *s = uninitialized->as<bind::Struct>(); s && init->getMember())
+        s->fields.erase(init->getMember());
     havocStruct(uninitialized, "uninitialized", where);
     for (const clang::CXXCtorInitializer *init : ctor->inits()) {
       const clang::FieldDecl *f = init->getMember();
-      auto it = f ? dst->fields.find(f) : dst->fields.end();
-      if (it == dst->fields.end()) {  // a base class, a delegating or indirect initializer
+      auto it = f ? dst->fields().find(f) : dst->fields().end();
+      if (it == dst->fields().end()) {  // a base class, a delegating or indirect initializer
         unsupported("constructor initializer", textOf(init->getSourceRange()), where);
         continue;
       }
       const BindingPtr &leaf = it->second;
       const clang::Expr *value = init->getInit();
-      if (leaf->kind == Binding::Kind::Struct)
+      if (leaf->is<bind::Struct>())
         assignStruct(leaf, value);
-      else if (leaf->kind == Binding::Kind::Local)
-        emitAssign(leaf->local, rvalue(value), init->getSourceRange());
-      else if (leaf->kind == Binding::Kind::Ref)
-        leaf->ref = lvalue(value);
-      else if (leaf->kind == Binding::Kind::Pointer && leaf->offset)
+      else if (const auto *l = leaf->as<bind::Local>())
+        emitAssign(l->local, rvalue(value), init->getSourceRange());
+      else if (leaf->is<bind::Ref>())
+        leaf->as<bind::Ref>()->ref = lvalue(value);
+      else if (const auto *v = leaf->as<bind::Pointer>(); v && v->offset)
         assignPointer(leaf, value, init->getSourceRange());
       else
         discard(value);  // an array field: its element values are not tracked
@@ -363,19 +358,18 @@ unsigned KernelExtractor::bindObject(Frame &frame, const clang::CallExpr *c, con
     LValue lv;
     if (!object->getType()->isPointerType())
       lv = lvalue(object);
-    else if (std::optional<Pointer> p = pointer(object); p && p->is<Pointer::Memory>())
+    else if (std::optional<Pointer> p = pointer(object); p && p->is<ptr::Memory>())
       lv = pointee(p, nullptr, object);
-    if (lv.kind == LValue::Kind::Struct)
-      frame.this_object = lv.binding;
-    else if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice)
+    if (const auto *s = lv.as<lval::Struct>())
+      frame.this_object = s->binding;
+    else if (lv.inMemory())
       frame.this_memory = pinned(lv, frame.prefix + "this", where);  // its fields are memory
   }
-  if (!frame.this_object && frame.this_memory.kind == LValue::Kind::Invalid) {
+  if (!frame.this_object && !frame.this_memory.valid()) {
     const auto *rd = llvm::cast<clang::CXXMethodDecl>(fn)->getParent();
     if (!rd->field_empty())
       unsupported("member call on an object kverify does not model", textOf(where), where);
-    frame.this_object = std::make_shared<Binding>();
-    frame.this_object->kind = Binding::Kind::Struct;
+    frame.this_object = std::make_shared<Binding>(bind::Struct{});
   }
   return first;
 }
@@ -390,20 +384,18 @@ BindingPtr KernelExtractor::resultOf(const clang::FunctionDecl *fn, const std::s
   if (ret->isVoidType()) return nullptr;
   auto result = std::make_shared<Binding>();
   if (ret->isPointerType() && !ret->isFunctionPointerType()) {  // a pointer variable its returns assign
-    result->kind = Binding::Kind::Pointer;
-    result->target().array = ~0u;
-    result->offset = newLocal(prefix + "result.offset", Type::i64());
-    result->home = out_.back();  // the inlined body
-    result->created_at = ++event_;
+    bind::Pointer v{Pointer::unset(), newLocal(prefix + "result.offset", Type::i64())};
+    v.home = out_.back();  // the inlined body
+    v.created_at = ++event_;
+    result->node = std::move(v);
   } else if (ret->isReferenceType()) {
     // the lvalue of its one return (an accessor: `T &operator[](int i) { return v[i]; }`)
     if (!onlyReturnIsLast(fn))
       unsupported("function returning a reference from more than one return",
                   "'" + fn->getQualifiedNameAsString() + "'", where);
-    result->kind = Binding::Kind::Ref;
+    result->node = bind::Ref{};
   } else {
-    result->kind = Binding::Kind::Local;
-    result->local = newLocal(prefix + "result", typeOf(ret));
+    result->node = bind::Local{newLocal(prefix + "result", typeOf(ret))};
   }
   return result;
 }

@@ -203,43 +203,33 @@ BindingPtr KernelExtractor::localArray(clang::QualType t, const std::string &nam
   a.size = size;
   a.range = rangeOf(where);
   k_.arrays.push_back(a);
-  auto b = std::make_shared<Binding>();
-  b->kind = Binding::Kind::Pointer;
-  b->pointer = Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), units);
-  return b;
+  return std::make_shared<Binding>(
+      bind::Pointer{Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), units)});
 }
 
 BindingPtr KernelExtractor::freshStruct(clang::QualType t, const std::string &name) {
-  auto b = std::make_shared<Binding>();
-  b->kind = Binding::Kind::Struct;
+  auto b = std::make_shared<Binding>(bind::Struct{});
+  bind::Fields &fields = b->as<bind::Struct>()->fields;
   const clang::RecordDecl *rd = t.getNonReferenceType()->getAsRecordDecl();
   if (!rd || !rd->getDefinition()) return b;
   for (const clang::FieldDecl *f : recordFields(rd->getDefinition(), rd->getSourceRange())) {
     std::string fname = name + "." + f->getNameAsString();
     clang::QualType ft = f->getType();
     if (ft->isRecordType()) {
-      b->fields[f] = freshStruct(ft, fname);
+      fields[f] = freshStruct(ft, fname);
     } else if (ft->isReferenceType()) {
-      auto leaf = std::make_shared<Binding>();  // bound by a constructor (bindReferenceFields)
-      leaf->kind = Binding::Kind::Ref;
-      b->fields[f] = leaf;
+      fields[f] = std::make_shared<Binding>(bind::Ref{});  // bound by a constructor (bindReferenceFields)
     } else if (ctx_.getAsConstantArrayType(ft)) {
       // an array field: thread-private memory of its own, as a local array is
-      b->fields[f] = localArray(ft, fname, f->getSourceRange());
+      fields[f] = localArray(ft, fname, f->getSourceRange());
     } else if (ft->isPointerType() && !ft->isFunctionPointerType()) {
       // a pointer field: as a pointer variable, its array fixed by the first assignment
-      auto leaf = std::make_shared<Binding>();
-      leaf->kind = Binding::Kind::Pointer;
-      leaf->target().array = ~0u;
-      leaf->offset = newLocal(fname + ".offset", Type::i64());
-      leaf->scope = leaf->home = out_.back();
-      leaf->created_at = ++event_;
-      b->fields[f] = leaf;
+      bind::Pointer v{Pointer::unset(), newLocal(fname + ".offset", Type::i64())};
+      v.scope = v.home = out_.back();
+      v.created_at = ++event_;
+      fields[f] = std::make_shared<Binding>(std::move(v));
     } else {
-      auto leaf = std::make_shared<Binding>();
-      leaf->kind = Binding::Kind::Local;
-      leaf->local = newLocal(fname, typeOf(ft));
-      b->fields[f] = leaf;
+      fields[f] = std::make_shared<Binding>(bind::Local{newLocal(fname, typeOf(ft))});
       if (!ft->isScalarType())
         unsupported("struct local with a non-scalar field",
                     "field '" + fname + "' of type '" + ft.getAsString() + "'", f->getSourceRange());
@@ -265,18 +255,18 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
       *b = *referenceTo(lvalue(init), name, where);
     } else if (init && t->getPointeeType()->isRecordType()) {
       LValue lv = lvalue(init);
-      if (lv.kind == LValue::Kind::Struct) {
-        *b = *lv.binding;
-      } else if ((lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) && init->isGLValue()) {
+      if (const auto *s = lv.as<lval::Struct>()) {
+        *b = *s->binding;
+      } else if (lv.inMemory() && init->isGLValue()) {
         *b = *referenceTo(lv, name, where);  // `Acc &a = acc[i];`: writes reach acc[i]
       } else {
         *b = *freshStruct(t->getPointeeType(), name);
         assignStruct(b, init);
       }
     } else {
-      b->kind = Binding::Kind::Local;
-      b->local = newLocal(name, typeOf(t));
-      if (init) emitAssign(b->local, model::Expr::cast(b->local.type, rvalue(init)), where);
+      model::Local l = newLocal(name, typeOf(t));
+      b->node = bind::Local{l};
+      if (init) emitAssign(l, model::Expr::cast(l.type, rvalue(init)), where);
     }
     return;
   }
@@ -288,20 +278,18 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
   }
   if (t->isFunctionPointerType() || (t->isPointerType() && init && isFunctionValue(init))) {
     // a function pointer, or a `void *` holding one: a tag Local (function_pointers.cpp)
-    b->kind = Binding::Kind::Local;
-    b->local = newLocal(name, Type::integer(64, false));
-    emitAssign(
-        b->local,
-        init ? functionTag(init) : model::Expr::opaque(b->local.type, newId(), "uninitialized " + name),
-        where);
+    model::Local l = newLocal(name, Type::integer(64, false));
+    b->node = bind::Local{l};
+    emitAssign(l, init ? functionTag(init) : model::Expr::opaque(l.type, newId(), "uninitialized " + name),
+               where);
     return;
   }
   if (t->isPointerType()) {
-    b->kind = Binding::Kind::Pointer;
-    b->target().array = ~0u;  // no base yet: set by the first assignment
-    b->offset = newLocal(name + ".offset", Type::i64());
-    b->scope = b->home = out_.back();
-    b->created_at = ++event_;
+    bind::Pointer v{Pointer::unset(),
+                    newLocal(name + ".offset", Type::i64())};  // set by the first assignment
+    v.scope = v.home = out_.back();
+    v.created_at = ++event_;
+    b->node = std::move(v);
     if (init) assignPointer(b, init, where);
     return;
   }
@@ -314,11 +302,11 @@ void KernelExtractor::declareLocal(const clang::VarDecl *var) {
     unsupported("local variable type", "'" + name + "' of type '" + t.getAsString() + "'", where);
     return;
   }
-  b->kind = Binding::Kind::Local;
-  b->local = newLocal(name, typeOf(t));
+  model::Local l = newLocal(name, typeOf(t));
+  b->node = bind::Local{l};
   model::ExprPtr value =
-      init ? rvalue(init) : model::Expr::opaque(b->local.type, newId(), "uninitialized " + b->local.name);
-  emitAssign(b->local, model::Expr::cast(b->local.type, value), where);
+      init ? rvalue(init) : model::Expr::opaque(l.type, newId(), "uninitialized " + l.name);
+  emitAssign(l, model::Expr::cast(l.type, value), where);
 }
 
 // --- kernels ----------------------------------------------------------------------
@@ -356,10 +344,10 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
   p.type = x.typeOf(t);
   p.range = x.rangeOf(decl->getSourceRange());
   if (const clang::RecordDecl *rd = t->getAsRecordDecl(); rd && rd->getDefinition()) {
-    b->kind = Binding::Kind::Struct;
+    b->node = bind::Struct{};
     for (const clang::FieldDecl *f : x.recordFields(rd->getDefinition(), decl->getSourceRange()))
       bindParam(x, k, ctx, position, name + "." + f->getNameAsString(), f->getType(), f, modified,
-                b->fields[f], prologue);
+                b->as<bind::Struct>()->fields[f], prologue);
     return;
   }
   if ((t->isPointerType() && !t->isFunctionPointerType()) || ctx.getAsArrayType(t)) {
@@ -388,26 +376,26 @@ static void bindParam(KernelExtractor &x, model::Kernel &k, clang::ASTContext &c
     a.range = p.range;
     k.arrays.push_back(a);
     p.array = a.id;
-    b->kind = Binding::Kind::Pointer;
     // one pointee spans `units` of the array (a struct's bytes), or the elements of
     // the rows of a pointer to arrays (`float (*p)[16]`)
     uint64_t scale =
         is_array ? units : std::max<uint64_t>(1, x.sizeOf(t->getPointeeType()) / std::max(1u, a.elem_size));
-    b->pointer = Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), scale);
-    b->scope = b->home = &prologue;  // the kernel's body
+    bind::Pointer v{Pointer::memory(a.id, model::Expr::intConst(Type::i64(), 0), scale)};
+    v.scope = v.home = &prologue;  // the kernel's body
     if (modified && !is_array) {
-      b->offset = x.newLocal(name + ".offset", Type::i64());
-      prologue.push_back(model::Stmt{p.range, model::stmt::Assign{*b->offset, b->target().offset}});
+      v.offset = x.newLocal(name + ".offset", Type::i64());
+      prologue.push_back(
+          model::Stmt{p.range, model::stmt::Assign{*v.offset, v.pointer.as<ptr::Memory>()->offset}});
     }
+    b->node = std::move(v);
   } else if (t->isScalarType()) {
     model::ExprPtr value = model::Expr::param(p.type, name);
     if (modified) {
-      b->kind = Binding::Kind::Local;
-      b->local = x.newLocal(name, p.type);
-      prologue.push_back(model::Stmt{p.range, model::stmt::Assign{b->local, value}});
+      model::Local l = x.newLocal(name, p.type);
+      b->node = bind::Local{l};
+      prologue.push_back(model::Stmt{p.range, model::stmt::Assign{l, value}});
     } else {
-      b->kind = Binding::Kind::Value;
-      b->value = value;
+      b->node = bind::Value{value};
     }
   } else {
     x.unsupported("parameter type", "'" + name + "' of type '" + p.c_type + "'", decl->getSourceRange());

@@ -87,10 +87,7 @@ ExprPtr KernelExtractor::unsupportedValue(clang::QualType t, std::string constru
 }
 
 BindingPtr KernelExtractor::valueBinding(ExprPtr v) {
-  auto b = std::make_shared<Binding>();
-  b->kind = Binding::Kind::Value;
-  b->value = std::move(v);
-  return b;
+  return std::make_shared<Binding>(bind::Value{std::move(v)});
 }
 
 ExprPtr KernelExtractor::snapshot(ExprPtr v, const std::string &name, clang::SourceRange where) {
@@ -344,15 +341,14 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
                                        : Expr::unary(Type::boolean(), model::UnaryOp::LNot, not_null);
     }
     // Pointer difference and comparison: meaningful within one array.
-    std::optional<Pointer> left = pointer(l), right = pointer(r);
-    const Pointer::Memory *pl = left ? left->as<Pointer::Memory>() : nullptr;
-    const Pointer::Memory *pr = right ? right->as<Pointer::Memory>() : nullptr;
-    if (pl && pr && pl->array == pr->array && pl->scale == pr->scale) {
+    std::optional<Pointer> pl = pointer(l), pr = pointer(r);
+    const ptr::Memory *ml = pl ? pl->as<ptr::Memory>() : nullptr, *mr = pr ? pr->as<ptr::Memory>() : nullptr;
+    if (ml && mr && ml->array == mr->array && ml->scale == mr->scale) {
       if (op == model::BinaryOp::Sub)
         return Expr::cast(t, Expr::binary(Type::i64(), model::BinaryOp::Div,
-                                          Expr::binary(Type::i64(), op, pl->offset, pr->offset),
-                                          Expr::intConst(Type::i64(), static_cast<int64_t>(pl->scale))));
-      return Expr::binary(t, op, pl->offset, pr->offset);
+                                          Expr::binary(Type::i64(), op, ml->offset, mr->offset),
+                                          Expr::intConst(Type::i64(), static_cast<int64_t>(ml->scale))));
+      return Expr::binary(t, op, ml->offset, mr->offset);
     }
     return opaque(b->getType(), "comparison of pointers " + textOf(b->getSourceRange()));
   }
@@ -369,7 +365,7 @@ ExprPtr KernelExtractor::binaryOp(const clang::BinaryOperator *b) {
 ExprPtr KernelExtractor::notNull(const clang::Expr *e) {
   if (isFunctionValue(e)) return functionNotNull(e);
   std::optional<Pointer> p = pointer(e);
-  if (const Pointer::Memory *m = p ? p->as<Pointer::Memory>() : nullptr) {
+  if (const ptr::Memory *m = p ? p->as<ptr::Memory>() : nullptr) {
     const model::Array &a = k_.arrays[m->array];
     if (a.origin == model::ArrayOrigin::Param) return Expr::notNull(m->array, a.name);
     if (a.space == model::AddressSpace::Shared || a.space == model::AddressSpace::Local)
@@ -429,28 +425,29 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
   if (lt->isPointerType() && isFunctionValue(lhs)) return assignFunction(b);
   if (lt->isPointerType()) {
     LValue lv = lvalue(lhs);
-    if (lv.kind != LValue::Kind::PointerVar) {
+    const auto *var = lv.as<lval::PointerVar>();
+    if (!var) {
       // a pointer stored in memory: its address, where it is one value for all the
       // threads that may race on the store (benign races); a load of it is not followed
       std::optional<Pointer> p = pointerValue(b->getRHS());
-      if (lv.kind == LValue::Kind::Memory) {
-        ExprPtr address = addressOf(p, k_.arrays[lv.array].space == model::AddressSpace::Shared);
+      if (const auto *m = lv.as<lval::Memory>()) {
+        ExprPtr address = addressOf(p, k_.arrays[m->array].space == model::AddressSpace::Shared);
         store(lv, address ? address : opaque(lt, "pointer"), lhs);
         return opaque(lt, "pointer");
       }
       return unsupportedValue(lt, "pointer assignment", textOf(b->getSourceRange()), b->getSourceRange());
     }
     if (b->getOpcode() == clang::BO_Assign) {
-      assignPointer(lv.binding, b->getRHS(), b->getSourceRange());
+      assignPointer(var->binding, b->getRHS(), b->getSourceRange());
     } else if (b->getOpcode() == clang::BO_AddAssign || b->getOpcode() == clang::BO_SubAssign) {
       ExprPtr k = rvalue(b->getRHS());
-      std::optional<Pointer> p = pointerOfBinding(lv.binding);
-      const BindingPtr &v = lv.binding;
-      if (p && (p->is<Pointer::Memory>() || p->is<Pointer::Choice>()) && v->offset)
-        emitAssign(
-            *v->offset,
-            addIndex(Expr::local(*v->offset), k, v->target().scale, b->getOpcode() == clang::BO_SubAssign),
-            b->getSourceRange());
+      std::optional<Pointer> p = pointerOfBinding(var->binding);
+      const bind::Pointer &v = var->binding->pointerVar();
+      if (p && (p->is<ptr::Memory>() || p->is<ptr::Choice>()) && v.offset)
+        emitAssign(*v.offset,
+                   addIndex(Expr::local(*v.offset), k, std::get<ptr::Memory>(v.pointer.node).scale,
+                            b->getOpcode() == clang::BO_SubAssign),
+                   b->getSourceRange());
       else
         unsupported("pointer arithmetic", textOf(b->getSourceRange()), b->getSourceRange());
     } else {
@@ -485,9 +482,9 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
   }
   LValue lv = lvalue(lhs);
   value = update(lv, value);
-  if (lv.kind == LValue::Kind::Local) {
+  if (const auto *l = lv.as<lval::Local>()) {
     store(lv, value, lhs);
-    return Expr::local(lv.local);
+    return Expr::local(l->local);
   }
   store(lv, value, lhs);
   return value;
@@ -509,7 +506,8 @@ ExprPtr KernelExtractor::incDecValue(const clang::UnaryOperator *u, bool value_u
   ExprPtr updated = Expr::binary(ty, inc ? model::BinaryOp::Add : model::BinaryOp::Sub, old, one);
   store(lv, updated, sub);
   if (u->isPostfix()) return old;
-  return lv.kind == LValue::Kind::Local ? Expr::local(lv.local) : updated;
+  const auto *l = lv.as<lval::Local>();
+  return l ? Expr::local(l->local) : updated;
 }
 
 // --- accesses through a conditional pointer ---------------------------------------------
@@ -567,7 +565,7 @@ ExprPtr KernelExtractor::throughConditional(const clang::Expr *ptr, const clang:
   }
   std::optional<Pointer> p = pointerValue(ptr);
   LValue lv = pointee(p, idx ? rvalue(idx) : nullptr, where);
-  if (lv.kind == LValue::Kind::Invalid) return nullptr;
+  if (!lv.valid()) return nullptr;
   return access(lv);
 }
 

@@ -28,39 +28,18 @@ static model::Builtin builtinOf(llvm::StringRef var, llvm::StringRef field) {
 }
 
 LValue KernelExtractor::fromBinding(const BindingPtr &b, clang::QualType t, const clang::Expr *where) {
-  LValue lv;
-  switch (b->kind) {
-    case Binding::Kind::Value:
-      lv.kind = LValue::Kind::Value;
-      lv.value = b->value;
-      break;
-    case Binding::Kind::Local:
-      lv.kind = LValue::Kind::Local;
-      lv.local = b->local;
-      break;
-    case Binding::Kind::Struct:
-      lv.kind = LValue::Kind::Struct;
-      lv.binding = b;
-      break;
-    case Binding::Kind::Ref: return b->ref;
-    case Binding::Kind::Pointer:
-      if (ctx_.getAsArrayType(t)) {  // an array variable designates its memory
-        std::optional<Pointer> p = pointerOfBinding(b);
-        const Pointer::Memory *m = p ? p->as<Pointer::Memory>() : nullptr;
-        if (!m) return lv;
-        lv.kind = LValue::Kind::Memory;
-        lv.array = m->array;
-        lv.index = m->offset;
-        uint64_t es = k_.arrays[m->array].elem_size;
-        lv.count = std::max<uint64_t>(1, sizeOf(t) / (es ? es : 1));
-      } else {
-        lv.kind = LValue::Kind::PointerVar;
-        lv.binding = b;
-      }
-      break;
-  }
   (void)where;
-  return lv;
+  if (const auto *v = b->as<bind::Value>()) return {lval::Value{v->value}};
+  if (const auto *l = b->as<bind::Local>()) return {lval::Local{l->local}};
+  if (b->is<bind::Struct>()) return {lval::Struct{b}};
+  if (const auto *r = b->as<bind::Ref>()) return r->ref;
+  if (!ctx_.getAsArrayType(t)) return {lval::PointerVar{b}};
+  // an array variable designates its memory
+  std::optional<Pointer> p = pointerOfBinding(b);
+  const ptr::Memory *m = p ? p->as<ptr::Memory>() : nullptr;
+  if (!m) return {};
+  uint64_t es = k_.arrays[m->array].elem_size;
+  return {lval::Memory{m->array, m->offset, std::max<uint64_t>(1, sizeOf(t) / (es ? es : 1))}};
 }
 
 LValue KernelExtractor::declLValue(const clang::ValueDecl *d, const clang::Expr *where) {
@@ -68,23 +47,18 @@ LValue KernelExtractor::declLValue(const clang::ValueDecl *d, const clang::Expr 
   if (var && inPrelude(var) && isBuiltinVar(var->getName())) {
     if (var->getName() == "warpSize")
       return fromBinding(valueBinding(Expr::builtinVar(model::Builtin::WarpSize)), var->getType(), where);
-    auto b = std::make_shared<Binding>();
-    b->kind = Binding::Kind::Struct;
+    auto b = std::make_shared<Binding>(bind::Struct{});
     if (const clang::RecordDecl *rd = var->getType()->getAsRecordDecl())
       for (const clang::FieldDecl *f : rd->fields())
-        b->fields[f] = valueBinding(Expr::builtinVar(builtinOf(var->getName(), f->getName())));
+        b->as<bind::Struct>()->fields[f] =
+            valueBinding(Expr::builtinVar(builtinOf(var->getName(), f->getName())));
     return fromBinding(b, var->getType(), where);
   }
   if (BindingPtr b = lookup(d)) return fromBinding(b, d->getType(), where);
   if (var) {
     if (std::optional<unsigned> id = globalArray(var)) {
-      LValue lv;
-      lv.kind = LValue::Kind::Memory;
-      lv.array = *id;
-      lv.index = zero64();
       uint64_t es = k_.arrays[*id].elem_size;
-      lv.count = std::max<uint64_t>(1, sizeOf(var->getType()) / (es ? es : 1));
-      return lv;
+      return {lval::Memory{*id, zero64(), std::max<uint64_t>(1, sizeOf(var->getType()) / (es ? es : 1))}};
     }
     // A namespace-scope constant of floating type (integers fold earlier).
     if (var->getType().isConstQualified() && var->getType()->isRealFloatingType())
@@ -112,9 +86,8 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m, const clang::Ar
   if (m->isArrow()) {
     if (llvm::isa<clang::CXXThisExpr>(base->IgnoreImpCasts())) {
       if (frames_.back().this_object) {
-        object.kind = LValue::Kind::Struct;
-        object.binding = frames_.back().this_object;
-      } else if (frames_.back().this_memory.kind != LValue::Kind::Invalid) {
+        object = {lval::Struct{frames_.back().this_object}};
+      } else if (frames_.back().this_memory.valid()) {
         object = frames_.back().this_memory;
       } else {
         unsupported("member of 'this'", textOf(m->getSourceRange()), m->getSourceRange());
@@ -123,27 +96,25 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m, const clang::Ar
     } else {
       std::optional<Pointer> p = pointer(base);
       if (!p) return {};
-      const auto *target = p->as<Pointer::Memory>();
-      if (!target) {  // (pointer() gives Memory or ToLocal)
+      if (p->is<ptr::Local>()) {
         unsupported("member through a pointer to a local", textOf(m->getSourceRange()), m->getSourceRange());
         return {};
       }
       // p->f: the part of the element p points to that is f (below)
-      object.kind = LValue::Kind::Memory;
-      object.array = target->array;
-      object.index = target->offset;
-      object.count = target->scale;
+      const auto &to = std::get<ptr::Memory>(p->node);  // pointer() gives no other kind
+      object = {lval::Memory{to.array, to.offset, to.scale}};
     }
   } else {
     object = lvalue(base);
   }
-  if (object.kind == LValue::Kind::Struct) {
-    auto it = object.binding->fields.find(field);
-    if (it == object.binding->fields.end()) {
+  if (const auto *s = object.as<lval::Struct>()) {
+    const bind::Fields &fields = s->binding->fields();
+    auto it = fields.find(field);
+    if (it == fields.end()) {
       unsupported("member", "'" + field->getNameAsString() + "'", m->getSourceRange());
       return {};
     }
-    if (it->second->kind == Binding::Kind::Ref && it->second->ref.kind == LValue::Kind::Invalid) {
+    if (const auto *r = it->second->as<bind::Ref>(); r && !r->ref.valid()) {
       unsupported("reference member kverify cannot follow", textOf(m->getSourceRange()), m->getSourceRange());
       return {};
     }
@@ -152,7 +123,7 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m, const clang::Ar
     std::optional<Pointer> p = decay(lv, sub->getBase()->getType()->getPointeeType(), sub->getBase());
     return pointee(p, rvalue(sub->getIdx()), sub);
   }
-  if (object.kind == LValue::Kind::Memory || object.kind == LValue::Kind::Choice) {
+  if (object.inMemory()) {
     // the field's own bytes: p[i].lo and p[i].hi are different memory
     if (field->isBitField()) {
       unsupported("bit-field of an object in memory", textOf(m->getSourceRange()), m->getSourceRange());
@@ -167,53 +138,44 @@ LValue KernelExtractor::memberLValue(const clang::MemberExpr *m, const clang::Ar
     }
     uint64_t offset = static_cast<uint64_t>(ctx_.getFieldOffset(field)) / ctx_.getCharWidth();
     LValue lv = partOf(object, offset, sizeOf(field->getType()), m);
-    if (!sub || lv.kind == LValue::Kind::Invalid) return lv;
+    if (!sub || !lv.valid()) return lv;
     std::optional<Pointer> p = decay(lv, sub->getBase()->getType()->getPointeeType(), sub->getBase());
     return pointee(p, rvalue(sub->getIdx()), sub);
   }
-  if (object.kind != LValue::Kind::Invalid)
-    unsupported("member access", textOf(m->getSourceRange()), m->getSourceRange());
+  if (object.valid()) unsupported("member access", textOf(m->getSourceRange()), m->getSourceRange());
   return {};
 }
 
 // `p[idx]`, `e` being the subscript.
 LValue KernelExtractor::pointee(const std::optional<Pointer> &p, ExprPtr idx, const clang::Expr *e) {
-  LValue lv;
-  if (!p) return lv;
+  if (!p) return {};
   clang::SourceRange where = e->getSourceRange();
-  if (const auto *m = p->as<Pointer::Memory>()) {
-    lv.kind = LValue::Kind::Memory;
-    lv.array = m->array;
-    lv.index = idx ? addIndex(m->offset, std::move(idx), m->scale) : m->offset;
-    lv.count = m->scale;
-    return lv;
-  }
-  if (const auto *c = p->as<Pointer::Choice>()) {
-    LValue a = pointee(*c->then_p, idx, e), b = pointee(*c->else_p, idx, e);
-    if (a.kind == LValue::Kind::Invalid || b.kind == LValue::Kind::Invalid) return lv;
-    lv.kind = LValue::Kind::Choice;
-    lv.cond = c->cond;
-    lv.then_lv = std::make_shared<const LValue>(std::move(a));
-    lv.else_lv = std::make_shared<const LValue>(std::move(b));
-    return lv;
-  }
-  if (const auto *u = p->as<Pointer::Unknown>()) {
-    unsupported(u->why, textOf(where), where);
-    return lv;
-  }
-  const auto *c = idx ? idx->as<model::expr::Const>() : nullptr;  // a local's or a pointer variable's address
-  if (idx && !(c && c->int_value == 0)) {
+  auto atStart = [&] {  // a local's address: only p[0]
+    const auto *c = idx ? idx->as<model::expr::Const>() : nullptr;
+    if (!idx || (c && c->int_value == 0)) return true;
     unsupported("subscript of a pointer to a local", textOf(where), where);
-    return lv;
-  }
-  if (const auto *l = p->as<Pointer::ToLocal>()) {
-    lv.kind = LValue::Kind::Local;
-    lv.local = l->local;
-  } else {
-    lv.kind = LValue::Kind::PointerVar;
-    lv.binding = std::get<Pointer::ToVar>(p->v).var;
-  }
-  return lv;
+    return false;
+  };
+  return std::visit(
+      model::Overloaded{
+          [&](const ptr::Memory &m) -> LValue {
+            return {
+                lval::Memory{m.array, idx ? addIndex(m.offset, std::move(idx), m.scale) : m.offset, m.scale}};
+          },
+          [&](const ptr::Local &l) -> LValue { return atStart() ? LValue{lval::Local{l.local}} : LValue{}; },
+          [&](const ptr::Var &v) -> LValue { return atStart() ? LValue{lval::PointerVar{v.var}} : LValue{}; },
+          [&](const ptr::Choice &c) -> LValue {
+            LValue a = pointee(*c.then_p, idx, e), b = pointee(*c.else_p, idx, e);
+            if (!a.valid() || !b.valid()) return {};
+            return {lval::Choice{c.cond, std::make_shared<const LValue>(std::move(a)),
+                                 std::make_shared<const LValue>(std::move(b))}};
+          },
+          [&](const ptr::Unknown &u) -> LValue {
+            unsupported(u.why, textOf(where), where);
+            return {};
+          },
+      },
+      p->node);
 }
 
 // The bytes [offset, offset + size) of what `object` designates (a field, a base-class
@@ -222,17 +184,16 @@ LValue KernelExtractor::pointee(const std::optional<Pointer> &p, ExprPtr idx, co
 // would make two different components one value for the rules that compare values.
 LValue KernelExtractor::partOf(const LValue &object, uint64_t offset, uint64_t size,
                                const clang::Expr *where) {
-  if (object.kind == LValue::Kind::Choice) {
-    LValue a = partOf(*object.then_lv, offset, size, where);
-    LValue b = a.kind == LValue::Kind::Invalid ? LValue{} : partOf(*object.else_lv, offset, size, where);
-    if (b.kind == LValue::Kind::Invalid) return {};
-    LValue lv = object;
-    lv.then_lv = std::make_shared<const LValue>(std::move(a));
-    lv.else_lv = std::make_shared<const LValue>(std::move(b));
-    return lv;
+  if (const auto *c = object.as<lval::Choice>()) {
+    LValue a = partOf(*c->then_lv, offset, size, where);
+    LValue b = !a.valid() ? LValue{} : partOf(*c->else_lv, offset, size, where);
+    if (!b.valid()) return {};
+    return {lval::Choice{c->cond, std::make_shared<const LValue>(std::move(a)),
+                         std::make_shared<const LValue>(std::move(b))}};
   }
-  if (object.kind != LValue::Kind::Memory) return {};
-  const model::Array &arr = k_.arrays[object.array];
+  const auto *m = object.as<lval::Memory>();
+  if (!m) return {};
+  const model::Array &arr = k_.arrays[m->array];
   uint64_t unit = std::max(1u, arr.elem_size);
   if (offset % unit != 0 || size % unit != 0 || size == 0) {
     unsupported("part of an element smaller than the elements of its array",
@@ -242,11 +203,11 @@ LValue KernelExtractor::partOf(const LValue &object, uint64_t offset, uint64_t s
                 where->getSourceRange());
     return {};
   }
-  LValue lv = object;
+  lval::Memory part = *m;
   if (offset != 0)
-    lv.index = addIndex(object.index, Expr::intConst(Type::i64(), static_cast<int64_t>(offset / unit)), 1);
-  lv.count = size / unit;
-  return lv;
+    part.index = addIndex(m->index, Expr::intConst(Type::i64(), static_cast<int64_t>(offset / unit)), 1);
+  part.count = size / unit;
+  return {std::move(part)};
 }
 
 // The byte offset of the base-class part a derived-to-base cast `c` designates; nullopt
@@ -316,8 +277,7 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
       return lvalue(c->getSubExpr());
     if (c->getCastKind() == clang::CK_UncheckedDerivedToBase || c->getCastKind() == clang::CK_DerivedToBase) {
       LValue lv = lvalue(c->getSubExpr());
-      if (lv.kind != LValue::Kind::Memory && lv.kind != LValue::Kind::Choice)
-        return lv;  // a struct variable holds its base classes' fields too
+      if (!lv.inMemory()) return lv;  // a struct variable holds its base classes' fields too
       std::optional<uint64_t> offset = baseOffset(c);
       return offset ? partOf(lv, *offset, sizeOf(c->getType()), c) : LValue{};
     }
@@ -325,27 +285,18 @@ LValue KernelExtractor::lvalue(const clang::Expr *e) {
   if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) {
     const clang::Expr *sub = m->getSubExpr();
     if (sub->getType()->isRecordType()) {
-      LValue lv;
-      lv.kind = LValue::Kind::Struct;
-      lv.binding = freshStruct(sub->getType(), "temporary");
-      assignStruct(lv.binding, sub);
-      return lv;
+      BindingPtr temporary = freshStruct(sub->getType(), "temporary");
+      assignStruct(temporary, sub);
+      return {lval::Struct{temporary}};
     }
     if (sub->isGLValue()) return lvalue(sub);
-    LValue lv;
-    lv.kind = LValue::Kind::Value;
-    lv.value = rvalue(sub);
-    return lv;
+    return {lval::Value{rvalue(sub)}};
   }
   if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) {
     BindingPtr b = call(c);
-    if (b && b->kind == Binding::Kind::Struct) {
-      LValue lv;
-      lv.kind = LValue::Kind::Struct;
-      lv.binding = b;
-      return lv;
-    }
-    if (b && c->getCallReturnType(ctx_)->isReferenceType() && b->kind == Binding::Kind::Ref) return b->ref;
+    if (b && b->is<bind::Struct>()) return {lval::Struct{b}};
+    if (b && c->getCallReturnType(ctx_)->isReferenceType())
+      if (const auto *r = b->as<bind::Ref>()) return r->ref;
   }
   unsupported("lvalue", std::string(e->getStmtClassName()) + " " + textOf(e->getSourceRange()),
               e->getSourceRange());
@@ -375,64 +326,62 @@ unsigned KernelExtractor::emitAccess(model::AccessKind kind, unsigned array, Exp
 
 ExprPtr KernelExtractor::load(const LValue &lv, const clang::Expr *where) {
   clang::QualType t = where->getType();
-  switch (lv.kind) {
-    case LValue::Kind::Value: return lv.value;
-    case LValue::Kind::Local: return Expr::local(lv.local);
-    case LValue::Kind::Memory: {
-      if (in_premise_)  // what memory holds, not an access (KV_ASSUME_FORALL)
-        return Expr::element(typeOf(t), lv.array, lv.index, std::max<unsigned>(lv.count, 1),
-                             k_.arrays[lv.array].name);
-      unsigned id =
-          emitAccess(model::AccessKind::Read, lv.array, lv.index, lv.count, where->getSourceRange());
-      return Expr::opaque(typeOf(t), id, "load of " + k_.arrays[lv.array].name);
-    }
-    case LValue::Kind::Struct:
-    case LValue::Kind::PointerVar: return opaque(t, "value of " + textOf(where->getSourceRange()));
-    case LValue::Kind::Choice: {  // if (cond) load one else load the other
-      ExprPtr a, b;
-      std::vector<Stmt> then_s = nested([&] { a = load(*lv.then_lv, where); });
-      std::vector<Stmt> else_s = nested([&] { b = load(*lv.else_lv, where); });
-      emit(Stmt{rangeOf(where->getSourceRange()),
-                model::stmt::If{lv.cond, std::move(then_s), std::move(else_s)}});
-      return Expr::select(lv.cond, a, Expr::cast(a->type, b));
-    }
-    case LValue::Kind::Invalid: break;
-  }
-  return opaque(t, "unsupported");
+  auto variable = [&](const auto &) { return opaque(t, "value of " + textOf(where->getSourceRange())); };
+  return std::visit(model::Overloaded{
+                        [&](const lval::Invalid &) { return opaque(t, "unsupported"); },
+                        [&](const lval::Value &v) { return v.value; },
+                        [&](const lval::Local &l) { return Expr::local(l.local); },
+                        [&](const lval::Memory &m) {
+                          if (in_premise_)  // what memory holds, not an access (KV_ASSUME_FORALL)
+                            return Expr::element(typeOf(t), m.array, m.index, std::max<unsigned>(m.count, 1),
+                                                 k_.arrays[m.array].name);
+                          unsigned id = emitAccess(model::AccessKind::Read, m.array, m.index, m.count,
+                                                   where->getSourceRange());
+                          return Expr::opaque(typeOf(t), id, "load of " + k_.arrays[m.array].name);
+                        },
+                        [&](const lval::Struct &s) { return variable(s); },
+                        [&](const lval::PointerVar &p) { return variable(p); },
+                        [&](const lval::Choice &c) {  // if (cond) load one else load the other
+                          ExprPtr a, b;
+                          std::vector<Stmt> then_s = nested([&] { a = load(*c.then_lv, where); });
+                          std::vector<Stmt> else_s = nested([&] { b = load(*c.else_lv, where); });
+                          emit(Stmt{rangeOf(where->getSourceRange()),
+                                    model::stmt::If{c.cond, std::move(then_s), std::move(else_s)}});
+                          return Expr::select(c.cond, a, Expr::cast(a->type, b));
+                        },
+                    },
+                    lv.node);
 }
 
 void KernelExtractor::store(const LValue &lv, ExprPtr value, const clang::Expr *where) {
-  switch (lv.kind) {
-    case LValue::Kind::Local: emitAssign(lv.local, std::move(value), where->getSourceRange()); return;
-    case LValue::Kind::Memory: {
-      // the value stored, where it is a scalar the analysis compares (benign races) and
-      // fills the location written (one element, or a field's bytes)
-      bool integral = value && (value->type.kind == model::Type::Kind::Int ||
-                                value->type.kind == model::Type::Kind::Bool);
-      uint64_t bytes = integral ? std::max(1u, value->type.bits / 8) : 0;
-      bool scalar = integral && (k_.arrays[lv.array].by_bytes
-                                     ? bytes == lv.count * std::max(1u, k_.arrays[lv.array].elem_size)
-                                     : lv.count <= 1);
-      emitAccess(model::AccessKind::Write, lv.array, lv.index, lv.count, where->getSourceRange(), nullptr,
-                 scalar ? std::move(value) : nullptr);
-      return;
-    }
-    case LValue::Kind::Value:
-      unsupported("write to a read-only value", textOf(where->getSourceRange()), where->getSourceRange());
-      return;
-    case LValue::Kind::Struct:
-    case LValue::Kind::PointerVar:
-      unsupported("write", textOf(where->getSourceRange()), where->getSourceRange());
-      return;
-    case LValue::Kind::Choice: {
-      std::vector<Stmt> then_s = nested([&] { store(*lv.then_lv, value, where); });
-      std::vector<Stmt> else_s = nested([&] { store(*lv.else_lv, value, where); });
-      emit(Stmt{rangeOf(where->getSourceRange()),
-                model::stmt::If{lv.cond, std::move(then_s), std::move(else_s)}});
-      return;
-    }
-    case LValue::Kind::Invalid: return;
-  }
+  clang::SourceRange range = where->getSourceRange();
+  auto variable = [&](const auto &) { unsupported("write", textOf(range), range); };
+  std::visit(
+      model::Overloaded{
+          [&](const lval::Invalid &) {},
+          [&](const lval::Value &) { unsupported("write to a read-only value", textOf(range), range); },
+          [&](const lval::Local &l) { emitAssign(l.local, std::move(value), range); },
+          [&](const lval::Memory &m) {
+            // the value stored, where it is a scalar the analysis compares (benign races)
+            // and fills the location written (one element, or a field's bytes)
+            bool integral = value && (value->type.kind == model::Type::Kind::Int ||
+                                      value->type.kind == model::Type::Kind::Bool);
+            uint64_t bytes = integral ? std::max(1u, value->type.bits / 8) : 0;
+            const model::Array &a = k_.arrays[m.array];
+            bool scalar =
+                integral && (a.by_bytes ? bytes == m.count * std::max(1u, a.elem_size) : m.count <= 1);
+            emitAccess(model::AccessKind::Write, m.array, m.index, m.count, range, nullptr,
+                       scalar ? std::move(value) : nullptr);
+          },
+          [&](const lval::Struct &s) { variable(s); },
+          [&](const lval::PointerVar &p) { variable(p); },
+          [&](const lval::Choice &c) {
+            std::vector<Stmt> then_s = nested([&] { store(*c.then_lv, value, where); });
+            std::vector<Stmt> else_s = nested([&] { store(*c.else_lv, value, where); });
+            emit(Stmt{rangeOf(range), model::stmt::If{c.cond, std::move(then_s), std::move(else_s)}});
+          },
+      },
+      lv.node);
 }
 
 // --- pointers ------------------------------------------------------------------------

@@ -39,11 +39,11 @@ uint64_t KernelExtractor::scaleOf(unsigned array, clang::QualType pointee, const
 ExprPtr KernelExtractor::addressOf(const std::optional<Pointer> &p, bool in_block) const {
   if (!p) return nullptr;
   Type u64 = Type::integer(64, false);
-  if (const auto *c = p->as<Pointer::Choice>()) {
+  if (const auto *c = p->as<ptr::Choice>()) {
     ExprPtr a = addressOf(*c->then_p, in_block), b = addressOf(*c->else_p, in_block);
     return a && b ? Expr::select(c->cond, a, b) : nullptr;
   }
-  const auto *m = p->as<Pointer::Memory>();
+  const auto *m = p->as<ptr::Memory>();
   if (!m || m->array >= k_.arrays.size()) return nullptr;
   const model::Array &a = k_.arrays[m->array];
   if (a.origin != model::ArrayOrigin::Param && !(in_block && a.space == model::AddressSpace::Shared))
@@ -57,34 +57,38 @@ ExprPtr KernelExtractor::addressOf(const std::optional<Pointer> &p, bool in_bloc
 
 // The pointer variable `b` at offset `offset`: a choice over its arrays by its selector.
 Pointer KernelExtractor::pointerAt(const BindingPtr &b, ExprPtr offset) const {
-  const Pointer::Memory &base = b->target();
+  const bind::Pointer &v = b->pointerVar();
+  const ptr::Memory &base = std::get<ptr::Memory>(v.pointer.node);
   Pointer p = Pointer::memory(base.array, offset, base.scale);
-  for (size_t i = 0; i < b->more.size(); ++i) {
-    ExprPtr cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
-                                Expr::intConst(b->selector->type, static_cast<int64_t>(i + 1)));
-    auto alt = std::make_shared<const Pointer>(Pointer::memory(b->more[i], offset, base.scale));
-    p = {Pointer::Choice{cond, std::move(alt), std::make_shared<const Pointer>(std::move(p)), b}};
+  for (size_t i = 0; i < v.more.size(); ++i) {
+    ptr::Choice c;
+    c.cond = Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*v.selector),
+                          Expr::intConst(v.selector->type, static_cast<int64_t>(i + 1)));
+    c.then_p = std::make_shared<const Pointer>(Pointer::memory(v.more[i], offset, base.scale));
+    c.else_p = std::make_shared<const Pointer>(std::move(p));
+    c.from = b;
+    p = Pointer{std::move(c)};
   }
   return p;
 }
 
 std::optional<Pointer> KernelExtractor::pointerOfBinding(const BindingPtr &b) {
-  if (!b || b->kind != Binding::Kind::Pointer) return std::nullopt;
-  b->read_at = ++event_;
-  const auto *m = b->pointer.as<Pointer::Memory>();
-  if (!m) return b->pointer;
-  if (!b->unknown.empty() || m->array == ~0u) {
-    return Pointer::unknown(b->unknown.empty() ? "pointer used before it is assigned" : b->unknown);
+  bind::Pointer *v = b ? b->as<bind::Pointer>() : nullptr;
+  if (!v) return std::nullopt;
+  v->read_at = ++event_;
+  const auto *base = v->pointer.as<ptr::Memory>();
+  if (!base) return v->pointer;
+  if (!v->unknown.empty() || base->array == ~0u) {
+    return Pointer::unknown(v->unknown.empty() ? "pointer used before it is assigned" : v->unknown);
   }
-  return pointerAt(b, b->offset ? Expr::local(*b->offset) : m->offset);
+  return pointerAt(b, v->offset ? Expr::local(*v->offset) : base->offset);
 }
 
 std::optional<Pointer> KernelExtractor::decay(const LValue &lv, clang::QualType pointee,
                                               const clang::Expr *e) {
-  if (lv.kind == LValue::Kind::Memory)
-    return Pointer::memory(lv.array, lv.index, scaleOf(lv.array, pointee, e));
-  if (lv.kind != LValue::Kind::Invalid)
-    unsupported("array", textOf(e->getSourceRange()), e->getSourceRange());
+  if (const auto *m = lv.as<lval::Memory>())
+    return Pointer::memory(m->array, m->index, scaleOf(m->array, pointee, e));
+  if (lv.valid()) unsupported("array", textOf(e->getSourceRange()), e->getSourceRange());
   return std::nullopt;
 }
 
@@ -95,9 +99,10 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const clang::Expr *sr
 // Whether `b` may gain an array (or become unknown) here: no loop being translated
 // that began after `b` was created has read it, since that read runs again after this.
 bool KernelExtractor::widenable(const BindingPtr &b) const {
+  const bind::Pointer &v = b->pointerVar();
   for (unsigned start : loop_starts_)
-    if (start > b->created_at && start < b->read_at) return false;
-  return b->home != nullptr;
+    if (start > v.created_at && start < v.read_at) return false;
+  return v.home != nullptr;
 }
 
 // Gives `b` a selector. Where an assignment under a branch (`widened`) makes it
@@ -105,52 +110,54 @@ bool KernelExtractor::widenable(const BindingPtr &b) const {
 // list it was created in: every value it held so far points into that array. Otherwise
 // the assignment that follows sets it on every path on.
 bool KernelExtractor::startSelector(const BindingPtr &b, bool widened, clang::SourceRange where) {
-  if (b->selector) return true;
-  if (widened && std::find(out_.begin(), out_.end(), b->home) == out_.end()) {
+  bind::Pointer &v = b->pointerVar();
+  if (v.selector) return true;
+  if (widened && std::find(out_.begin(), out_.end(), v.home) == out_.end()) {
     unsupported("pointer that may point into different arrays", textOf(where), where);
     return false;
   }
-  std::string name = b->offset->name;  // "p.offset": the selector is "p.array"
+  std::string name = v.offset->name;  // "p.offset": the selector is "p.array"
   name = name.substr(0, name.rfind(".offset")) + ".array";
-  b->selector = newLocal(name, Type::integer(32, false));
+  v.selector = newLocal(name, Type::integer(32, false));
   if (widened)
-    b->home->insert(
-        b->home->begin(),
-        Stmt{rangeOf(where), model::stmt::Assign{*b->selector, Expr::intConst(b->selector->type, 0)}});
+    v.home->insert(
+        v.home->begin(),
+        Stmt{rangeOf(where), model::stmt::Assign{*v.selector, Expr::intConst(v.selector->type, 0)}});
   return true;
 }
 
-// The Memory pointers a (choice of) pointer(s) may be.
-static void arms(const Pointer &p, std::vector<const Pointer *> &out) {
-  if (const auto *c = p.as<Pointer::Choice>()) {
-    arms(*c->then_p, out);
-    arms(*c->else_p, out);
-  } else {
-    out.push_back(&p);
-  }
+// The Memory pointers a (choice of) pointer(s) may be; false where an arm is another kind.
+static bool arms(const Pointer &p, std::vector<const ptr::Memory *> &out) {
+  if (const auto *c = p.as<ptr::Choice>()) return arms(*c->then_p, out) && arms(*c->else_p, out);
+  const auto *m = p.as<ptr::Memory>();
+  if (m) out.push_back(m);
+  return m != nullptr;
 }
 
-static bool sameArrays(const Binding &a, const Binding &b) {
-  return a.target().array == b.target().array && a.more == b.more;
+// The array a pointer variable was given first (its selector's 0).
+static unsigned firstArray(const bind::Pointer &v) { return std::get<ptr::Memory>(v.pointer.node).array; }
+
+static bool sameArrays(const bind::Pointer &a, const bind::Pointer &b) {
+  return firstArray(a) == firstArray(b) && a.more == b.more;
 }
 
-// The value of `b`'s selector, or offset, once it holds `p` (whose arrays it has).
-// (`p`: Memory pointers and choices of them)
-static ExprPtr selectorOf(const Pointer &p, const Binding &b) {
-  if (const auto *c = p.as<Pointer::Choice>()) {
-    if (c->from && sameArrays(*c->from, b))
-      return Expr::local(*c->from->selector);  // a copy (double buffers' swaps)
+// The value of `b`'s selector, or offset, once it holds `p` (whose arms are all Memory and
+// whose arrays it has).
+static ExprPtr selectorOf(const Pointer &p, const bind::Pointer &b) {
+  if (const auto *c = p.as<ptr::Choice>()) {
+    if (c->from && sameArrays(c->from->pointerVar(), b))
+      return Expr::local(*c->from->pointerVar().selector);  // a copy (double buffers' swaps)
     return Expr::select(c->cond, selectorOf(*c->then_p, b), selectorOf(*c->else_p, b));
   }
-  const unsigned array = p.as<Pointer::Memory>()->array;
+  unsigned array = std::get<ptr::Memory>(p.node).array;
   auto it = std::find(b.more.begin(), b.more.end(), array);
-  int64_t i = array == b.target().array ? 0 : it - b.more.begin() + 1;
+  int64_t i = array == firstArray(b) ? 0 : it - b.more.begin() + 1;
   return Expr::intConst(b.selector->type, i);
 }
 
 static ExprPtr offsetOf(const Pointer &p) {
-  const auto *c = p.as<Pointer::Choice>();
-  if (!c) return p.as<Pointer::Memory>()->offset;
+  const auto *c = p.as<ptr::Choice>();
+  if (!c) return std::get<ptr::Memory>(p.node).offset;
   if (c->from)  // every arm at one offset
     return offsetOf(*c->else_p);
   ExprPtr a = offsetOf(*c->then_p), b = offsetOf(*c->else_p);
@@ -162,85 +169,81 @@ static ExprPtr offsetOf(const Pointer &p) {
 void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<Pointer> &p,
                                     clang::SourceRange where) {
   if (!p) return;
-  const auto *target = dst->pointer.as<Pointer::Memory>();
-  bool unset = target && target->array == ~0u && dst->unknown.empty();
+  bind::Pointer &to = dst->pointerVar();
+  const auto *base = to.pointer.as<ptr::Memory>();
+  bool unset = base && base->array == ~0u && to.unknown.empty();
   // Straight-line code of the variable's own scope: every path on assigns it (no branch
   // merges another target), so re-binding it to another object is exact.
-  bool rebind = dst->scope && dst->scope == out_.back();
+  bool rebind = to.scope && to.scope == out_.back();
   bool widen = !unset && !rebind;
-  if (widen && !dst->unknown.empty()) return;  // unknown on some path already: every use is an error
-  if (const auto *u = p->as<Pointer::Unknown>()) {
+  if (widen && !to.unknown.empty()) return;  // unknown on some path already: every use is an error
+  if (const auto *u = p->as<ptr::Unknown>()) {
     if (widen && !widenable(dst)) {
       unsupported(u->why, textOf(where), where);
       return;
     }
-    dst->pointer = Pointer::memory(~0u, nullptr, 1);
-    dst->more.clear();
-    dst->unknown = u->why;
+    to.pointer = Pointer::unset();
+    to.more.clear();
+    to.unknown = u->why;
     return;
   }
-  if (p->is<Pointer::ToLocal>() || p->is<Pointer::ToVar>()) {
+  if (p->is<ptr::Local>() || p->is<ptr::Var>()) {
     if (widen) {
       unsupported("pointer to a local variable reassigned", textOf(where), where);
       return;
     }
-    dst->pointer = *p;
-    dst->more.clear();
-    dst->unknown.clear();
+    to.pointer = *p;
+    to.more.clear();
+    to.unknown.clear();
     return;
   }
-  std::vector<const Pointer *> ps;
-  arms(*p, ps);
-  std::vector<const Pointer::Memory *> ms;
-  for (const Pointer *a : ps) {
-    const auto *m = a->as<Pointer::Memory>();
-    if (!m || (!ms.empty() && m->scale != ms[0]->scale)) {
-      unsupported("pointer that may point into different kinds of object", textOf(where), where);
-      return;
-    }
-    ms.push_back(m);
-  }
-  const uint64_t scale = ms[0]->scale;
-  if (!widen) {  // the arrays of `p`, in the order of the variable it copies
-    const auto *c = p->as<Pointer::Choice>();
-    const BindingPtr from = c ? c->from : nullptr;
-    std::vector<unsigned> more = from ? from->more : std::vector<unsigned>{};
-    dst->pointer = Pointer::memory(from ? from->target().array : ms[0]->array, zero64(), scale);
-    dst->more = std::move(more);
-    dst->unknown.clear();
-  } else if (!target || target->scale != scale) {
+  std::vector<const ptr::Memory *> ps;
+  bool one_kind = arms(*p, ps);
+  for (const ptr::Memory *a : ps) one_kind = one_kind && a->scale == ps[0]->scale;
+  if (!one_kind) {
     unsupported("pointer that may point into different kinds of object", textOf(where), where);
     return;
   }
-  for (const Pointer::Memory *a : ms) {
-    if (a->array == dst->target().array ||
-        std::find(dst->more.begin(), dst->more.end(), a->array) != dst->more.end())
+  if (!widen) {  // the arrays of `p`, in the order of the variable it copies
+    const auto *choice = p->as<ptr::Choice>();
+    const BindingPtr from = choice ? choice->from : nullptr;
+    std::vector<unsigned> more = from ? from->pointerVar().more : std::vector<unsigned>{};
+    to.pointer =
+        Pointer::memory(from ? firstArray(from->pointerVar()) : ps[0]->array, zero64(), ps[0]->scale);
+    to.more = std::move(more);
+    to.unknown.clear();
+  } else if (!base || base->scale != ps[0]->scale) {
+    unsupported("pointer that may point into different kinds of object", textOf(where), where);
+    return;
+  }
+  for (const ptr::Memory *a : ps) {
+    if (a->array == firstArray(to) || std::find(to.more.begin(), to.more.end(), a->array) != to.more.end())
       continue;
     if (widen && !widenable(dst)) {
       unsupported("pointer that may point into different arrays",
                   textOf(where) + " (a loop reads it before this assignment)", where);
       return;
     }
-    dst->more.push_back(a->array);
+    to.more.push_back(a->array);
   }
-  if (!dst->offset) {
+  if (!to.offset) {
     unsupported("pointer assignment", textOf(where), where);
     return;
   }
-  if (!dst->more.empty() && !startSelector(dst, widen, where)) return;
-  if (dst->selector) emitAssign(*dst->selector, selectorOf(*p, *dst), where);
-  emitAssign(*dst->offset, offsetOf(*p), where);
+  if (!to.more.empty() && !startSelector(dst, widen, where)) return;
+  if (to.selector) emitAssign(*to.selector, selectorOf(*p, to), where);
+  emitAssign(*to.offset, offsetOf(*p), where);
 }
 
 std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
   std::optional<Pointer> p = pointerValue(e);
   if (!p) return p;
   clang::SourceRange where = e->getSourceRange();
-  if (const auto *u = p->as<Pointer::Unknown>())
+  if (const auto *u = p->as<ptr::Unknown>())
     unsupported(u->why, textOf(where), where);
-  else if (p->is<Pointer::Choice>())
+  else if (p->is<ptr::Choice>())
     unsupported("pointer that may point into different arrays", textOf(where), where);
-  else if (p->is<Pointer::ToVar>())
+  else if (p->is<ptr::Var>())
     unsupported("pointer to a pointer variable", textOf(where), where);
   else
     return p;
@@ -250,11 +253,11 @@ std::optional<Pointer> KernelExtractor::pointer(const clang::Expr *e) {
 // A choice between two pointers with `f` applied to each arm (the then-arm first); none
 // where an arm gives none.
 template <class F>
-static std::optional<Pointer> eachArm(const Pointer::Choice &c, F f) {
+static std::optional<Pointer> eachArm(const ptr::Choice &c, F f) {
   std::optional<Pointer> a = f(*c.then_p);
   std::optional<Pointer> b = a ? f(*c.else_p) : std::nullopt;
   if (!b) return std::nullopt;
-  Pointer::Choice q = c;
+  ptr::Choice q = c;
   q.then_p = std::make_shared<const Pointer>(std::move(*a));
   q.else_p = std::make_shared<const Pointer>(std::move(*b));
   return Pointer{std::move(q)};
@@ -263,11 +266,11 @@ static std::optional<Pointer> eachArm(const Pointer::Choice &c, F f) {
 // `p + k` (`p - k`), for each array p may point into.
 std::optional<Pointer> KernelExtractor::shifted(const Pointer &p, const ExprPtr &k, bool subtract,
                                                 const clang::Expr *where) {
-  if (const auto *c = p.as<Pointer::Choice>())
+  if (const auto *c = p.as<ptr::Choice>())
     return eachArm(*c, [&](const Pointer &arm) { return shifted(arm, k, subtract, where); });
-  const auto *m = p.as<Pointer::Memory>();
+  const auto *m = p.as<ptr::Memory>();
   if (!m) {
-    const auto *u = p.as<Pointer::Unknown>();
+    const auto *u = p.as<ptr::Unknown>();
     unsupported(u ? u->why : "arithmetic on a pointer to a local", textOf(where->getSourceRange()),
                 where->getSourceRange());
     return std::nullopt;
@@ -277,23 +280,22 @@ std::optional<Pointer> KernelExtractor::shifted(const Pointer &p, const ExprPtr 
 
 // `p` converted to a pointer to `pointee`: its scale, in each array it may point into.
 Pointer KernelExtractor::rescaled(const Pointer &p, clang::QualType pointee, const clang::Expr *e) {
-  if (const auto *m = p.as<Pointer::Memory>())
-    return Pointer::memory(m->array, m->offset, scaleOf(m->array, pointee, e));
-  if (const auto *c = p.as<Pointer::Choice>()) {
-    Pointer::Choice q = *c;
-    q.then_p = std::make_shared<const Pointer>(rescaled(*c->then_p, pointee, e));
-    q.else_p = std::make_shared<const Pointer>(rescaled(*c->else_p, pointee, e));
-    return Pointer{std::move(q)};
+  Pointer q = p;
+  if (auto *m = q.as<ptr::Memory>()) {
+    m->scale = scaleOf(m->array, pointee, e);
+  } else if (auto *c = q.as<ptr::Choice>()) {
+    c->then_p = std::make_shared<const Pointer>(rescaled(*c->then_p, pointee, e));
+    c->else_p = std::make_shared<const Pointer>(rescaled(*c->else_p, pointee, e));
   }
-  return p;
+  return q;
 }
 
 // `p` moved on by `bytes` (a base-class part's offset), in each array it may point into.
 std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes, const clang::Expr *e) {
   if (bytes == 0) return p;
-  if (const auto *c = p.as<Pointer::Choice>())
+  if (const auto *c = p.as<ptr::Choice>())
     return eachArm(*c, [&](const Pointer &arm) { return movedBy(arm, bytes, e); });
-  const auto *m = p.as<Pointer::Memory>();
+  const auto *m = p.as<ptr::Memory>();
   if (!m) return p;
   uint64_t unit = std::max(1u, k_.arrays[m->array].elem_size);
   if (bytes % unit != 0) {
@@ -301,8 +303,9 @@ std::optional<Pointer> KernelExtractor::movedBy(const Pointer &p, uint64_t bytes
                 e->getSourceRange());
     return std::nullopt;
   }
-  ExprPtr moved = addIndex(m->offset, Expr::intConst(Type::i64(), static_cast<int64_t>(bytes / unit)), 1);
-  return Pointer::memory(m->array, moved, m->scale);
+  return Pointer::memory(
+      m->array, addIndex(m->offset, Expr::intConst(Type::i64(), static_cast<int64_t>(bytes / unit)), 1),
+      m->scale);
 }
 
 // A pointer conversion: an array decaying, a pointer loaded, casts that keep or rescale it.
@@ -316,11 +319,11 @@ std::optional<Pointer> KernelExtractor::castPointer(const clang::CastExpr *c) {
       if (llvm::isa<clang::ConditionalOperator>(strip(sub)))
         return pointerValue(sub);  // `c ? p : q` of pointer lvalues
       LValue lv = lvalue(sub);
-      if (lv.kind == LValue::Kind::PointerVar) return pointerOfBinding(lv.binding);
-      if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+      if (const auto *v = lv.as<lval::PointerVar>()) return pointerOfBinding(v->binding);
+      if (lv.inMemory()) {
         load(lv, sub);  // the read happens; what it reads is not followed
         return Pointer::unknown("pointer loaded from memory");
-      } else if (lv.kind != LValue::Kind::Invalid) {
+      } else if (lv.valid()) {
         unsupported("pointer value", textOf(where), where);
       }
       return std::nullopt;
@@ -355,11 +358,11 @@ std::optional<Pointer> KernelExtractor::addressOf(const clang::UnaryOperator *u)
   const clang::Expr *e = u;
   clang::SourceRange where = e->getSourceRange();
   LValue lv = lvalue(u->getSubExpr());
-  if (lv.kind == LValue::Kind::Memory)
-    return Pointer::memory(lv.array, lv.index, scaleOf(lv.array, u->getSubExpr()->getType(), e));
-  if (lv.kind == LValue::Kind::Local) return Pointer::toLocal(lv.local);
-  if (lv.kind == LValue::Kind::PointerVar) { return Pointer::toVar(lv.binding); }
-  if (lv.kind != LValue::Kind::Invalid) unsupported("address of", textOf(where), where);
+  if (const auto *m = lv.as<lval::Memory>())
+    return Pointer::memory(m->array, m->index, scaleOf(m->array, u->getSubExpr()->getType(), e));
+  if (const auto *l = lv.as<lval::Local>()) return Pointer::toLocal(l->local);
+  if (const auto *v = lv.as<lval::PointerVar>()) return Pointer::toVar(v->binding);
+  if (lv.valid()) unsupported("address of", textOf(where), where);
   return std::nullopt;
 }
 
@@ -367,18 +370,20 @@ std::optional<Pointer> KernelExtractor::addressOf(const clang::UnaryOperator *u)
 std::optional<Pointer> KernelExtractor::incrementedPointer(const clang::UnaryOperator *u) {
   clang::SourceRange where = u->getSourceRange();
   LValue lv = lvalue(u->getSubExpr());
-  std::optional<Pointer> p =
-      lv.kind == LValue::Kind::PointerVar ? pointerOfBinding(lv.binding) : std::nullopt;
-  if (!p || !(p->is<Pointer::Memory>() || p->is<Pointer::Choice>()) || !lv.binding->offset) {
+  const auto *var = lv.as<lval::PointerVar>();
+  std::optional<Pointer> p = var ? pointerOfBinding(var->binding) : std::nullopt;
+  if (!p || !(p->is<ptr::Memory>() || p->is<ptr::Choice>()) || !var->binding->pointerVar().offset) {
     unsupported("pointer increment", textOf(where), where);
     return std::nullopt;
   }
-  const BindingPtr &v = lv.binding;
-  ExprPtr old = Expr::local(*v->offset);
+  const BindingPtr &b = var->binding;
+  const bind::Pointer &v = b->pointerVar();
+  ExprPtr old = Expr::local(*v.offset);
   if (u->isPostfix()) old = snapshot(old, "old", where);
-  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v->target().scale, u->isDecrementOp());
-  emitAssign(*v->offset, updated, where);
-  return u->isPostfix() ? pointerAt(v, old) : pointerOfBinding(v);
+  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), std::get<ptr::Memory>(v.pointer.node).scale,
+                             u->isDecrementOp());
+  emitAssign(*v.offset, updated, where);
+  return u->isPostfix() ? pointerAt(b, old) : pointerOfBinding(b);
 }
 
 // `c ? p : q`: one pointer where both arms point into one array, else a choice of the two.
@@ -390,17 +395,17 @@ std::optional<Pointer> KernelExtractor::chosenPointer(const clang::ConditionalOp
   std::vector<Stmt> else_effects = nested([&] { b = pointerValue(c->getFalseExpr()); });
   cond = armEffects(c, cond, std::move(then_effects), std::move(else_effects));
   if (!a || !b) return std::nullopt;
-  const auto *ma = a->as<Pointer::Memory>(), *mb = b->as<Pointer::Memory>();
+  const auto *ma = a->as<ptr::Memory>(), *mb = b->as<ptr::Memory>();
   if (ma && mb && ma->array == mb->array && ma->scale == mb->scale)
     return Pointer::memory(ma->array, Expr::select(cond, ma->offset, mb->offset), ma->scale);
-  auto toVariable = [](const Pointer &p) { return p.is<Pointer::ToLocal>() || p.is<Pointer::ToVar>(); };
+  auto toVariable = [](const Pointer &p) { return p.is<ptr::Local>() || p.is<ptr::Var>(); };
   if (toVariable(*a) || toVariable(*b)) {
     unsupported("pointer that may point to different variables", textOf(where), where);
     return std::nullopt;
   }
   // an unknown arm stays unknown where the choice is used
-  return Pointer{Pointer::Choice{cond, std::make_shared<const Pointer>(std::move(*a)),
-                                 std::make_shared<const Pointer>(std::move(*b)), nullptr}};
+  return Pointer{ptr::Choice{cond, std::make_shared<const Pointer>(std::move(*a)),
+                             std::make_shared<const Pointer>(std::move(*b)), nullptr}};
 }
 
 std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
@@ -429,14 +434,14 @@ std::optional<Pointer> KernelExtractor::pointerValue(const clang::Expr *e) {
   if (const auto *c = llvm::dyn_cast<clang::ConditionalOperator>(e)) return chosenPointer(c);
   if (llvm::isa<clang::CallExpr>(e)) {
     BindingPtr b = call(llvm::cast<clang::CallExpr>(e));
-    if (b && b->kind == Binding::Kind::Pointer)  // an inlined function's result
+    if (b && b->is<bind::Pointer>())  // an inlined function's result
       return pointerOfBinding(b);
     unsupported("call returning a pointer", textOf(where), where);
     return std::nullopt;
   }
   if (e->isGLValue()) {  // e.g. a pointer variable used as an lvalue of pointer type
     LValue lv = lvalue(e);
-    if (lv.kind == LValue::Kind::PointerVar) return pointerOfBinding(lv.binding);
+    if (const auto *v = lv.as<lval::PointerVar>()) return pointerOfBinding(v->binding);
     return std::nullopt;
   }
   unsupported("pointer expression", std::string(e->getStmtClassName()) + " " + textOf(where), where);

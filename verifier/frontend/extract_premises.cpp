@@ -48,11 +48,9 @@ void KernelExtractor::assumeForall(const clang::CallExpr *c, clang::SourceRange 
       unsupported("KV_ASSUME_FORALL", "an index that is not an integer: " + textOf(where), where);
       return;
     }
-    auto b = std::make_shared<Binding>();
-    b->kind = Binding::Kind::Local;
-    b->local = newLocal(frames_.back().prefix + p->getNameAsString(), typeOf(p->getType()));
-    frames_.back().vars[p] = b;
-    a.forall.push_back(b->local);
+    model::Local l = newLocal(frames_.back().prefix + p->getNameAsString(), typeOf(p->getType()));
+    frames_.back().vars[p] = std::make_shared<Binding>(bind::Local{l});
+    a.forall.push_back(l);
   }
   in_premise_ = true;
   std::vector<model::Stmt> effects = nested([&] { a.cond = condition(cond); });

@@ -72,12 +72,12 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
   for (auto &[d, up] : copies.group) {
     const clang::ValueDecl *root = copies.find(d);
     BindingPtr b = lookup(d);
-    bool known = b && b->kind == Binding::Kind::Pointer && b->pointer.is<Pointer::Memory>() &&
-                 b->target().array != ~0u && b->unknown.empty();
-    if (known) {  // a pointer variable or parameter
-      arrays[root].push_back({b->target().array, b->target().scale});
-      for (unsigned a : b->more) arrays[root].push_back({a, b->target().scale});
-      if (b->offset && widenable(b)) groups[root].push_back(b);
+    const bind::Pointer *var = b ? b->as<bind::Pointer>() : nullptr;
+    const ptr::Memory *base = var ? var->pointer.as<ptr::Memory>() : nullptr;
+    if (base && base->array != ~0u && var->unknown.empty()) {  // a pointer variable or parameter
+      arrays[root].push_back({base->array, base->scale});
+      for (unsigned a : var->more) arrays[root].push_back({a, base->scale});
+      if (var->offset && widenable(b)) groups[root].push_back(b);
     } else if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d); v && !b && v->getType()->isArrayType()) {
       if (std::optional<unsigned> id = globalArray(v)) {  // a __shared__ or __device__ array
         // at the scale of the pointer it decays to (a struct's bytes, a row's elements)
@@ -89,42 +89,47 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
       arrays[root].push_back({~0u, 0});  // a value kverify cannot follow: leave it alone
     }  // else declared in the loop (`T *t = p;`): it only links the others
   }
+  // the widened variables point into memory (known above): their arrays, the first one's first
+  auto arraysOf = [](const bind::Pointer &v) {
+    std::vector<unsigned> mine{std::get<ptr::Memory>(v.pointer.node).array};
+    mine.insert(mine.end(), v.more.begin(), v.more.end());
+    return mine;
+  };
   for (auto &[root, bs] : groups) {
     const auto &as = arrays[root];
-    uint64_t elem = k_.arrays[bs[0]->target().array].elem_size;
-    const uint64_t scale = bs[0]->target().scale;
+    const auto &first = std::get<ptr::Memory>(bs[0]->pointerVar().pointer.node);
+    uint64_t elem = k_.arrays[first.array].elem_size;
+    const uint64_t scale = first.scale;
     if (std::any_of(as.begin(), as.end(), [&](const std::pair<unsigned, uint64_t> &a) {
           return a.first == ~0u || a.second != scale || k_.arrays[a.first].elem_size != elem;
         }))
       continue;  // an assignment in the loop reports it
     std::vector<unsigned> all;
     for (const BindingPtr &b : bs) {  // the widened variables' own arrays first, in order
-      std::vector<unsigned> mine{b->target().array};
-      mine.insert(mine.end(), b->more.begin(), b->more.end());
-      for (unsigned a : mine)
+      for (unsigned a : arraysOf(b->pointerVar()))
         if (std::find(all.begin(), all.end(), a) == all.end()) all.push_back(a);
     }
     for (const auto &a : as)
       if (std::find(all.begin(), all.end(), a.first) == all.end()) all.push_back(a.first);
     if (all.size() < 2) continue;
     for (const BindingPtr &b : bs) {
-      std::vector<unsigned> mine{b->target().array};
-      mine.insert(mine.end(), b->more.begin(), b->more.end());
+      bind::Pointer &v = b->pointerVar();
+      std::vector<unsigned> mine = arraysOf(v);
       if (mine == all) continue;
       auto index = [&](unsigned a) {
         return Expr::intConst(Type::integer(32, false), std::find(all.begin(), all.end(), a) - all.begin());
       };
       ExprPtr renumbered = index(mine[0]);
-      if (b->selector)
+      if (v.selector)
         for (size_t i = 1; i < mine.size(); ++i)
           renumbered =
-              Expr::select(Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*b->selector),
-                                        Expr::intConst(b->selector->type, static_cast<int64_t>(i))),
+              Expr::select(Expr::binary(Type::boolean(), model::BinaryOp::Eq, Expr::local(*v.selector),
+                                        Expr::intConst(v.selector->type, static_cast<int64_t>(i))),
                            index(mine[i]), renumbered);
       startSelector(b, false, where);
-      emitAssign(*b->selector, renumbered, where);
-      b->target().array = all[0];
-      b->more.assign(all.begin() + 1, all.end());
+      emitAssign(*v.selector, renumbered, where);
+      std::get<ptr::Memory>(v.pointer.node).array = all[0];
+      v.more.assign(all.begin() + 1, all.end());
     }
   }
 }
@@ -201,15 +206,16 @@ void KernelExtractor::returnStmt(const clang::ReturnStmt *r) {
   bool last = r == frames_.back().last;
   const clang::Expr *value = r->getRetValue();
   if (value && result) {
-    if (result->kind == Binding::Kind::Ref) {  // the only return (inlineCall checks)
-      result->ref = pinned(lvalue(value), frames_.back().prefix + "result", r->getSourceRange());
-    } else if (result->kind == Binding::Kind::Struct) {
+    if (result->is<bind::Ref>()) {  // the only return (inlineCall checks)
+      LValue lv = pinned(lvalue(value), frames_.back().prefix + "result", r->getSourceRange());
+      result->as<bind::Ref>()->ref = std::move(lv);
+    } else if (result->is<bind::Struct>()) {
       assignStruct(result, value);
-    } else if (result->kind == Binding::Kind::Pointer) {
+    } else if (result->is<bind::Pointer>()) {
       assignPointer(result, value, r->getSourceRange());
     } else {
       ExprPtr v = rvalue(value);
-      emitAssign(result->local, v, r->getSourceRange());
+      emitAssign(std::get<bind::Local>(result->node).local, v, r->getSourceRange());
     }
   } else if (value) {
     discard(value);

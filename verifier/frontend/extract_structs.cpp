@@ -17,40 +17,44 @@ using model::Stmt;
 using model::Type;
 
 static ExprPtr leafValue(const BindingPtr &b) {
-  if (b->kind == Binding::Kind::Local) return Expr::local(b->local);
-  if (b->kind == Binding::Kind::Value) return b->value;
+  if (const auto *l = b->as<bind::Local>()) return Expr::local(l->local);
+  if (const auto *v = b->as<bind::Value>()) return v->value;
   return nullptr;
 }
 
 void KernelExtractor::havocStruct(const BindingPtr &dst, const std::string &what, clang::SourceRange where) {
-  for (auto &[field, leaf] : dst->fields) {
-    if (leaf->kind == Binding::Kind::Struct)
+  for (auto &[field, leaf] : dst->fields()) {
+    const auto *v = leaf->as<bind::Pointer>();
+    if (leaf->is<bind::Struct>())
       havocStruct(leaf, what, where);
-    else if (leaf->kind == Binding::Kind::Local)
-      emitAssign(leaf->local, Expr::opaque(leaf->local.type, newId(), what), where);
-    else if (leaf->kind == Binding::Kind::Ref)
-      leaf->ref = LValue{};  // unknown referent: a use is unsupported
-    else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && leaf->scope == out_.back())
+    else if (const auto *l = leaf->as<bind::Local>())
+      emitAssign(l->local, Expr::opaque(l->local.type, newId(), what), where);
+    else if (auto *r = leaf->as<bind::Ref>())
+      r->ref = LValue{};  // unknown referent: a use is unsupported
+    else if (v && v->offset && v->scope == out_.back())
       assignPointer(leaf, Pointer::unknown("pointer field set to an unknown value"), where);
-    else if (leaf->kind == Binding::Kind::Pointer && leaf->offset)
+    else if (v && v->offset)
       unsupported("pointer field set to an unknown value", what, where);
   }
 }
 
 void KernelExtractor::copyStruct(const BindingPtr &dst, const BindingPtr &src, clang::SourceRange where) {
-  for (auto &[field, leaf] : dst->fields) {
-    auto it = src->fields.find(field);
-    if (it == src->fields.end()) {
+  for (auto &[field, leaf] : dst->fields()) {
+    auto it = src->fields().find(field);
+    if (it == src->fields().end()) {
       unsupported("struct copy between different types", textOf(where), where);
       return;
     }
-    if (leaf->kind == Binding::Kind::Struct)
+    const auto *v = leaf->as<bind::Pointer>();
+    auto *ref = leaf->as<bind::Ref>();
+    const auto *src_ref = it->second->as<bind::Ref>();
+    if (leaf->is<bind::Struct>())
       copyStruct(leaf, it->second, where);
-    else if (leaf->kind == Binding::Kind::Local) {
-      if (ExprPtr v = leafValue(it->second)) emitAssign(leaf->local, v, where);
-    } else if (leaf->kind == Binding::Kind::Ref && it->second->kind == Binding::Kind::Ref) {
-      leaf->ref = it->second->ref;                                      // a copy refers to the same object
-    } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset) {  // a pointer field
+    else if (const auto *l = leaf->as<bind::Local>()) {
+      if (ExprPtr value = leafValue(it->second)) emitAssign(l->local, value, where);
+    } else if (ref && src_ref) {
+      ref->ref = src_ref->ref;    // a copy refers to the same object
+    } else if (v && v->offset) {  // a pointer field
       std::optional<Pointer> p = pointerOfBinding(it->second);
       if (!p) unsupported("pointer used before it is assigned", textOf(where), where);
       assignPointer(leaf, p, where);
@@ -77,7 +81,7 @@ bool KernelExtractor::bindReferenceFields(const BindingPtr &dst, const clang::CX
     if (!parm || !parm->getType()->isReferenceType()) return false;
     bound[f] = parm->getFunctionScopeIndex();
   }
-  if (bound.empty() || bound.size() != dst->fields.size()) return false;
+  if (bound.empty() || bound.size() != dst->fields().size()) return false;
   std::vector<LValue> args(ce->getNumArgs());
   for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
     if (cdef->getParamDecl(i)->getType()->isReferenceType())
@@ -85,10 +89,11 @@ bool KernelExtractor::bindReferenceFields(const BindingPtr &dst, const clang::CX
     else
       discard(ce->getArg(i));
   }
-  for (auto &[field, leaf] : dst->fields) {
+  for (auto &[field, leaf] : dst->fields()) {
     auto it = bound.find(field);
-    if (it == bound.end() || leaf->kind != Binding::Kind::Ref) return false;
-    leaf->ref = args[it->second];
+    auto *r = leaf->as<bind::Ref>();
+    if (it == bound.end() || !r) return false;
+    r->ref = args[it->second];
   }
   return true;
 }
@@ -109,7 +114,7 @@ void KernelExtractor::constructStruct(const BindingPtr &dst, const clang::CXXCon
   const clang::CXXConstructorDecl *ctor = ce->getConstructor();
   if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1) return assignStruct(dst, ce->getArg(0));
   if (ctor->isDefaultConstructor() && ctor->isTrivial()) return havocStruct(dst, "uninitialized", where);
-  if (dst->fields.empty()) {  // an empty class (a cooperative group): nothing to model
+  if (dst->fields().empty()) {  // an empty class (a cooperative group): nothing to model
     for (const clang::Expr *a : ce->arguments()) discard(a);
     return;
   }
@@ -135,16 +140,17 @@ void KernelExtractor::initStruct(const BindingPtr &dst, const clang::InitListExp
     for (; bases < cxx->getNumBases() && bases < il->getNumInits(); ++bases)
       assignStruct(dst, il->getInit(bases));
   for (size_t i = 0; i < fields.size(); ++i) {
-    BindingPtr leaf = dst->fields[fields[i]];
+    BindingPtr leaf = dst->fields().at(fields[i]);
     const clang::Expr *init = bases + i < il->getNumInits() ? il->getInit(bases + i) : nullptr;
-    if (leaf->kind == Binding::Kind::Struct) {
+    const auto *v = leaf->as<bind::Pointer>();
+    if (leaf->is<bind::Struct>()) {
       if (init)
         assignStruct(leaf, init);
       else
         havocStruct(leaf, "zero", where);
-    } else if (leaf->kind == Binding::Kind::Local) {
-      emitAssign(leaf->local, init ? rvalue(init) : Expr::intConst(leaf->local.type, 0), where);
-    } else if (leaf->kind == Binding::Kind::Pointer && leaf->offset && init) {
+    } else if (const auto *l = leaf->as<bind::Local>()) {
+      emitAssign(l->local, init ? rvalue(init) : Expr::intConst(l->local.type, 0), where);
+    } else if (v && v->offset && init) {
       assignPointer(leaf, init, where);
     } else if (init) {
       // an array field (element values untracked) or a reference: the initializer's
@@ -163,14 +169,16 @@ void KernelExtractor::structFromCall(const BindingPtr &dst, const clang::CallExp
       classifyBuiltin(fn->getName().str()).kind == BuiltinKind::MakeVector) {
     std::vector<const clang::FieldDecl *> fields = fieldsOf(c->getType());
     for (size_t i = 0; i < fields.size() && i < c->getNumArgs(); ++i)
-      if (BindingPtr leaf = dst->fields[fields[i]]; leaf->kind == Binding::Kind::Local)
-        emitAssign(leaf->local, rvalue(c->getArg(i)), where);
+      if (const auto *l = dst->fields().at(fields[i])->as<bind::Local>())
+        emitAssign(l->local, rvalue(c->getArg(i)), where);
     return;
   }
   BindingPtr result = call(c);
-  if (result && result->kind == Binding::Kind::Struct) return copyStruct(dst, result, where);
-  if (result && result->kind == Binding::Kind::Ref && result->ref.binding)
-    return copyStruct(dst, result->ref.binding, where);
+  if (result && result->is<bind::Struct>()) return copyStruct(dst, result, where);
+  if (const auto *r = result ? result->as<bind::Ref>() : nullptr) {  // the variable it refers to
+    if (const auto *s = r->ref.as<lval::Struct>()) return copyStruct(dst, s->binding, where);
+    if (const auto *p = r->ref.as<lval::PointerVar>()) return copyStruct(dst, p->binding, where);
+  }
   return havocStruct(dst, "result of " + textOf(where), where);
 }
 
@@ -188,8 +196,8 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
   if (const auto *c = llvm::dyn_cast<clang::CallExpr>(src)) return structFromCall(dst, c);
   if (src->isGLValue()) {
     LValue lv = lvalue(src);
-    if (lv.kind == LValue::Kind::Struct) return copyStruct(dst, lv.binding, where);
-    if (lv.kind == LValue::Kind::Memory || lv.kind == LValue::Kind::Choice) {
+    if (const auto *s = lv.as<lval::Struct>()) return copyStruct(dst, s->binding, where);
+    if (lv.inMemory()) {
       load(lv, src);
       return havocStruct(dst, "load of " + textOf(where), where);
     }
@@ -204,7 +212,7 @@ void KernelExtractor::assignStruct(const BindingPtr &dst, const clang::Expr *src
 ExprPtr KernelExtractor::bindingValue(const BindingPtr &b, const clang::Expr *where) {
   if (b) {
     if (ExprPtr v = leafValue(b)) return v;
-    if (b->kind == Binding::Kind::Ref) return load(b->ref, where);
+    if (const auto *r = b->as<bind::Ref>()) return load(r->ref, where);
   }
   return opaque(where->getType(), "value of " + textOf(where->getSourceRange()));
 }

@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -49,28 +50,30 @@ const model::ExprPtr &zero64();
 model::ExprPtr addIndex(model::ExprPtr base, model::ExprPtr idx, uint64_t scale, bool subtract = false);
 
 struct Binding;
+struct LValue;
 using BindingPtr = std::shared_ptr<Binding>;
 
-// A pointer value, by what it points to (the alternatives of Pointer).
 struct Pointer;
-namespace pointer {
-// `offset` (i64) elements of the array's element type from the array's start; one pointee
-// element spans `scale` array elements.
+
+// The kinds of pointer value.
+namespace ptr {
+// `offset` (i64) elements of the array's element type from the array's start; one
+// pointee element spans `scale` array elements.
 struct Memory {
   unsigned array = 0;
   model::ExprPtr offset;
   uint64_t scale = 1;
 };
-// The address of a scalar local, or of a pointer variable (no arithmetic on either).
-struct ToLocal {
+// The address of a scalar local, and that of a pointer variable: no arithmetic on either.
+struct Local {
   model::Local local;
 };
-struct ToVar {
+struct Var {
   BindingPtr var;
 };
-// `cond ? *then_p : *else_p`: a pointer that may point into different arrays. `from`: the
-// pointer variable whose arrays it chooses between by its selector, every arm at one
-// offset (pointerAt; kept by arithmetic).
+// `cond ? *then_p : *else_p`, a pointer that may point into different arrays. `from`: the
+// pointer variable whose arrays it chooses between, by that variable's selector, every
+// arm at one offset (pointerAt; kept by arithmetic).
 struct Choice {
   model::ExprPtr cond;
   std::shared_ptr<const Pointer> then_p, else_p;
@@ -80,48 +83,85 @@ struct Choice {
 struct Unknown {
   std::string why;
 };
-}  // namespace pointer
+}  // namespace ptr
 
 struct Pointer {
-  using Memory = pointer::Memory;
-  using ToLocal = pointer::ToLocal;
-  using ToVar = pointer::ToVar;
-  using Choice = pointer::Choice;
-  using Unknown = pointer::Unknown;
-  std::variant<Memory, ToLocal, ToVar, Choice, Unknown> v;
+  using Node = std::variant<ptr::Memory, ptr::Local, ptr::Var, ptr::Choice, ptr::Unknown>;
+  Node node;
 
   template <class T>
-  bool is() const {
-    return std::holds_alternative<T>(v);
-  }
-  template <class T>
   const T *as() const {
-    return std::get_if<T>(&v);
+    return std::get_if<T>(&node);
   }
   template <class T>
   T *as() {
-    return std::get_if<T>(&v);
+    return std::get_if<T>(&node);
   }
+  template <class T>
+  bool is() const {
+    return std::holds_alternative<T>(node);
+  }
+
   static Pointer memory(unsigned array, model::ExprPtr offset, uint64_t scale) {
-    return {Memory{array, std::move(offset), scale}};
+    return {ptr::Memory{array, std::move(offset), scale}};
   }
-  static Pointer toLocal(model::Local l) { return {ToLocal{std::move(l)}}; }
-  static Pointer toVar(BindingPtr b) { return {ToVar{std::move(b)}}; }
-  static Pointer unknown(std::string why) { return {Unknown{std::move(why)}}; }
+  // A pointer variable's base before its first assignment, or once it is unknown.
+  static Pointer unset() { return memory(~0u, nullptr, 1); }
+  static Pointer toLocal(model::Local l) { return {ptr::Local{std::move(l)}}; }
+  static Pointer toVar(BindingPtr b) { return {ptr::Var{std::move(b)}}; }
+  static Pointer unknown(std::string why) { return {ptr::Unknown{std::move(why)}}; }
 };
 
-// What an lvalue expression designates. Kind::Choice is `cond ? *then_lv : *else_lv`
-// (an element through a pointer that may point into different arrays).
-struct LValue {
-  enum class Kind { Invalid, Value, Local, Memory, Struct, PointerVar, Choice } kind = Kind::Invalid;
-  model::ExprPtr value;  // Value: read-only (a kernel parameter, a builtin)
-  model::Local local;    // Local
-  unsigned array = 0;    // Memory: `count` elements of `array` from `index`
+// What an lvalue expression designates.
+namespace lval {
+struct Invalid {};  // nothing kverify can use (said where it was found)
+struct Value {      // read-only (a kernel parameter, a builtin)
+  model::ExprPtr value;
+};
+struct Local {
+  model::Local local;
+};
+// `count` elements of `array` from `index`.
+struct Memory {
+  unsigned array = 0;
   model::ExprPtr index;
   uint64_t count = 1;
-  BindingPtr binding;   // Struct, PointerVar: the variable
-  model::ExprPtr cond;  // Choice
+};
+// A struct variable, and a pointer variable.
+struct Struct {
+  BindingPtr binding;
+};
+struct PointerVar {
+  BindingPtr binding;
+};
+// `cond ? *then_lv : *else_lv` (an element through a pointer that may point into
+// different arrays).
+struct Choice {
+  model::ExprPtr cond;
   std::shared_ptr<const LValue> then_lv, else_lv;
+};
+}  // namespace lval
+
+struct LValue {
+  using Node = std::variant<lval::Invalid, lval::Value, lval::Local, lval::Memory, lval::Struct,
+                            lval::PointerVar, lval::Choice>;
+  Node node;
+
+  template <class T>
+  const T *as() const {
+    return std::get_if<T>(&node);
+  }
+  template <class T>
+  T *as() {
+    return std::get_if<T>(&node);
+  }
+  template <class T>
+  bool is() const {
+    return std::holds_alternative<T>(node);
+  }
+  bool valid() const { return !is<lval::Invalid>(); }
+  // An element (or part) in memory, of one array or of either of a choice's.
+  bool inMemory() const { return is<lval::Memory>() || is<lval::Choice>(); }
 };
 
 // A record's fields in declaration order, not by address: the order the model's statements
@@ -137,32 +177,75 @@ struct InDeclarationOrder {
   }
 };
 
-// What a C variable (or struct field, or reference) stands for.
-struct Binding {
-  enum class Kind { Value, Local, Pointer, Struct, Ref } kind = Kind::Value;
-  model::ExprPtr value;                // Value
-  model::Local local;                  // Local
-  Pointer pointer;                     // Pointer: the base and initial offset
-  std::optional<model::Local> offset;  // Pointer: the mutable offset, when assigned
-  // Pointer into one of several arrays: `pointer.array` when `selector` is 0, more[i]
+// The kinds of thing a C variable (or struct field, or reference) stands for.
+namespace bind {
+struct Value {
+  model::ExprPtr value;
+};
+struct Local {
+  model::Local local;
+};
+// A pointer variable.
+struct Pointer {
+  explicit Pointer(detail::Pointer base, std::optional<model::Local> mutable_offset = std::nullopt)
+      : pointer(std::move(base)), offset(std::move(mutable_offset)) {}
+  detail::Pointer pointer;             // the base and initial offset
+  std::optional<model::Local> offset;  // the mutable offset, when assigned
+  // Pointer into one of several arrays: `pointer`'s array when `selector` is 0, more[i]
   // when it is i + 1 (the offset and scale are shared).
   std::vector<unsigned> more;
   std::optional<model::Local> selector;
-  std::string unknown;  // Pointer: why its value cannot be followed
-  // Pointer: the statement list it was created in (the selector starts at 0 there), and
-  // the translation events (KernelExtractor::event_) of its creation and last read.
+  std::string unknown;  // why its value cannot be followed
+  // The statement list it was created in (the selector starts at 0 there), and the
+  // translation events (KernelExtractor::event_) of its creation and last read.
   std::vector<model::Stmt> *home = nullptr;
   unsigned created_at = 0, read_at = 0;
-  // Pointer: the statement list it was declared in. An assignment emitted straight into
-  // that list runs on every path that reaches what follows, so it may re-bind the
-  // variable to another object exactly; null: never re-bound (a function's result).
+  // The statement list it was declared in. An assignment emitted straight into that
+  // list runs on every path that reaches what follows, so it may re-bind the variable to
+  // another object exactly; null: never re-bound (a function's result).
   const std::vector<model::Stmt> *scope = nullptr;
-  std::map<const clang::FieldDecl *, BindingPtr, InDeclarationOrder> fields;  // Struct
-  LValue ref;                                                                 // Ref
+};
+using Fields = std::map<const clang::FieldDecl *, BindingPtr, InDeclarationOrder>;
+struct Struct {
+  Fields fields;
+};
+struct Ref {
+  LValue ref;
+};
+}  // namespace bind
 
-  // Pointer into memory: its first array and initial offset (array ~0u: not known yet).
-  Pointer::Memory &target() { return std::get<Pointer::Memory>(pointer.v); }
-  const Pointer::Memory &target() const { return std::get<Pointer::Memory>(pointer.v); }
+// Held by BindingPtr and changed in place: assignments re-bind a pointer variable,
+// constructors fill a struct's fields.
+struct Binding {
+  using Node = std::variant<bind::Value, bind::Local, bind::Pointer, bind::Struct, bind::Ref>;
+  Node node;
+
+  Binding() = default;
+  // One of the kinds, built in place: destroying a Node temporary makes GCC 12 warn
+  // (-Wmaybe-uninitialized, a false positive)
+  template <class Kind, class = std::enable_if_t<!std::is_same_v<std::decay_t<Kind>, Binding>>>
+  explicit Binding(Kind kind) : node(std::move(kind)) {}
+  template <class T>
+  const T *as() const {
+    return std::get_if<T>(&node);
+  }
+  template <class T>
+  T *as() {
+    return std::get_if<T>(&node);
+  }
+  template <class T>
+  bool is() const {
+    return std::holds_alternative<T>(node);
+  }
+  // A struct variable's fields; none for the other kinds.
+  const bind::Fields &fields() const {
+    static const bind::Fields none;
+    const auto *s = as<bind::Struct>();
+    return s ? s->fields : none;
+  }
+  // The pointer variable this is, where the caller knows it is one.
+  bind::Pointer &pointerVar() { return std::get<bind::Pointer>(node); }
+  const bind::Pointer &pointerVar() const { return std::get<bind::Pointer>(node); }
 };
 
 // One function being translated: the kernel, or an inlined __device__ function.

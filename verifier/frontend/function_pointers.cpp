@@ -98,7 +98,7 @@ bool KernelExtractor::isFunctionValue(const clang::Expr *e) {
   // a `void *` (or other pointer) variable that holds a function pointer: a tag Local
   if (const auto *d = llvm::dyn_cast<clang::DeclRefExpr>(e))
     if (BindingPtr b = frames_.empty() ? nullptr : lookup(d->getDecl()))
-      return b->kind == Binding::Kind::Local && b->local.type == tagType();
+      if (const auto *l = b->as<bind::Local>()) return l->local.type == tagType();
   return false;
 }
 
@@ -159,13 +159,12 @@ ExprPtr KernelExtractor::functionCast(const clang::CastExpr *c) {
 ExprPtr KernelExtractor::storedFunction(const clang::Expr *e) {
   clang::SourceRange where = e->getSourceRange();
   LValue lv = lvalue(e);
-  if (lv.kind == LValue::Kind::Memory) {  // element values are not tracked
+  if (lv.is<lval::Memory>()) {  // element values are not tracked
     load(lv, e);
     return unsupportedValue(e->getType(), "function pointer loaded from memory", textOf(where), where);
   }
-  if (lv.kind == LValue::Kind::Local || lv.kind == LValue::Kind::Value)
-    return Expr::cast(tagType(), load(lv, e));
-  if (lv.kind == LValue::Kind::Invalid) return Expr::opaque(tagType(), newId(), "unsupported");
+  if (lv.is<lval::Local>() || lv.is<lval::Value>()) return Expr::cast(tagType(), load(lv, e));
+  if (!lv.valid()) return Expr::opaque(tagType(), newId(), "unsupported");
   return unsupportedValue(e->getType(), "function pointer value", textOf(where), where);
 }
 
@@ -176,7 +175,8 @@ ExprPtr KernelExtractor::assignFunction(const clang::BinaryOperator *b) {
   ExprPtr value = functionTag(b->getRHS());  // C++17: the right operand first
   LValue lv = lvalue(b->getLHS());
   store(lv, value, b->getLHS());
-  return lv.kind == LValue::Kind::Local ? Expr::local(lv.local) : value;
+  const auto *l = lv.as<lval::Local>();
+  return l ? Expr::local(l->local) : value;
 }
 
 // `==` and `!=` compare tags; where functions lie in memory is not known, so an ordered
@@ -234,10 +234,7 @@ BindingPtr KernelExtractor::callResult(const clang::CallExpr *c) {
                 textOf(c->getSourceRange()), c->getSourceRange());
     return nullptr;
   }
-  auto b = std::make_shared<Binding>();
-  b->kind = Binding::Kind::Local;
-  b->local = newLocal(name, typeOf(ret));
-  return b;
+  return std::make_shared<Binding>(bind::Local{newLocal(name, typeOf(ret))});
 }
 
 // `if (tag == candidates[i]) call it; else dispatch(i + 1)`; after the last, no function.
@@ -267,14 +264,15 @@ void KernelExtractor::takeResult(const BindingPtr &result, const BindingPtr &val
                                  const clang::CallExpr *c) {
   clang::SourceRange where = c->getSourceRange();
   if (!result) return;
-  if (result->kind == Binding::Kind::Struct) {
-    if (value && value->kind == Binding::Kind::Struct)
+  if (result->is<bind::Struct>()) {
+    if (value && value->is<bind::Struct>())
       copyStruct(result, value, where);
     else
       havocStruct(result, "result of " + textOf(where), where);
     return;
   }
-  emitAssign(result->local, Expr::cast(result->local.type, bindingValue(value, c)), where);
+  const model::Local &l = std::get<bind::Local>(result->node).local;  // callResult's kinds
+  emitAssign(l, Expr::cast(l.type, bindingValue(value, c)), where);
 }
 
 // The pointer holds no candidate: null, or a function kverify does not see. The arguments
@@ -289,11 +287,12 @@ void KernelExtractor::callNoFunction(const clang::CallExpr *c, const BindingPtr 
   a.index = Expr::intConst(Type::i64(), 0);
   a.text = textOf(where) + " through a null or unknown function pointer";
   emit(Stmt{rangeOf(where), std::move(a)});
-  if (result && result->kind == Binding::Kind::Struct)
+  if (result && result->is<bind::Struct>()) {
     havocStruct(result, "result of a null or unknown function", where);
-  else if (result)
-    emitAssign(result->local,
-               Expr::opaque(result->local.type, newId(), "result of a null or unknown function"), where);
+  } else if (result) {
+    const model::Local &l = std::get<bind::Local>(result->node).local;  // callResult's kinds
+    emitAssign(l, Expr::opaque(l.type, newId(), "result of a null or unknown function"), where);
+  }
 }
 
 // The empty shared array whose read stands for calling no function at call `c`.
