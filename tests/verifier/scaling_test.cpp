@@ -72,6 +72,21 @@ TEST(KverifyScaling, ThousandsOfBenignRacesSearchOneWitness) {
   EXPECT_TRUE(has(r.out, "benign data race on 's'")) << r.out;
 }
 
+// 10,000 barrier intervals, a race in the last: an access is paired with those after one of
+// the barriers its phase may start at (not with every access of the kernel, each pair asking
+// for both phase terms: 50 million pairs), and a barrier's lanes are read in one walk of the
+// threads' barriers (not one per barrier). The previous binary: unknown at 2 s.
+TEST(KverifyScaling, ThousandsOfBarriersArePairedPerPhase) {
+  std::string src =
+      "// kverify: --block-dim=64 --grid-dim=1\n__global__ void k(int *a) {\n  __shared__ int s[64];\n";
+  for (int i = 0; i < 10000; ++i)
+    src += "  s[threadIdx.x] = " + std::to_string(i) + ";\n  __syncthreads();\n";
+  src += "  s[(threadIdx.x + 1) % 64] = threadIdx.x;\n  a[threadIdx.x] = s[(threadIdx.x + 2) % 64];\n}\n";
+  CliRun r = run("--kernel-timeout=2", writeSource("barriers", src));
+  EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file: 1 race")) << r.out << r.err;
+  EXPECT_TRUE(has(r.err + r.out, "data race on 's' (write/read)")) << r.out << r.err;
+}
+
 // 20,000 launches, each with its own dim3 variables, in one host function: each variable's
 // uses are read from one walk of the function (a walk per launch was quadratic: minutes).
 TEST(KverifyScaling, ThousandsOfHostLaunchesAreReadInOneWalk) {

@@ -30,11 +30,15 @@ static bool callsAround(const model::Body &body, const Stmt *target, std::vector
   return false;
 }
 
+std::string refKind(const Stmt &s) {
+  const auto *a = s.as<st::Access>();
+  return a ? model::accessKindName(a->kind) : "barrier";
+}
+
 AccessRef refOf(const Stmt &s, const Kernel &k) {
   AccessRef r;
-  r.kind = "barrier";
+  r.kind = refKind(s);
   if (const auto *a = s.as<st::Access>()) {
-    r.kind = model::accessKindName(a->kind);
     r.text = accessText(*a, k);
   } else if (const auto *b = s.as<st::Barrier>()) {
     r.text = b->what.empty() ? "__syncthreads()" : b->what + "()";

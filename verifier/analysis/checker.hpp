@@ -14,7 +14,10 @@
 namespace kverify::analysis::detail {
 
 std::string accessText(const st::Access &a, const Kernel &k);
+// where a statement is: its kind, text, range and the calls it was inlined at (a walk of
+// the kernel's body: the kind alone is refKind)
 AccessRef refOf(const Stmt &s, const Kernel &k);
+std::string refKind(const Stmt &s);
 uint64_t num(const z3::model &m, const z3::expr &e);  // a model's value of a bit-vector or bool
 std::string signedStr(uint64_t v, unsigned bits, bool is_signed);
 // Marks in `used` the facts not used yet that m breaks; true when there is one.
@@ -142,10 +145,11 @@ public:
 private:
   Checker &checker;
   std::vector<Finding> found_;
-  std::map<int, std::optional<z3::expr>> lanes_cache;
-  std::optional<Finding> benign_;               // the array's first benign race
-  const Publications *publications_ = nullptr;  // during run()
-  std::vector<size_t> partial_syncs_;           // the partial-mask __syncwarp events (maskOrdered)
+  std::optional<std::map<int, std::optional<z3::expr>>> lanes_;      // barrierLanes, once asked
+  std::optional<std::map<int, std::vector<size_t>>> after_barrier_;  // phaseMates: by barrier
+  std::optional<Finding> benign_;                                    // the array's first benign race
+  const Publications *publications_ = nullptr;                       // during run()
+  std::vector<size_t> partial_syncs_;  // the partial-mask __syncwarp events (maskOrdered)
   // A pair of accesses that may race (mayRace): thread 1's access i, thread 2's j
   struct Pair {
     size_t i, j;
@@ -154,11 +158,13 @@ private:
     z3::expr both, intra, inter;
   };
   void findPartialSyncs();
+  std::vector<size_t> phaseMates(size_t i);
   std::optional<Pair> mayRace(size_t i, size_t j, Publications &publications);
   void checkArrays(const std::pair<unsigned, unsigned> &arrays, std::vector<Pair> &ps);
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
   std::optional<z3::expr> barrierLanes(int id);
+  std::map<int, std::optional<z3::expr>> allBarrierLanes();
   bool launchInvariant(const z3::expr &e, const Thread &T);
   bool racePair(const AccessEv &a, const AccessEv &b, const z3::expr &both, const z3::expr &intra,
                 const z3::expr &inter, const std::optional<z3::model> &batch, bool batched);

@@ -49,20 +49,26 @@ z3::expr RaceCheck::maskOrdered(const AccessEv &a, const AccessEv &b) {
 // at all its instances; nullopt (no such guarantee) otherwise.
 std::optional<z3::expr> RaceCheck::barrierLanes(int id) {
   if (id == kEntry) return checker.enc.ctx.bool_val(true);
-  auto it = lanes_cache.find(id);
-  if (it != lanes_cache.end()) return it->second;
+  if (!lanes_) lanes_ = allBarrierLanes();
+  auto it = lanes_->find(id);
+  return it == lanes_->end() ? std::nullopt : it->second;
+}
+
+// barrierLanes of every static barrier the threads pass, in one walk over their events
+// (one walk per barrier was quadratic in a kernel's barriers)
+std::map<int, std::optional<z3::expr>> RaceCheck::allBarrierLanes() {
   z3::expr one = checker.enc.u32(1);
   auto in = [&](const z3::expr &mask, const Thread &T) {
     return (z3::lshr(mask, checker.lane(T)) & one) == one;
   };
-  std::optional<z3::expr> r = checker.enc.ctx.bool_val(true);
-  bool seenAny = false;
+  std::map<int, std::optional<z3::expr>> lanes;
   for (const Thread *T : {&*checker.thread1, &*checker.thread2})
     for (const SyncEv &s : T->syncs) {
       if (!s.s->is<st::Barrier>()) continue;
       auto bid = checker.enc.barrier_ids.find(s.s);
-      if (bid == checker.enc.barrier_ids.end() || bid->second != id) continue;
-      seenAny = true;
+      if (bid == checker.enc.barrier_ids.end()) continue;
+      std::optional<z3::expr> &r =
+          lanes.try_emplace(bid->second, checker.enc.ctx.bool_val(true)).first->second;
       if (!s.warp || isFullMask(*s.s->as<st::Barrier>())) continue;
       if (!r || !s.mask || !launchInvariant(*s.mask, *T)) {
         r.reset();
@@ -70,9 +76,7 @@ std::optional<z3::expr> RaceCheck::barrierLanes(int id) {
       }
       *r = *r && in(*s.mask, *checker.thread1) && in(*s.mask, *checker.thread2);
     }
-  if (!seenAny) r.reset();
-  lanes_cache.emplace(id, r);
-  return r;
+  return lanes;
 }
 
 // Whether `e` (a value of thread T) is built from launch-invariant values alone: T's
@@ -136,7 +140,7 @@ std::vector<Finding> RaceCheck::run() {
       checker.noteUnknown("races (the kernel's time ran out while pairing its accesses)");
       return std::move(found_);
     }
-    for (size_t j = i; j < checker.thread2->accesses.size(); ++j)
+    for (size_t j : phaseMates(i))
       if (std::optional<Pair> p = mayRace(i, j, publications))
         pairs[std::minmax(checker.thread1->accesses[i].access().array,
                           checker.thread2->accesses[j].access().array)]
@@ -146,6 +150,38 @@ std::vector<Finding> RaceCheck::run() {
   for (const std::string &p : publications.premises()) checker.enc.assumptions.push_back(p);
   publications_ = nullptr;
   return std::move(found_);
+}
+
+// Thread 2's accesses j >= i, in order, that may share a block or grid phase with thread
+// 1's access i: samePhase matches last-barrier candidates by static barrier, so only those
+// after one of i's barriers can (mayRace asks nothing of the others). Work per phase, not
+// per pair of all the kernel's accesses.
+std::vector<size_t> RaceCheck::phaseMates(size_t i) {
+  const std::vector<AccessEv> &A2 = checker.thread2->accesses;
+  if (!after_barrier_) {
+    after_barrier_.emplace();
+    for (size_t j = 0; j < A2.size(); ++j)
+      for (PhaseKind k : {kBlockPhase, kGridPhase})
+        for (const Cand &c : A2[j].lb[k]) {
+          std::vector<size_t> &js = (*after_barrier_)[c.barrier];
+          if (js.empty() || js.back() != j) js.push_back(j);
+        }
+  }
+  const AccessEv &a = checker.thread1->accesses[i];
+  const std::vector<model::Array> &arrays = checker.enc.kernel.arrays;
+  bool global = a.access().array < arrays.size() && arrays[a.access().array].space == AddressSpace::Global;
+  std::vector<size_t> out;
+  for (PhaseKind k : {kBlockPhase, kGridPhase}) {
+    if (k == kGridPhase && !global) continue;  // (mayRace asks the grid phase of global memory only)
+    for (const Cand &c : a.lb[k]) {
+      auto it = after_barrier_->find(c.barrier);
+      if (it == after_barrier_->end()) continue;
+      out.insert(out.end(), std::lower_bound(it->second.begin(), it->second.end(), i), it->second.end());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 // The partial-mask __syncwarp events both threads pass at the same position (maskOrdered);

@@ -97,7 +97,7 @@ void UnreachableCode::run() {
   using Key = std::tuple<unsigned, unsigned, unsigned, unsigned, std::string>;
   auto key = [&](const Stmt *st) {
     const model::SourceRange &r = st->range;
-    return Key{r.line, r.col, r.end_line, r.end_col, refOf(*st, checker.enc.kernel).kind};
+    return Key{r.line, r.col, r.end_line, r.end_col, refKind(*st)};
   };
   std::vector<const Stmt *> candidates;
   for (const auto &[st, pc] : pending) candidates.push_back(st);
