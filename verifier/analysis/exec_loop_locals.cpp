@@ -5,6 +5,7 @@
 #include "analysis/body_walks.hpp"
 #include "analysis/closed_form.hpp"
 #include "analysis/solve.hpp"
+#include "result/stats.hpp"
 
 #include <set>
 
@@ -159,7 +160,10 @@ bool Exec::refutedQuickly(const z3::expr &q) {
   for (const z3::expr &f : enc.base)
     if (!enc.isBlockLimit(f)) S.add(f);
   S.add(q);
-  return checkWithin(S, 0.1) == z3::unsat;
+  const double t0 = threadSeconds();
+  z3::check_result r = checkWithin(S, 0.1);
+  recordQuery(r == z3::unsat ? 0 : r == z3::sat ? 1 : 2, (threadSeconds() - t0) * 1000);  // (--stats)
+  return r == z3::unsat;
 }
 
 // Ranges [0, c - 1] or [0, c] that a local the loop havocs keeps at the start of every
