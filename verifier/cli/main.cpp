@@ -37,6 +37,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include <unistd.h>
 
@@ -104,8 +105,9 @@ static cl::opt<uint64_t> max_memory(
     cl::desc("Memory kverify may allocate, in MiB (0: no limit): past it a kernel's analysis or a "
              "query is `unknown`, and the front end stops with an error"),
     cl::init(4096), cl::value_desc("MIB"), cl::cat(category));
-static cl::opt<unsigned> jobs("j", cl::desc("Files and kernels analysed in parallel"), cl::init(1),
-                              cl::Prefix, cl::value_desc("N"), cl::cat(category));
+static cl::opt<unsigned> jobs(
+    "j", cl::desc("Files and kernels analysed in parallel (0, the default: one per core)"), cl::init(0),
+    cl::Prefix, cl::value_desc("N"), cl::cat(category));
 static cl::opt<std::string> format("format", cl::desc("text|json|sarif|junit"), cl::init("text"),
                                    cl::cat(category));
 static cl::opt<std::string> output("output", cl::desc("Write the report to FILE"), cl::value_desc("FILE"),
@@ -349,7 +351,7 @@ static std::optional<Settings> readSettings(frontend::Options frontend_options) 
   std::optional<analysis::Options> base = analysisOptions();
   if (!base) return std::nullopt;
   s.base = *base;
-  s.workers = std::max(1u, static_cast<unsigned>(jobs));
+  s.workers = jobs ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());
   if (std::string why; !cli::limitMemory(max_memory, uint64_t(s.workers) * kWorkerStackBytes, why)) {
     llvm::errs() << "kverify: error: cannot limit memory to " << max_memory << " MiB: " << why << "\n";
     return std::nullopt;
