@@ -359,13 +359,14 @@ TEST(KverifyCli, ThousandRepeatedReadsEndInTime) {
   EXPECT_TRUE(has(r.out + r.err, "kverify: 1 kernel in 1 file")) << r.out << r.err;
 }
 
-// --max-memory bounds what the analysis allocates: 300 accesses in one phase (about 300 MB
-// and 18 s of work) are `unknown` at once under 60 MiB, named so, and nothing crashes.
+// --max-memory bounds what the analysis allocates: 300 accesses in one phase at indices
+// scaled by a parameter (their race queries take about 180 MB) are `unknown` under 60 MiB,
+// named so, and nothing crashes.
 TEST(KverifyCli, MaxMemoryEndsInUnknown) {
   std::string path = testing::TempDir() + "kverify_many_accesses.cu";
   std::ofstream out(path);
-  out << "__global__ void k(int *a) {\n  __shared__ int s[4096];\n";
-  for (int i = 0; i < 300; ++i) out << "  s[threadIdx.x + " << i << "] = " << i << ";\n";
+  out << "__global__ void k(int *a, int n) {\n  __shared__ int s[4096];\n";
+  for (int i = 0; i < 300; ++i) out << "  s[(threadIdx.x * n + " << i << ") % 4096] = " << i << ";\n";
   out << "}\n";
   out.close();
   CliRun r = runKverify(KVERIFY_BIN, KVERIFY_FIXTURES, "--no-cache --max-memory=60 --format=json " + path,

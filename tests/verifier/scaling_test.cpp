@@ -87,6 +87,19 @@ TEST(KverifyScaling, ThousandsOfBarriersArePairedPerPhase) {
   EXPECT_TRUE(has(r.err + r.out, "data race on 's' (write/read)")) << r.out << r.err;
 }
 
+// 3,000 writes in one barrier interval, racing from the first pair on: their 4.5 million
+// pairs are asked about 4,096 at a time, and the array's first race ends the search (all
+// pairs in one query: out of memory at 3.5 GB after 20 s).
+TEST(KverifyScaling, ThousandsOfAccessesInOnePhaseAreAskedInBatches) {
+  std::string src = "__global__ void k(int *a) {\n  __shared__ int s[256];\n";
+  for (int i = 0; i < 3000; ++i) {
+    std::string n = std::to_string(i);
+    src += "  s[(threadIdx.x + " + n + ") % 256] = a[threadIdx.x + " + n + "];\n";
+  }
+  CliRun r = run("--kernel-timeout=20 --max-memory=1024", writeSource("one_phase", src + "}\n"));
+  EXPECT_TRUE(has(r.out, "kverify: 1 kernel in 1 file: 1 race")) << r.out << r.err;
+}
+
 // 20,000 launches, each with its own dim3 variables, in one host function: each variable's
 // uses are read from one walk of the function (a walk per launch was quadratic: minutes).
 TEST(KverifyScaling, ThousandsOfHostLaunchesAreReadInOneWalk) {

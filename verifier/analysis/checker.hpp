@@ -147,7 +147,6 @@ private:
   std::vector<Finding> found_;
   std::optional<std::map<int, std::optional<z3::expr>>> lanes_;      // barrierLanes, once asked
   std::optional<std::map<int, std::vector<size_t>>> after_barrier_;  // phaseMates: by barrier
-  std::optional<Finding> benign_;                                    // the array's first benign race
   const Publications *publications_ = nullptr;                       // during run()
   std::vector<size_t> partial_syncs_;  // the partial-mask __syncwarp events (maskOrdered)
   // A pair of accesses that may race (mayRace): thread 1's access i, thread 2's j
@@ -157,10 +156,18 @@ private:
     // memory: only a grid barrier orders them)
     z3::expr both, intra, inter;
   };
+  // The pairs on one array (or two that may alias) not asked about yet, and what was found
+  struct ArrayPairs {
+    std::vector<Pair> pending;
+    bool raced = false;             // a real race: its finding is in found_
+    std::optional<Finding> benign;  // else the first benign race
+  };
+  static constexpr size_t kPairsPerBatch = 4096;
+  ArrayPairs *current_ = nullptr;  // during checkArrays
   void findPartialSyncs();
   std::vector<size_t> phaseMates(size_t i);
   std::optional<Pair> mayRace(size_t i, size_t j, Publications &publications);
-  void checkArrays(const std::pair<unsigned, unsigned> &arrays, std::vector<Pair> &ps);
+  void checkArrays(const std::pair<unsigned, unsigned> &arrays, ArrayPairs &ap);
   z3::expr maskOrdered(const AccessEv &a, const AccessEv &b);
   z3::expr partOrdered(const AccessEv &a, const AccessEv &b);
   std::optional<z3::expr> barrierLanes(int id);

@@ -134,19 +134,30 @@ std::vector<Finding> RaceCheck::run() {
   Publications publications(checker);
   publications_ = &publications;
   findPartialSyncs();
-  std::map<std::pair<unsigned, unsigned>, std::vector<Pair>> pairs;  // by the two arrays
+  std::map<std::pair<unsigned, unsigned>, ArrayPairs> arrays;  // by the two arrays
   for (size_t i = 0; i < checker.thread1->accesses.size(); ++i) {
     if (kernelTimeSpent()) {  // pairing thousands of accesses: say so, never `verified`
       checker.noteUnknown("races (the kernel's time ran out while pairing its accesses)");
       return std::move(found_);
     }
-    for (size_t j : phaseMates(i))
-      if (std::optional<Pair> p = mayRace(i, j, publications))
-        pairs[std::minmax(checker.thread1->accesses[i].access().array,
-                          checker.thread2->accesses[j].access().array)]
-            .push_back(*p);
+    for (size_t j : phaseMates(i)) {
+      const auto key = std::minmax(checker.thread1->accesses[i].access().array,
+                                   checker.thread2->accesses[j].access().array);
+      ArrayPairs &ap = arrays[key];
+      if (ap.raced) continue;  // (one finding per array)
+      std::optional<Pair> p = mayRace(i, j, publications);
+      if (!p) continue;
+      ap.pending.push_back(*p);
+      // thousands of accesses in one phase: their pairs asked about a batch at a time, each
+      // batch's terms freed before the next is built (all at once, millions of pairs
+      // outgrew any memory)
+      if (ap.pending.size() == kPairsPerBatch) checkArrays(key, ap);
+    }
   }
-  for (auto &[arrays, ps] : pairs) checkArrays(arrays, ps);
+  for (auto &[key, ap] : arrays) {
+    if (!ap.raced && !ap.pending.empty()) checkArrays(key, ap);
+    if (!ap.raced && ap.benign) found_.push_back(*ap.benign);
+  }
   for (const std::string &p : publications.premises()) checker.enc.assumptions.push_back(p);
   publications_ = nullptr;
   return std::move(found_);
@@ -239,9 +250,13 @@ std::optional<RaceCheck::Pair> RaceCheck::mayRace(size_t i, size_t j, Publicatio
   return Pair{i, j, both, intra, inter};
 }
 
-// The races on one array (or two that may alias): at most one finding, the first pair
-// that races, else its first benign race.
-void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, std::vector<Pair> &ps) {
+// The races on one array (or two that may alias) among its pending pairs: the first pair
+// that races is its finding (`raced`); else its first benign race is kept (`benign`), shown
+// unless a later batch of its pairs holds a real race.
+void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, ArrayPairs &ap) {
+  std::vector<Pair> ps = std::move(ap.pending);
+  ap.pending.clear();
+  current_ = &ap;
   const auto &A1 = checker.thread1->accesses, &A2 = checker.thread2->accesses;
   const model::Array &arr = checker.enc.kernel.arrays[arrays.first];
   bool global = arr.space == AddressSpace::Global;
@@ -269,11 +284,8 @@ void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, std::ve
   std::stable_partition(ps.begin(), ps.end(), [&](const Pair &p) {
     return m && m->eval(p.both && (p.intra || p.inter), true).is_true();
   });
-  benign_.reset();
-  bool real = false;
   for (const Pair &p : ps)
-    if ((real = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m, ps.size() > 1))) break;
-  if (!real && benign_) found_.push_back(*benign_);
+    if ((ap.raced = racePair(A1[p.i], A2[p.j], p.both, p.intra, p.inter, m, ps.size() > 1))) break;
 }
 
 // The elements a (thread 1) and b (thread 2) touch overlap: the same array and indices,
@@ -311,7 +323,8 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
     benign = "both threads write the same value";
   else if ((ownValue = readsOwnValue(a, b, both && (intra || inter), qname, m, used)))
     benign = "the reading thread wrote that same value there first";
-  if (!benign.empty() && benign_) {  // the array's benign race to show is found: this pair is no real one
+  if (!benign.empty() &&
+      current_->benign) {  // the array's benign race to show is found: this pair is no real one
     checker.enc.rules.note(ownValue ? Rule::BenignOwnValue : Rule::BenignSameValue);
     return false;
   }
@@ -342,7 +355,7 @@ bool RaceCheck::racePair(const AccessEv &a, const AccessEv &b, const z3::expr &b
   }
   if (!benign.empty()) {  // kept unless a real race on the array turns up
     checker.enc.rules.note(ownValue ? Rule::BenignOwnValue : Rule::BenignSameValue);
-    if (!benign_) benign_ = f;
+    if (!current_->benign) current_->benign = f;
     return false;
   }
   found_.push_back(f);

@@ -28,7 +28,7 @@ void onCrash(int signal) {
   say(signal == SIGABRT ? "kverify aborted (out of memory, or an internal error)"
       : signal == SIGSEGV || signal == SIGBUS
           ? "kverify crashed (a stack overflow: a source nested or macro-expanded far deeper "
-            "than real code, or an internal error)"
+            "than real code; the solver out of memory under a small --max-memory; or an internal error)"
           : "kverify crashed (an internal error)");
   say(reading ? " while reading this file; please report it with the file\n" : "; please report it\n");
   _exit(2);
