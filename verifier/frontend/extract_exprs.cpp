@@ -445,8 +445,7 @@ ExprPtr KernelExtractor::assignment(const clang::BinaryOperator *b) {
       const bind::Pointer &v = var->binding->pointerVar();
       if (p && (p->is<ptr::Memory>() || p->is<ptr::Choice>()) && v.offset)
         emitAssign(*v.offset,
-                   addIndex(Expr::local(*v.offset), k, std::get<ptr::Memory>(v.pointer.node).scale,
-                            b->getOpcode() == clang::BO_SubAssign),
+                   addIndex(Expr::local(*v.offset), k, v.base().scale, b->getOpcode() == clang::BO_SubAssign),
                    b->getSourceRange());
       else
         unsupported("pointer arithmetic", textOf(b->getSourceRange()), b->getSourceRange());

@@ -58,7 +58,7 @@ ExprPtr KernelExtractor::addressOf(const std::optional<Pointer> &p, bool in_bloc
 // The pointer variable `b` at offset `offset`: a choice over its arrays by its selector.
 Pointer KernelExtractor::pointerAt(const BindingPtr &b, ExprPtr offset) const {
   const bind::Pointer &v = b->pointerVar();
-  const ptr::Memory &base = std::get<ptr::Memory>(v.pointer.node);
+  const ptr::Memory &base = v.base();
   Pointer p = Pointer::memory(base.array, offset, base.scale);
   for (size_t i = 0; i < v.more.size(); ++i) {
     ptr::Choice c;
@@ -134,11 +134,9 @@ static bool arms(const Pointer &p, std::vector<const ptr::Memory *> &out) {
   return m != nullptr;
 }
 
-// The array a pointer variable was given first (its selector's 0).
-static unsigned firstArray(const bind::Pointer &v) { return std::get<ptr::Memory>(v.pointer.node).array; }
-
+// Whether two pointer variables choose between the same arrays, by the same selector values.
 static bool sameArrays(const bind::Pointer &a, const bind::Pointer &b) {
-  return firstArray(a) == firstArray(b) && a.more == b.more;
+  return a.base().array == b.base().array && a.more == b.more;
 }
 
 // The value of `b`'s selector, or offset, once it holds `p` (whose arms are all Memory and
@@ -151,7 +149,7 @@ static ExprPtr selectorOf(const Pointer &p, const bind::Pointer &b) {
   }
   unsigned array = std::get<ptr::Memory>(p.node).array;
   auto it = std::find(b.more.begin(), b.more.end(), array);
-  int64_t i = array == firstArray(b) ? 0 : it - b.more.begin() + 1;
+  int64_t i = array == b.base().array ? 0 : it - b.more.begin() + 1;
   return Expr::intConst(b.selector->type, i);
 }
 
@@ -209,7 +207,7 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<P
     const BindingPtr from = choice ? choice->from : nullptr;
     std::vector<unsigned> more = from ? from->pointerVar().more : std::vector<unsigned>{};
     to.pointer =
-        Pointer::memory(from ? firstArray(from->pointerVar()) : ps[0]->array, zero64(), ps[0]->scale);
+        Pointer::memory(from ? from->pointerVar().base().array : ps[0]->array, zero64(), ps[0]->scale);
     to.more = std::move(more);
     to.unknown.clear();
   } else if (!base || base->scale != ps[0]->scale) {
@@ -217,7 +215,7 @@ void KernelExtractor::assignPointer(const BindingPtr &dst, const std::optional<P
     return;
   }
   for (const ptr::Memory *a : ps) {
-    if (a->array == firstArray(to) || std::find(to.more.begin(), to.more.end(), a->array) != to.more.end())
+    if (a->array == to.base().array || std::find(to.more.begin(), to.more.end(), a->array) != to.more.end())
       continue;
     if (widen && !widenable(dst)) {
       unsupported("pointer that may point into different arrays",
@@ -380,8 +378,7 @@ std::optional<Pointer> KernelExtractor::incrementedPointer(const clang::UnaryOpe
   const bind::Pointer &v = b->pointerVar();
   ExprPtr old = Expr::local(*v.offset);
   if (u->isPostfix()) old = snapshot(old, "old", where);
-  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), std::get<ptr::Memory>(v.pointer.node).scale,
-                             u->isDecrementOp());
+  ExprPtr updated = addIndex(old, Expr::intConst(Type::i64(), 1), v.base().scale, u->isDecrementOp());
   emitAssign(*v.offset, updated, where);
   return u->isPostfix() ? pointerAt(b, old) : pointerOfBinding(b);
 }

@@ -91,13 +91,13 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
   }
   // the widened variables point into memory (known above): their arrays, the first one's first
   auto arraysOf = [](const bind::Pointer &v) {
-    std::vector<unsigned> mine{std::get<ptr::Memory>(v.pointer.node).array};
+    std::vector<unsigned> mine{v.base().array};
     mine.insert(mine.end(), v.more.begin(), v.more.end());
     return mine;
   };
   for (auto &[root, bs] : groups) {
     const auto &as = arrays[root];
-    const auto &first = std::get<ptr::Memory>(bs[0]->pointerVar().pointer.node);
+    const auto &first = bs[0]->pointerVar().base();
     uint64_t elem = k_.arrays[first.array].elem_size;
     const uint64_t scale = first.scale;
     if (std::any_of(as.begin(), as.end(), [&](const std::pair<unsigned, uint64_t> &a) {
@@ -128,7 +128,7 @@ void KernelExtractor::widenCopies(const clang::Stmt *loop_stmt, clang::SourceRan
                            index(mine[i]), renumbered);
       startSelector(b, false, where);
       emitAssign(*v.selector, renumbered, where);
-      std::get<ptr::Memory>(v.pointer.node).array = all[0];
+      v.base().array = all[0];
       v.more.assign(all.begin() + 1, all.end());
     }
   }

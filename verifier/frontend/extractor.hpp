@@ -191,6 +191,10 @@ struct Pointer {
       : pointer(std::move(base)), offset(std::move(mutable_offset)) {}
   detail::Pointer pointer;             // the base and initial offset
   std::optional<model::Local> offset;  // the mutable offset, when assigned
+  // The base of one into memory: its first array (the selector's 0, ~0u before its first
+  // assignment), offset and scale.
+  ptr::Memory &base() { return std::get<ptr::Memory>(pointer.node); }
+  const ptr::Memory &base() const { return std::get<ptr::Memory>(pointer.node); }
   // Pointer into one of several arrays: `pointer`'s array when `selector` is 0, more[i]
   // when it is i + 1 (the offset and scale are shared).
   std::vector<unsigned> more;
