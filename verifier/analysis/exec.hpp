@@ -242,9 +242,13 @@ public:
     return std::any_of(block_limits.begin(), block_limits.end(),
                        [&](const z3::expr &l) { return z3::eq(l, fact); });
   }
-  unsigned fresh_id = 0;
+  // fresh constants made so far, by name: numbered per name, so that the fresh values of
+  // one part of a kernel (a float's) do not renumber another's (a loop counter's), and
+  // the instantiations of a template ask the solver the same queries (answer_cache.hpp)
+  std::map<std::string, unsigned> fresh_count;
   std::map<const Stmt *, int> barrier_ids;
   std::map<const Stmt *, z3::func_decl> shared_trip;  // barrier loops: N per block
+  std::map<std::pair<const Stmt *, unsigned>, z3::func_decl> block_havoc;  // (loop, local): uniform havoc
   std::map<unsigned, z3::expr> no_overflow;           // signed op term id -> where it cannot overflow
   void signedOp(const z3::expr &term, const z3::expr &pc) {
     auto it = no_overflow.find(term.id());
@@ -272,7 +276,7 @@ public:
   z3::expr u32(uint64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), 32); }
   std::vector<z3::expr> created;  // every fresh constant, in order (see Exec::loop)
   z3::expr freshConst(const std::string &name, z3::sort s) {
-    created.push_back(ctx.constant((name + "!" + std::to_string(fresh_id++)).c_str(), s));
+    created.push_back(ctx.constant((name + "!" + std::to_string(fresh_count[name]++)).c_str(), s));
     return created.back();
   }
 

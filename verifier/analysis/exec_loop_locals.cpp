@@ -135,11 +135,17 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
       for (int d = 0; d < 3; ++d) dom.push_back(enc.bv(32));
     for (size_t i = 0; i < L.outer.size() + 1; ++i) dom.push_back(enc.bv(64));
     z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : enc.bv(lt.bits ? lt.bits : 64);
-    // per block: named by the loop statement, which both threads' runs share
-    std::string name =
-        (uniform ? "block.L@" + std::to_string(reinterpret_cast<std::uintptr_t>(&L.s)) : L.tag) + ".havoc" +
-        std::to_string(lid);
-    h = L.havoc.emplace(lid, c.function(name.c_str(), dom, rs)).first;
+    const std::string local = ".havoc" + std::to_string(lid);
+    if (!uniform) {
+      h = L.havoc.emplace(lid, c.function((L.tag + local).c_str(), dom, rs)).first;
+    } else {  // per block: one function for the loop statement, which both threads' runs share
+      auto b = enc.block_havoc.find({&L.s, lid});
+      if (b == enc.block_havoc.end()) {
+        std::string name = "block.L" + std::to_string(L.id) + local;
+        b = enc.block_havoc.emplace(std::pair{&L.s, lid}, c.function(name.c_str(), dom, rs)).first;
+      }
+      h = L.havoc.emplace(lid, b->second).first;
+    }
   }
   z3::expr_vector args(c);
   if (uniform)
@@ -156,12 +162,12 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
 // `q` has no model under the launch constraints, shown within 0.1 s (an invariant's step).
 // (Without the block's thread count: shown without it, it holds with it.)
 bool Exec::refutedQuickly(const z3::expr &q) {
-  z3::solver S = freshSolver(enc.ctx);
+  z3::expr_vector fs(enc.ctx);
   for (const z3::expr &f : enc.base)
-    if (!enc.isBlockLimit(f)) S.add(f);
-  S.add(q);
+    if (!enc.isBlockLimit(f)) fs.push_back(f);
+  fs.push_back(q);
   const double t0 = threadSeconds();
-  z3::check_result r = checkWithin(S, 0.1);
+  z3::check_result r = solveOnce(fs, 0.1, nullptr, "loop invariant step");
   recordQuery(r == z3::unsat ? 0 : r == z3::sat ? 1 : 2, (threadSeconds() - t0) * 1000);  // (--stats)
   return r == z3::unsat;
 }

@@ -2,6 +2,7 @@
 #include "analysis/solve.hpp"
 #include "analysis/debug.hpp"
 
+#include "analysis/answer_cache.hpp"
 #include "analysis/intabs.hpp"
 #include "result/stats.hpp"
 #include "analysis/terms.hpp"
@@ -28,28 +29,12 @@ public:
       : c(c), budget(seconds), name(name), t0(threadSeconds()) {}
 
   double left() const { return budget - (threadSeconds() - t0); }
-  // One solver call on `fs` for at most `seconds` (and the time left). A fresh,
-  // non-incremental solver each time: Z3's one-shot QF_BV strategy (preprocessing,
-  // bit-blasting) beats its incremental core here.
+  // solveOnce for at most `seconds` and the time left.
   z3::check_result solve(const z3::expr_vector &fs, double seconds, std::optional<z3::model> *m,
                          const char *tactic = nullptr, const char *logic = "QF_UFBV") {
     seconds = std::min(seconds, left());
     if (seconds <= 0.001) return z3::unknown;
-    z3::solver S = tactic ? z3::tactic(c, tactic).mk_solver() : freshSolver(c, logic);
-    for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
-    dump(S);
-    auto start = std::chrono::steady_clock::now();
-    z3::check_result r = checkWithin(S, seconds);
-    if (r == z3::sat && m) *m = S.get_model();
-    if (debugOptions().queries)
-      std::fprintf(
-          stderr, "[kverify]   %s %s: %s in %.1f ms\n", tactic ? tactic : "default",
-          fs.size() == 1 ? "(1 formula)" : "",
-          r == z3::sat     ? "sat"
-          : r == z3::unsat ? "unsat"
-                           : "unknown",
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    return r;
+    return solveOnce(fs, seconds, m, name, tactic, logic);
   }
 
 private:
@@ -57,17 +42,46 @@ private:
   double budget;
   std::string name;
   double t0;  // threadSeconds() at the start
-
-  void dump(z3::solver &S) const {
-    const std::string &dir = debugOptions().dump_dir;
-    if (dir.empty()) return;
-    std::string path = dir + "/q" + std::to_string(nextDumpNumber()) + ".smt2";
-    if (FILE *f = std::fopen(path.c_str(), "w")) {
-      std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
-      std::fclose(f);
-    }
-  }
 };
+
+void dump(z3::solver &S, const std::string &name) {
+  const std::string &dir = debugOptions().dump_dir;
+  if (dir.empty()) return;
+  std::string path = dir + "/q" + std::to_string(nextDumpNumber()) + ".smt2";
+  if (FILE *f = std::fopen(path.c_str(), "w")) {
+    std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
+    std::fclose(f);
+  }
+}
+
+}  // namespace
+
+z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optional<z3::model> *m,
+                           const std::string &name, const char *tactic, const char *logic) {
+  z3::context &c = fs.ctx();
+  z3::solver S = tactic ? z3::tactic(c, tactic).mk_solver() : freshSolver(c, logic);
+  for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
+  dump(S, name);
+  auto start = std::chrono::steady_clock::now();
+  const double cpu0 = threadSeconds();
+  std::optional<AnswerCache::Ticket> ticket;
+  std::optional<CachedAnswer> cached = AnswerCache::find(fs, tactic ? tactic : logic ? logic : "", seconds, ticket);
+  z3::check_result r = cached ? cached->result : checkWithin(S, seconds);
+  std::optional<z3::model> model;
+  if (r == z3::sat) model = cached ? cached->model : S.get_model();
+  if (ticket) AnswerCache::store(*ticket, r, model ? &*model : nullptr, threadSeconds() - cpu0);
+  if (model && m) *m = model;
+  if (debugOptions().queries)
+    std::fprintf(stderr, "[kverify]   %s %s: %s%s in %.1f ms\n", tactic ? tactic : "default",
+                 fs.size() == 1 ? "(1 formula)" : "", cached ? "(answered before) " : "",
+                 r == z3::sat     ? "sat"
+                 : r == z3::unsat ? "unsat"
+                                  : "unknown",
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  return r;
+}
+
+namespace {
 
 void constants(const z3::expr &root, std::set<unsigned> &seen, std::vector<z3::expr> &out) {
   forEachTerm({root}, seen, [&](const z3::expr &e) {

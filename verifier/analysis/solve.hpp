@@ -36,6 +36,16 @@ double threadSeconds();
 // (most queries here take under 1 ms); the solver for the logic skips that.
 z3::solver freshSolver(z3::context &c, const char *logic = "QF_UFBV");
 
+// One solver call on the conjunction of `fs`, for at most `seconds` of CPU time: by
+// `tactic` if given, else by the solver for `logic` (null: Z3's default solver). A fresh,
+// non-incremental solver each time: Z3's one-shot QF_BV strategy (preprocessing,
+// bit-blasting) beats its incremental core here. Answered from the process's cache where
+// the same query was asked before (answer_cache.hpp). `m`: set to a model when sat.
+// `name` labels it for --dump-queries and --debug-queries.
+z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optional<z3::model> *m,
+                           const std::string &name, const char *tactic = nullptr,
+                           const char *logic = "QF_UFBV");
+
 // s.check() (under `assumptions`, if given) for at most `seconds` of the calling thread's
 // CPU time (the same answer on a loaded machine); unknown when interrupted.
 z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vector *assumptions = nullptr);
