@@ -65,14 +65,16 @@ std::optional<CachedAnswer> AnswerCache::find(const z3::expr_vector &formulas, c
       return std::nullopt;
     }
     CachedAnswer a{e.result, std::nullopt};
-    if (e.model) a.model = z3::model(const_cast<z3::model &>(*e.model), formulas.ctx(), z3::model::translate{});
+    if (e.model)
+      a.model = z3::model(const_cast<z3::model &>(*e.model), formulas.ctx(), z3::model::translate{});
     return a;
   } catch (const z3::exception &) {  // out of memory: the query is solved as if never seen
     return std::nullopt;
   }
 }
 
-void AnswerCache::store(const Ticket &ticket, z3::check_result result, const z3::model *model, double seconds) {
+void AnswerCache::store(const Ticket &ticket, z3::check_result result, const z3::model *model,
+                        double seconds) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   if (ticket.generation != s.generation) return;
@@ -83,9 +85,7 @@ void AnswerCache::store(const Ticket &ticket, z3::check_result result, const z3:
     if (result == z3::sat && !model) return;  // (a model is part of the answer)
     e.result = result, e.seconds = seconds, e.model.reset();
     if (model) e.model = z3::model(const_cast<z3::model &>(*model), *s.ctx, z3::model::translate{});
-  } catch (const z3::exception &) {
-    e.result = z3::unknown, e.seconds = 0, e.model.reset();
-  }
+  } catch (const z3::exception &) { e.result = z3::unknown, e.seconds = 0, e.model.reset(); }
 }
 
 }  // namespace kverify::analysis

@@ -35,8 +35,8 @@ public:
   // The answer to `formulas` asked by `how` within `seconds` of CPU time: sat or unsat
   // whatever the time it took, unknown only if the same question already ran out of a
   // time nearly as long. `ticket` is set for store() on a miss.
-  static std::optional<CachedAnswer> find(const z3::expr_vector &formulas, const std::string &how, double seconds,
-                                          std::optional<Ticket> &ticket);
+  static std::optional<CachedAnswer> find(const z3::expr_vector &formulas, const std::string &how,
+                                          double seconds, std::optional<Ticket> &ticket);
   // What the solver said to the ticket's query (`model`: for sat), having run for
   // `seconds` of CPU time.
   static void store(const Ticket &ticket, z3::check_result result, const z3::model *model, double seconds);

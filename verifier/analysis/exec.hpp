@@ -247,9 +247,9 @@ public:
   // the instantiations of a template ask the solver the same queries (answer_cache.hpp)
   std::map<std::string, unsigned> fresh_count;
   std::map<const Stmt *, int> barrier_ids;
-  std::map<const Stmt *, z3::func_decl> shared_trip;  // barrier loops: N per block
+  std::map<const Stmt *, z3::func_decl> shared_trip;                       // barrier loops: N per block
   std::map<std::pair<const Stmt *, unsigned>, z3::func_decl> block_havoc;  // (loop, local): uniform havoc
-  std::map<unsigned, z3::expr> no_overflow;           // signed op term id -> where it cannot overflow
+  std::map<unsigned, z3::expr> no_overflow;  // signed op term id -> where it cannot overflow
   void signedOp(const z3::expr &term, const z3::expr &pc) {
     auto it = no_overflow.find(term.id());
     if (it == no_overflow.end())

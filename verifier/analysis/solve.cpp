@@ -65,7 +65,11 @@ z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optio
   auto start = std::chrono::steady_clock::now();
   const double cpu0 = threadSeconds();
   std::optional<AnswerCache::Ticket> ticket;
-  std::optional<CachedAnswer> cached = AnswerCache::find(fs, tactic ? tactic : logic ? logic : "", seconds, ticket);
+  std::optional<CachedAnswer> cached = AnswerCache::find(fs,
+                                                         tactic  ? tactic
+                                                         : logic ? logic
+                                                                 : "",
+                                                         seconds, ticket);
   z3::check_result r = cached ? cached->result : checkWithin(S, seconds);
   std::optional<z3::model> model;
   if (r == z3::sat) model = cached ? cached->model : S.get_model();
