@@ -17,7 +17,8 @@ __global__ void histogram_global_kernel(const std::uint32_t *values, std::size_t
     atomicAdd(&bins[values[i] % nbins], 1u);
 }
 
-// kverify: --assume='blockDim.y == 1 && blockDim.z == 1 && gridDim.x <= 2048 && gridDim.y == 1 && gridDim.z == 1'
+// histogram() launches it with 1 to kMaxPrivatizedBins (12 * 1024) bins.
+// kverify: --assume='blockDim.y == 1 && blockDim.z == 1 && gridDim.x <= 2048 && gridDim.y == 1 && gridDim.z == 1 && nbins >= 1 && nbins <= 12288'
 __global__ void histogram_privatized_kernel(const std::uint32_t *values, std::size_t n, std::uint32_t *bins,
                                             std::uint32_t nbins) {
   extern __shared__ std::uint32_t local[];

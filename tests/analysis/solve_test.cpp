@@ -328,3 +328,54 @@ TEST(CheckWithin, AnInterruptAfterTheCheckIsCleared) {
   EXPECT_NO_THROW((void)s.get_model().eval(x * y, true));
   EXPECT_NO_THROW((void)(x + y + 1 + 1).simplify());
 }
+
+// The answer cache (answer_cache.hpp) is exact: whatever it answers, a fresh solver
+// answers too, and a model it gives satisfies the query asked. Pairs of random queries,
+// each asked in a context of its own (as two kernels are), the second often the first
+// again (with its conjuncts in another order) and otherwise a different one.
+RC_GTEST_PROP(AnswerCache, AnswersAsAFreshSolverDoes, ()) {
+  const auto first = *rc::gen::container<std::vector<unsigned>>(48, rc::gen::arbitrary<unsigned>());
+  const bool same = *rc::gen::arbitrary<bool>();
+  const auto second =
+      same ? first : *rc::gen::container<std::vector<unsigned>>(48, rc::gen::arbitrary<unsigned>());
+  std::optional<z3::check_result> answers[2];
+  for (int i = 0; i < 2; ++i) {
+    z3::context c;
+    RandomQuery g(c, i == 0 ? first : second);
+    z3::expr q = g.query();
+    // (Z3 evaluates its no-overflow predicates wrongly on constants: see signedMulFits)
+    RC_PRE(q.to_string().find("_noovfl") == std::string::npos &&
+           q.to_string().find("_noudfl") == std::string::npos);
+    z3::expr_vector conjuncts(c);
+    for (unsigned j = 0; j < q.num_args(); ++j) conjuncts.push_back(q.arg(i == 0 ? j : q.num_args() - 1 - j));
+    std::optional<z3::model> m;
+    z3::check_result r = solveOnce(conjuncts, 0.5, &m, "random");
+    z3::check_result fresh = solveFor(q, 500);
+    RC_LOG() << "query " << i << ": " << q << "\n";
+    if (r != z3::unknown && fresh != z3::unknown) RC_ASSERT(r == fresh);
+    if (r == z3::sat) RC_ASSERT(m && m->eval(q, true).is_true());
+    answers[i] = r;
+  }
+  if (same) RC_ASSERT(answers[0] == answers[1]);
+}
+
+TEST(AnswerCache, AnswersTheSameQueryFromAnotherContext) {
+  auto ask = [](bool &cached) {
+    z3::context c;
+    z3::expr x = c.bv_const("cache_x", 32), y = c.bv_const("cache_y", 32);
+    z3::expr_vector q(c);
+    q.push_back(x * y == c.bv_val(391, 32));  // 17 * 23
+    q.push_back(z3::ugt(x, c.bv_val(1, 32)) && z3::ugt(y, c.bv_val(1, 32)));
+    q.push_back(z3::ult(x, c.bv_val(1000, 32)) && z3::ult(y, c.bv_val(1000, 32)) && c.bool_val(true));
+    std::optional<z3::model> m;
+    const double t0 = threadSeconds();
+    EXPECT_EQ(solveOnce(q, 10, &m, "factor"), z3::sat);
+    cached = threadSeconds() - t0 < 0.001;
+    ASSERT_TRUE(m);
+    EXPECT_TRUE(m->eval(z3::mk_and(q), true).is_true());
+  };
+  bool first = false, second = false;
+  ask(first);
+  ask(second);
+  EXPECT_TRUE(second) << "the second context's identical query was solved again";
+}

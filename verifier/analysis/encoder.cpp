@@ -207,13 +207,14 @@ Thread Encoder::makeThread(int t, bool shared_trips) {
                std::string("blockIdx.") + dn[d] + " < gridDim." + dn[d] + " (the launch)");
   }
   Exec X(*this, T);
-  X.run(kernel);
-  // --assume expressions, evaluated for this thread (parsed by configure)
+  // --assume expressions, evaluated for this thread (parsed by configure): facts from the
+  // start, which the execution's own queries (loop invariants, no wrap-around) use too
   for (size_t i = 0; i < config.assumes.size(); ++i) {
     T.side.push_back(X.evalAtEntry(*config.assumes[i]));
     T.label("--assume='" + options.assumes[i] + "'");
     T.premises.emplace_back("--assume='" + options.assumes[i] + "'", T.side.back());
   }
+  X.run(kernel);
   return T;
 }
 
