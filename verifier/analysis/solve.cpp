@@ -275,12 +275,6 @@ static bool multipliesUnknowns(const z3::expr_vector &query) {
 }
 
 namespace {
-// nlsat's time on a query: it decides in milliseconds or not at all. Over the fixtures,
-// the GPUVerify corpus and the kernel library (10,000 nlsat calls), every call it
-// decided took under 71 ms; the undecided ones ran to their limit (up to 390 ms each,
-// 70 s in all).
-constexpr double kNlsatSeconds = 0.1;
-
 Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                     double seconds, const std::string &name, bool linear_first,
                     const std::vector<z3::expr> &small) {
@@ -325,7 +319,11 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   };
   // 0. nlsat, very briefly, where the query multiplies unknowns (bit-blasting a 32-bit
   // product takes longer than step 1 allows: `blockIdx.x * blockDim.x`)
-  if (abs && multipliesUnknowns(query) && nonlinear(0.05)) return d;
+  bool tried = false;
+  if (abs && multipliesUnknowns(query)) {
+    tried = true;
+    if (nonlinear(0.05)) return d;
+  }
   // 1. bit-vectors, briefly: most queries are easy
   d.result = A.solve(query, 0.1, &d.model);
   d.how = "bv";
@@ -343,7 +341,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
     }
   }
   // 3. nlsat, briefly
-  if (abs && nonlinear(kNlsatSeconds)) return d;
+  if (abs && nonlinear(tried ? 0.25 : 0.3)) return d;
   // 4. bit-vectors with the rest of the time, by Z3's default solver (on the hard queries
   // it is as fast as the logic's, and its luck on hard satisfiable ones is the one the
   // fixtures' budgets were set with)
@@ -361,7 +359,7 @@ Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3
     z3::expr_vector one(c);
     one.push_back(*abs);
     std::optional<z3::model> im;
-    z3::check_result r = A.solve(one, std::min(seconds / 4, kNlsatSeconds), &im, "qfnra-nlsat");
+    z3::check_result r = A.solve(one, seconds / 4, &im, "qfnra-nlsat");
     if (r == z3::unsat) {  // the abstraction over-approximates: unsat there is unsat here
       d.result = z3::unsat, d.how = "int-nlsat";
       return d;
