@@ -18,18 +18,83 @@ struct Entry {
 
 using Key = std::pair<std::string, std::vector<unsigned>>;
 
+// `e` with `true` and `false` folded out of its conjunctions and disjunctions, everywhere
+// in it: the front end writes `pc || false` for some paths and `pc` for others. (Z3's
+// simplify() does this and much more, at a cost that doubled small files' solver time.)
+z3::expr folded(const z3::expr &e, std::map<unsigned, z3::expr> &memo) {
+  if (!e.is_app() || e.num_args() == 0) return e;
+  if (auto it = memo.find(e.id()); it != memo.end()) return it->second;
+  const Z3_decl_kind k = e.decl().decl_kind();
+  z3::expr_vector args(e.ctx());
+  bool changed = false;
+  for (unsigned i = 0; i < e.num_args(); ++i) {
+    z3::expr a = folded(e.arg(i), memo);
+    changed |= !z3::eq(a, e.arg(i));
+    if ((k == Z3_OP_AND && a.is_true()) || (k == Z3_OP_OR && a.is_false())) {
+      changed = true;
+      continue;
+    }
+    args.push_back(a);
+  }
+  z3::expr out = e;
+  if (k == Z3_OP_AND || k == Z3_OP_OR) {
+    bool absorbing = false;
+    for (unsigned i = 0; i < args.size(); ++i)
+      absorbing |= k == Z3_OP_AND ? args[i].is_false() : args[i].is_true();
+    if (absorbing)
+      out = e.ctx().bool_val(k == Z3_OP_OR);
+    else if (args.empty())
+      out = e.ctx().bool_val(k == Z3_OP_AND);
+    else if (args.size() == 1)
+      out = args[0];
+    else if (changed)
+      out = k == Z3_OP_AND ? z3::mk_and(args) : z3::mk_or(args);
+  } else if (changed) {
+    out = e.decl()(args);
+  }
+  memo.emplace(e.id(), out);
+  return out;
+}
+
 // An unknown answer stands for a time up to this much longer than it ran: the budgets
 // of one step differ a little between instantiations (what the steps before it took).
 constexpr double kLonger = 1.25;
+
+// Answers that took less are not kept unless the query was looked up anyway: the cache's
+// context costs ~6 ms to make, and a file of quick queries would pay it for nothing.
+constexpr double kWorthKeeping = 0.02;
 
 // A full cache starts over, in a new context that frees the old one's terms.
 constexpr size_t kMaxEntries = 20000;
 
 struct State {
   std::mutex mu;
-  std::unique_ptr<z3::context> ctx = std::make_unique<z3::context>();
-  uint64_t generation = 1;
+  std::unique_ptr<z3::context> ctx;  // made for the first answer worth keeping
+  uint64_t generation = 0;
   std::map<Key, Entry> entries;
+
+  // `formulas` in the cache's context, with constant operands of `and`/`or` dropped
+  // (`false || x` and `x` are one question: equivalent terms, so a model of one is a model
+  // of the other), and their key.
+  std::pair<Key, z3::expr_vector> copy(const z3::expr_vector &formulas, const std::string &how) {
+    z3::expr_vector translated(*ctx, formulas), terms(*ctx);
+    std::map<unsigned, z3::expr> memo;
+    Key key{how, {}};
+    for (unsigned i = 0; i < translated.size(); ++i) {
+      terms.push_back(folded(translated[i], memo));
+      key.second.push_back(terms.back().id());
+    }
+    // a conjunction: its order and repeats do not change what satisfies it
+    std::sort(key.second.begin(), key.second.end());
+    key.second.erase(std::unique(key.second.begin(), key.second.end()), key.second.end());
+    return {std::move(key), terms};
+  }
+
+  void set(Entry &e, z3::check_result result, const z3::model *model, double seconds) {
+    if (result == z3::sat && !model) return;  // (a model is part of the answer)
+    e.result = result, e.seconds = seconds, e.model.reset();
+    if (model) e.model = z3::model(const_cast<z3::model &>(*model), *ctx, z3::model::translate{});
+  }
 };
 
 State &state() {
@@ -43,21 +108,9 @@ std::optional<CachedAnswer> AnswerCache::find(const z3::expr_vector &formulas, c
                                               double seconds, std::optional<Ticket> &ticket) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mu);
+  if (!s.ctx) return std::nullopt;
   try {
-    if (s.entries.size() >= kMaxEntries) {
-      s.entries.clear();
-      s.ctx = std::make_unique<z3::context>();
-      ++s.generation;
-    }
-    // a copy in the cache's context, simplified: `false || x` and `x` are one question
-    // (equivalent terms, so a model of one is a model of the other)
-    z3::expr_vector copy(*s.ctx, formulas), terms(*s.ctx);
-    for (unsigned i = 0; i < copy.size(); ++i) terms.push_back(copy[i].simplify());
-    Key key{how, {}};
-    for (unsigned i = 0; i < terms.size(); ++i) key.second.push_back(terms[i].id());
-    // a conjunction: its order and repeats do not change what satisfies it
-    std::sort(key.second.begin(), key.second.end());
-    key.second.erase(std::unique(key.second.begin(), key.second.end()), key.second.end());
+    auto [key, terms] = s.copy(formulas, how);
     auto [it, added] = s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0});
     const Entry &e = it->second;
     if (added || (e.result == z3::unknown && seconds > kLonger * e.seconds)) {
@@ -73,19 +126,29 @@ std::optional<CachedAnswer> AnswerCache::find(const z3::expr_vector &formulas, c
   }
 }
 
-void AnswerCache::store(const Ticket &ticket, z3::check_result result, const z3::model *model,
+void AnswerCache::store(const z3::expr_vector &formulas, const std::string &how,
+                        const std::optional<Ticket> &ticket, z3::check_result result, const z3::model *model,
                         double seconds) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mu);
-  if (ticket.generation != s.generation) return;
-  auto it = s.entries.find(Key{ticket.how, ticket.ids});
-  if (it == s.entries.end()) return;
-  Entry &e = it->second;
   try {
-    if (result == z3::sat && !model) return;  // (a model is part of the answer)
-    e.result = result, e.seconds = seconds, e.model.reset();
-    if (model) e.model = z3::model(const_cast<z3::model &>(*model), *s.ctx, z3::model::translate{});
-  } catch (const z3::exception &) { e.result = z3::unknown, e.seconds = 0, e.model.reset(); }
+    if (ticket) {
+      if (ticket->generation != s.generation) return;
+      auto it = s.entries.find(Key{ticket->how, ticket->ids});
+      if (it != s.entries.end()) s.set(it->second, result, model, seconds);
+      return;
+    }
+    if (seconds < kWorthKeeping) return;
+    if (!s.ctx || s.entries.size() >= kMaxEntries) {
+      s.entries.clear();
+      s.ctx = std::make_unique<z3::context>();
+      ++s.generation;
+    }
+    auto [key, terms] = s.copy(formulas, how);
+    auto it = s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0}).first;
+    s.set(it->second, result, model, seconds);
+  } catch (const z3::exception &) {  // out of memory: not kept
+  }
 }
 
 }  // namespace kverify::analysis

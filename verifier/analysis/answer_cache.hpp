@@ -37,9 +37,11 @@ public:
   // time nearly as long. `ticket` is set for store() on a miss.
   static std::optional<CachedAnswer> find(const z3::expr_vector &formulas, const std::string &how,
                                           double seconds, std::optional<Ticket> &ticket);
-  // What the solver said to the ticket's query (`model`: for sat), having run for
-  // `seconds` of CPU time.
-  static void store(const Ticket &ticket, z3::check_result result, const z3::model *model, double seconds);
+  // What the solver said to `formulas` (asked by `how`; `model`: for sat), having run for
+  // `seconds` of CPU time; `ticket`: find()'s, if it gave one.
+  static void store(const z3::expr_vector &formulas, const std::string &how,
+                    const std::optional<Ticket> &ticket, z3::check_result result, const z3::model *model,
+                    double seconds);
 };
 
 }  // namespace kverify::analysis

@@ -161,24 +161,24 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
 }
 
 // `q` has no model under the launch constraints, shown within 0.15 s (an invariant's step).
-// (Without the block's thread count: shown without it, it holds with it.) First by the
-// linear integer abstraction (unsat there is unsat here): it shows the bounds arguments
-// (`b < nbins <= 12288` cannot wrap by adding `blockDim.x`) where bit-blasting the
-// product in `b`'s closed form does not finish in time.
+// (Without the block's thread count: shown without it, it holds with it.) Where bit-vectors
+// do not show it in time, the linear integer abstraction may (unsat there is unsat here):
+// the bounds arguments (`b < nbins <= 12288` cannot wrap by adding `blockDim.x`) that
+// bit-blasting the product in `b`'s closed form does not finish.
 bool Exec::refutedQuickly(const z3::expr &q) {
   z3::expr_vector fs(enc.ctx);
   for (const z3::expr &f : enc.base)
     if (!enc.isBlockLimit(f)) fs.push_back(f);
   fs.push_back(q);
   const double t0 = threadSeconds();
-  z3::check_result r = z3::unknown;
-  if (std::optional<z3::expr> linear = integerAbstraction(fs, enc.no_overflow, true)) {
-    z3::expr_vector one(enc.ctx);
-    one.push_back(*linear);
-    if (solveOnce(one, 0.05, nullptr, "loop invariant step (linear)", nullptr, "QF_UFLIA") == z3::unsat)
-      r = z3::unsat;
-  }
-  if (r != z3::unsat) r = solveOnce(fs, 0.1, nullptr, "loop invariant step");
+  z3::check_result r = solveOnce(fs, 0.1, nullptr, "loop invariant step");
+  if (r == z3::unknown)
+    if (std::optional<z3::expr> linear = integerAbstraction(fs, enc.no_overflow, true)) {
+      z3::expr_vector one(enc.ctx);
+      one.push_back(*linear);
+      if (solveOnce(one, 0.05, nullptr, "loop invariant step (linear)", nullptr, "QF_UFLIA") == z3::unsat)
+        r = z3::unsat;
+    }
   recordQuery(r == z3::unsat ? 0 : r == z3::sat ? 1 : 2, (threadSeconds() - t0) * 1000);  // (--stats)
   return r == z3::unsat;
 }

@@ -65,15 +65,12 @@ z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optio
   auto start = std::chrono::steady_clock::now();
   const double cpu0 = threadSeconds();
   std::optional<AnswerCache::Ticket> ticket;
-  std::optional<CachedAnswer> cached = AnswerCache::find(fs,
-                                                         tactic  ? tactic
-                                                         : logic ? logic
-                                                                 : "",
-                                                         seconds, ticket);
+  const std::string how = tactic ? tactic : logic ? logic : "";
+  std::optional<CachedAnswer> cached = AnswerCache::find(fs, how, seconds, ticket);
   z3::check_result r = cached ? cached->result : checkWithin(S, seconds);
   std::optional<z3::model> model;
   if (r == z3::sat) model = cached ? cached->model : S.get_model();
-  if (ticket) AnswerCache::store(*ticket, r, model ? &*model : nullptr, threadSeconds() - cpu0);
+  if (!cached) AnswerCache::store(fs, how, ticket, r, model ? &*model : nullptr, threadSeconds() - cpu0);
   if (model && m) *m = model;
   if (debugOptions().queries)
     std::fprintf(stderr, "[kverify]   %s %s: %s%s in %.1f ms\n", tactic ? tactic : "default",
