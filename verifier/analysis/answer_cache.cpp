@@ -2,6 +2,7 @@
 #include "analysis/answer_cache.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -64,19 +65,43 @@ constexpr double kLonger = 1.25;
 // context costs ~6 ms to make, and a file of quick queries would pay it for nothing.
 constexpr double kWorthKeeping = 0.02;
 
-// A full cache starts over, in a new context that frees the old one's terms.
+// A full cache starts over, in a new context that frees the old one's terms: at this many
+// entries, or past an eighth of Z3's memory limit (--max-memory; 512 MiB without one), so
+// that the copies it keeps do not take the memory the solver needs. Under a limit below
+// 1 GiB, nothing is kept (0).
 constexpr size_t kMaxEntries = 20000;
+
+uint64_t maxBytes() {
+  static const uint64_t bytes = [] {
+    Z3_string value = nullptr;
+    uint64_t mib = 0;
+    if (Z3_global_param_get("memory_max_size", &value) && value) mib = std::strtoull(value, nullptr, 10);
+    if (mib == 0) mib = 4096;
+    return mib < 1024 ? 0 : (mib << 20) / 8;
+  }();
+  return bytes;
+}
 
 struct State {
   std::mutex mu;
   std::unique_ptr<z3::context> ctx;  // made for the first answer worth keeping
   uint64_t generation = 0;
   std::map<Key, Entry> entries;
+  uint64_t bytes = 0;  // Z3's allocations while copying into ctx (an estimate: other threads')
+
+  // A new context when there is none or the cache is full.
+  void startIfFull() {
+    if (ctx && entries.size() < kMaxEntries && bytes < maxBytes()) return;
+    entries.clear();
+    ctx = std::make_unique<z3::context>();
+    ++generation, bytes = 0;
+  }
 
   // `formulas` in the cache's context, with constant operands of `and`/`or` dropped
   // (`false || x` and `x` are one question: equivalent terms, so a model of one is a model
   // of the other), and their key.
   std::pair<Key, z3::expr_vector> copy(const z3::expr_vector &formulas, const std::string &how) {
+    const uint64_t before = Z3_get_estimated_alloc_size();
     z3::expr_vector translated(*ctx, formulas), terms(*ctx);
     std::map<unsigned, z3::expr> memo;
     Key key{how, {}};
@@ -87,6 +112,8 @@ struct State {
     // a conjunction: its order and repeats do not change what satisfies it
     std::sort(key.second.begin(), key.second.end());
     key.second.erase(std::unique(key.second.begin(), key.second.end()), key.second.end());
+    const uint64_t after = Z3_get_estimated_alloc_size();
+    bytes += after > before ? after - before : 0;
     return {std::move(key), terms};
   }
 
@@ -110,6 +137,7 @@ std::optional<CachedAnswer> AnswerCache::find(const z3::expr_vector &formulas, c
   std::lock_guard<std::mutex> lock(s.mu);
   if (!s.ctx) return std::nullopt;
   try {
+    s.startIfFull();
     auto [key, terms] = s.copy(formulas, how);
     auto [it, added] = s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0});
     const Entry &e = it->second;
@@ -138,12 +166,8 @@ void AnswerCache::store(const z3::expr_vector &formulas, const std::string &how,
       if (it != s.entries.end()) s.set(it->second, result, model, seconds);
       return;
     }
-    if (seconds < kWorthKeeping) return;
-    if (!s.ctx || s.entries.size() >= kMaxEntries) {
-      s.entries.clear();
-      s.ctx = std::make_unique<z3::context>();
-      ++s.generation;
-    }
+    if (seconds < kWorthKeeping || maxBytes() == 0) return;
+    s.startIfFull();
     auto [key, terms] = s.copy(formulas, how);
     auto it = s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0}).first;
     s.set(it->second, result, model, seconds);
