@@ -140,9 +140,11 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
     if (!uniform) {
       h = L.havoc.emplace(lid, c.function((L.tag + local).c_str(), dom, rs)).first;
     } else {  // per block: one function for the loop statement, which both threads' runs share
+      // (numbered in the order first met, like the fresh constants: the same in every
+      // instantiation of a template, and one name per statement and local)
       auto b = enc.block_havoc.find({&L.s, lid});
       if (b == enc.block_havoc.end()) {
-        std::string name = "block.L" + std::to_string(L.id) + local;
+        std::string name = "block.havoc" + std::to_string(enc.block_havoc.size());
         b = enc.block_havoc.emplace(std::pair{&L.s, lid}, c.function(name.c_str(), dom, rs)).first;
       }
       h = L.havoc.emplace(lid, b->second).first;
