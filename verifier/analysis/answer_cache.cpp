@@ -6,6 +6,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 namespace kverify::analysis {
 namespace {
@@ -19,42 +21,59 @@ struct Entry {
 
 using Key = std::pair<std::string, std::vector<unsigned>>;
 
-// `e` with `true` and `false` folded out of its conjunctions and disjunctions, everywhere
-// in it: the front end writes `pc || false` for some paths and `pc` for others. (Z3's
-// simplify() does this and much more, at a cost that doubled small files' solver time.)
-z3::expr folded(const z3::expr &e, std::map<unsigned, z3::expr> &memo) {
-  if (!e.is_app() || e.num_args() == 0) return e;
-  if (auto it = memo.find(e.id()); it != memo.end()) return it->second;
-  const Z3_decl_kind k = e.decl().decl_kind();
-  z3::expr_vector args(e.ctx());
-  bool changed = false;
-  for (unsigned i = 0; i < e.num_args(); ++i) {
-    z3::expr a = folded(e.arg(i), memo);
-    changed |= !z3::eq(a, e.arg(i));
-    if ((k == Z3_OP_AND && a.is_true()) || (k == Z3_OP_OR && a.is_false())) {
-      changed = true;
+// `root` with `true` and `false` folded out of its conjunctions and disjunctions,
+// everywhere in it: the front end writes `pc || false` for some paths and `pc` for others.
+// (Z3's simplify() does this and much more, at a cost that doubled small files' solver
+// time.) An explicit stack, as in terms.hpp: terms nest deeper than the call stack allows.
+z3::expr folded(const z3::expr &root, std::map<unsigned, z3::expr> &memo) {
+  auto now = [&](const z3::expr &a) {  // a term whose arguments are done, as folded
+    auto it = memo.find(a.id());
+    return it == memo.end() ? a : it->second;
+  };
+  std::vector<std::pair<z3::expr, bool>> stack{{root, false}};  // (term, its arguments pushed)
+  while (!stack.empty()) {
+    auto [e, pushed] = stack.back();
+    if (!e.is_app() || e.num_args() == 0 || memo.count(e.id())) {
+      stack.pop_back();
       continue;
     }
-    args.push_back(a);
+    if (!pushed) {
+      stack.back().second = true;
+      for (unsigned i = 0; i < e.num_args(); ++i) stack.emplace_back(e.arg(i), false);
+      continue;
+    }
+    stack.pop_back();
+    const Z3_decl_kind k = e.decl().decl_kind();
+    z3::expr_vector args(e.ctx());
+    bool changed = false;
+    for (unsigned i = 0; i < e.num_args(); ++i) {
+      z3::expr a = now(e.arg(i));
+      changed |= !z3::eq(a, e.arg(i));
+      if ((k == Z3_OP_AND && a.is_true()) || (k == Z3_OP_OR && a.is_false())) {
+        changed = true;
+        continue;
+      }
+      args.push_back(a);
+    }
+    z3::expr out = e;
+    if (k == Z3_OP_AND || k == Z3_OP_OR) {
+      bool absorbing = false;
+      for (unsigned i = 0; i < args.size(); ++i)
+        absorbing |= k == Z3_OP_AND ? args[i].is_false() : args[i].is_true();
+      if (absorbing)
+        out = e.ctx().bool_val(k == Z3_OP_OR);
+      else if (args.empty())
+        out = e.ctx().bool_val(k == Z3_OP_AND);
+      else if (args.size() == 1)
+        out = args[0];
+      else if (changed)
+        out = k == Z3_OP_AND ? z3::mk_and(args) : z3::mk_or(args);
+    } else if (changed) {
+      out = e.decl()(args);
+    }
+    memo.emplace(e.id(), out);
   }
-  z3::expr out = e;
-  if (k == Z3_OP_AND || k == Z3_OP_OR) {
-    bool absorbing = false;
-    for (unsigned i = 0; i < args.size(); ++i)
-      absorbing |= k == Z3_OP_AND ? args[i].is_false() : args[i].is_true();
-    if (absorbing)
-      out = e.ctx().bool_val(k == Z3_OP_OR);
-    else if (args.empty())
-      out = e.ctx().bool_val(k == Z3_OP_AND);
-    else if (args.size() == 1)
-      out = args[0];
-    else if (changed)
-      out = k == Z3_OP_AND ? z3::mk_and(args) : z3::mk_or(args);
-  } else if (changed) {
-    out = e.decl()(args);
-  }
-  memo.emplace(e.id(), out);
-  return out;
+  return now(root);
 }
 
 // An unknown answer stands for a time up to this much longer than it ran: the budgets

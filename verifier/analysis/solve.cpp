@@ -25,8 +25,7 @@ namespace {
 
 class Attempts {
 public:
-  Attempts(z3::context &c, double seconds, const std::string &name)
-      : c(c), budget(seconds), name(name), t0(threadSeconds()) {}
+  Attempts(double seconds, const std::string &name) : budget(seconds), name(name), t0(threadSeconds()) {}
 
   double left() const { return budget - (threadSeconds() - t0); }
   // solveOnce for at most `seconds` and the time left.
@@ -38,15 +37,20 @@ public:
   }
 
 private:
-  z3::context &c;
   double budget;
   std::string name;
   double t0;  // threadSeconds() at the start
 };
 
-void dump(z3::solver &S, const std::string &name) {
+// A fresh, non-incremental solver for `fs`: by `tactic` if given, else for `logic`.
+z3::solver solverFor(const z3::expr_vector &fs, const char *tactic, const char *logic) {
+  z3::solver S = tactic ? z3::tactic(fs.ctx(), tactic).mk_solver() : freshSolver(fs.ctx(), logic);
+  for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
+  return S;
+}
+
+void dump(z3::solver S, const std::string &name) {
   const std::string &dir = debugOptions().dump_dir;
-  if (dir.empty()) return;
   std::string path = dir + "/q" + std::to_string(nextDumpNumber()) + ".smt2";
   if (FILE *f = std::fopen(path.c_str(), "w")) {
     std::fprintf(f, "; %s\n%s", name.c_str(), S.to_smt2().c_str());
@@ -58,19 +62,23 @@ void dump(z3::solver &S, const std::string &name) {
 
 z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optional<z3::model> *m,
                            const std::string &name, const char *tactic, const char *logic) {
-  z3::context &c = fs.ctx();
-  z3::solver S = tactic ? z3::tactic(c, tactic).mk_solver() : freshSolver(c, logic);
-  for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
-  dump(S, name);
+  if (!debugOptions().dump_dir.empty()) dump(solverFor(fs, tactic, logic), name);
   auto start = std::chrono::steady_clock::now();
   const double cpu0 = threadSeconds();
   std::optional<AnswerCache::Ticket> ticket;
-  const std::string how = tactic ? tactic : logic ? logic : "";
+  const std::string how =
+      tactic ? std::string("tactic ") + tactic : std::string("logic ") + (logic ? logic : "");
   std::optional<CachedAnswer> cached = AnswerCache::find(fs, how, seconds, ticket);
-  z3::check_result r = cached ? cached->result : checkWithin(S, seconds);
+  z3::check_result r = z3::unknown;
   std::optional<z3::model> model;
-  if (r == z3::sat) model = cached ? cached->model : S.get_model();
-  if (!cached) AnswerCache::store(fs, how, ticket, r, model ? &*model : nullptr, threadSeconds() - cpu0);
+  if (cached) {
+    r = cached->result, model = cached->model;
+  } else {
+    z3::solver S = solverFor(fs, tactic, logic);
+    r = checkWithin(S, seconds);
+    if (r == z3::sat) model = S.get_model();
+    AnswerCache::store(fs, how, ticket, r, model ? &*model : nullptr, threadSeconds() - cpu0);
+  }
   if (model && m) *m = model;
   if (debugOptions().queries)
     std::fprintf(stderr, "[kverify]   %s %s: %s%s in %.1f ms\n", tactic ? tactic : "default",
@@ -276,7 +284,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
                     double seconds, const std::string &name, bool linear_first,
                     const std::vector<z3::expr> &small) {
   z3::context &c = query.ctx();
-  Attempts A(c, seconds, name);
+  Attempts A(seconds, name);
   Decision d;
   auto one = [&](const z3::expr &e) {
     z3::expr_vector v(c);
@@ -350,7 +358,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
 Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                        double seconds) {
   z3::context &c = query.ctx();
-  Attempts A(c, seconds, "reachability");
+  Attempts A(seconds, "reachability");
   Decision d;
   if (auto abs = integerAbstraction(query, no_overflow)) {
     z3::expr_vector one(c);
