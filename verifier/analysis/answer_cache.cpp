@@ -80,9 +80,12 @@ z3::expr folded(const z3::expr &root, std::map<unsigned, z3::expr> &memo) {
 // of one step differ a little between instantiations (what the steps before it took).
 constexpr double kLonger = 1.25;
 
-// Answers that took less are not kept unless the query was looked up anyway: the cache's
-// context costs ~6 ms to make, and a file of quick queries would pay it for nothing.
+// The cache's context costs ~6 ms to make, and a file of a few quick queries would pay it
+// for nothing: it is made for the first answer that took this long, or once the process has
+// asked this many queries (a file of many small kernels repeats its queries: 1,000 one-line
+// kernels, each with a witness search, 33 -> 6 ms a kernel). Then every answer is kept.
 constexpr double kWorthKeeping = 0.02;
+constexpr unsigned kManyQueries = 64;
 
 // A full cache starts over, in a new context that frees the old one's terms: at this many
 // entries, or past an eighth of Z3's memory limit (--max-memory; 512 MiB without one), so
@@ -107,6 +110,7 @@ struct State {
   uint64_t generation = 0;
   std::map<Key, Entry> entries;
   uint64_t bytes = 0;  // Z3's allocations while copying into ctx (an estimate: other threads')
+  unsigned asked = 0;  // answers stored before ctx was made
 
   // A new context when there is none or the cache is full.
   void startIfFull() {
@@ -185,7 +189,7 @@ void AnswerCache::store(const z3::expr_vector &formulas, const std::string &how,
       if (it != s.entries.end()) s.set(it->second, result, model, seconds);
       return;
     }
-    if (seconds < kWorthKeeping || maxBytes() == 0) return;
+    if ((seconds < kWorthKeeping && ++s.asked < kManyQueries) || maxBytes() == 0) return;
     s.startIfFull();
     auto [key, terms] = s.copy(formulas, how);
     auto it = s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0}).first;
