@@ -7,7 +7,9 @@
 
 #include <cstdlib>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -320,6 +322,44 @@ TEST(KverifyCli, KernelsOfOneFileInParallelKeepTheirOrderAndVerdicts) {
   EXPECT_EQ(par.status, one.status);
   auto summary = [](const std::string &json) { return json.substr(json.find("\"summary\"")); };
   EXPECT_EQ(summary(par.out), summary(one.out));
+}
+
+// The instantiations of a template ask the solver the same questions where their code is
+// the same (answer_cache.hpp keeps one answer for both): the constants of their queries
+// are named after the source, not after the front end's ids, which one more local in Max
+// (`bigger`) shifts for every local after it (the loop's `step`: firstwrap9 vs 10).
+TEST(KverifyCli, InstantiationsOfATemplateNameTheirConstantsAlike) {
+  std::string path = kverify_cli::writeSource(
+      "instantiations",
+      "// kverify: --block-dim=64 --grid-dim=4\n"
+      "struct Sum { __device__ int operator()(int a, int b) const { return a + b; } };\n"
+      "struct Max { __device__ int operator()(int a, int b) const { int bigger = a > b ? a : b; return bigger; } };\n"
+      "template <class Op> __global__ void scan(const int *in, int *out, int n) {\n"
+      "  __shared__ int s[64];\n  int t = threadIdx.x;\n  int first = Op()(in[blockIdx.x * 64], 0);\n"
+      "  s[t] = in[blockIdx.x * 64 + t];\n  __syncthreads();\n"
+      "  for (unsigned step = 1; step < 64; step *= 2) {\n"
+      "    int v = t >= step ? s[t - step] : 0;\n    __syncthreads();\n    s[t] += v;\n    __syncthreads();\n  }\n"
+      "  if (t < n) out[blockIdx.x * 64 + t] = s[t] + first;\n}\n"
+      "template __global__ void scan<Sum>(const int *, int *, int);\n"
+      "template __global__ void scan<Max>(const int *, int *, int);\n");
+  auto constants = [&](const std::string &op) {
+    std::string dir = testing::TempDir() + "kverify_instantiations_" + op;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    CliRun r = kverify("--no-cache -j 1 --dump-queries=" + dir + " '--kernel=scan<" + op + ">' " + path);
+    EXPECT_TRUE(has(r.out, "1 kernel in 1 file: 1 verified")) << r.out << r.err;
+    std::set<std::string> names;  // (but the memory Sum reads where Max compares: its own)
+    for (const auto &f : std::filesystem::directory_iterator(dir)) {
+      std::istringstream in(kverify_cli::slurp(f.path().string()));
+      for (std::string line; std::getline(in, line);)
+        if (line.rfind("(declare-fun ", 0) == 0 && !has(line, "contents."))
+          names.insert(line.substr(0, line.find(' ', 13)));
+    }
+    return names;
+  };
+  std::set<std::string> sum = constants("Sum"), max = constants("Max");
+  EXPECT_GT(sum.size(), 10u);
+  EXPECT_EQ(sum, max);
 }
 
 // Found by scripts/fuzz.py: a kernel using a global of incomplete type crashed the search

@@ -119,6 +119,12 @@ z3::expr Encoder::threadsPerBlockAtMost(uint64_t n) {
          z3::ule(product, u32(n));
 }
 
+const std::string &Encoder::localName(unsigned lid) {
+  auto it = std::find_if(kernel.locals.begin(), kernel.locals.end(),
+                         [&](const model::Local &l) { return l.id == lid; });
+  return idName('l', lid, it == kernel.locals.end() ? "local" : it->name);
+}
+
 void Encoder::setup() {
   ticket_arrays = ticketArrays(kernel, options);
   block_ticket_reads = blockTicketReads(kernel, ticket_arrays);

@@ -274,6 +274,18 @@ public:
   z3::sort bv(unsigned w) { return ctx.bv_sort(w); }
   z3::expr threadsPerBlockAtMost(uint64_t n);
   z3::expr u32(uint64_t v) { return ctx.bv_val(static_cast<uint64_t>(v), 32); }
+  // A name for the front end's id `id` of a local or an opaque value (`kind`), the same in
+  // every instantiation of a template: `base` (its name in the source) numbered in the
+  // order first met. (The front end numbers ids in source order, so one more local in one
+  // instantiation, a Max's temporary, renumbers every id after it.)
+  const std::string &idName(char kind, unsigned id, const std::string &base) {
+    auto [it, added] = id_names.try_emplace({kind, id});
+    if (added) it->second = base + "_" + std::to_string(id_name_count[{kind, base}]++);
+    return it->second;
+  }
+  const std::string &localName(unsigned lid);  // idName of a local, by its name
+  std::map<std::pair<char, unsigned>, std::string> id_names;
+  std::map<std::pair<char, std::string>, unsigned> id_name_count;
   std::vector<z3::expr> created;  // every fresh constant, in order (see Exec::loop)
   z3::expr freshConst(const std::string &name, z3::sort s) {
     created.push_back(ctx.constant((name + "!" + std::to_string(fresh_count[name]++)).c_str(), s));

@@ -124,11 +124,11 @@ z3::expr Exec::evalOpaque(const Expr &e) {
     z3::expr_vector args(c);
     for (int d = 0; d < 3; ++d) dom.push_back(enc.bv(32)), args.push_back(thread.bid[d]);
     for (const LoopCtx &l : loops) dom.push_back(enc.bv(64)), args.push_back(l.k);
-    std::string name = "block.opaque" + std::to_string(o.id) + "." + std::to_string(loops.size());
+    std::string name = "block.opaque." + enc.idName('o', o.id, o.what) + "." + std::to_string(loops.size());
     z3::sort rs = ty.kind == Type::Kind::Bool ? c.bool_sort() : enc.bv(ty.bits);
     return c.function(name.c_str(), dom, rs)(args);
   }
-  z3::expr v = fresh(ty, "t" + std::to_string(thread.t) + ".opaque" + std::to_string(o.id));
+  z3::expr v = fresh(ty, "t" + std::to_string(thread.t) + ".opaque." + enc.idName('o', o.id, o.what));
   auto lr = last_read_.find(o.id);  // a load: the value read at that access
   if (auto rd = read_at_.find(o.id);
       rd != read_at_.end() && (ty.kind == Type::Kind::Int || ty.kind == Type::Kind::Bool))

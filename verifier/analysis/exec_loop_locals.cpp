@@ -84,7 +84,7 @@ std::optional<z3::expr> Exec::closedFormAt(LoopRun &L, unsigned lid, const Type 
       enc.rules.note(Rule::InductionNoWrap);
       side.push_back(*inRange);
     } else {
-      z3::expr at = enc.freshConst(L.tag + ".wrap" + std::to_string(lid), enc.bv(64));
+      z3::expr at = enc.freshConst(L.tag + ".wrap." + enc.localName(lid), enc.bv(64));
       side.push_back(*inRange || (z3::ult(at, j) && firstWrap(L, lid, lt, step, at)));
     }
   }
@@ -115,7 +115,7 @@ z3::expr Exec::firstWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::exp
 bool Exec::cannotWrap(LoopRun &L, unsigned lid, const Type &lt, const z3::expr &step) {
   auto known = L.no_wrap.find(lid);
   if (known != L.no_wrap.end()) return known->second;
-  z3::expr at = enc.ctx.constant((L.tag + ".firstwrap" + std::to_string(lid)).c_str(), enc.bv(64));
+  z3::expr at = enc.ctx.constant((L.tag + ".firstwrap." + enc.localName(lid)).c_str(), enc.bv(64));
   bool holds = refutedQuickly(L.pc0 && conj(enc.ctx, thread.side) && firstWrap(L, lid, lt, step, at));
   L.no_wrap.emplace(lid, holds);
   return holds;
@@ -136,7 +136,7 @@ z3::expr Exec::havocAt(LoopRun &L, unsigned lid, const Type &lt, const z3::expr 
       for (int d = 0; d < 3; ++d) dom.push_back(enc.bv(32));
     for (size_t i = 0; i < L.outer.size() + 1; ++i) dom.push_back(enc.bv(64));
     z3::sort rs = lt.kind == Type::Kind::Bool ? c.bool_sort() : enc.bv(lt.bits ? lt.bits : 64);
-    const std::string local = ".havoc" + std::to_string(lid);
+    const std::string local = ".havoc." + enc.localName(lid);
     if (!uniform) {
       h = L.havoc.emplace(lid, c.function((L.tag + local).c_str(), dom, rs)).first;
     } else {  // per block: one function for the loop statement, which both threads' runs share
