@@ -356,7 +356,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
 }
 
 Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                       double seconds) {
+                       double seconds, double abstraction_share) {
   z3::context &c = query.ctx();
   Attempts A(seconds, "reachability");
   Decision d;
@@ -364,7 +364,7 @@ Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3
     z3::expr_vector one(c);
     one.push_back(*abs);
     std::optional<z3::model> im;
-    z3::check_result r = A.solve(one, seconds / 4, &im, "qfnra-nlsat");
+    z3::check_result r = A.solve(one, seconds * abstraction_share, &im, "qfnra-nlsat");
     if (r == z3::unsat) {  // the abstraction over-approximates: unsat there is unsat here
       d.result = z3::unsat, d.how = "int-nlsat";
       return d;
@@ -401,8 +401,8 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
 }
 
 Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
-                   double seconds) {
-  return counted([&] { return findModelOnce(query, no_overflow, seconds); });
+                   double seconds, double abstraction_share) {
+  return counted([&] { return findModelOnce(query, no_overflow, seconds, abstraction_share); });
 }
 
 }  // namespace kverify::analysis
