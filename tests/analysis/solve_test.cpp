@@ -9,8 +9,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <map>
+#include <thread>
 
 using namespace kverify::analysis;
 
@@ -403,4 +405,38 @@ TEST(AnswerCache, KeepsQuickAnswersOnceManyWereAsked) {
   EXPECT_EQ(kept->result, z3::sat);
   ASSERT_TRUE(kept->model);
   EXPECT_TRUE(kept->model->eval(again[0], true).is_true());
+}
+
+// Two threads (-j) asking the same query at once: one solves it, the other waits for its
+// answer (before, both solved it: the library's instantiations of one template analysed
+// side by side shared nothing).
+TEST(AnswerCache, AQueryAskedByTwoThreadsAtOnceIsSolvedOnce) {
+  for (unsigned i = 0; i < 64; ++i) {  // (quick answers are kept from here on)
+    z3::context c;
+    z3::expr_vector q(c);
+    q.push_back(c.bv_const("warm_x", 32) == c.bv_val(i, 32));
+    solveOnce(q, 1, nullptr, "warm");
+  }
+  std::atomic<int> ready{0};
+  double seconds[2] = {0, 0};
+  auto ask = [&](int t) {
+    z3::context c;
+    z3::expr x = c.bv_const("twice_x", 32), y = c.bv_const("twice_y", 32);
+    z3::expr_vector q(c);
+    q.push_back(x * y == c.bv_val(4293001441u, 32));  // 65521 * 65521: as slow to find
+    q.push_back(z3::ugt(x, c.bv_val(1, 32)) && z3::ugt(y, c.bv_val(1, 32)));
+    q.push_back(z3::ult(x, c.bv_val(65536, 32)) && z3::ult(y, c.bv_val(65536, 32)));
+    ++ready;
+    while (ready < 2) std::this_thread::yield();
+    std::optional<z3::model> m;
+    const double t0 = threadSeconds();
+    EXPECT_EQ(solveOnce(q, 10, &m, "twice"), z3::sat);
+    seconds[t] = threadSeconds() - t0;
+    ASSERT_TRUE(m);
+    EXPECT_TRUE(m->eval(z3::mk_and(q), true).is_true());
+  };
+  std::thread a(ask, 0), b(ask, 1);
+  a.join(), b.join();
+  EXPECT_LT(std::min(seconds[0], seconds[1]), std::max(seconds[0], seconds[1]) / 4)
+      << seconds[0] << " s and " << seconds[1] << " s of CPU: both solved it";
 }

@@ -2,6 +2,7 @@
 #include "analysis/answer_cache.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@ struct Entry {
   z3::check_result result = z3::unknown;
   std::optional<z3::model> model;
   double seconds = 0;  // for unknown: how long it ran (a pending entry: 0, never found)
+  bool solving = false;  // a thread was given the ticket to solve it and has not stored yet
 };
 
 using Key = std::pair<std::string, std::vector<unsigned>>;
@@ -106,6 +108,7 @@ uint64_t maxBytes() {
 
 struct State {
   std::mutex mu;
+  std::condition_variable answered;  // an entry stopped solving, or the cache started over
   std::unique_ptr<z3::context> ctx;  // made for the first answer worth keeping
   uint64_t generation = 0;
   std::map<Key, Entry> entries;
@@ -118,6 +121,7 @@ struct State {
     entries.clear();
     ctx = std::make_unique<z3::context>();
     ++generation, bytes = 0;
+    answered.notify_all();
   }
 
   // `formulas` in the cache's context, with constant operands of `and`/`or` dropped
@@ -157,14 +161,20 @@ State &state() {
 std::optional<CachedAnswer> AnswerCache::find(const z3::expr_vector &formulas, const std::string &how,
                                               double seconds, std::optional<Ticket> &ticket) {
   State &s = state();
-  std::lock_guard<std::mutex> lock(s.mu);
+  std::unique_lock<std::mutex> lock(s.mu);
   if (!s.ctx) return std::nullopt;
   try {
     s.startIfFull();
+    const uint64_t generation = s.generation;
     auto [key, terms] = s.copy(formulas, how);
-    auto [it, added] = s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0});
-    const Entry &e = it->second;
-    if (added || (e.result == z3::unknown && seconds > kLonger * e.seconds)) {
+    s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0});
+    // asked by another thread (-j) that is solving it now: its answer, not a second search
+    // (it stores one, unknown where it gave up, whatever happens: see solveOnce)
+    s.answered.wait(lock, [&] { return s.generation != generation || !s.entries.at(key).solving; });
+    if (s.generation != generation) return std::nullopt;  // the cache started over meanwhile
+    Entry &e = s.entries.at(key);
+    if (e.seconds == 0 || (e.result == z3::unknown && seconds > kLonger * e.seconds)) {
+      e.solving = true;
       ticket = Ticket{how, std::move(key.second), s.generation};
       return std::nullopt;
     }
@@ -186,7 +196,10 @@ void AnswerCache::store(const z3::expr_vector &formulas, const std::string &how,
     if (ticket) {
       if (ticket->generation != s.generation) return;
       auto it = s.entries.find(Key{ticket->how, ticket->ids});
-      if (it != s.entries.end()) s.set(it->second, result, model, seconds);
+      if (it == s.entries.end()) return;
+      it->second.solving = false;
+      s.answered.notify_all();
+      s.set(it->second, result, model, seconds);
       return;
     }
     if ((seconds < kWorthKeeping && ++s.asked < kManyQueries) || maxBytes() == 0) return;

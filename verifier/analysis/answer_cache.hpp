@@ -34,7 +34,8 @@ public:
 
   // The answer to `formulas` asked by `how` within `seconds` of CPU time: sat or unsat
   // whatever the time it took, unknown only if the same question already ran out of a
-  // time nearly as long. `ticket` is set for store() on a miss.
+  // time nearly as long. `ticket` is set for store() on a miss, which the caller must
+  // make whatever happens: another thread asking the same meanwhile waits for it.
   static std::optional<CachedAnswer> find(const z3::expr_vector &formulas, const std::string &how,
                                           double seconds, std::optional<Ticket> &ticket);
   // What the solver said to `formulas` (asked by `how`; `model`: for sat), having run for

@@ -74,9 +74,14 @@ z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optio
   if (cached) {
     r = cached->result, model = cached->model;
   } else {
-    z3::solver S = solverFor(fs, tactic, logic);
-    r = checkWithin(S, seconds);
-    if (r == z3::sat) model = S.get_model();
+    try {
+      z3::solver S = solverFor(fs, tactic, logic);
+      r = checkWithin(S, seconds);
+      if (r == z3::sat) model = S.get_model();
+    } catch (...) {  // (out of memory): other threads wait for the ticket's answer
+      AnswerCache::store(fs, how, ticket, z3::unknown, nullptr, 0);
+      throw;
+    }
     AnswerCache::store(fs, how, ticket, r, model ? &*model : nullptr, threadSeconds() - cpu0);
   }
   if (model && m) *m = model;
