@@ -448,6 +448,19 @@ private:
     if (--pending[i] == 0) fileDone(i);
   }
 
+  // A file's kernels by template (a kernel that is no instantiation is one of its own), in
+  // source order.
+  static std::vector<std::vector<size_t>> byTemplate(const std::vector<model::Kernel> &kernels) {
+    std::map<std::string, size_t> index;
+    std::vector<std::vector<size_t>> out;
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      auto [it, added] = index.try_emplace(kernels[k].name.substr(0, kernels[k].name.find('<')), out.size());
+      if (added) out.emplace_back();
+      out[it->second].push_back(k);
+    }
+    return out;
+  }
+
   static void keepSelectedKernels(model::TranslationUnitModel &tu) {
     tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
                                     [](const model::Kernel &k) { return !kernelSelected(k); }),
@@ -494,8 +507,18 @@ private:
       // each kernel its own task: a file's kernels are analysed in parallel
       results[i].resize(kernels);
       pending[i] = kernels;
-      for (size_t k = 0; k < kernels; ++k)
-        pool.add([this, i, k](cli::TaskPool &) { analyseKernel(i, k); }, true);
+      // The instantiations of one template ask the solver many of the same queries
+      // (answer_cache.hpp): the first is analysed before the others start, which then find
+      // its answers; meanwhile the other workers analyse other kernels (started beside it,
+      // the others would wait for its answers).
+      for (const std::vector<size_t> &t : byTemplate(models[i].kernels))
+        pool.add(
+            [this, i, t](cli::TaskPool &p) {
+              analyseKernel(i, t[0]);
+              for (size_t k = 1; k < t.size(); ++k)
+                p.add([this, i, k = t[k]](cli::TaskPool &) { analyseKernel(i, k); }, true);
+            },
+            true);
     }
   }
 };
