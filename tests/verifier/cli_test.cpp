@@ -333,12 +333,14 @@ TEST(KverifyCli, InstantiationsOfATemplateNameTheirConstantsAlike) {
       "instantiations",
       "// kverify: --block-dim=64 --grid-dim=4\n"
       "struct Sum { __device__ int operator()(int a, int b) const { return a + b; } };\n"
-      "struct Max { __device__ int operator()(int a, int b) const { int bigger = a > b ? a : b; return bigger; } };\n"
+      "struct Max { __device__ int operator()(int a, int b) const { int bigger = a > b ? a : b; return "
+      "bigger; } };\n"
       "template <class Op> __global__ void scan(const int *in, int *out, int n) {\n"
       "  __shared__ int s[64];\n  int t = threadIdx.x;\n  int first = Op()(in[blockIdx.x * 64], 0);\n"
       "  s[t] = in[blockIdx.x * 64 + t];\n  __syncthreads();\n"
       "  for (unsigned step = 1; step < 64; step *= 2) {\n"
-      "    int v = t >= step ? s[t - step] : 0;\n    __syncthreads();\n    s[t] += v;\n    __syncthreads();\n  }\n"
+      "    int v = t >= step ? s[t - step] : 0;\n    __syncthreads();\n    s[t] += v;\n    "
+      "__syncthreads();\n  }\n"
       "  if (t < n) out[blockIdx.x * 64 + t] = s[t] + first;\n}\n"
       "template __global__ void scan<Sum>(const int *, int *, int);\n"
       "template __global__ void scan<Max>(const int *, int *, int);\n");

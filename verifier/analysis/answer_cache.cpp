@@ -17,7 +17,7 @@ struct Entry {
   z3::expr_vector terms;  // keeps the key's ids alive in the cache's context
   z3::check_result result = z3::unknown;
   std::optional<z3::model> model;
-  double seconds = 0;  // for unknown: how long it ran (a pending entry: 0, never found)
+  double seconds = 0;    // for unknown: how long it ran (a pending entry: 0, never found)
   bool solving = false;  // a thread was given the ticket to solve it and has not stored yet
 };
 

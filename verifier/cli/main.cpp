@@ -448,8 +448,7 @@ private:
     if (--pending[i] == 0) fileDone(i);
   }
 
-  // A file's kernels by template (a kernel that is no instantiation is one of its own), in
-  // source order.
+  // A file's kernels by template (a kernel of no template alone), in source order.
   static std::vector<std::vector<size_t>> byTemplate(const std::vector<model::Kernel> &kernels) {
     std::map<std::string, size_t> index;
     std::vector<std::vector<size_t>> out;
@@ -507,10 +506,9 @@ private:
       // each kernel its own task: a file's kernels are analysed in parallel
       results[i].resize(kernels);
       pending[i] = kernels;
-      // The instantiations of one template ask the solver many of the same queries
-      // (answer_cache.hpp): the first is analysed before the others start, which then find
-      // its answers; meanwhile the other workers analyse other kernels (started beside it,
-      // the others would wait for its answers).
+      // The instantiations of a template ask many of the same queries (answer_cache.hpp):
+      // the others start once the first is done and find its answers (started beside it,
+      // they would wait for them); meanwhile the other workers analyse other kernels.
       for (const std::vector<size_t> &t : byTemplate(models[i].kernels))
         pool.add(
             [this, i, t](cli::TaskPool &p) {
