@@ -389,11 +389,26 @@ Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3
 }
 
 // One query, counted for --stats with its result and time.
+// Answered from the cache where the same query was decided before: its sat or unsat is the
+// query's whatever the attempts were (a model under a hint is a model), so the attempts
+// and their abstractions are skipped.
 template <class Ask>
-Decision counted(Ask ask) {
+Decision counted(const z3::expr_vector &query, double seconds, Ask ask) {
   if (kernelTimeSpent()) return {};
   double t0 = threadSeconds();
-  Decision d = ask();
+  std::optional<AnswerCache::Ticket> ticket;
+  Decision d;
+  if (std::optional<CachedAnswer> cached = AnswerCache::find(query, "decision", seconds, ticket)) {
+    d.result = cached->result, d.model = cached->model, d.how = "answered before";
+  } else {
+    try {
+      d = ask();
+    } catch (...) {  // (other threads wait for the ticket's answer)
+      AnswerCache::store(query, "decision", ticket, z3::unknown, nullptr, 0);
+      throw;
+    }
+    AnswerCache::store(query, "decision", ticket, d.result, d.model ? &*d.model : nullptr, threadSeconds() - t0);
+  }
   recordQuery(d.result == z3::unsat ? 0 : d.result == z3::sat ? 1 : 2, (threadSeconds() - t0) * 1000);
   return d;
 }
@@ -402,12 +417,12 @@ Decision counted(Ask ask) {
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow, double seconds,
                 const std::string &name, bool linear_first, const std::vector<z3::expr> &small) {
-  return counted([&] { return decideOnce(query, no_overflow, seconds, name, linear_first, small); });
+  return counted(query, seconds, [&] { return decideOnce(query, no_overflow, seconds, name, linear_first, small); });
 }
 
 Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                    double seconds, double abstraction_share) {
-  return counted([&] { return findModelOnce(query, no_overflow, seconds, abstraction_share); });
+  return counted(query, seconds, [&] { return findModelOnce(query, no_overflow, seconds, abstraction_share); });
 }
 
 }  // namespace kverify::analysis
