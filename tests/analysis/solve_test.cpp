@@ -410,13 +410,18 @@ TEST(AnswerCache, KeepsQuickAnswersOnceManyWereAsked) {
 // Two threads (-j) asking the same query at once: one solves it, the other waits for its
 // answer (before, both solved it: the library's instantiations of one template analysed
 // side by side shared nothing).
-TEST(AnswerCache, AQueryAskedByTwoThreadsAtOnceIsSolvedOnce) {
-  for (unsigned i = 0; i < 64; ++i) {  // (quick answers are kept from here on)
+// 64 quick queries asked: from here on quick answers are kept too.
+void keepQuickAnswers() {
+  for (unsigned i = 0; i < 64; ++i) {
     z3::context c;
     z3::expr_vector q(c);
     q.push_back(c.bv_const("warm_x", 32) == c.bv_val(i, 32));
     solveOnce(q, 1, nullptr, "warm");
   }
+}
+
+TEST(AnswerCache, AQueryAskedByTwoThreadsAtOnceIsSolvedOnce) {
+  keepQuickAnswers();
   std::atomic<int> ready{0};
   double seconds[2] = {0, 0};
   auto ask = [&](int t) {
@@ -439,4 +444,22 @@ TEST(AnswerCache, AQueryAskedByTwoThreadsAtOnceIsSolvedOnce) {
   a.join(), b.join();
   EXPECT_LT(std::min(seconds[0], seconds[1]), std::max(seconds[0], seconds[1]) / 4)
       << seconds[0] << " s and " << seconds[1] << " s of CPU: both solved it";
+}
+
+// A query decided before (the ladder of attempts of decide or findModel) is answered from
+// the cache as a whole, with a model of the query asked.
+TEST(AnswerCache, ADecisionIsAnsweredAgain) {
+  keepQuickAnswers();
+  for (int i = 0; i < 2; ++i) {
+    z3::context c;
+    z3::expr x = c.bv_const("decided_x", 32), y = c.bv_const("decided_y", 32);
+    z3::expr_vector q(c);
+    q.push_back(x * y == c.bv_val(391, 32));  // 17 * 23
+    q.push_back(z3::ugt(x, c.bv_val(1, 32)) && z3::ult(x, y) && z3::ult(y, c.bv_val(1000, 32)));
+    Decision d = i == 0 ? decide(q, {}, 5, "decided") : findModel(q, {}, 5);
+    ASSERT_EQ(d.result, z3::sat);
+    ASSERT_TRUE(d.model);
+    EXPECT_TRUE(d.model->eval(z3::mk_and(q), true).is_true());
+    EXPECT_EQ(std::string(d.how) == "answered before", i == 1) << d.how;
+  }
 }

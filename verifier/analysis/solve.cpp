@@ -407,7 +407,8 @@ Decision counted(const z3::expr_vector &query, double seconds, Ask ask) {
       AnswerCache::store(query, "decision", ticket, z3::unknown, nullptr, 0);
       throw;
     }
-    AnswerCache::store(query, "decision", ticket, d.result, d.model ? &*d.model : nullptr, threadSeconds() - t0);
+    AnswerCache::store(query, "decision", ticket, d.result, d.model ? &*d.model : nullptr,
+                       threadSeconds() - t0);
   }
   recordQuery(d.result == z3::unsat ? 0 : d.result == z3::sat ? 1 : 2, (threadSeconds() - t0) * 1000);
   return d;
@@ -417,12 +418,14 @@ Decision counted(const z3::expr_vector &query, double seconds, Ask ask) {
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow, double seconds,
                 const std::string &name, bool linear_first, const std::vector<z3::expr> &small) {
-  return counted(query, seconds, [&] { return decideOnce(query, no_overflow, seconds, name, linear_first, small); });
+  return counted(query, seconds,
+                 [&] { return decideOnce(query, no_overflow, seconds, name, linear_first, small); });
 }
 
 Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                    double seconds, double abstraction_share) {
-  return counted(query, seconds, [&] { return findModelOnce(query, no_overflow, seconds, abstraction_share); });
+  return counted(query, seconds,
+                 [&] { return findModelOnce(query, no_overflow, seconds, abstraction_share); });
 }
 
 }  // namespace kverify::analysis
