@@ -120,9 +120,10 @@ z3::expr Encoder::threadsPerBlockAtMost(uint64_t n) {
 }
 
 const std::string &Encoder::localName(unsigned lid) {
-  auto it = std::find_if(kernel.locals.begin(), kernel.locals.end(),
-                         [&](const model::Local &l) { return l.id == lid; });
-  return idName('l', lid, it == kernel.locals.end() ? "local" : it->name);
+  if (local_names.empty())  // (once: a kernel may name thousands of locals)
+    for (const model::Local &l : kernel.locals) local_names.emplace(l.id, l.name);
+  auto it = local_names.find(lid);
+  return idName('l', lid, it == local_names.end() ? "local" : it->second);
 }
 
 void Encoder::setup() {

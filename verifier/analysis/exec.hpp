@@ -283,7 +283,8 @@ public:
     if (added) it->second = base + "_" + std::to_string(id_name_count[{kind, base}]++);
     return it->second;
   }
-  const std::string &localName(unsigned lid);  // idName of a local, by its name
+  const std::string &localName(unsigned lid);   // idName of a local, by its name
+  std::map<unsigned, std::string> local_names;  // kernel.locals' names by id
   std::map<std::pair<char, unsigned>, std::string> id_names;
   std::map<std::pair<char, std::string>, unsigned> id_name_count;
   std::vector<z3::expr> created;  // every fresh constant, in order (see Exec::loop)
