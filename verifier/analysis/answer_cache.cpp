@@ -1,8 +1,11 @@
 // The process's solver answers by query (see answer_cache.hpp).
 #include "analysis/answer_cache.hpp"
 
+#include "analysis/solve.hpp"
+
 #include <algorithm>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -156,10 +159,16 @@ State &state() {
   return s;
 }
 
-}  // namespace
+// The query in the cache's terms, from find() for the store() that follows a miss.
+struct Ticket {
+  std::string how;
+  std::vector<unsigned> ids;  // the formulas' ids in the cache's context
+  uint64_t generation = 0;    // of that context (a full cache starts a new one)
+};
 
-std::optional<CachedAnswer> AnswerCache::find(const z3::expr_vector &formulas, const std::string &how,
-                                              double seconds, std::optional<Ticket> &ticket) {
+// The cached answer to `formulas`, or nothing and `ticket` set: store() must follow.
+std::optional<CachedAnswer> find(const z3::expr_vector &formulas, const std::string &how, double seconds,
+                                 std::optional<Ticket> &ticket) {
   State &s = state();
   std::unique_lock<std::mutex> lock(s.mu);
   if (!s.ctx) return std::nullopt;
@@ -169,7 +178,7 @@ std::optional<CachedAnswer> AnswerCache::find(const z3::expr_vector &formulas, c
     auto [key, terms] = s.copy(formulas, how);
     s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0});
     // asked by another thread (-j) that is solving it now: its answer, not a second search
-    // (it stores one, unknown where it gave up, whatever happens: see solveOnce)
+    // (it stores one, unknown where it gave up, whatever happens: see ask)
     s.answered.wait(lock, [&] { return s.generation != generation || !s.entries.at(key).solving; });
     if (s.generation != generation) return std::nullopt;  // the cache started over meanwhile
     Entry &e = s.entries.at(key);
@@ -187,9 +196,9 @@ std::optional<CachedAnswer> AnswerCache::find(const z3::expr_vector &formulas, c
   }
 }
 
-void AnswerCache::store(const z3::expr_vector &formulas, const std::string &how,
-                        const std::optional<Ticket> &ticket, z3::check_result result, const z3::model *model,
-                        double seconds) {
+// What the solver said to `formulas` having run for `seconds` of CPU time.
+void store(const z3::expr_vector &formulas, const std::string &how, const std::optional<Ticket> &ticket,
+           z3::check_result result, const z3::model *model, double seconds) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   try {
@@ -209,6 +218,26 @@ void AnswerCache::store(const z3::expr_vector &formulas, const std::string &how,
     s.set(it->second, result, model, seconds);
   } catch (const z3::exception &) {  // out of memory: not kept
   }
+}
+
+}  // namespace
+
+CachedAnswer AnswerCache::ask(const z3::expr_vector &formulas, const std::string &how, double seconds,
+                              const std::function<CachedAnswer()> &solve, bool &before) {
+  std::optional<Ticket> ticket;
+  std::optional<CachedAnswer> cached = find(formulas, how, seconds, ticket);
+  before = cached.has_value();
+  if (cached) return *cached;
+  const double t0 = threadSeconds();
+  CachedAnswer answer;
+  try {
+    answer = solve();
+  } catch (...) {  // (out of memory): threads waiting for this answer go on
+    store(formulas, how, ticket, z3::unknown, nullptr, 0);
+    throw;
+  }
+  store(formulas, how, ticket, answer.result, answer.model ? &*answer.model : nullptr, threadSeconds() - t0);
+  return answer;
 }
 
 }  // namespace kverify::analysis

@@ -9,7 +9,7 @@
 // satisfiable query's model is a model of that same query.
 #include <z3++.h>
 
-#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,24 +25,13 @@ struct CachedAnswer {
 // cache's context under a lock; the asking thread's own context is only read.
 class AnswerCache {
 public:
-  // The query in the cache's terms, from find() for the store() that follows a miss.
-  struct Ticket {
-    std::string how;
-    std::vector<unsigned> ids;  // the formulas' ids in the cache's context
-    uint64_t generation = 0;    // of that context (a full cache starts a new one)
-  };
-
-  // The answer to `formulas` asked by `how` within `seconds` of CPU time: sat or unsat
-  // whatever the time it took, unknown only if the same question already ran out of a
-  // time nearly as long. `ticket` is set for store() on a miss, which the caller must
-  // make whatever happens: another thread asking the same meanwhile waits for it.
-  static std::optional<CachedAnswer> find(const z3::expr_vector &formulas, const std::string &how,
-                                          double seconds, std::optional<Ticket> &ticket);
-  // What the solver said to `formulas` (asked by `how`; `model`: for sat), having run for
-  // `seconds` of CPU time; `ticket`: find()'s, if it gave one.
-  static void store(const z3::expr_vector &formulas, const std::string &how,
-                    const std::optional<Ticket> &ticket, z3::check_result result, const z3::model *model,
-                    double seconds);
+  // The answer to `formulas` asked by `how` within `seconds` of CPU time. Where the same
+  // question was answered before, that answer (sat or unsat whatever the time it took,
+  // unknown only if it already ran out of a time nearly as long), with `before` set. Else
+  // solve()'s, kept: whatever happens (an exception keeps unknown), since another thread
+  // asking the same meanwhile waits for it rather than solving it too.
+  static CachedAnswer ask(const z3::expr_vector &formulas, const std::string &how, double seconds,
+                          const std::function<CachedAnswer()> &solve, bool &before);
 };
 
 }  // namespace kverify::analysis

@@ -64,30 +64,23 @@ z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optio
                            const std::string &name, const char *tactic, const char *logic) {
   if (!debugOptions().dump_dir.empty()) dump(solverFor(fs, tactic, logic), name);
   auto start = std::chrono::steady_clock::now();
-  const double cpu0 = threadSeconds();
-  std::optional<AnswerCache::Ticket> ticket;
   const std::string how =
       tactic ? std::string("tactic ") + tactic : std::string("logic ") + (logic ? logic : "");
-  std::optional<CachedAnswer> cached = AnswerCache::find(fs, how, seconds, ticket);
-  z3::check_result r = z3::unknown;
-  std::optional<z3::model> model;
-  if (cached) {
-    r = cached->result, model = cached->model;
-  } else {
-    try {
-      z3::solver S = solverFor(fs, tactic, logic);
-      r = checkWithin(S, seconds);
-      if (r == z3::sat) model = S.get_model();
-    } catch (...) {  // (out of memory): other threads wait for the ticket's answer
-      AnswerCache::store(fs, how, ticket, z3::unknown, nullptr, 0);
-      throw;
-    }
-    AnswerCache::store(fs, how, ticket, r, model ? &*model : nullptr, threadSeconds() - cpu0);
-  }
-  if (model && m) *m = model;
+  bool before = false;
+  CachedAnswer a = AnswerCache::ask(
+      fs, how, seconds,
+      [&] {
+        z3::solver S = solverFor(fs, tactic, logic);
+        CachedAnswer fresh{checkWithin(S, seconds), std::nullopt};
+        if (fresh.result == z3::sat) fresh.model = S.get_model();
+        return fresh;
+      },
+      before);
+  const z3::check_result r = a.result;
+  if (a.model && m) *m = a.model;
   if (debugOptions().queries)
     std::fprintf(stderr, "[kverify]   %s %s: %s%s in %.1f ms\n", tactic ? tactic : "default",
-                 fs.size() == 1 ? "(1 formula)" : "", cached ? "(answered before) " : "",
+                 fs.size() == 1 ? "(1 formula)" : "", before ? "(answered before) " : "",
                  r == z3::sat     ? "sat"
                  : r == z3::unsat ? "unsat"
                                   : "unknown",
@@ -395,21 +388,17 @@ Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3
 template <class Ask>
 Decision counted(const z3::expr_vector &query, double seconds, Ask ask) {
   if (kernelTimeSpent()) return {};
-  double t0 = threadSeconds();
-  std::optional<AnswerCache::Ticket> ticket;
+  const double t0 = threadSeconds();
   Decision d;
-  if (std::optional<CachedAnswer> cached = AnswerCache::find(query, "decision", seconds, ticket)) {
-    d.result = cached->result, d.model = cached->model, d.how = "answered before";
-  } else {
-    try {
-      d = ask();
-    } catch (...) {  // (other threads wait for the ticket's answer)
-      AnswerCache::store(query, "decision", ticket, z3::unknown, nullptr, 0);
-      throw;
-    }
-    AnswerCache::store(query, "decision", ticket, d.result, d.model ? &*d.model : nullptr,
-                       threadSeconds() - t0);
-  }
+  bool before = false;
+  CachedAnswer a = AnswerCache::ask(
+      query, "decision", seconds,
+      [&] {
+        d = ask();
+        return CachedAnswer{d.result, d.model};
+      },
+      before);
+  if (before) d.result = a.result, d.model = a.model, d.how = "answered before";
   recordQuery(d.result == z3::unsat ? 0 : d.result == z3::sat ? 1 : 2, (threadSeconds() - t0) * 1000);
   return d;
 }
