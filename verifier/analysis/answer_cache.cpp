@@ -112,19 +112,22 @@ uint64_t maxBytes() {
 struct State {
   std::mutex mu;
   std::condition_variable answered;  // an entry stopped solving, or the cache started over
-  std::unique_ptr<z3::context> ctx;  // made for the first answer worth keeping
+  std::unique_ptr<Z3Context> owned;  // made for the first answer worth keeping
+  z3::context *ctx = nullptr;        // its context
   uint64_t generation = 0;
   std::map<Key, Entry> entries;
   uint64_t bytes = 0;  // Z3's allocations while copying into ctx (an estimate: other threads')
   unsigned asked = 0;  // answers stored before ctx was made
 
-  // A new context when there is none or the cache is full.
+  // A new context when there is none or the cache is full (waiting threads go on first:
+  // making one fails past --max-memory).
   void startIfFull() {
     if (ctx && entries.size() < kMaxEntries && bytes < maxBytes()) return;
     entries.clear();
-    ctx = std::make_unique<z3::context>();
     ++generation, bytes = 0;
     answered.notify_all();
+    owned.reset(), ctx = nullptr;
+    owned = std::make_unique<Z3Context>(), ctx = &**owned;
   }
 
   // `formulas` in the cache's context, with constant operands of `and`/`or` dropped

@@ -6,6 +6,7 @@
 #include "analysis/closed_form.hpp"
 #include "analysis/configure.hpp"
 #include "analysis/rules.hpp"
+#include "analysis/solve.hpp"
 #include "analysis/trace.hpp"
 #include "analysis/uniformity.hpp"
 
@@ -217,7 +218,8 @@ bool mayAlias(const Options &O, const model::Array &a, const model::Array &b);
 
 class Encoder {
 public:
-  z3::context ctx;
+  Z3Context owned_ctx;  // (first: every term below lives in it)
+  z3::context &ctx = *owned_ctx;
   const Kernel &kernel;
   const KernelConfig &config;
   const Options &options;

@@ -163,6 +163,20 @@ z3::check_result checkWithin(z3::solver &s, double seconds, const z3::expr_vecto
   return result;
 }
 
+namespace {
+Z3_context makeContext() {
+  Z3_config config = Z3_mk_config();
+  Z3_context c = config ? Z3_mk_context_rc(config) : nullptr;
+  if (config) Z3_del_config(config);
+  if (!c) throw z3::exception("out of memory");
+  return c;
+}
+}  // namespace
+
+Z3Context::Z3Context() : raw_(makeContext()), scoped_(raw_) {}
+// (the scoped context lets go of raw_ after this)
+Z3Context::~Z3Context() { Z3_del_context(raw_); }
+
 z3::solver freshSolver(z3::context &c, const char *logic) {
   return logic ? z3::solver(c, logic) : z3::solver(c);
 }
@@ -182,7 +196,13 @@ z3::check_result checkWithinSeconds(z3::solver &s, double seconds, const z3::exp
   };
   const double cpu0 = cpu ? cpuSeconds() : 0;
   seconds = std::max(0.0, seconds);
-  std::thread watchdog([&] {
+  // (its stack counts against --max-memory: where none can be made, memory is out)
+  auto watch = [&](auto body) {
+    try {
+      return std::thread(body);
+    } catch (const std::system_error &) { throw std::bad_alloc(); }
+  };
+  std::thread watchdog = watch([&] {
     std::unique_lock<std::mutex> lock(mu);
     auto start = std::chrono::steady_clock::now();
     auto over = [&] {

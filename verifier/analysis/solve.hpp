@@ -31,6 +31,23 @@ z3::expr signedShlFits(const z3::expr &x, const z3::expr &k);
 // calling thread), so that verdicts, witnesses and notes do not depend on the machine's load.
 double threadSeconds();
 
+// A Z3 context whose making can fail without a crash: past --max-memory (Z3's
+// memory_max_size) Z3 makes none, and z3::context would go on with the null it returns.
+// This one throws z3::exception("out of memory") instead, which leaves a kernel `unknown`
+// (out of memory).
+class Z3Context {
+public:
+  Z3Context();
+  ~Z3Context();
+  Z3Context(const Z3Context &) = delete;
+  Z3Context &operator=(const Z3Context &) = delete;
+  z3::context &operator*() { return scoped_(); }
+
+private:
+  Z3_context raw_;
+  z3::scoped_context scoped_;  // a z3::context over raw_ that does not delete it
+};
+
 // A fresh solver for bit-vector queries (`logic` names another, e.g. "QF_UFLIA"; null:
 // Z3's default solver). The default one spends ~5 ms per check probing what a query is
 // (most queries here take under 1 ms); the solver for the logic skips that.

@@ -1,10 +1,11 @@
-// The crash report (see crash_report.hpp). The handler uses only async-signal-safe calls:
-// write(2) and _exit(2).
+// The crash report (see crash_report.hpp). The signal handler uses only async-signal-safe
+// calls: write(2) and _exit(2).
 #include "cli/crash_report.hpp"
 
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <initializer_list>
 #include <memory>
 #include <new>
@@ -34,9 +35,32 @@ void onCrash(int signal) {
   _exit(2);
 }
 
+// An exception nothing caught: thrown through Clang (built without exceptions: it cannot
+// unwind), or where kverify does not expect one. Which one it was, rather than "aborted".
+void onTerminate() {
+  say("kverify: error: ");
+  if (reading) {
+    say(reading);
+    say(": ");
+  }
+  try {
+    if (std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
+    say("kverify aborted (an internal error)");
+  } catch (const std::bad_alloc &) {
+    say("out of memory (past --max-memory: raise it, or 0 for no limit)");
+  } catch (const std::exception &e) {
+    say("kverify stopped on an unexpected error (");
+    say(e.what());
+    say(")");
+  } catch (...) { say("kverify stopped on an unexpected error"); }
+  say(reading ? " while reading this file\n" : "\n");
+  _exit(2);
+}
+
 }  // namespace
 
 void installCrashReport() {
+  std::set_terminate(onTerminate);
   struct sigaction action{};
   action.sa_handler = onCrash;
   action.sa_flags = SA_ONSTACK | SA_RESETHAND;

@@ -7,8 +7,9 @@
 
 namespace kverify::cli {
 
-// Installs the handler for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT (once, before the
-// workers start).
+// Installs the handler for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT, and one for an
+// exception nothing catches (Clang out of memory: it cannot unwind), which says what the
+// exception was (once, before the workers start).
 void installCrashReport();
 
 // Gives the calling thread an alternate signal stack, so that the handler runs even when
