@@ -242,6 +242,34 @@ TEST(CheckWithin, TheContextIsUsableAfterAnInterrupt) {
   EXPECT_EQ(checkWithin(easy, 5), z3::sat);
 }
 
+// A kernel's context is handed on to the thread's next kernel (making one costs as much as
+// a small kernel's analysis); two alive at once are two contexts, and one handed on after
+// an interrupted check answers the next kernel's queries.
+TEST(KernelContext, IsHandedOnToTheThreadsNextKernel) {
+  Z3_context first = nullptr;
+  {
+    KernelContext k;
+    first = *k;
+    z3::solver hard(*k);
+    hard.add(hardQuery(*k));
+    ASSERT_EQ(checkWithin(hard, 0.05), z3::unknown);
+  }
+  const uint64_t before = Z3_get_estimated_alloc_size();
+  KernelContext next;
+  // (a new context allocates ~8 MiB in Z3; and its address could be the last one's)
+  EXPECT_LT(Z3_get_estimated_alloc_size() - before, uint64_t(1) << 20) << "a new context was made";
+  EXPECT_EQ(static_cast<Z3_context>(*next), first);
+  KernelContext beside;
+  EXPECT_NE(static_cast<Z3_context>(*beside), first);
+  z3::context &c = *next;
+  z3::expr x = c.bv_const("x", 8);
+  z3::expr_vector query(c);
+  query.push_back(x * x == c.bv_val(9, 8));
+  std::optional<z3::model> m;
+  ASSERT_EQ(solveOnce(query, 5, &m, "handed on"), z3::sat);
+  EXPECT_TRUE(m->eval(query[0], true).is_true());
+}
+
 }  // namespace
 
 // Terms nested deeper than the call stack allows (long chains of updates in generated

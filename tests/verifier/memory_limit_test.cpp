@@ -22,8 +22,8 @@ CliRun run(const std::string &args, const std::string &path) {
 // about 180 MB) are `unknown` under 60 MiB, named so.
 TEST(KverifyMemoryLimit, AKernelPastTheLimitIsUnknown) {
   std::string src = "__global__ void k(int *a, int n) {\n  __shared__ int s[4096];\n";
-  for (int i = 0; i < 300; ++i) src += "  s[(threadIdx.x * n + " + std::to_string(i) + ") % 4096] = " +
-                                      std::to_string(i) + ";\n";
+  for (int i = 0; i < 300; ++i)
+    src += "  s[(threadIdx.x * n + " + std::to_string(i) + ") % 4096] = " + std::to_string(i) + ";\n";
   CliRun r = run("--max-memory=60 --format=json", writeSource("many_accesses", src + "}\n"));
   EXPECT_TRUE(has(r.out, "\"out_of_memory\": true")) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "\"verdict\": \"unknown\"")) << r.out;
@@ -39,9 +39,12 @@ TEST(KverifyMemoryLimit, AnyLimitEndsInVerdictsOrOneLine) {
   std::string src;
   for (int i = 0; i < 8; ++i) {
     const std::string n = std::to_string(i);
-    src += "__global__ void reduce" + n + "(const float *in, float *out) {\n"
+    src += "__global__ void reduce" + n +
+           "(const float *in, float *out) {\n"
            "  __shared__ float s[256];\n  unsigned t = threadIdx.x;\n"
-           "  s[t] = in[blockIdx.x * blockDim.x + t] * " + n + ";\n  __syncthreads();\n"
+           "  s[t] = in[blockIdx.x * blockDim.x + t] * " +
+           n +
+           ";\n  __syncthreads();\n"
            "  for (unsigned k = blockDim.x / 2; k > 0; k >>= 1) {\n"
            "    if (t < k) s[t] += s[t + k];\n    __syncthreads();\n  }\n"
            "  if (t == 0) out[blockIdx.x] = s[0];\n}\n";

@@ -4,12 +4,14 @@
 #include "analysis/solve.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -26,59 +28,69 @@ struct Entry {
 
 using Key = std::pair<std::string, std::vector<unsigned>>;
 
-// `root` with `true` and `false` folded out of its conjunctions and disjunctions,
-// everywhere in it: the front end writes `pc || false` for some paths and `pc` for others.
-// (Z3's simplify() does this and much more, at a cost that doubled small files' solver
-// time.) An explicit stack, as in terms.hpp: terms nest deeper than the call stack allows.
-z3::expr folded(const z3::expr &root, std::map<unsigned, z3::expr> &memo) {
-  auto now = [&](const z3::expr &a) {  // a term whose arguments are done, as folded
-    auto it = memo.find(a.id());
-    return it == memo.end() ? a : it->second;
+// `formulas` with `true` and `false` folded out of their conjunctions and disjunctions,
+// everywhere in them: the front end writes `pc || false` for some paths and `pc` for others,
+// and `false || x` and `x` are one question (equivalent terms: a model of one is a model of
+// the other). Z3's simplify() does this and much more, at a cost that doubled small files'
+// solver time. An explicit stack, as in terms.hpp: terms nest deeper than the call stack
+// allows. On Z3's C API: z3::expr's reference counting and error checks on every step
+// cost more than the walk (a quarter of a one-line kernel's analysis).
+z3::expr_vector foldedAll(const z3::expr_vector &formulas) {
+  Z3_context c = formulas.ctx();
+  z3::expr_vector made(formulas.ctx());      // keeps the terms made here alive
+  std::unordered_map<unsigned, Z3_ast> now;  // each term walked, as folded
+  auto folded = [&](Z3_ast a) {
+    auto it = now.find(Z3_get_ast_id(c, a));
+    return it == now.end() ? a : it->second;
   };
-  std::vector<std::pair<z3::expr, bool>> stack{{root, false}};  // (term, its arguments pushed)
+  std::vector<std::pair<Z3_ast, bool>> stack;  // (term, its arguments pushed)
+  for (unsigned i = 0; i < formulas.size(); ++i) stack.emplace_back(formulas[i], false);
+  std::vector<Z3_ast> args;
   while (!stack.empty()) {
-    auto [e, pushed] = stack.back();
-    if (!e.is_app() || e.num_args() == 0 || memo.count(e.id())) {
+    auto [a, pushed] = stack.back();
+    const unsigned id = Z3_get_ast_id(c, a);
+    if (Z3_get_ast_kind(c, a) != Z3_APP_AST || now.count(id)) {
       stack.pop_back();
       continue;
     }
-    if (!pushed) {
+    Z3_app app = Z3_to_app(c, a);
+    const unsigned n = Z3_get_app_num_args(c, app);
+    if (!pushed && n > 0) {
       stack.back().second = true;
-      for (unsigned i = 0; i < e.num_args(); ++i) stack.emplace_back(e.arg(i), false);
+      for (unsigned i = 0; i < n; ++i) stack.emplace_back(Z3_get_app_arg(c, app, i), false);
       continue;
     }
     stack.pop_back();
-    const Z3_decl_kind k = e.decl().decl_kind();
-    z3::expr_vector args(e.ctx());
-    bool changed = false;
-    for (unsigned i = 0; i < e.num_args(); ++i) {
-      z3::expr a = now(e.arg(i));
-      changed |= !z3::eq(a, e.arg(i));
-      if ((k == Z3_OP_AND && a.is_true()) || (k == Z3_OP_OR && a.is_false())) {
+    const Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, app));
+    const bool junction = k == Z3_OP_AND || k == Z3_OP_OR;
+    const Z3_lbool unit = k == Z3_OP_AND ? Z3_L_TRUE : Z3_L_FALSE;  // the operand that changes nothing
+    args.clear();
+    bool changed = false, absorbed = false;
+    for (unsigned i = 0; i < n; ++i) {
+      Z3_ast arg = Z3_get_app_arg(c, app, i), f = folded(arg);
+      changed |= f != arg;
+      if (junction && Z3_get_bool_value(c, f) != Z3_L_UNDEF) {
         changed = true;
+        absorbed |= Z3_get_bool_value(c, f) != unit;
         continue;
       }
-      args.push_back(a);
+      args.push_back(f);
     }
-    z3::expr out = e;
-    if (k == Z3_OP_AND || k == Z3_OP_OR) {
-      bool absorbing = false;
-      for (unsigned i = 0; i < args.size(); ++i)
-        absorbing |= k == Z3_OP_AND ? args[i].is_false() : args[i].is_true();
-      if (absorbing)
-        out = e.ctx().bool_val(k == Z3_OP_OR);
-      else if (args.empty())
-        out = e.ctx().bool_val(k == Z3_OP_AND);
-      else if (args.size() == 1)
-        out = args[0];
-      else if (changed)
-        out = k == Z3_OP_AND ? z3::mk_and(args) : z3::mk_or(args);
-    } else if (changed) {
-      out = e.decl()(args);
-    }
-    memo.emplace(e.id(), out);
+    Z3_ast out = a;
+    if (junction && (absorbed || args.size() < 2))
+      out = absorbed       ? (k == Z3_OP_OR ? Z3_mk_true(c) : Z3_mk_false(c))
+            : args.empty() ? (k == Z3_OP_AND ? Z3_mk_true(c) : Z3_mk_false(c))
+                           : args[0];
+    else if (changed)
+      out = junction ? (k == Z3_OP_AND ? Z3_mk_and : Z3_mk_or)(c, args.size(), args.data())
+                     : Z3_mk_app(c, Z3_get_app_decl(c, app), args.size(), args.data());
+    if (!out) throw z3::exception("out of memory");  // (Z3 made no term)
+    if (out != a) made.push_back(z3::expr(formulas.ctx(), out));
+    now.emplace(id, out);
   }
-  return now(root);
+  z3::expr_vector out(formulas.ctx());
+  for (unsigned i = 0; i < formulas.size(); ++i) out.push_back(z3::expr(formulas.ctx(), folded(formulas[i])));
+  return out;
 }
 
 // An unknown answer stands for a time up to this much longer than it ran: the budgets
@@ -116,8 +128,9 @@ struct State {
   z3::context *ctx = nullptr;        // its context
   uint64_t generation = 0;
   std::map<Key, Entry> entries;
-  uint64_t bytes = 0;  // Z3's allocations while copying into ctx (an estimate: other threads')
-  unsigned asked = 0;  // answers stored before ctx was made
+  uint64_t bytes = 0;                // Z3's allocations while copying into ctx (an estimate: other threads')
+  unsigned asked = 0;                // answers stored before ctx was made
+  std::atomic<bool> started{false};  // a context was made: queries are looked up
 
   // A new context when there is none or the cache is full (waiting threads go on first:
   // making one fails past --max-memory).
@@ -128,20 +141,15 @@ struct State {
     answered.notify_all();
     owned.reset(), ctx = nullptr;
     owned = std::make_unique<Z3Context>(), ctx = &**owned;
+    started = true;
   }
 
-  // `formulas` in the cache's context, with constant operands of `and`/`or` dropped
-  // (`false || x` and `x` are one question: equivalent terms, so a model of one is a model
-  // of the other), and their key.
+  // `formulas` (folded) in the cache's context, and their key.
   std::pair<Key, z3::expr_vector> copy(const z3::expr_vector &formulas, const std::string &how) {
     const uint64_t before = Z3_get_estimated_alloc_size();
-    z3::expr_vector translated(*ctx, formulas), terms(*ctx);
-    std::map<unsigned, z3::expr> memo;
+    z3::expr_vector terms(*ctx, formulas);
     Key key{how, {}};
-    for (unsigned i = 0; i < translated.size(); ++i) {
-      terms.push_back(folded(translated[i], memo));
-      key.second.push_back(terms.back().id());
-    }
+    for (unsigned i = 0; i < terms.size(); ++i) key.second.push_back(terms[i].id());
     // a conjunction: its order and repeats do not change what satisfies it
     std::sort(key.second.begin(), key.second.end());
     key.second.erase(std::unique(key.second.begin(), key.second.end()), key.second.end());
@@ -169,7 +177,8 @@ struct Ticket {
   uint64_t generation = 0;    // of that context (a full cache starts a new one)
 };
 
-// The cached answer to `formulas`, or nothing and `ticket` set: store() must follow.
+// The cached answer to `formulas` (foldedAll's), or nothing and `ticket` set: store() must
+// follow.
 std::optional<CachedAnswer> find(const z3::expr_vector &formulas, const std::string &how, double seconds,
                                  std::optional<Ticket> &ticket) {
   State &s = state();
@@ -216,7 +225,7 @@ void store(const z3::expr_vector &formulas, const std::string &how, const std::o
     }
     if ((seconds < kWorthKeeping && ++s.asked < kManyQueries) || maxBytes() == 0) return;
     s.startIfFull();
-    auto [key, terms] = s.copy(formulas, how);
+    auto [key, terms] = s.copy(foldedAll(formulas), how);
     auto it = s.entries.try_emplace(key, Entry{terms, z3::unknown, std::nullopt, 0}).first;
     s.set(it->second, result, model, seconds);
   } catch (const z3::exception &) {  // out of memory: not kept
@@ -228,7 +237,9 @@ void store(const z3::expr_vector &formulas, const std::string &how, const std::o
 CachedAnswer AnswerCache::ask(const z3::expr_vector &formulas, const std::string &how, double seconds,
                               const std::function<CachedAnswer()> &solve, bool &before) {
   std::optional<Ticket> ticket;
-  std::optional<CachedAnswer> cached = find(formulas, how, seconds, ticket);
+  std::optional<CachedAnswer> cached;
+  // (folded here, outside the cache's lock, and only once the cache is in use)
+  if (state().started) cached = find(foldedAll(formulas), how, seconds, ticket);
   before = cached.has_value();
   if (cached) return *cached;
   const double t0 = threadSeconds();

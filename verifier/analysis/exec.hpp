@@ -218,7 +218,7 @@ bool mayAlias(const Options &O, const model::Array &a, const model::Array &b);
 
 class Encoder {
 public:
-  Z3Context owned_ctx;  // (first: every term below lives in it)
+  KernelContext owned_ctx;  // (first: every term below lives in it)
   z3::context &ctx = *owned_ctx;
   const Kernel &kernel;
   const KernelConfig &config;

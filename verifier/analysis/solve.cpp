@@ -177,6 +177,23 @@ Z3Context::Z3Context() : raw_(makeContext()), scoped_(raw_) {}
 // (the scoped context lets go of raw_ after this)
 Z3Context::~Z3Context() { Z3_del_context(raw_); }
 
+namespace {
+thread_local std::vector<std::unique_ptr<Z3Context>> spare_contexts;
+}
+
+KernelContext::KernelContext() {
+  if (spare_contexts.empty()) {
+    owned_ = std::make_unique<Z3Context>();
+  } else {
+    owned_ = std::move(spare_contexts.back());
+    spare_contexts.pop_back();
+  }
+}
+
+KernelContext::~KernelContext() {
+  if (spare_contexts.size() < 2) spare_contexts.push_back(std::move(owned_));
+}
+
 z3::solver freshSolver(z3::context &c, const char *logic) {
   return logic ? z3::solver(c, logic) : z3::solver(c);
 }
@@ -322,10 +339,16 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   // the non-linear abstraction, by nlsat: it answers in milliseconds or not at all (and
   // gives up at once on uninterpreted functions); its models suggest the bit-vector
   // query's model. `budget`: its time; false when it did not decide.
-  std::optional<z3::expr> abs = integerAbstraction(query, no_overflow);
+  // (made when first needed: most queries are decided by step 1 without it)
+  std::optional<std::optional<z3::expr>> made;
+  auto abstraction = [&]() -> const std::optional<z3::expr> & {
+    if (!made) made = integerAbstraction(query, no_overflow);
+    return *made;
+  };
   auto nonlinear = [&](double budget) {
+    if (!abstraction()) return false;
     std::optional<z3::model> im;
-    z3::check_result r = A.solve(one(*abs), budget, &im, "qfnra-nlsat");
+    z3::check_result r = A.solve(one(*abstraction()), budget, &im, "qfnra-nlsat");
     if (r == z3::unsat) {
       d.result = z3::unsat, d.how = "int-nlsat";
       return true;
@@ -343,7 +366,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   // 0. nlsat, very briefly, where the query multiplies unknowns (bit-blasting a 32-bit
   // product takes longer than step 1 allows: `blockIdx.x * blockDim.x`)
   bool tried = false;
-  if (abs && multipliesUnknowns(query)) {
+  if (multipliesUnknowns(query) && abstraction()) {
     tried = true;
     if (nonlinear(0.05)) return d;
   }
@@ -364,7 +387,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
     }
   }
   // 3. nlsat, briefly
-  if (abs && nonlinear(tried ? 0.25 : 0.3)) return d;
+  if (nonlinear(tried ? 0.25 : 0.3)) return d;
   // 4. bit-vectors with the rest of the time, by Z3's default solver (on the hard queries
   // it is as fast as the logic's, and its luck on hard satisfiable ones is the one the
   // fixtures' budgets were set with)
