@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <stdexcept>
 #include <thread>
 
 using namespace kverify::analysis;
@@ -268,6 +269,18 @@ TEST(KernelContext, IsHandedOnToTheThreadsNextKernel) {
   std::optional<z3::model> m;
   ASSERT_EQ(solveOnce(query, 5, &m, "handed on"), z3::sat);
   EXPECT_TRUE(m->eval(query[0], true).is_true());
+}
+
+// ... but not one whose analysis ended in an exception (Z3 out of memory in it).
+TEST(KernelContext, OneWhoseAnalysisThrewIsNotHandedOn) {
+  KernelContext a, b;  // (the spares the thread may have, taken)
+  try {
+    KernelContext k;
+    throw std::runtime_error("out of memory");
+  } catch (const std::runtime_error &) {}
+  const uint64_t before = Z3_get_estimated_alloc_size();
+  KernelContext next;
+  EXPECT_GT(Z3_get_estimated_alloc_size() - before, uint64_t(1) << 20) << "the context was handed on";
 }
 
 }  // namespace

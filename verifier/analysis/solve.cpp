@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <limits>
 #include <mutex>
 #include <set>
@@ -181,7 +182,7 @@ namespace {
 thread_local std::vector<std::unique_ptr<Z3Context>> spare_contexts;
 }
 
-KernelContext::KernelContext() {
+KernelContext::KernelContext() : unwinding_(std::uncaught_exceptions()) {
   if (spare_contexts.empty()) {
     owned_ = std::make_unique<Z3Context>();
   } else {
@@ -190,8 +191,10 @@ KernelContext::KernelContext() {
   }
 }
 
+// (not one whose analysis ended in an exception: Z3 may have run out of memory in it)
 KernelContext::~KernelContext() {
-  if (spare_contexts.size() < 2) spare_contexts.push_back(std::move(owned_));
+  if (std::uncaught_exceptions() == unwinding_ && spare_contexts.size() < 2)
+    spare_contexts.push_back(std::move(owned_));
 }
 
 z3::solver freshSolver(z3::context &c, const char *logic) {

@@ -52,7 +52,8 @@ private:
 // A context for one kernel's analysis: a spare one of the calling thread's, where it has
 // one, else a new one. Making a context costs ~1.2 ms of CPU and 8 MiB, as much as a small
 // kernel's whole analysis (a file of 10,000 one-line kernels). It is handed on with none
-// of the kernel's terms left (they all die with its analysis) and no interrupt pending.
+// of the kernel's terms left (they all die with its analysis) and no interrupt pending,
+// and only after an analysis that ended normally.
 // Answers are the query's whatever the context held before; which model a search meets
 // first may differ, as it already does from run to run.
 class KernelContext {
@@ -65,6 +66,7 @@ public:
 
 private:
   std::unique_ptr<Z3Context> owned_;
+  int unwinding_;  // exceptions in flight when it was made
 };
 
 // A fresh solver for bit-vector queries (`logic` names another, e.g. "QF_UFLIA"; null:
