@@ -339,6 +339,37 @@ TEST(SignedShlFits, IsTheProductsFactForEveryShift) {
   }
 }
 
+// x * p where p is 1 shifted left and then right, any number of times, arithmetically or
+// logically (a scan's `offset *= 2`, then `offset >>= 1`): timesPowerOfTwo's bits and fact
+// are the product's and signedMulFits's, for every x and every shift (past the width
+// included), in 8 and 16 bits, shown by the solver over all values at once. The sign bit
+// shifted right arithmetically fills with ones (-(1 << s)): a logical shift of that is no
+// power of two, and gets no rewrite.
+TEST(TimesPowerOfTwo, IsTheProductAndItsFactForEveryShift) {
+  for (unsigned w : {8u, 16u}) {
+    z3::context c;
+    z3::expr x = c.bv_const("x", w), k = c.bv_const("k", w), i = c.bv_const("i", w), j = c.bv_const("j", w);
+    const z3::expr one = z3::shl(c.bv_val(1, w), k);
+    const std::vector<std::pair<const char *, z3::expr>> powers = {
+        {"1 << k", one},
+        {"(1 << k) >> i", z3::ashr(one, i)},
+        {"(1 << k) >> i >> j", z3::ashr(z3::ashr(one, i), j)},
+        {"(1 << k) >>> i", z3::lshr(one, i)},
+        {"(1 << k) >>> i >>> j", z3::lshr(z3::lshr(one, i), j)},
+        {"(1 << k) >>> i >> j", z3::ashr(z3::lshr(one, i), j)},
+    };
+    for (const auto &[what, p] : powers) {
+      std::optional<PowerOfTwoProduct> t = timesPowerOfTwo(x, p);
+      ASSERT_TRUE(t) << what;
+      z3::solver s(c);
+      s.add(t->bits != x * p || t->fits != signedMulFits(x, p));
+      EXPECT_EQ(s.check(), z3::unsat) << w << " bits, " << what << ": " << s.get_model();
+    }
+    EXPECT_FALSE(timesPowerOfTwo(x, z3::lshr(z3::ashr(one, i), j))) << "(1 << k) >> i >>> j";
+    EXPECT_FALSE(timesPowerOfTwo(x, z3::ashr(c.bv_val(2, w) * k, i)));
+  }
+}
+
 // kverify builds against a z3++.h whose move assignment releases the term it overwrites
 // (Z3 4.8.12's does not: every `e = a && b;` leaked, and deleting the context freed the
 // leaked chains in quadratic time). Z3 keeps freed memory for reuse: a second chain of

@@ -204,7 +204,13 @@ Gen<GExpr> roLoad(Ctx c, int depth) {
 
 Gen<GExpr> rightOperand(int op, Ctx c, int depth) {
   switch (op) {
-    case Mul: return pick<GExpr>({{4, constant(1, 9)}, {1, gen::just(mk(EK::BDim, 0))}});
+    case Mul: {  // by a loop variable too: `offset * (2 * tid + 1)` of a scan, i a power of two
+      std::vector<std::pair<std::size_t, Gen<GExpr>>> alts = {{4, constant(1, 9)},
+                                                              {1, gen::just(mk(EK::BDim, 0))}};
+      if (c.loops > 0)
+        alts.push_back({2, gen::map(gen::inRange(0, c.loops), [](int v) { return mk(EK::LoopVar, v); })});
+      return pick<GExpr>(alts);
+    }
     case Shl:
     case Shr: return constant(0, 5);
     case Mod:
@@ -353,8 +359,14 @@ Gen<GStmt> loopHead(Ctx c, int form) {
           gen::just(2),
           pick<GExpr>({{2, constant(0, 3)},
                        {1, gen::just(mk(EK::Bin, 0, And, {mk(EK::Tid, 0), mk(EK::Const, 3)}))}}));
-    case ShrDown:
-      return gen::apply(make, pick<GExpr>({{2, loopBound(c)}, {1, blockBound}}), gen::element(1, 2), none);
+    case ShrDown: {  // from a bound, or from a power of two shifted in (1 << (p & 7)): a scan's halving offset
+      Gen<GExpr> power = gen::map(gen::inRange(0, 2), [](int v) {
+        return mk(EK::Bin, 0, Shl,
+                  {mk(EK::Const, 1), mk(EK::Bin, 0, And, {mk(EK::Param, v), mk(EK::Const, 7)})});
+      });
+      return gen::apply(make, pick<GExpr>({{2, loopBound(c)}, {1, blockBound}, {2, power}}),
+                        gen::element(1, 2), none);
+    }
     default: return gen::apply(make, loopBound(c), gen::weightedElement<int>({{4, 1}, {1, 2}}), none);
   }
 }
@@ -548,7 +560,7 @@ Gen<GStmt> stmt(Ctx c, int depth) {
                                                                 {1, ShlOut},
                                                                 {1, MulWrap},
                                                                 {1, MulNeg},
-                                                                {1, ShrDown}}),
+                                                                {2, ShrDown}}),
                                      [c, in, depth, level](int form) {
                                        return gen::map(
                                            gen::tuple(loopHead(c, form), stmtList(in, depth - 1, 0.04)),

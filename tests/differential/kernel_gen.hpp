@@ -92,7 +92,7 @@ enum StructSite { GPair, SPair, SInt2, SUchar4, SRow, SDerived, SBox, CConf, kSt
 //   ShlOut      for (unsigned i = S; i != 0; i <<= step)      (S: val; shifts out)
 //   MulWrap     for (unsigned i = S; i != 0; i *= step)       (step even: wraps to 0)
 //   MulNeg      for (int i = -1 - S; i >= -(int)(B); i *= 2)  (S: val, small)
-//   ShrDown     for (int i = B; i > 0; i >>= step)
+//   ShrDown     for (int i = B; i > 0; i >>= step)             (B may be 1 << (p & 7))
 enum LoopForm { Up, UpBlock, UpBlockU, DownBlock, ShlOut, MulWrap, MulNeg, ShrDown, kLoopForms };
 // The shape of a DoWhile (GStmt::op); the counter i starts at 0 and is incremented first:
 //   DoLoop   do { i++; body } while (i < B);

@@ -270,7 +270,7 @@ z3::expr Exec::evalArith(const Expr &e) {
     case BinaryOp::Mul:
       // x * (1 << k) is x << k: the same bits, with no multiplier to bit-blast
       for (const auto &[x, p] : {std::pair{a, b}, std::pair{b, a}})
-        if (std::optional<z3::expr> k = shiftedOne(p)) return signedOp(z3::shl(x, *k), signedShlFits(x, *k));
+        if (std::optional<PowerOfTwoProduct> t = timesPowerOfTwo(x, p)) return signedOp(t->bits, t->fits);
       return signedOp(a * b, signedMulFits(a, b));
     case BinaryOp::Div:
     case BinaryOp::Rem: {

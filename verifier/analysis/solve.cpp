@@ -296,6 +296,62 @@ std::optional<z3::expr> shiftedOne(const z3::expr &e) {
   return std::nullopt;
 }
 
+namespace {
+// A value built from `1 << s` by shifts: 0 where `zero`, else -(1 << s) where `negative`
+// (the bits from s up: 1 << (w - 1) shifted right arithmetically), else 1 << s (one bit;
+// 0 for s past the width, as `<<` gives).
+struct PowerOfTwo {
+  z3::expr zero, negative, s;
+};
+
+// (a loop over the chain of shifts: a hostile source nests them deeper than the stack allows)
+std::optional<PowerOfTwo> powerOfTwo(z3::expr e) {
+  std::vector<z3::expr> shifts;  // outermost first
+  while (!shiftedOne(e)) {
+    if (!e.is_app() || e.num_args() != 2) return std::nullopt;
+    const Z3_decl_kind op = e.decl().decl_kind();
+    if (op != Z3_OP_BASHR && op != Z3_OP_BLSHR) return std::nullopt;
+    shifts.push_back(e);
+    e = e.arg(0);
+  }
+  z3::context &c = e.ctx();
+  const unsigned w = e.get_sort().bv_size();
+  PowerOfTwo p{c.bool_val(false), c.bool_val(false), *shiftedOne(e)};
+  for (auto it = shifts.rbegin(); it != shifts.rend(); ++it) {
+    const z3::expr j = it->arg(1), zero = p.zero || z3::uge(p.s, c.bv_val(w, w));
+    if (it->decl().decl_kind() == Z3_OP_BLSHR) {
+      // one bit moves right, or out; the bits from s up would not stay a power of two
+      if (!p.negative.is_false()) return std::nullopt;
+      p = PowerOfTwo{zero || z3::ugt(j, p.s), p.negative, p.s - j};
+      continue;
+    }
+    // arithmetic: a bit below the sign moves right, or out; the sign bit, or the bits from
+    // s up, move right with the sign copied in, down to all ones (-(1 << 0))
+    const z3::expr sign = !zero && (p.negative || p.s == c.bv_val(w - 1, w));
+    p = PowerOfTwo{zero || (!sign && z3::ugt(j, p.s)), sign,
+                   z3::ite(z3::ule(j, p.s), p.s - j, c.bv_val(0, w))};
+  }
+  return p;
+}
+}  // namespace
+
+std::optional<PowerOfTwoProduct> timesPowerOfTwo(const z3::expr &x, const z3::expr &p) {
+  std::optional<PowerOfTwo> two = powerOfTwo(p);
+  if (!two) return std::nullopt;
+  z3::context &c = x.ctx();
+  const unsigned w = x.get_sort().bv_size();
+  const z3::expr shifted = z3::shl(x, two->s), fits = signedShlFits(x, two->s);
+  if (two->zero.is_false() && two->negative.is_false()) return PowerOfTwoProduct{shifted, fits};
+  // x * -(1 << s): the negated shift; it fits where x << s fits and is not the most
+  // negative value, or where x << s is exactly one past the largest (x = 1 << (w-1-s))
+  const z3::expr min = z3::shl(c.bv_val(1, w), c.bv_val(w - 1, w));
+  const z3::expr negative_fits =
+      (fits && shifted != min) || (z3::uge(two->s, c.bv_val(1, w)) && z3::ule(two->s, c.bv_val(w - 1, w)) &&
+                                   x == z3::shl(c.bv_val(1, w), c.bv_val(w - 1, w) - two->s));
+  return PowerOfTwoProduct{z3::ite(two->zero, c.bv_val(0, w), z3::ite(two->negative, -shifted, shifted)),
+                           two->zero || z3::ite(two->negative, negative_fits, fits)};
+}
+
 // (1 << k) is 2^k below the sign bit, the most negative value at it and 0 past the width.
 z3::expr signedShlFits(const z3::expr &x, const z3::expr &k) {
   z3::context &c = x.ctx();

@@ -28,6 +28,16 @@ std::optional<z3::expr> shiftedOne(const z3::expr &e);
 // without a multiplier for the solver to bit-blast.
 z3::expr signedShlFits(const z3::expr &x, const z3::expr &k);
 
+// x * p where p is a power of two the program made by shifting 1 left and then right
+// (`offset *= 2` in one loop of a scan, `offset >>= 1` in the next): the product's bits and
+// its no-overflow fact (signed), exactly those of x * p and signedMulFits(x, p), without a
+// multiplier (bit-blasting 32-bit products of unknowns is most of such a kernel's solver
+// time). None where p is not of that form.
+struct PowerOfTwoProduct {
+  z3::expr bits, fits;
+};
+std::optional<PowerOfTwoProduct> timesPowerOfTwo(const z3::expr &x, const z3::expr &p);
+
 // CPU seconds the calling thread has run. Every time budget is in these (Z3 solves on the
 // calling thread), so that verdicts, witnesses and notes do not depend on the machine's load.
 double threadSeconds();
