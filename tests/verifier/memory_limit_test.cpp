@@ -19,12 +19,13 @@ CliRun run(const std::string &args, const std::string &path) {
 }
 
 // 300 accesses in one phase at indices scaled by a parameter (their race queries take
-// about 180 MB) are `unknown` under 60 MiB, named so.
+// about 180 MB) are `unknown` under 40 MiB, named so. (Under 60 MiB, on a loaded machine,
+// Z3's memory accounting sometimes let a pair's query through and a race was found first.)
 TEST(KverifyMemoryLimit, AKernelPastTheLimitIsUnknown) {
   std::string src = "__global__ void k(int *a, int n) {\n  __shared__ int s[4096];\n";
   for (int i = 0; i < 300; ++i)
     src += "  s[(threadIdx.x * n + " + std::to_string(i) + ") % 4096] = " + std::to_string(i) + ";\n";
-  CliRun r = run("--max-memory=60 --format=json", writeSource("many_accesses", src + "}\n"));
+  CliRun r = run("--max-memory=40 --format=json", writeSource("many_accesses", src + "}\n"));
   EXPECT_TRUE(has(r.out, "\"out_of_memory\": true")) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "\"verdict\": \"unknown\"")) << r.out;
   EXPECT_FALSE(has(r.err, "crashed")) << r.err;
