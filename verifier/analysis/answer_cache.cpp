@@ -124,8 +124,7 @@ uint64_t maxBytes() {
 struct State {
   std::mutex mu;
   std::condition_variable answered;  // an entry stopped solving, or the cache started over
-  std::unique_ptr<Z3Context> owned;  // made for the first answer worth keeping
-  z3::context *ctx = nullptr;        // its context
+  std::unique_ptr<Z3Context> ctx;    // made for the first answer worth keeping
   uint64_t generation = 0;
   std::map<Key, Entry> entries;
   uint64_t bytes = 0;                // Z3's allocations while copying into ctx (an estimate: other threads')
@@ -139,15 +138,15 @@ struct State {
     entries.clear();
     ++generation, bytes = 0;
     answered.notify_all();
-    owned.reset(), ctx = nullptr;
-    owned = std::make_unique<Z3Context>(), ctx = &**owned;
+    ctx.reset();
+    ctx = std::make_unique<Z3Context>();
     started = true;
   }
 
   // `formulas` (folded) in the cache's context, and their key.
   std::pair<Key, z3::expr_vector> copy(const z3::expr_vector &formulas, const std::string &how) {
     const uint64_t before = Z3_get_estimated_alloc_size();
-    z3::expr_vector terms(*ctx, formulas);
+    z3::expr_vector terms(**ctx, formulas);
     Key key{how, {}};
     for (unsigned i = 0; i < terms.size(); ++i) key.second.push_back(terms[i].id());
     // a conjunction: its order and repeats do not change what satisfies it
@@ -161,7 +160,7 @@ struct State {
   void set(Entry &e, z3::check_result result, const z3::model *model, double seconds) {
     if (result == z3::sat && !model) return;  // (a model is part of the answer)
     e.result = result, e.seconds = seconds, e.model.reset();
-    if (model) e.model = z3::model(const_cast<z3::model &>(*model), *ctx, z3::model::translate{});
+    if (model) e.model = z3::model(const_cast<z3::model &>(*model), **ctx, z3::model::translate{});
   }
 };
 

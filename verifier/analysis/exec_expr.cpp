@@ -268,7 +268,8 @@ z3::expr Exec::evalArith(const Expr &e) {
     case BinaryOp::Sub:
       return signedOp(a - b, z3::bvsub_no_overflow(a, b) && z3::bvsub_no_underflow(a, b, true));
     case BinaryOp::Mul:
-      // x * (1 << k) is x << k: the same bits, with no multiplier to bit-blast
+      // x * (1 << k), or 1 << k shifted right, is a shift: the same bits, with no multiplier
+      // to bit-blast (timesPowerOfTwo)
       for (const auto &[x, p] : {std::pair{a, b}, std::pair{b, a}})
         if (std::optional<PowerOfTwoProduct> t = timesPowerOfTwo(x, p)) return signedOp(t->bits, t->fits);
       return signedOp(a * b, signedMulFits(a, b));

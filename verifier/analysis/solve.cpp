@@ -179,22 +179,16 @@ Z3Context::Z3Context() : raw_(makeContext()), scoped_(raw_) {}
 Z3Context::~Z3Context() { Z3_del_context(raw_); }
 
 namespace {
-thread_local std::vector<std::unique_ptr<Z3Context>> spare_contexts;
+thread_local std::unique_ptr<Z3Context> spare_context;  // (a thread analyses one kernel at a time)
 }
 
-KernelContext::KernelContext() : unwinding_(std::uncaught_exceptions()) {
-  if (spare_contexts.empty()) {
-    owned_ = std::make_unique<Z3Context>();
-  } else {
-    owned_ = std::move(spare_contexts.back());
-    spare_contexts.pop_back();
-  }
-}
+KernelContext::KernelContext()
+    : owned_(spare_context ? std::move(spare_context) : std::make_unique<Z3Context>()),
+      unwinding_(std::uncaught_exceptions()) {}
 
 // (not one whose analysis ended in an exception: Z3 may have run out of memory in it)
 KernelContext::~KernelContext() {
-  if (std::uncaught_exceptions() == unwinding_ && spare_contexts.size() < 2)
-    spare_contexts.push_back(std::move(owned_));
+  if (std::uncaught_exceptions() == unwinding_ && !spare_context) spare_context = std::move(owned_);
 }
 
 z3::solver freshSolver(z3::context &c, const char *logic) {
