@@ -16,7 +16,7 @@ void Exec::assumeForall(const Stmt &s, const st::Assume &a) {
   ForallPremise p{{}, enc.ctx.bool_val(true), lo, label};
   z3::expr guard = pc();
   for (const model::Local &l : a.forall) {
-    z3::expr x = enc.freshConst("forall." + l.name, enc.bv(64));
+    z3::expr x = freshOwn("forall." + l.name, enc.bv(64));
     p.vars.push_back(x);
     env.insert_or_assign(l.id, resize(x, l.type.bits ? l.type.bits : 64, true));
     guard = guard && z3::sle(lo, x) && z3::slt(x, hi);

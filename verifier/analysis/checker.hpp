@@ -223,10 +223,19 @@ private:
     std::vector<std::string> why;
     std::vector<bool> used;  // in the queries so far
   };
+  // A statement's path: the one asked about (thread 1's, or either thread's), and either
+  // thread's (which a model must execute to retire the statement)
+  struct Path {
+    z3::expr asked, either;
+  };
+  using Pending = std::map<const Stmt *, Path>;
   Facts facts() const;
   std::vector<z3::expr> hints() const;
-  bool batches(Facts &F, std::map<const Stmt *, z3::expr> &pending);
-  bool oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending);
+  z3::model withThread2(const z3::model &m) const;
+  bool retire(const z3::model &m, Facts &F, Pending &pending) const;
+  bool batches(Facts &F, Pending &pending);
+  bool oneByOne(Facts &F, Pending &pending);
+  std::vector<z3::func_decl> thread2_symbols;  // those of the facts and paths (withThread2)
   void explain(const Facts &F, const std::vector<const Stmt *> &dead,
                const std::map<const Stmt *, z3::expr> &first);
 };

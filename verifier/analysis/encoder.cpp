@@ -206,8 +206,8 @@ Thread Encoder::makeThread(int t, bool shared_trips) {
   T.shared_trips = shared_trips;
   const char *dn[] = {"x", "y", "z"};
   for (int d = 0; d < 3; ++d) {
-    T.tid.push_back(ctx.bv_const(("t" + std::to_string(t) + ".threadIdx." + dn[d]).c_str(), 32));
-    T.bid.push_back(ctx.bv_const(("t" + std::to_string(t) + ".blockIdx." + dn[d]).c_str(), 32));
+    T.tid.push_back(ctx.bv_const((threadPrefix(t) + "threadIdx." + dn[d]).c_str(), 32));
+    T.bid.push_back(ctx.bv_const((threadPrefix(t) + "blockIdx." + dn[d]).c_str(), 32));
     launchFact(z3::ult(T.tid[d], bdim[d]),
                std::string("threadIdx.") + dn[d] + " < blockDim." + dn[d] + " (the launch)");
     launchFact(z3::ult(T.bid[d], gdim[d]),

@@ -31,6 +31,9 @@ class Encoder;
 
 using Env = std::map<unsigned, z3::expr>;
 
+// The prefix of thread t's own symbols' names (Exec::own).
+inline std::string threadPrefix(int t) { return "t" + std::to_string(t) + "."; }
+
 class Exec {
 public:
   Exec(Encoder &encoder, Thread &out) : enc(encoder), thread(out) {}
@@ -211,6 +214,10 @@ public:
   z3::expr eval(const Expr &e);
   z3::expr boolOf(const Expr &e);
   z3::expr fresh(const Type &t, const std::string &name);
+  // A name of this thread's own (its values, loop counters): `t1.` or `t2.` before it, so
+  // that a thread's symbols are told apart from the shared ones, and matched to the other's
+  std::string own(const std::string &name) const { return threadPrefix(thread.t) + name; }
+  z3::expr freshOwn(const std::string &name, z3::sort s);
 };
 
 // Whether arrays a and b may share memory (only without the no-alias assumption).

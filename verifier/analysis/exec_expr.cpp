@@ -4,9 +4,10 @@
 
 namespace kverify::analysis::detail {
 
+z3::expr Exec::freshOwn(const std::string &name, z3::sort s) { return enc.freshConst(own(name), s); }
+
 z3::expr Exec::fresh(const Type &t, const std::string &name) {
-  if (t.kind == Type::Kind::Bool) return enc.freshConst(name, enc.ctx.bool_sort());
-  return enc.freshConst(name, enc.bv(t.bits ? t.bits : 64));
+  return freshOwn(name, t.kind == Type::Kind::Bool ? enc.ctx.bool_sort() : enc.bv(t.bits ? t.bits : 64));
 }
 
 z3::expr Exec::boolOf(const Expr &e) {
@@ -128,7 +129,7 @@ z3::expr Exec::evalOpaque(const Expr &e) {
     z3::sort rs = ty.kind == Type::Kind::Bool ? c.bool_sort() : enc.bv(ty.bits);
     return c.function(name.c_str(), dom, rs)(args);
   }
-  z3::expr v = fresh(ty, "t" + std::to_string(thread.t) + ".opaque." + enc.idName('o', o.id, o.what));
+  z3::expr v = fresh(ty, "opaque." + enc.idName('o', o.id, o.what));
   auto lr = last_read_.find(o.id);  // a load: the value read at that access
   if (auto rd = read_at_.find(o.id);
       rd != read_at_.end() && (ty.kind == Type::Kind::Int || ty.kind == Type::Kind::Bool))

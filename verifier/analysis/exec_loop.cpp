@@ -18,8 +18,7 @@ z3::expr Exec::tripCount(const Stmt &s, int id, bool shared, const std::vector<z
     for (int d = 0; d < 3; ++d) dom.push_back(enc.bv(32)), args.push_back(thread.bid[d]);
   }
   for (auto &o : outer) dom.push_back(enc.bv(64)), args.push_back(o);
-  std::string name =
-      shared ? "N.L" + std::to_string(id) : "t" + std::to_string(thread.t) + ".L" + std::to_string(id) + ".N";
+  std::string name = shared ? "N.L" + std::to_string(id) : own("L" + std::to_string(id) + ".N");
   if (!shared) return c.function(name.c_str(), dom, enc.bv(64))(args);
   auto it = enc.shared_trip.find(&s);
   if (it == enc.shared_trip.end())
@@ -85,7 +84,7 @@ Exec::LoopRun Exec::loopStart(const Stmt &s) {
   scanBarriers(lp.body, L.bi);
   scanBarriers(lp.step, L.bi);
   L.label = "k (loop at " + loc(s.range) + ")";
-  L.tag = "t" + std::to_string(thread.t) + ".L" + std::to_string(L.id);
+  L.tag = own("L" + std::to_string(L.id));
   assignedLocals(lp.body, L.mods);
   assignedLocals(lp.step, L.mods);
   if (lp.cond) readLocals(*lp.cond, L.induction);
@@ -268,7 +267,7 @@ std::pair<z3::expr_vector, z3::expr_vector> Exec::atIteration(LoopRun &L, const 
   sub.second.push_back(j);
   for (size_t i = L.firstCreated; i < L.endCreated; ++i) {
     sub.first.push_back(enc.created[i]);
-    sub.second.push_back(enc.freshConst(name, enc.created[i].get_sort()));
+    sub.second.push_back(freshOwn(name, enc.created[i].get_sort()));
   }
   return sub;
 }
@@ -325,7 +324,7 @@ void Exec::loopExit(LoopRun &L) {
       if (b != brk.env.end() && n != env.end())
         n->second = z3::ite(there, z3::expr(b->second).substitute(from, to), n->second);
       else if (n != env.end())  // not assigned yet at that break
-        n->second = z3::ite(there, enc.freshConst("brk", n->second.get_sort()), n->second);
+        n->second = z3::ite(there, freshOwn("brk", n->second.get_sort()), n->second);
     }
   }
   pc_ = pcAfter;
@@ -339,8 +338,7 @@ void Exec::loopExit(LoopRun &L) {
 // the path condition after the loop.
 z3::expr Exec::returnsInside(LoopRun &L) {
   z3::context &c = enc.ctx;
-  std::string jname =
-      (rets.size() == 1 ? "" : "t" + std::to_string(thread.t) + ".") + "J.L" + std::to_string(L.id);
+  std::string jname = rets.size() == 1 ? "J.L" + std::to_string(L.id) : own("J.L" + std::to_string(L.id));
   z3::expr J = c.bv_const(jname.c_str(), 64);
   auto [from, to] = atIteration(L, J, "ret");
   z3::expr returned = z3::ult(J, L.N) && L.ret->substitute(from, to);

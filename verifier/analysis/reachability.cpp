@@ -3,6 +3,7 @@
 #include "analysis/checker.hpp"
 #include "analysis/debug.hpp"
 
+#include "analysis/terms.hpp"
 #include "model/walk.hpp"
 
 #include <algorithm>
@@ -67,6 +68,60 @@ UnreachableCode::Facts UnreachableCode::facts() const {
   return F;
 }
 
+// The model, with thread 2's symbols it leaves open given thread 1's values: thread 2
+// then takes thread 1's path (a copy of thread 1 is a thread of the launch; whether the
+// facts hold under it is evaluated, never assumed).
+z3::model UnreachableCode::withThread2(const z3::model &m) const {
+  z3::model out(checker.enc.ctx);
+  std::map<std::string, z3::func_decl> by_name;
+  for (unsigned i = 0; i < m.num_consts(); ++i) {
+    z3::func_decl d = m.get_const_decl(i);
+    z3::expr v = m.get_const_interp(d);
+    out.add_const_interp(d, v);
+    by_name.emplace(d.name().str(), d);
+  }
+  auto copy = [&](z3::func_decl to, const z3::func_interp &f) {
+    z3::expr otherwise = f.else_value();
+    z3::func_interp g = out.add_func_interp(to, otherwise);
+    for (unsigned j = 0; j < f.num_entries(); ++j) {
+      z3::expr_vector args(checker.enc.ctx);
+      for (unsigned a = 0; a < f.entry(j).num_args(); ++a) args.push_back(f.entry(j).arg(a));
+      z3::expr value = f.entry(j).value();
+      g.add_entry(args, value);
+    }
+  };
+  for (unsigned i = 0; i < m.num_funcs(); ++i) {
+    z3::func_decl d = m.get_func_decl(i);
+    copy(d, m.get_func_interp(d));
+    by_name.emplace(d.name().str(), d);
+  }
+  const std::string two = threadPrefix(2), one = threadPrefix(1);
+  for (const z3::func_decl &d : thread2_symbols) {
+    if (by_name.count(d.name().str())) continue;  // the model's own value
+    auto it = by_name.find(one + d.name().str().substr(two.size()));
+    if (it == by_name.end() || it->second.arity() != d.arity() || !z3::eq(it->second.range(), d.range()))
+      continue;  // (left to the model's completion)
+    z3::func_decl d2 = d;
+    if (d.arity() == 0) {
+      z3::expr v = m.get_const_interp(it->second);
+      out.add_const_interp(d2, v);
+    } else {
+      copy(d2, m.get_func_interp(it->second));
+    }
+  }
+  return out;
+}
+
+// A model retires every pending statement it executes, where it breaks no fact (under the
+// copy of thread 1 as thread 2); false, with the broken ones added, where it breaks one.
+bool UnreachableCode::retire(const z3::model &m, Facts &F, Pending &pending) const {
+  const z3::model both = withThread2(m);
+  if (markBroken(both, F.fact, F.used)) return false;
+  for (auto it = pending.begin(); it != pending.end();)
+    it = both.eval(it->second.either, true).is_true() ? pending.erase(it) : std::next(it);
+  return true;
+}
+
 // Every access and barrier some thread may execute is retired by a model that executes it;
 // those left are unreachable. First cheaply, in batches (one query retires many); what the
 // batches leave undecided, one statement at a time with the full --timeout: undecided
@@ -110,7 +165,36 @@ void UnreachableCode::run() {
   for (const auto &[st, pc] : pending) terms.push_back(pc);
   for (const PremiseInstance &i : checker.premiseInstances(terms))
     F.fact.push_back(i.fact), F.why.push_back(i.of->label), F.used.push_back(true);
-  if (!batches(F, pending) && !oneByOne(F, pending)) return;  // unknown: named
+  // Thread 1 is any thread: models are looked for with thread 1's path and facts alone
+  // (half the query), each checked against every fact with thread 2 a copy of thread 1.
+  // What thread 1 cannot reach is asked again about either thread under every fact.
+  const std::vector<bool> used = F.used;
+  const std::string two = threadPrefix(2);
+  std::set<unsigned> seen, ids;
+  forEachTerm(terms, seen, [&](const z3::expr &e) {
+    z3::func_decl d = e.decl();
+    if (d.decl_kind() == Z3_OP_UNINTERPRETED && d.name().str().rfind(two, 0) == 0 &&
+        ids.insert(d.id()).second)
+      thread2_symbols.push_back(d);
+    return true;
+  });
+  for (size_t i = 0; i < F.fact.size(); ++i)
+    if (!forEachTerm({F.fact[i]}, [&](const z3::expr &e) { return !ids.count(e.decl().id()); }))
+      F.used[i] = false;
+  Pending asked;
+  for (const auto &[st, pc] : pending) {
+    auto one = first.find(st);
+    asked.emplace(st, Path{one == first.end() ? pc : one->second, pc});
+  }
+  auto search = [&] { return batches(F, asked) || oneByOne(F, asked); };
+  if (!search()) return;  // unknown: named
+  if (!asked.empty()) {
+    for (size_t i = 0; i < F.fact.size(); ++i) F.used[i] = F.used[i] || used[i];
+    for (auto &[st, path] : asked) path.asked = path.either;
+    if (!search()) return;
+  }
+  for (auto it = pending.begin(); it != pending.end();)
+    it = asked.count(it->first) ? std::next(it) : pending.erase(it);
   std::set<Key> reached;
   for (const Stmt *st : candidates)
     if (!pending.count(st) && !checker.thread1->constant_dead.count(st)) reached.insert(key(st));
@@ -178,7 +262,7 @@ std::vector<z3::expr> UnreachableCode::hints() const {
 // (without a hint) leaves every pending one unreachable. A quarter of a second under the
 // user's assumptions (where vacuity is likeliest), a tenth without (the thread's CPU time:
 // the same answers on a loaded machine as on an idle one). True when decided.
-bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
+bool UnreachableCode::batches(Facts &F, Pending &pending) {
   const double t0 = threadSeconds();
   const double budget = checker.thread1->premises.empty() ? 0.1 : 0.25;
   const std::vector<z3::expr> hint = hints();
@@ -191,7 +275,7 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
       if (F.used[i]) q.push_back(F.fact[i]);
     if (h < hint.size()) q.push_back(hint[h]);
     z3::expr_vector any(checker.enc.ctx);
-    for (const auto &[st, pc] : pending) any.push_back(pc);
+    for (const auto &[st, path] : pending) any.push_back(path.asked);
     q.push_back(z3::mk_or(any));
     // under a hint, a share of the time: an answer there is a shortcut, not the answer
     Decision d = findModel(q, checker.enc.no_overflow, h < hint.size() ? left / 3 : left);
@@ -208,9 +292,7 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
     }
     if (d.result == z3::unknown) return false;
     if (d.result == z3::unsat) return true;
-    if (markBroken(*d.model, F.fact, F.used)) continue;
-    for (auto it = pending.begin(); it != pending.end();)
-      it = d.model->eval(it->second, true).is_true() ? pending.erase(it) : std::next(it);
+    retire(*d.model, F, pending);
   }
   return true;
 }
@@ -218,9 +300,9 @@ bool UnreachableCode::batches(Facts &F, std::map<const Stmt *, z3::expr> &pendin
 // What the batches left: one statement at a time, in source order, first (up to 1.5 s) under
 // each hint, then with the full --timeout (a model retires the others it executes).
 // False, with the query named, at the first one not decided.
-bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pending) {
+bool UnreachableCode::oneByOne(Facts &F, Pending &pending) {
   std::vector<const Stmt *> order;
-  for (const auto &[st, pc] : pending) order.push_back(st);
+  for (const auto &[st, path] : pending) order.push_back(st);
   std::sort(order.begin(), order.end(),
             [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
   const std::vector<z3::expr> hint = hints();
@@ -228,7 +310,7 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
   // statements share their facts, so it gets little time for the next ones (it ran out at
   // 0.375 s on each of lookback_scan's statements, before the bits found a model in 0.25 s)
   std::vector<bool> abstraction_failed(hint.size(), false);
-  std::map<const Stmt *, z3::expr> dead;
+  Pending dead;
   for (const Stmt *st : order) {
     auto it = pending.find(st);
     if (it == pending.end()) continue;  // retired by an earlier model
@@ -240,7 +322,7 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
       for (size_t i = 0; i < F.used.size(); ++i)
         if (F.used[i]) q.push_back(F.fact[i]);
       if (h < hint.size()) q.push_back(hint[h]);
-      q.push_back(it->second);
+      q.push_back(it->second.asked);
       double left = checker.enc.options.timeout_s - (threadSeconds() - t0);
       if (left <= 0) break;
       Decision d = h < hint.size() ? findModel(q, checker.enc.no_overflow, std::min(left, 1.5),
@@ -255,12 +337,10 @@ bool UnreachableCode::oneByOne(Facts &F, std::map<const Stmt *, z3::expr> &pendi
           break;
         continue;
       }
-      if (markBroken(*d.model, F.fact, F.used)) {
+      if (!retire(*d.model, F, pending)) {
         r = z3::unknown;  // (not converged: asked again)
         continue;
       }
-      for (auto p = pending.begin(); p != pending.end();)
-        p = d.model->eval(p->second, true).is_true() ? pending.erase(p) : std::next(p);
       break;
     }
     if (debugOptions().queries)
