@@ -173,7 +173,8 @@ bool Exec::refutedQuickly(const z3::expr &q) {
     if (!enc.isBlockLimit(f)) fs.push_back(f);
   fs.push_back(q);
   const double t0 = threadSeconds();
-  z3::check_result r = solveOnce(fs, 0.1, nullptr, "loop invariant step");
+  z3::check_result r =
+      solveOnce(fs, 0.1, nullptr, "loop invariant step", fewFunctionPairs(fs) ? kBitBlast : nullptr);
   if (r == z3::unknown)
     if (std::optional<z3::expr> linear = integerAbstraction(fs, enc.no_overflow, true)) {
       z3::expr_vector one(enc.ctx);

@@ -13,6 +13,7 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <sstream>
 #include <set>
 #include <thread>
 
@@ -43,9 +44,17 @@ private:
   double t0;  // threadSeconds() at the start
 };
 
+// A tactic, or several separated by spaces applied in turn.
+z3::tactic tacticOf(z3::context &c, const std::string &names) {
+  std::optional<z3::tactic> t;
+  std::istringstream words(names);
+  for (std::string w; words >> w;) t = t ? *t & z3::tactic(c, w.c_str()) : z3::tactic(c, w.c_str());
+  return *t;
+}
+
 // A fresh, non-incremental solver for `fs`: by `tactic` if given, else for `logic`.
 z3::solver solverFor(const z3::expr_vector &fs, const char *tactic, const char *logic) {
-  z3::solver S = tactic ? z3::tactic(fs.ctx(), tactic).mk_solver() : freshSolver(fs.ctx(), logic);
+  z3::solver S = tactic ? tacticOf(fs.ctx(), tactic).mk_solver() : freshSolver(fs.ctx(), logic);
   for (unsigned i = 0; i < fs.size(); ++i) S.add(fs[i]);
   return S;
 }
@@ -80,7 +89,10 @@ z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optio
   const z3::check_result r = a.result;
   if (a.model && m) *m = a.model;
   if (debugOptions().queries)
-    std::fprintf(stderr, "[kverify]   %s %s: %s%s in %.1f ms\n", tactic ? tactic : "default",
+    std::fprintf(stderr, "[kverify]   %s %s: %s%s in %.1f ms\n",
+                 tactic  ? tactic
+                 : logic ? logic
+                         : "default",
                  fs.size() == 1 ? "(1 formula)" : "", before ? "(answered before) " : "",
                  r == z3::sat     ? "sat"
                  : r == z3::unsat ? "unsat"
@@ -367,6 +379,15 @@ static bool multipliesUnknowns(const z3::expr_vector &query) {
   });
 }
 
+// Bit-blasting (kBitBlast) removes functions by Ackermann's reduction: one constraint per
+// pair of applications of a function. Past a thousand it takes longer than the solvers that
+// reason about functions (a loop nest's havoc functions: 14,641 pairs in one query).
+bool fewFunctionPairs(const z3::expr_vector &query) {
+  z3::goal g(query.ctx());
+  for (unsigned i = 0; i < query.size(); ++i) g.add(query[i]);
+  return z3::probe(query.ctx(), "ackr-bound-probe")(g) <= 1000;
+}
+
 namespace {
 Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                     double seconds, const std::string &name, bool linear_first,
@@ -424,7 +445,8 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
     if (nonlinear(0.05)) return d;
   }
   // 1. bit-vectors, briefly: most queries are easy
-  d.result = A.solve(query, 0.1, &d.model);
+  const bool blast = fewFunctionPairs(query);
+  d.result = A.solve(query, 0.1, &d.model, blast ? kBitBlast : nullptr);
   d.how = "bv";
   if (d.result != z3::unknown) return d;
   // 2. the linear abstraction
@@ -441,10 +463,11 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   }
   // 3. nlsat, briefly
   if (nonlinear(tried ? 0.25 : 0.3)) return d;
-  // 4. bit-vectors with the rest of the time, by Z3's default solver (on the hard queries
-  // it is as fast as the logic's, and its luck on hard satisfiable ones is the one the
-  // fixtures' budgets were set with)
-  d.result = A.solve(query, A.left(), &d.model, nullptr, nullptr);
+  // 4. bit-vectors with the rest of the time: half of it bit-blasting, the rest by Z3's
+  // default solver (its luck on the hard satisfiable queries is the one the fixtures'
+  // budgets were set with; bit-blasting stalls where removing functions blows up)
+  if (blast) d.result = A.solve(query, A.left() / 2, &d.model, kBitBlast);
+  if (!blast || d.result == z3::unknown) d.result = A.solve(query, A.left(), &d.model, nullptr, nullptr);
   d.how = "bv2";
   return d;
 }
@@ -472,7 +495,9 @@ Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3
       }
     }
   }
-  d.result = A.solve(query, A.left(), &d.model);
+  const bool blast = fewFunctionPairs(query);
+  if (blast) d.result = A.solve(query, A.left() / 2, &d.model, kBitBlast);
+  if (!blast || d.result == z3::unknown) d.result = A.solve(query, A.left(), &d.model);
   d.how = "bv";
   return d;
 }
