@@ -29,7 +29,9 @@ z3::check_result solveFor(const z3::expr &f, unsigned ms) {
 // Builds a random query from a list of choices (RapidCheck shrinks the list).
 class RandomQuery {
 public:
-  // functions: terms may apply an uninterpreted function (a loaded value, a trip count)
+  // functions: terms may apply an uninterpreted function (a loaded value, a trip count),
+  // and products' no-wrap facts are signedMulFits, as the analysis makes them (Z3's raw
+  // predicates fold negative operands unlike its bit-blaster does: see signedMulFits)
   RandomQuery(z3::context &c, const std::vector<unsigned> &choices, bool functions = false)
       : c(c),
         ch(choices),
@@ -99,6 +101,10 @@ private:
       case 14: return z3::ite(z3::ult(a, b), a, b);
       case 17: {  // the loop closed forms' no-wrap facts
         unsigned op = next(3);
+        if (functions) {
+          assumptions.push_back(signedMulFits(a, b));
+          return a * b;
+        }
         assumptions.push_back(op == 0   ? z3::bvmul_no_overflow(a, b, false)
                               : op == 1 ? z3::bvmul_no_overflow(a, b, true)
                                         : z3::bvmul_no_underflow(a, b));

@@ -231,6 +231,7 @@ private:
   using Pending = std::map<const Stmt *, Path>;
   Facts facts() const;
   std::vector<z3::expr> hints() const;
+  void leaveOutThread2(Facts &F, const std::vector<z3::expr> &terms);
   z3::model withThread2(const z3::model &m) const;
   bool retire(const z3::model &m, Facts &F, Pending &pending) const;
   bool batches(Facts &F, Pending &pending);

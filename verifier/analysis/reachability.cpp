@@ -112,6 +112,22 @@ z3::model UnreachableCode::withThread2(const z3::model &m) const {
   return out;
 }
 
+// Thread 2's symbols (those of the facts and paths: `terms`) and facts, left out of the queries.
+void UnreachableCode::leaveOutThread2(Facts &F, const std::vector<z3::expr> &terms) {
+  const std::string two = threadPrefix(2);
+  std::set<unsigned> seen, ids;
+  forEachTerm(terms, seen, [&](const z3::expr &e) {
+    z3::func_decl d = e.decl();
+    if (d.decl_kind() == Z3_OP_UNINTERPRETED && d.name().str().rfind(two, 0) == 0 &&
+        ids.insert(d.id()).second)
+      thread2_symbols.push_back(d);
+    return true;
+  });
+  for (size_t i = 0; i < F.fact.size(); ++i)
+    if (!forEachTerm({F.fact[i]}, [&](const z3::expr &e) { return !ids.count(e.decl().id()); }))
+      F.used[i] = false;
+}
+
 // A model retires every pending statement it executes, where it breaks no fact (under the
 // copy of thread 1 as thread 2); false, with the broken ones added, where it breaks one.
 bool UnreachableCode::retire(const z3::model &m, Facts &F, Pending &pending) const {
@@ -169,18 +185,7 @@ void UnreachableCode::run() {
   // (half the query), each checked against every fact with thread 2 a copy of thread 1.
   // What thread 1 cannot reach is asked again about either thread under every fact.
   const std::vector<bool> used = F.used;
-  const std::string two = threadPrefix(2);
-  std::set<unsigned> seen, ids;
-  forEachTerm(terms, seen, [&](const z3::expr &e) {
-    z3::func_decl d = e.decl();
-    if (d.decl_kind() == Z3_OP_UNINTERPRETED && d.name().str().rfind(two, 0) == 0 &&
-        ids.insert(d.id()).second)
-      thread2_symbols.push_back(d);
-    return true;
-  });
-  for (size_t i = 0; i < F.fact.size(); ++i)
-    if (!forEachTerm({F.fact[i]}, [&](const z3::expr &e) { return !ids.count(e.decl().id()); }))
-      F.used[i] = false;
+  leaveOutThread2(F, terms);
   Pending asked;
   for (const auto &[st, pc] : pending) {
     auto one = first.find(st);

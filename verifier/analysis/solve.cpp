@@ -389,17 +389,18 @@ bool fewFunctionPairs(const z3::expr_vector &query) {
 }
 
 namespace {
+z3::expr_vector one(const z3::expr &e) {
+  z3::expr_vector v(e.ctx());
+  v.push_back(e);
+  return v;
+}
+
 Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                     double seconds, const std::string &name, bool linear_first,
                     const std::vector<z3::expr> &small) {
   z3::context &c = query.ctx();
   Attempts A(seconds, name);
   Decision d;
-  auto one = [&](const z3::expr &e) {
-    z3::expr_vector v(c);
-    v.push_back(e);
-    return v;
-  };
   // the linear integer abstraction: unsat there is unsat here
   auto linear = [&] {
     if (auto lin = integerAbstraction(query, no_overflow, true))
@@ -474,14 +475,11 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
 
 Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                        double seconds, double abstraction_share) {
-  z3::context &c = query.ctx();
   Attempts A(seconds, "reachability");
   Decision d;
   if (auto abs = integerAbstraction(query, no_overflow)) {
-    z3::expr_vector one(c);
-    one.push_back(*abs);
     std::optional<z3::model> im;
-    z3::check_result r = A.solve(one, seconds * abstraction_share, &im, "qfnra-nlsat");
+    z3::check_result r = A.solve(one(*abs), seconds * abstraction_share, &im, "qfnra-nlsat");
     if (r == z3::unsat) {  // the abstraction over-approximates: unsat there is unsat here
       d.result = z3::unsat, d.how = "int-nlsat";
       return d;
