@@ -401,10 +401,11 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   z3::context &c = query.ctx();
   Attempts A(seconds, name);
   Decision d;
-  // the linear integer abstraction: unsat there is unsat here
+  // the linear integer abstraction: unsat there is unsat here (within 0.2 s on every
+  // fixture and the corpus; undecided after 0.3 s, it stays undecided for seconds)
   auto linear = [&] {
     if (auto lin = integerAbstraction(query, no_overflow, true))
-      if (A.solve(one(*lin), std::max(0.5, seconds / 4), nullptr, nullptr, "QF_UFLIA") == z3::unsat) {
+      if (A.solve(one(*lin), 0.3, nullptr, nullptr, "QF_UFLIA") == z3::unsat) {
         d.result = z3::unsat, d.how = "int-linear";
         return true;
       }
@@ -457,7 +458,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
     z3::expr_vector within(c);
     for (unsigned i = 0; i < query.size(); ++i) within.push_back(query[i]);
     within.push_back(launch);
-    if (A.solve(within, 0.1, &d.model) == z3::sat) {
+    if (A.solve(within, 0.1, &d.model, blast ? kBitBlast : nullptr) == z3::sat) {
       d.result = z3::sat, d.how = "bv-small-launch";
       return d;
     }
