@@ -444,7 +444,7 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   bool tried = false;
   if (multipliesUnknowns(query) && abstraction()) {
     tried = true;
-    if (nonlinear(0.05)) return d;
+    if (nonlinear(0.02)) return d;
   }
   // 1. bit-vectors, briefly: most queries are easy
   const bool blast = fewFunctionPairs(query);
