@@ -123,9 +123,12 @@ void UnreachableCode::leaveOutThread2(Facts &F, const std::vector<z3::expr> &ter
       thread2_symbols.push_back(d);
     return true;
   });
-  for (size_t i = 0; i < F.fact.size(); ++i)
-    if (!forEachTerm({F.fact[i]}, [&](const z3::expr &e) { return !ids.count(e.decl().id()); }))
+  SymbolSets symbols;  // (memoized across the facts: they share deep terms)
+  for (size_t i = 0; i < F.fact.size(); ++i) {
+    const SymbolSets::Set of = symbols.of(F.fact[i]);
+    if (std::any_of(of->begin(), of->end(), [&](unsigned id) { return ids.count(id) > 0; }))
       F.used[i] = false;
+  }
 }
 
 // A model retires every pending statement it executes, where it breaks no fact (under the

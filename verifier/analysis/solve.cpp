@@ -37,6 +37,14 @@ public:
     if (seconds <= 0.001) return z3::unknown;
     return solveOnce(fs, seconds, m, name, tactic, logic);
   }
+  // Bit-vectors with the rest of the time: half of it bit-blasting where `blast`, the rest
+  // by the solver for `logic` (bit-blasting stalls where removing functions blows up).
+  z3::check_result rest(const z3::expr_vector &fs, std::optional<z3::model> *m, bool blast,
+                        const char *logic) {
+    if (blast)
+      if (z3::check_result r = solve(fs, left() / 2, m, kBitBlast); r != z3::unknown) return r;
+    return solve(fs, left(), m, nullptr, logic);
+  }
 
 private:
   double budget;
@@ -465,11 +473,9 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
   }
   // 3. nlsat, briefly
   if (nonlinear(tried ? 0.25 : 0.3)) return d;
-  // 4. bit-vectors with the rest of the time: half of it bit-blasting, the rest by Z3's
-  // default solver (its luck on the hard satisfiable queries is the one the fixtures'
-  // budgets were set with; bit-blasting stalls where removing functions blows up)
-  if (blast) d.result = A.solve(query, A.left() / 2, &d.model, kBitBlast);
-  if (!blast || d.result == z3::unknown) d.result = A.solve(query, A.left(), &d.model, nullptr, nullptr);
+  // 4. bit-vectors with the rest of the time, after bit-blasting by Z3's default solver (its
+  // luck on the hard satisfiable queries is the one the fixtures' budgets were set with)
+  d.result = A.rest(query, &d.model, blast, nullptr);
   d.how = "bv2";
   return d;
 }
@@ -494,9 +500,7 @@ Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3
       }
     }
   }
-  const bool blast = fewFunctionPairs(query);
-  if (blast) d.result = A.solve(query, A.left() / 2, &d.model, kBitBlast);
-  if (!blast || d.result == z3::unknown) d.result = A.solve(query, A.left(), &d.model);
+  d.result = A.rest(query, &d.model, fewFunctionPairs(query), "QF_UFBV");
   d.how = "bv";
   return d;
 }
