@@ -221,7 +221,8 @@ private:
   struct Facts {
     std::vector<z3::expr> fact;
     std::vector<std::string> why;
-    std::vector<bool> used;  // in the queries so far
+    std::vector<bool> used;     // in the queries so far
+    std::vector<bool> thread2;  // about thread 2's symbols (leaveOutThread2)
   };
   // A statement's path: the one asked about (thread 1's, or either thread's), and either
   // thread's (which a model must execute to retire the statement)

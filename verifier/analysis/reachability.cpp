@@ -124,17 +124,27 @@ void UnreachableCode::leaveOutThread2(Facts &F, const std::vector<z3::expr> &ter
     return true;
   });
   SymbolSets symbols;  // (memoized across the facts: they share deep terms)
+  F.thread2.assign(F.fact.size(), false);
   for (size_t i = 0; i < F.fact.size(); ++i) {
     const SymbolSets::Set of = symbols.of(F.fact[i]);
     if (std::any_of(of->begin(), of->end(), [&](unsigned id) { return ids.count(id) > 0; }))
-      F.used[i] = false;
+      F.used[i] = false, F.thread2[i] = true;
   }
 }
 
 // A model retires every pending statement it executes, where it breaks no fact (under the
 // copy of thread 1 as thread 2); false, with the broken ones added, where it breaks one.
+// Thread 1's broken facts are added first: the copy breaks their thread-2 twins too, and
+// a thread-2 fact in the query brings thread 2's symbols with values of their own, which
+// then break thread 2's launch facts one round at a time (reduce_stream: 7 rounds).
 bool UnreachableCode::retire(const z3::model &m, Facts &F, Pending &pending) const {
   const z3::model both = withThread2(m);
+  std::vector<bool> thread1_first = F.used;
+  for (size_t i = 0; i < F.thread2.size(); ++i) thread1_first[i] = thread1_first[i] || F.thread2[i];
+  if (markBroken(both, F.fact, thread1_first)) {
+    for (size_t i = 0; i < F.used.size(); ++i) F.used[i] = F.used[i] || (thread1_first[i] && !F.thread2[i]);
+    return false;
+  }
   if (markBroken(both, F.fact, F.used)) return false;
   for (auto it = pending.begin(); it != pending.end();)
     it = both.eval(it->second.either, true).is_true() ? pending.erase(it) : std::next(it);
@@ -198,6 +208,7 @@ void UnreachableCode::run() {
   if (!search()) return;  // unknown: named
   if (!asked.empty()) {
     for (size_t i = 0; i < F.fact.size(); ++i) F.used[i] = F.used[i] || used[i];
+    F.thread2.assign(F.fact.size(), false);  // (thread 2 has its own symbols now)
     for (auto &[st, path] : asked) path.asked = path.either;
     if (!search()) return;
   }
