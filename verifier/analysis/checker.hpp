@@ -87,7 +87,8 @@ public:
   z3::expr lane(const Thread &T) { return z3::urem(linear(T), enc.u32(32)); }
   z3::expr sameEvent(const AccessEv &a, const AccessEv &b);
   // Launches where a hard query's model is quick to find, if it has one there: one 1-D
-  // block; a 1-D grid of 1-D blocks (the dimensions the launch leaves open).
+  // block; a 1-D grid of 1-D blocks; one small 3-D block (the dimensions the launch leaves
+  // open).
   std::vector<z3::expr> smallLaunches() const;
   std::vector<z3::expr> small_launches;  // smallLaunches(), made once by run()
   // a query over all pairs (or accesses) of an array at once: a third of the time
