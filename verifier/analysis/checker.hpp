@@ -180,6 +180,9 @@ private:
                         const std::string &qname, std::optional<z3::model> &m, z3::expr &used);
   bool readsOwnValue(const AccessEv &a, const AccessEv &b, const z3::expr &racing, const std::string &qname,
                      std::optional<z3::model> &m, z3::expr &used);
+  z3::check_result checkNearRace(const z3::expr &q, const z3::expr &racing,
+                                 const std::optional<z3::model> &race, const std::string &name,
+                                 std::optional<z3::model> &m);
   z3::expr surelySamePhases(const AccessEv &x, const AccessEv &y);
   z3::expr sameOuterIterations(const AccessEv &x, const AccessEv &y);
   bool sameInstance(const AccessEv &a, const AccessEv &b, const z3::model &m);
