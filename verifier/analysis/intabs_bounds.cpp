@@ -1,14 +1,12 @@
 // The bounds the integer abstraction reads off a query's top-level facts (intabs_bounds.hpp).
 #include "analysis/intabs_bounds.hpp"
+#include "analysis/terms.hpp"
 
 namespace kverify::analysis::intabs {
 namespace {
 
 // A bit-vector constant of at most 64 bits: what the bounds are kept for.
-bool isConst(const z3::expr &e) {
-  return e.is_app() && e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv() &&
-         e.get_sort().bv_size() <= 64;
-}
+bool isConst(const z3::expr &e) { return isBvConstant(e) && e.get_sort().bv_size() <= 64; }
 
 // The largest unsigned value of e's width.
 i128 top(const z3::expr &e) { return (i128(1) << e.get_sort().bv_size()) - 1; }

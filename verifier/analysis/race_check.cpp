@@ -373,12 +373,12 @@ z3::check_result RaceCheck::checkNearRace(const z3::expr &q, const z3::expr &rac
                                           const std::optional<z3::model> &race, const std::string &name,
                                           std::optional<z3::model> &m) {
   if (race) {
+    std::set<unsigned> seen;
+    std::vector<z3::expr> constants;
+    bvConstants({racing}, seen, constants);
     z3::expr_vector at(checker.enc.ctx);
-    forEachTerm({racing}, [&](const z3::expr &e) {
-      if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv())
-        if (z3::expr v = race->eval(e, false); v.is_numeral()) at.push_back(e == v);
-      return true;
-    });
+    for (const z3::expr &x : constants)
+      if (z3::expr v = race->eval(x, false); v.is_numeral()) at.push_back(x == v);
     if (!at.empty() &&
         checker.check(q && z3::mk_and(at), name + ", at the race's values", m, 0.3, true, false) == z3::sat)
       return z3::sat;

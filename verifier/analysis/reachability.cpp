@@ -139,13 +139,15 @@ void UnreachableCode::leaveOutThread2(Facts &F, const std::vector<z3::expr> &ter
 // then break thread 2's launch facts one round at a time (reduce_stream: 7 rounds).
 bool UnreachableCode::retire(const z3::model &m, Facts &F, Pending &pending) const {
   const z3::model both = withThread2(m);
-  std::vector<bool> thread1_first = F.used;
-  for (size_t i = 0; i < F.thread2.size(); ++i) thread1_first[i] = thread1_first[i] || F.thread2[i];
-  if (markBroken(both, F.fact, thread1_first)) {
-    for (size_t i = 0; i < F.used.size(); ++i) F.used[i] = F.used[i] || (thread1_first[i] && !F.thread2[i]);
+  std::vector<bool> broken = F.used;  // (and those the model breaks)
+  if (markBroken(both, F.fact, broken)) {
+    auto added = [&](size_t i) { return broken[i] && !F.used[i]; };
+    bool thread1 = false;
+    for (size_t i = 0; i < F.fact.size(); ++i) thread1 = thread1 || (added(i) && !F.thread2[i]);
+    for (size_t i = 0; i < F.fact.size(); ++i)
+      if (added(i) && (!thread1 || !F.thread2[i])) F.used[i] = true;
     return false;
   }
-  if (markBroken(both, F.fact, F.used)) return false;
   for (auto it = pending.begin(); it != pending.end();)
     it = both.eval(it->second.either, true).is_true() ? pending.erase(it) : std::next(it);
   return true;

@@ -111,20 +111,13 @@ z3::check_result solveOnce(const z3::expr_vector &fs, double seconds, std::optio
 
 namespace {
 
-void constants(const z3::expr &root, std::set<unsigned> &seen, std::vector<z3::expr> &out) {
-  forEachTerm({root}, seen, [&](const z3::expr &e) {
-    if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv()) out.push_back(e);
-    return true;
-  });
-}
-
 // The bit-vector constants' values in a model of the (non-linear) integer abstraction,
 // as equations: where the abstraction was exact they make the query's model easy to find.
 z3::expr_vector valuesFrom(const z3::model &m, const z3::expr_vector &query) {
   z3::context &c = query.ctx();
   std::set<unsigned> seen;
   std::vector<z3::expr> consts;
-  for (unsigned i = 0; i < query.size(); ++i) constants(query[i], seen, consts);
+  for (unsigned i = 0; i < query.size(); ++i) bvConstants({query[i]}, seen, consts);
   z3::expr_vector eqs(c);
   for (const z3::expr &x : consts) {
     z3::expr v = m.eval(c.int_const((x.decl().name().str() + "!i").c_str()), false);

@@ -29,4 +29,18 @@ bool forEachTerm(std::vector<z3::expr> roots, Visit visit) {
   return forEachTerm(std::move(roots), seen, visit);
 }
 
+// A bit-vector constant: an uninterpreted symbol without arguments (a launch dimension, a
+// thread index, a parameter, a loop counter).
+inline bool isBvConstant(const z3::expr &e) {
+  return e.is_app() && e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.is_bv();
+}
+
+// The bit-vector constants under `roots` not in `seen`, each once, appended to `out`.
+inline void bvConstants(std::vector<z3::expr> roots, std::set<unsigned> &seen, std::vector<z3::expr> &out) {
+  forEachTerm(std::move(roots), seen, [&](const z3::expr &e) {
+    if (isBvConstant(e)) out.push_back(e);
+    return true;
+  });
+}
+
 }  // namespace kverify::analysis
