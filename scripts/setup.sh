@@ -8,6 +8,7 @@ PACKAGES=(
   cmake g++ make pkg-config
   clang-19 libclang-19-dev llvm-19-dev   # libTooling front end
   libz3-dev                              # the solver
+  libzstd-dev                            # LLVM's static Support library links libzstd
   libgtest-dev librapidcheck-dev         # unit and property tests
   python3-jsonschema                     # SARIF output checked against its schema
   libexpat1-dev                          # JUnit XML read by kverify merge-report
