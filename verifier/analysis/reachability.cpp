@@ -327,10 +327,6 @@ bool UnreachableCode::oneByOne(Facts &F, Pending &pending) {
   std::sort(order.begin(), order.end(),
             [](const Stmt *a, const Stmt *b) { return before(a->range, b->range); });
   const std::vector<z3::expr> hint = hints();
-  // hints under which the integer abstraction decided nothing for an earlier statement: the
-  // statements share their facts, so it gets little time for the next ones (it ran out at
-  // 0.375 s on each of lookback_scan's statements, before the bits found a model in 0.25 s)
-  std::vector<bool> abstraction_failed(hint.size(), false);
   Pending dead;
   for (const Stmt *st : order) {
     auto it = pending.find(st);
@@ -346,10 +342,8 @@ bool UnreachableCode::oneByOne(Facts &F, Pending &pending) {
       q.push_back(it->second.asked);
       double left = checker.enc.options.timeout_s - (threadSeconds() - t0);
       if (left <= 0) break;
-      Decision d = h < hint.size() ? findModel(q, checker.enc.no_overflow, std::min(left, 1.5),
-                                               abstraction_failed[h] ? 0.02 : 0.25)
+      Decision d = h < hint.size() ? findModel(q, checker.enc.no_overflow, std::min(left, 1.5))
                                    : decide(q, checker.enc.no_overflow, left, name);
-      if (h < hint.size() && std::string_view(d.how) == "bv") abstraction_failed[h] = true;
       r = d.result;
       if (r != z3::sat) {
         if (h++ < hint.size())

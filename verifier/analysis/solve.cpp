@@ -478,7 +478,8 @@ Decision findModelOnce(const z3::expr_vector &query, const std::map<unsigned, z3
   Decision d;
   if (auto abs = integerAbstraction(query, no_overflow)) {
     std::optional<z3::model> im;
-    z3::check_result r = A.solve(one(*abs), seconds * abstraction_share, &im, "qfnra-nlsat");
+    // (at most 50 ms, as in decide(): nlsat answers then or not at all)
+    z3::check_result r = A.solve(one(*abs), std::min(seconds * abstraction_share, 0.05), &im, "qfnra-nlsat");
     if (r == z3::unsat) {  // the abstraction over-approximates: unsat there is unsat here
       d.result = z3::unsat, d.how = "int-nlsat";
       return d;
