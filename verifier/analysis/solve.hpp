@@ -140,7 +140,8 @@ Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr>
 // For queries that are usually satisfiable (is this statement reachable?): first a model
 // of the non-linear integer abstraction (for `abstraction_share` of the time, at most what
 // nlsat answers within), tried on the bit-vector query with its values fixed (no
-// bit-blasted search), then the bit-vector solver with the rest of the time. `how` is "bv" where the abstraction did not decide.
+// bit-blasted search), then the bit-vector solver with the rest of the time. `how` is
+// "bv" where the abstraction did not decide.
 Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                    double seconds, double abstraction_share = 0.25);
 
