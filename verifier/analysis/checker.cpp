@@ -141,7 +141,8 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
     used[i] = used[i] || isPremise[i] || SymbolSets::covered(sideSymbols[i], qs, launchSymbols);
   z3::check_result r = z3::unknown;
   const char *how = "";
-  bool limits = false;  // the block's thread count: added where a model breaks it (exec.hpp)
+  bool limits = false;     // the block's thread count: added where a model breaks it (exec.hpp)
+  const char *again = "";  // how the last round found its model
   for (int round = 0;; ++round) {
     z3::expr_vector all(enc.ctx);
     for (const z3::expr &b : launch)
@@ -152,12 +153,13 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
     addPremiseInstances(all);
     double left = seconds - (threadSeconds() - cpu0);
     static const std::vector<z3::expr> none;
-    Decision d =
-        decide(all, enc.no_overflow, std::max(0.05, left), name, linear_first, small ? small_launches : none);
+    Decision d = decide(all, enc.no_overflow, std::max(0.05, left), name, linear_first,
+                        small ? small_launches : none, again);
     linear_first =
         std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;
     if (r != z3::sat) break;
+    again = d.how;
     const bool broken_limit = !limits && !satisfiesAll(*m, enc.block_limits);
     limits = limits || broken_limit;
     if (!markBroken(*m, side, used) && !broken_limit) break;
@@ -178,14 +180,24 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
   return r;
 }
 
+// Each with the indices it fixes (blockIdx.x < gridDim.x == 1: blockIdx.x == 0), implied
+// but not derived by the bit-blaster's preprocessing: with them the products of indices and
+// sizes fold away (`(blockIdx.y * blockDim.y + threadIdx.y) * width` does not overflow).
 std::vector<z3::expr> Checker::smallLaunches() const {
-  z3::expr_vector block(enc.ctx), flat(enc.ctx);
+  z3::expr_vector block(enc.ctx), flat(enc.ctx), grid(enc.ctx);
+  auto one = [&](z3::expr_vector &v, const z3::expr &dim, const z3::expr &i1, const z3::expr &i2) {
+    v.push_back(dim == enc.u32(1));
+    v.push_back(i1 == enc.u32(0));
+    v.push_back(i2 == enc.u32(0));
+  };
+  for (int d = 0; d < 3; ++d)
+    if (!enc.options.grid_dim[d]) one(grid, enc.gdim[d], thread1->bid[d], thread2->bid[d]);
   for (int d = 1; d < 3; ++d) {
-    if (!enc.options.block_dim[d]) flat.push_back(enc.bdim[d] == enc.u32(1));
-    if (!enc.options.grid_dim[d]) flat.push_back(enc.gdim[d] == enc.u32(1));
+    if (!enc.options.block_dim[d]) one(flat, enc.bdim[d], thread1->tid[d], thread2->tid[d]);
+    if (!enc.options.grid_dim[d]) one(flat, enc.gdim[d], thread1->bid[d], thread2->bid[d]);
   }
   for (unsigned i = 0; i < flat.size(); ++i) block.push_back(flat[i]);
-  if (!enc.options.grid_dim[0]) block.push_back(enc.gdim[0] == enc.u32(1));
+  if (!enc.options.grid_dim[0]) one(block, enc.gdim[0], thread1->bid[0], thread2->bid[0]);
   std::vector<z3::expr> out;
   if (!block.empty()) out.push_back(z3::mk_and(block));
   if (!flat.empty() && flat.size() != block.size()) out.push_back(z3::mk_and(flat));
@@ -193,10 +205,9 @@ std::vector<z3::expr> Checker::smallLaunches() const {
   // where blockDim.z > 1, which the flat launches exclude (blur.cu's race: 6.8 -> 0.5 s)
   if (!enc.options.block_dim[1] || !enc.options.block_dim[2]) {
     z3::expr_vector cube(enc.ctx);
-    for (int d = 0; d < 3; ++d) {
+    for (unsigned i = 0; i < grid.size(); ++i) cube.push_back(grid[i]);
+    for (int d = 0; d < 3; ++d)
       if (!enc.options.block_dim[d]) cube.push_back(z3::ule(enc.bdim[d], enc.u32(d == 0 ? 32 : 4)));
-      if (!enc.options.grid_dim[d]) cube.push_back(enc.gdim[d] == enc.u32(1));
-    }
     out.push_back(z3::mk_and(cube));
   }
   return out;
@@ -442,11 +453,11 @@ void runCheck(const char *name, Check &&check, std::vector<Finding> &out) {
 // Divergence first, with each thread's own trip counts; races only once the barriers are
 // shown uniform, with the block's shared trip counts.
 void Checker::run() {
-  small_launches = smallLaunches();
   // barriers under uniform control (uniformity.hpp) need no divergence-mode execution
   bool uniform = enc.uniformity.barriersUniform();
   if (uniform) enc.rules.note(Rule::UniformBarriers);
   useThreads(uniform);
+  small_launches = smallLaunches();  // (over the threads' indices: the same symbols in every execution)
   if (!runStage("premises", [&] { return premisesHold(); })) return;
   runCheck("divergence", DivergenceCheck(*this), result.findings);
   bool divergent = !result.findings.empty();

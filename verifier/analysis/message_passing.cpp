@@ -73,39 +73,40 @@ bool Publications::writeOnce(unsigned data) {
   return write_once_[data] = once;
 }
 
-// The flag values that publish `data`: every store that may write one to flag[i] is a
-// release after a write of data[i] (in thread 1's trace, which stands for every thread).
-const std::set<uint64_t> &Publications::published(unsigned flag, unsigned data) {
-  auto key = std::make_pair(flag, data);
-  auto it = values_.find(key);
-  if (it != values_.end()) return it->second;
-  std::set<uint64_t> &out = values_[key];
-  if (!flagArray(flag)) return out;
+// Whether `value` publishes `data` through `flag`: every store that may write it to flag[i]
+// is a release after a write of data[i] (in thread 1's trace, which stands for every thread).
+bool Publications::publishes(unsigned flag, unsigned data, uint64_t value) {
+  auto key = std::make_tuple(flag, data, value);
+  auto it = publishes_.find(key);
+  if (it != publishes_.end()) return it->second;
+  bool &out = publishes_[key];
+  if (!flagArray(flag)) return out = false;
   const Thread &T = *checker.thread1;
-  std::vector<const AccessEv *> stores;
-  std::set<uint64_t> candidates;
-  for (const AccessEv &s : T.accesses)
-    if (s.access().array == flag && isStore(s.access())) {
-      stores.push_back(&s);
-      z3::expr v = s.written ? s.written->simplify() : checker.enc.ctx.bool_val(false);
-      if (v.is_numeral() && v.get_numeral_uint64() != 0) candidates.insert(v.get_numeral_uint64());
-    }
-  for (uint64_t value : candidates) {
-    z3::expr_vector unpublished(checker.enc.ctx);
-    for (const AccessEv *s : stores) {
-      z3::expr covered = checker.enc.ctx.bool_val(false);
-      for (const AccessEv &w : T.accesses)
-        if (w.access().array == data && w.access().kind == AccessKind::Write && w.seq < s->seq &&
-            sameIterations(w.loops, s->loops) && (releases(s->order) || fenced(T, w, *s)))
-          covered = covered || (w.pc && w.index == s->index);
-      const z3::expr &v = *s->written;
-      unpublished.push_back(s->pc && v == checker.enc.ctx.bv_val(value, v.get_sort().bv_size()) && !covered);
-    }
-    std::optional<z3::model> m;
-    std::string name = "'" + checker.enc.kernel.arrays[flag].name + "' = " + std::to_string(value) +
-                       " publishes '" + checker.enc.kernel.arrays[data].name + "'";
-    if (checker.check(z3::mk_or(unpublished), name, m, 0, true) == z3::unsat) out.insert(value);
+  z3::expr_vector unpublished(checker.enc.ctx);
+  for (const AccessEv &s : T.accesses) {
+    if (s.access().array != flag || !isStore(s.access())) continue;
+    z3::expr covered = checker.enc.ctx.bool_val(false);
+    for (const AccessEv &w : T.accesses)
+      if (w.access().array == data && w.access().kind == AccessKind::Write && w.seq < s.seq &&
+          sameIterations(w.loops, s.loops) && (releases(s.order) || fenced(T, w, s)))
+        covered = covered || (w.pc && w.index == s.index);
+    const z3::expr &v = *s.written;
+    unpublished.push_back(s.pc && v == checker.enc.ctx.bv_val(value, v.get_sort().bv_size()) && !covered);
   }
+  std::optional<z3::model> m;
+  std::string name = "'" + checker.enc.kernel.arrays[flag].name + "' = " + std::to_string(value) +
+                     " publishes '" + checker.enc.kernel.arrays[data].name + "'";
+  return out = checker.check(z3::mk_or(unpublished), name, m, 0, true) == z3::unsat;
+}
+
+// The nonzero constants the flag's stores write (the values that may publish data).
+std::set<uint64_t> Publications::nonzeroConstants(unsigned flag) const {
+  std::set<uint64_t> out;
+  for (const AccessEv &s : checker.thread1->accesses)
+    if (s.access().array == flag && isStore(s.access())) {
+      z3::expr v = s.written ? s.written->simplify() : checker.enc.ctx.bool_val(false);
+      if (v.is_numeral() && v.get_numeral_uint64() != 0) out.insert(v.get_numeral_uint64());
+    }
   return out;
 }
 
@@ -158,10 +159,21 @@ z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
     const AccessEv &a = *event;
     const st::Access &sa = a.access();
     if (!acquiredBefore(T, a, value_read, r)) continue;
-    const std::set<uint64_t> &values = published(sa.array, data);
-    if (values.empty() || !writeOnce(data)) continue;
     const z3::expr &read = value_read;  // (a lambda captures no structured binding in C++17)
-    auto value = [&](uint64_t v) { return read == checker.enc.ctx.bv_val(v, read.get_sort().bv_size()); };
+    auto constant = [&](uint64_t v) { return checker.enc.ctx.bv_val(v, read.get_sort().bv_size()); };
+    auto value = [&](uint64_t v) { return read == constant(v); };
+    // the values that publish data, of those r may follow: r's path with the value read
+    // replaced by one that r's guard rules out (`f == kPrefix ? prefixes[i] : aggregates[i]`)
+    // folds to false, and such a value needs no ordering (asking would cost a query as hard
+    // as the reachability of the store)
+    std::set<uint64_t> values;
+    for (uint64_t v : nonzeroConstants(sa.array)) {
+      z3::expr_vector from(checker.enc.ctx), to(checker.enc.ctx);
+      from.push_back(read), to.push_back(constant(v));
+      if (!z3::expr(r.pc).substitute(from, to).simplify().is_false() && publishes(sa.array, data, v))
+        values.insert(v);
+    }
+    if (values.empty() || !writeOnce(data)) continue;
     z3::expr is = checker.enc.ctx.bool_val(false), possible = checker.enc.ctx.bool_val(false);
     for (uint64_t v : values) is = is || value(v);
     // a value neither zero nor stored is never read: no ordering is needed for it

@@ -13,11 +13,15 @@
 //   D[i] after that write);
 // - D is written once per element (no two write events share an index): the write the
 //   race check pairs with the read is the one that was published.
+// Only the values a read may follow are asked about: where the read's path with the value
+// read replaced by v folds to false, no execution reads D after acquiring v (every race
+// query conjoins the read's path), so whether v publishes D does not matter there.
 #include "analysis/checker.hpp"
 
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace kverify::analysis::detail {
 
@@ -36,10 +40,11 @@ public:
 private:
   Checker &checker;
   std::map<unsigned, bool> write_once_;                                 // by data array
-  std::map<std::pair<unsigned, unsigned>, std::set<uint64_t>> values_;  // (flag, data) -> values
+  std::map<std::tuple<unsigned, unsigned, uint64_t>, bool> publishes_;  // (flag, data, value)
   std::set<std::string> premises_;
   bool writeOnce(unsigned data);
-  const std::set<uint64_t> &published(unsigned flag, unsigned data);
+  bool publishes(unsigned flag, unsigned data, uint64_t value);
+  std::set<uint64_t> nonzeroConstants(unsigned flag) const;
   bool flagArray(unsigned flag) const;
   bool storesOnly(unsigned flag) const;
   bool acquiredBefore(const Thread &T, const AccessEv &a, const z3::expr &value, const AccessEv &r) const;

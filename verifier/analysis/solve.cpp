@@ -407,10 +407,24 @@ z3::expr_vector one(const z3::expr &e) {
   return v;
 }
 
+// A model of `query` under one of the `small` launches, bit-vectors briefly each.
+bool underSmallLaunch(Attempts &A, const z3::expr_vector &query, const std::vector<z3::expr> &small,
+                      bool blast, Decision &d) {
+  for (const z3::expr &launch : small) {
+    z3::expr_vector within(query.ctx());
+    for (unsigned i = 0; i < query.size(); ++i) within.push_back(query[i]);
+    within.push_back(launch);
+    if (A.solve(within, 0.1, &d.model, blast ? kBitBlast : nullptr) == z3::sat) {
+      d.result = z3::sat, d.how = "bv-small-launch";
+      return true;
+    }
+  }
+  return false;
+}
+
 Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,
                     double seconds, const std::string &name, bool linear_first,
-                    const std::vector<z3::expr> &small) {
-  z3::context &c = query.ctx();
+                    const std::vector<z3::expr> &small, std::string_view again) {
   Attempts A(seconds, name);
   Decision d;
   // the linear integer abstraction: unsat there is unsat here (within 0.2 s on every
@@ -451,26 +465,26 @@ Decision decideOnce(const z3::expr_vector &query, const std::map<unsigned, z3::e
     }
     return false;
   };
+  const bool blast = fewFunctionPairs(query);
+  // a query asked again with a few more side facts (its last model broke them): first the
+  // step that found that model, not the ones that failed before it
+  if (again == "bv2") {
+    d.result = A.rest(query, &d.model, blast, nullptr);
+    d.how = "bv2";
+    return d;
+  }
+  if (again == "bv-small-launch" && underSmallLaunch(A, query, small, blast, d)) return d;
   // 0. nlsat, very briefly, where the query multiplies unknowns (bit-blasting a 32-bit
   // product takes longer than step 1 allows: `blockIdx.x * blockDim.x`)
   if (multipliesUnknowns(query) && abstraction() && nonlinear(0.02)) return d;
   // 1. bit-vectors, briefly: most queries are easy
-  const bool blast = fewFunctionPairs(query);
   d.result = A.solve(query, 0.1, &d.model, blast ? kBitBlast : nullptr);
   d.how = "bv";
   if (d.result != z3::unknown) return d;
   // 2. the linear abstraction
   if (!linear_first && linear()) return d;
   // 2b. bit-vectors under a small launch, briefly each
-  for (const z3::expr &launch : small) {
-    z3::expr_vector within(c);
-    for (unsigned i = 0; i < query.size(); ++i) within.push_back(query[i]);
-    within.push_back(launch);
-    if (A.solve(within, 0.1, &d.model, blast ? kBitBlast : nullptr) == z3::sat) {
-      d.result = z3::sat, d.how = "bv-small-launch";
-      return d;
-    }
-  }
+  if (again != "bv-small-launch" && underSmallLaunch(A, query, small, blast, d)) return d;
   // 3. nlsat, briefly
   if (abstraction() && nonlinear(nlsatSeconds(*abstraction()))) return d;
   // 4. bit-vectors with the rest of the time, after bit-blasting by Z3's default solver (its
@@ -531,9 +545,10 @@ Decision counted(const z3::expr_vector &query, double seconds, Ask ask) {
 }  // namespace
 
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow, double seconds,
-                const std::string &name, bool linear_first, const std::vector<z3::expr> &small) {
+                const std::string &name, bool linear_first, const std::vector<z3::expr> &small,
+                const char *again) {
   return counted(query, seconds,
-                 [&] { return decideOnce(query, no_overflow, seconds, name, linear_first, small); });
+                 [&] { return decideOnce(query, no_overflow, seconds, name, linear_first, small, again); });
 }
 
 Decision findModel(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow,

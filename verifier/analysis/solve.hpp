@@ -134,8 +134,11 @@ struct KernelTimeSpent {};
 // query: its queries share their index arithmetic, and bit-blasting it was slow).
 // `small`: facts that fix a small launch (one block, 1-D, ...), each tried briefly on a
 // hard query: a model under one is a model (huge grids slow the search for one down).
+// `again`: the query is asked again with a few more side facts, and the last time its model
+// came from this step (Decision::how): that step first.
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow, double seconds,
-                const std::string &name, bool linear_first = false, const std::vector<z3::expr> &small = {});
+                const std::string &name, bool linear_first = false, const std::vector<z3::expr> &small = {},
+                const char *again = "");
 
 // For queries that are usually satisfiable (is this statement reachable?): first a model
 // of the non-linear integer abstraction (for `abstraction_share` of the time, at most what

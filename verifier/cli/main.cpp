@@ -448,18 +448,6 @@ private:
     if (--pending[i] == 0) fileDone(i);
   }
 
-  // A file's kernels by template (a kernel of no template alone), in source order.
-  static std::vector<std::vector<size_t>> byTemplate(const std::vector<model::Kernel> &kernels) {
-    std::map<std::string, size_t> index;
-    std::vector<std::vector<size_t>> out;
-    for (size_t k = 0; k < kernels.size(); ++k) {
-      auto [it, added] = index.try_emplace(kernels[k].name.substr(0, kernels[k].name.find('<')), out.size());
-      if (added) out.emplace_back();
-      out[it->second].push_back(k);
-    }
-    return out;
-  }
-
   static void keepSelectedKernels(model::TranslationUnitModel &tu) {
     tu.kernels.erase(std::remove_if(tu.kernels.begin(), tu.kernels.end(),
                                     [](const model::Kernel &k) { return !kernelSelected(k); }),
@@ -506,17 +494,12 @@ private:
       // each kernel its own task: a file's kernels are analysed in parallel
       results[i].resize(kernels);
       pending[i] = kernels;
-      // The instantiations of a template ask many of the same queries (answer_cache.hpp):
-      // the others start once the first is done and find its answers (started beside it,
-      // they would wait for them); meanwhile the other workers analyse other kernels.
-      for (const std::vector<size_t> &t : byTemplate(models[i].kernels))
-        pool.add(
-            [this, i, t](cli::TaskPool &p) {
-              analyseKernel(i, t[0]);
-              for (size_t k = 1; k < t.size(); ++k)
-                p.add([this, i, k = t[k]](cli::TaskPool &) { analyseKernel(i, k); }, true);
-            },
-            true);
+      // the instantiations of a template: one group (task_pool.hpp)
+      for (size_t k = kernels; k-- > 0;) {
+        const std::string &name = models[i].kernels[k].name;
+        pool.add([this, i, k](cli::TaskPool &) { analyseKernel(i, k); }, true,
+                 std::to_string(i) + ":" + name.substr(0, name.find('<')));
+      }
     }
   }
 };

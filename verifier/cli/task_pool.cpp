@@ -1,6 +1,7 @@
 // Workers over one queue of tasks that add tasks (see task_pool.hpp).
 #include "cli/task_pool.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <utility>  // (llvm/Support/thread.h uses std::exchange without it)
 #include <vector>
@@ -9,13 +10,14 @@
 
 namespace kverify::cli {
 
-void TaskPool::add(Task task, bool urgent) {
+void TaskPool::add(Task task, bool urgent, std::string group) {
   {
     std::lock_guard<std::mutex> lock(mu_);
+    Entry e{std::move(task), std::move(group)};
     if (urgent)
-      tasks_.push_front(std::move(task));
+      tasks_.push_front(std::move(e));
     else
-      tasks_.push_back(std::move(task));
+      tasks_.push_back(std::move(e));
   }
   changed_.notify_one();
 }
@@ -28,13 +30,20 @@ void TaskPool::work() {
       changed_.notify_all();
       return;
     }
-    Task task = std::move(tasks_.front());
-    tasks_.pop_front();
+    // the first task of no running group; else the first (a worker never idles beside work)
+    auto next = std::find_if(tasks_.begin(), tasks_.end(), [&](const Entry &e) {
+      return e.group.empty() || !running_groups_.count(e.group);
+    });
+    if (next == tasks_.end()) next = tasks_.begin();
+    Entry e = std::move(*next);
+    tasks_.erase(next);
     ++running_;
+    auto group = running_groups_.insert(e.group);
     lock.unlock();
-    task(*this);
+    e.task(*this);
     lock.lock();
     --running_;
+    running_groups_.erase(group);
     changed_.notify_all();
   }
 }
