@@ -29,9 +29,8 @@ struct StartOrder {
   // whether it did.
   bool awaitStart(const std::string &name) {
     std::unique_lock<std::mutex> lock(mu);
-    return changed.wait_for(lock, std::chrono::seconds(10), [&] {
-      return std::find(started.begin(), started.end(), name) != started.end();
-    });
+    return changed.wait_for(lock, std::chrono::seconds(10),
+                            [&] { return std::find(started.begin(), started.end(), name) != started.end(); });
   }
 };
 
@@ -54,10 +53,12 @@ TEST(TaskPool, RunsEveryTaskAndTheTasksTheyAdd) {
 TEST(TaskPool, ATaskOfARunningGroupWaitsWhileAnotherCanRun) {
   TaskPool pool;
   StartOrder order;
-  pool.add([&](TaskPool &) {
-    order.start("a1");
-    order.awaitStart("b");
-  }, false, "a");
+  pool.add(
+      [&](TaskPool &) {
+        order.start("a1");
+        order.awaitStart("b");
+      },
+      false, "a");
   pool.add([&](TaskPool &) { order.start("a2"); }, false, "a");
   pool.add([&](TaskPool &) { order.start("b"); });
   pool.run(2, 1 << 20, [] {});
@@ -69,10 +70,12 @@ TEST(TaskPool, ATaskOfARunningGroupRunsWhenNothingElseCan) {
   TaskPool pool;
   StartOrder order;
   bool beside = false;  // a2 started while a1 ran
-  pool.add([&](TaskPool &) {
-    order.start("a1");
-    beside = order.awaitStart("a2");
-  }, false, "a");
+  pool.add(
+      [&](TaskPool &) {
+        order.start("a1");
+        beside = order.awaitStart("a2");
+      },
+      false, "a");
   pool.add([&](TaskPool &) { order.start("a2"); }, false, "a");
   pool.run(2, 1 << 20, [] {});
   EXPECT_TRUE(beside);

@@ -25,8 +25,7 @@ std::vector<Finding> BoundsCheck::run() {
       z3::expr_vector any(checker.enc.ctx);
       for (auto &q : qs) any.push_back(q.second);
       z3::check_result r =
-          checker.check(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m,
-                        checker.batchSeconds(), true);
+          checker.checkBatch(z3::mk_or(any), "bounds of '" + arr.name + "' (all accesses at once)", m);
       if (r == z3::unsat) continue;
       if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
     }

@@ -121,6 +121,16 @@ std::string signedStr(uint64_t v, unsigned bits, bool is_signed) {
 
 z3::check_result Checker::check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
                                 double seconds, bool quiet, bool small) {
+  return ask(q, name, m, seconds, quiet, small, Ladder{}.bits);
+}
+
+z3::check_result Checker::checkBatch(const z3::expr &q, const std::string &name,
+                                     std::optional<z3::model> &m) {
+  return ask(q, name, m, std::min(enc.options.timeout_s, 2.0), true, true, 0.25);
+}
+
+z3::check_result Checker::ask(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
+                              double seconds, bool quiet, bool small, double bits) {
   if (seconds <= 0) seconds = enc.options.timeout_s;
   // the kernel's time is spent: not even the assumptions are gathered (a kernel with
   // thousands of accesses asks for each of their pairs)
@@ -152,9 +162,8 @@ z3::check_result Checker::check(const z3::expr &q, const std::string &name, std:
     all.push_back(q);
     addPremiseInstances(all);
     double left = seconds - (threadSeconds() - cpu0);
-    static const std::vector<z3::expr> none;
-    Decision d = decide(all, enc.no_overflow, std::max(0.05, left), name, linear_first,
-                        small ? small_launches : none, again);
+    Ladder ladder{linear_first, small ? small_launches : std::vector<z3::expr>{}, again, bits};
+    Decision d = decide(all, enc.no_overflow, std::max(0.05, left), name, ladder);
     linear_first =
         std::string_view(d.how) == "int-linear" || (linear_first && std::string_view(d.how) != "bv");
     r = d.result, how = d.how, m = d.model;

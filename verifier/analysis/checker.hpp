@@ -45,6 +45,11 @@ public:
   // `small`: a hard query is tried under smallLaunches() (not where a batch already was).
   z3::check_result check(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
                          double seconds = 0, bool quiet = false, bool small = true);
+  // A query over all pairs (or accesses) of an array at once (quiet): 2 s (the decided ones
+  // over the fixtures, the corpus and the kernel library took at most 1.9 s; one undecided
+  // is asked pair by pair, as a third of the time spent on it showed: 3.4 s for nothing),
+  // bit-blasted longer first (Ladder::bits).
+  z3::check_result checkBatch(const z3::expr &q, const std::string &name, std::optional<z3::model> &m);
   // The batched query's model, where it satisfies `q`, else a query of its own; `batched`:
   // whether a batch was asked (its model, if any, is `batch`).
   z3::check_result checkOrReuse(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
@@ -91,12 +96,10 @@ public:
   // open).
   std::vector<z3::expr> smallLaunches() const;
   std::vector<z3::expr> small_launches;  // smallLaunches(), made once by run()
-  // a query over all pairs (or accesses) of an array at once: 2 s (the decided ones over the
-  // fixtures, the corpus and the kernel library took at most 1.9 s; one undecided is asked
-  // pair by pair, as a third of the time spent on it showed: 3.4 s for nothing)
-  double batchSeconds() const { return std::min(enc.options.timeout_s, 2.0); }
 
 private:
+  z3::check_result ask(const z3::expr &q, const std::string &name, std::optional<z3::model> &m,
+                       double seconds, bool quiet, bool small, double bits);
   SymbolSets symbols;
   std::vector<SymbolSets::Set> sideSymbols;
   std::vector<bool> isPremise;

@@ -275,7 +275,7 @@ void RaceCheck::checkArrays(const std::pair<unsigned, unsigned> &arrays, ArrayPa
         (arrays.first != arrays.second ? " and '" + checker.enc.kernel.arrays[arrays.second].name + "'"
                                        : "") +
         " (all pairs at once)";
-    z3::check_result r = checker.check(z3::mk_or(any), qname, m, checker.batchSeconds(), true);
+    z3::check_result r = checker.checkBatch(z3::mk_or(any), qname, m);
     if (r == z3::unsat) return;
     if (r != z3::sat) m.reset();  // a model that broke an assumption: no witness
   }

@@ -128,17 +128,28 @@ bool kernelTimeSpent();
 // with a barrier grow their last-barrier sets without bound): the kernel is `unknown`.
 struct KernelTimeSpent {};
 
+// What decide() knows of a query beyond its formulas, to order its attempts.
+struct Ladder {
+  // the linear abstraction before the bit-vector solver (where it decided the kernel's last
+  // query: its queries share their index arithmetic, and bit-blasting it was slow)
+  bool linear_first = false;
+  // facts that fix a small launch (one block, 1-D, ...), each tried briefly on a hard query:
+  // a model under one is a model (huge grids slow the search for one down)
+  std::vector<z3::expr> small;
+  // the query is asked again with a few more side facts, and the last time its model came
+  // from this step (Decision::how): that step first
+  const char *again = "";
+  // the first, brief bit-blasting's time: most queries are easy. A batch over all pairs or
+  // accesses of an array gets 0.25 s: its bit-blasting is larger (the Blelloch scan's race
+  // batch took 0.2 s; 0.1 s cost it 0.3 s of other attempts first), and over the fixtures
+  // and the corpus the longer first try cost nothing in total
+  double bits = 0.1;
+};
+
 // `no_overflow` as in integerAbstraction. `name` only labels dumped queries
-// (--dump-queries=DIR writes each solver call as SMT-LIB). `linear_first`: try the
-// linear abstraction before the bit-vector solver (where it decided the kernel's last
-// query: its queries share their index arithmetic, and bit-blasting it was slow).
-// `small`: facts that fix a small launch (one block, 1-D, ...), each tried briefly on a
-// hard query: a model under one is a model (huge grids slow the search for one down).
-// `again`: the query is asked again with a few more side facts, and the last time its model
-// came from this step (Decision::how): that step first.
+// (--dump-queries=DIR writes each solver call as SMT-LIB).
 Decision decide(const z3::expr_vector &query, const std::map<unsigned, z3::expr> &no_overflow, double seconds,
-                const std::string &name, bool linear_first = false, const std::vector<z3::expr> &small = {},
-                const char *again = "");
+                const std::string &name, const Ladder &ladder = {});
 
 // For queries that are usually satisfiable (is this statement reachable?): first a model
 // of the non-linear integer abstraction (for `abstraction_share` of the time, at most what
