@@ -99,25 +99,17 @@ bool Publications::publishes(unsigned flag, unsigned data, uint64_t value) {
   return out = checker.check(z3::mk_or(unpublished), name, m, 0, true) == z3::unsat;
 }
 
-// The nonzero constants the flag's stores write (the values that may publish data).
-std::set<uint64_t> Publications::nonzeroConstants(unsigned flag) const {
+// The constants the flag's stores write; `every`: whether each store writes one.
+std::set<uint64_t> Publications::storedConstants(unsigned flag, bool &every) const {
   std::set<uint64_t> out;
+  every = true;
   for (const AccessEv &s : checker.thread1->accesses)
     if (s.access().array == flag && isStore(s.access())) {
       z3::expr v = s.written ? s.written->simplify() : checker.enc.ctx.bool_val(false);
-      if (v.is_numeral() && v.get_numeral_uint64() != 0) out.insert(v.get_numeral_uint64());
-    }
-  return out;
-}
-
-// The values the flag's stores write, where each is a constant.
-std::optional<std::set<uint64_t>> Publications::storedValues(unsigned flag) const {
-  std::set<uint64_t> out;
-  for (const AccessEv &s : checker.thread1->accesses)
-    if (s.access().array == flag && isStore(s.access())) {
-      z3::expr v = s.written ? s.written->simplify() : checker.enc.ctx.bool_val(false);
-      if (!v.is_numeral()) return std::nullopt;
-      out.insert(v.get_numeral_uint64());
+      if (v.is_numeral())
+        out.insert(v.get_numeral_uint64());
+      else
+        every = false;
     }
   return out;
 }
@@ -166,8 +158,11 @@ z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
     // replaced by one that r's guard rules out (`f == kPrefix ? prefixes[i] : aggregates[i]`)
     // folds to false, and such a value needs no ordering (asking would cost a query as hard
     // as the reachability of the store)
+    bool every = false;
+    const std::set<uint64_t> stored = storedConstants(sa.array, every);
     std::set<uint64_t> values;
-    for (uint64_t v : nonzeroConstants(sa.array)) {
+    for (uint64_t v : stored) {
+      if (v == 0) continue;  // (zero: not set yet)
       z3::expr_vector from(checker.enc.ctx), to(checker.enc.ctx);
       from.push_back(read), to.push_back(constant(v));
       if (!z3::expr(r.pc).substitute(from, to).simplify().is_false() && publishes(sa.array, data, v))
@@ -177,8 +172,8 @@ z3::expr Publications::readAfterAcquire(const Thread &T, const AccessEv &r) {
     z3::expr is = checker.enc.ctx.bool_val(false), possible = checker.enc.ctx.bool_val(false);
     for (uint64_t v : values) is = is || value(v);
     // a value neither zero nor stored is never read: no ordering is needed for it
-    if (std::optional<std::set<uint64_t>> stored = storedValues(sa.array)) {
-      for (uint64_t v : *stored) possible = possible || value(v);
+    if (every) {
+      for (uint64_t v : stored) possible = possible || value(v);
       is = is || !(value(0) || possible);
     }
     any = any || (a.pc && a.index == r.index && is);

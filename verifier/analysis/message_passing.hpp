@@ -44,11 +44,10 @@ private:
   std::set<std::string> premises_;
   bool writeOnce(unsigned data);
   bool publishes(unsigned flag, unsigned data, uint64_t value);
-  std::set<uint64_t> nonzeroConstants(unsigned flag) const;
+  std::set<uint64_t> storedConstants(unsigned flag, bool &every) const;
   bool flagArray(unsigned flag) const;
   bool storesOnly(unsigned flag) const;
   bool acquiredBefore(const Thread &T, const AccessEv &a, const z3::expr &value, const AccessEv &r) const;
-  std::optional<std::set<uint64_t>> storedValues(unsigned flag) const;
   bool fenced(const Thread &T, const AccessEv &from, const AccessEv &to) const;
 };
 

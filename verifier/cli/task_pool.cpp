@@ -25,25 +25,22 @@ void TaskPool::add(Task task, bool urgent, std::string group) {
 void TaskPool::work() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    changed_.wait(lock, [&] { return !tasks_.empty() || running_ == 0; });
+    changed_.wait(lock, [&] { return !tasks_.empty() || running_.empty(); });
     if (tasks_.empty()) {  // and nothing running that could add a task
       changed_.notify_all();
       return;
     }
     // the first task of no running group; else the first (a worker never idles beside work)
-    auto next = std::find_if(tasks_.begin(), tasks_.end(), [&](const Entry &e) {
-      return e.group.empty() || !running_groups_.count(e.group);
-    });
+    auto next = std::find_if(tasks_.begin(), tasks_.end(),
+                             [&](const Entry &e) { return e.group.empty() || !running_.count(e.group); });
     if (next == tasks_.end()) next = tasks_.begin();
     Entry e = std::move(*next);
     tasks_.erase(next);
-    ++running_;
-    auto group = running_groups_.insert(e.group);
+    auto running = running_.insert(e.group);
     lock.unlock();
     e.task(*this);
     lock.lock();
-    --running_;
-    running_groups_.erase(group);
+    running_.erase(running);
     changed_.notify_all();
   }
 }

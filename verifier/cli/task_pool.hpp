@@ -6,7 +6,6 @@
 // waits: they ask the solver the same questions, and a second one started beside the first
 // would wait for its answers (analysis/answer_cache.hpp) rather than find them done.
 #include <condition_variable>
-#include <cstddef>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -34,8 +33,7 @@ private:
     std::string group;
   };
   std::deque<Entry> tasks_;
-  std::size_t running_ = 0;
-  std::multiset<std::string> running_groups_;
+  std::multiset<std::string> running_;  // the group of each running task ("": none)
 };
 
 }  // namespace kverify::cli
